@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { registerCsrf } from './plugins/csrf.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { createGuards } from './plugins/require-auth.ts';
+import { createSessions, registerSessionLoading } from './plugins/session.ts';
+
+export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export async function buildApp({ config, database, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // SIGTERM: new requests get 503 while in-flight ones finish.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd's CSS-in-JS writes <style> tags at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: config.isProduction,
+  });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 50 },
+  });
+  // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
+  await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
+
+  const db = database.db;
+  const sessions = createSessions({ db, config });
+  const guards = createGuards({ db });
+  const auth = createAuthService({ db, sessions });
+
+  registerSessionLoading(app, { db });
+  registerCsrf(app, { appKey: config.appKey });
+
+  healthRoutes(app, { database });
+  authRoutes(app, { auth, appKey: config.appKey });
+  usersRoutes(app, { guards });
+
+  const hasConsole = existsSync(path.join(config.webDist, 'index.html'));
+  if (hasConsole) await serveConsoleAssets(app, config.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    const isAsset = request.url.startsWith('/assets/');
+    // Console paths (/dashboard, /fund/fundWater, ...) are the single-page app's: answer index.html.
+    if (hasConsole && request.method === 'GET' && !isApi && !isAsset) {
+      return reply.header('cache-control', 'no-store').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: 'Not found.', request_id: request.id });
+  });
+  return app;
+}
+
+const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/healthz'];
+
+/** The built console: hashed assets cached for a year, index.html never. */
+async function serveConsoleAssets(app: FastifyInstance, root: string) {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-store');
+    },
+  });
+}

@@ -1,0 +1,4 @@
+export * from './merchants.ts';
+export * from './auth.ts';
+export * from './ledger.ts';
+export * from './ops.ts';

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const merchants = pgTable('merchants', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  no: text('no').notNull().unique(),
+  name: text('name').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull().default('active'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roles: text('roles').array().notNull(),
+    /** Permissions granted one by one, beyond those of the roles. */
+    perms: text('perms')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** UTC offset ("+07:00") or IANA name; null means "use the browser's X-Timezone". */
+    timezone: text('timezone'),
+    /** Encrypted with APP_KEY (lib/crypto.ts). */
+    twoFactorSecret: text('two_factor_secret'),
+    /** Encrypted JSON array of the recovery codes. */
+    twoFactorRecoveryCodes: text('two_factor_recovery_codes'),
+    twoFactorConfirmedAt: timestamp('two_factor_confirmed_at', { withTimezone: true }),
+    /** The last TOTP time step accepted, so a code cannot be replayed inside its window. */
+    twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
+    paymentPasswordHash: text('payment_password_hash'),
+    paymentPasswordFailures: integer('payment_password_failures').notNull().default(0),
+    paymentLockedUntil: timestamp('payment_locked_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_merchant_idx').on(t.merchantId),
+  ],
+);

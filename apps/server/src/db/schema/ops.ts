@@ -1,0 +1,28 @@
+import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { merchants } from './merchants.ts';
+
+/** Operator API tokens: each carries the operator's name, which every change records. */
+export const operatorTokens = pgTable('operator_tokens', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  operatorName: text('operator_name').notNull(),
+  /** SHA-256 of the token. */
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+/** Every change an operator makes: who, when, why, and what. */
+export const operatorActions = pgTable(
+  'operator_actions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    operatorName: text('operator_name').notNull(),
+    action: text('action').notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
+    reason: text('reason').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('operator_actions_merchant_idx').on(t.merchantId, t.createdAt.desc())],
+);

@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows } from '../db/client.ts';
+
+export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
+
+/**
+ * A fixed-window counter in the database, so every server process shares it.
+ * One statement: the window is reset and counted atomically.
+ */
+export async function hitRateLimit(
+  db: DbOrTx,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateLimitResult> {
+  const [row] = await queryRows<{ count: number; retry_after: number }>(
+    db,
+    sql`
+    insert into rate_limits (key, count, reset_at)
+    values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+    on conflict (key) do update set
+      count = case when rate_limits.reset_at <= now() then 1 else rate_limits.count + 1 end,
+      reset_at = case when rate_limits.reset_at <= now() then excluded.reset_at else rate_limits.reset_at end
+    returning count, extract(epoch from (reset_at - now()))::float8 as retry_after`,
+  );
+  const count = Number(row.count);
+  return {
+    allowed: count <= limit,
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil(Number(row.retry_after))),
+  };
+}
+
+/** How many hits the window holds now, without counting one. */
+export async function peekRateLimit(
+  db: DbOrTx,
+  key: string,
+): Promise<{ count: number; retryAfterSeconds: number }> {
+  const [row] = await queryRows<{ count: number; retry_after: number }>(
+    db,
+    sql`
+    select count, extract(epoch from (reset_at - now()))::float8 as retry_after
+    from rate_limits where key = ${key} and reset_at > now()`,
+  );
+  if (!row) return { count: 0, retryAfterSeconds: 0 };
+  return { count: Number(row.count), retryAfterSeconds: Math.max(1, Math.ceil(Number(row.retry_after))) };
+}
+
+export async function clearRateLimit(db: DbOrTx, key: string): Promise<void> {
+  await db.execute(sql`delete from rate_limits where key = ${key}`);
+}

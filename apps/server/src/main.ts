@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed-demo.ts';
+
+if (Number(process.versions.node.split('.')[0]) !== 24) {
+  console.error(`Paydesk needs Node 24, this is ${process.versions.node}. Start it with npm start.`);
+  process.exit(1);
+}
+
+const config = loadConfig();
+const database = await openDatabase({
+  url: config.databaseUrl,
+  pgliteDir: path.join(config.dataDir, 'pglite'),
+  poolSize: config.db.poolSize,
+  acquireTimeoutMs: config.db.acquireTimeoutMs,
+  statementTimeoutMs: config.db.statementTimeoutMs,
+});
+await database.migrate();
+
+// Development seeds an empty database; production only when asked (npm start asks with --demo).
+const wantsDemo = process.argv.includes('--demo') || !config.isProduction;
+const seeded = wantsDemo ? await seedDemo(database.db) : false;
+
+const app = await buildApp({ config, database });
+const address = await app.listen({ port: config.port, host: config.host });
+const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+
+console.log(`\nPaydesk is running at ${url} (database: ${database.kind})`);
+if (wantsDemo) {
+  console.log(seeded ? 'Demo merchant created. Logins:' : 'Demo logins:');
+  for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);
+}
+console.log('');
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'stopping: refusing new requests, finishing in-flight ones');
+  const forced = setTimeout(() => {
+    app.log.error('in-flight requests did not finish in 30 s; exiting');
+    process.exit(1);
+  }, 30_000);
+  forced.unref();
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

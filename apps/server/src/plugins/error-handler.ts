@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, laravelMessage } from '../lib/errors.ts';
+
+type Issue = { field: string; code: string; message: string };
+
+const humanField = (field: string) => field.replace(/_/g, ' ').replace(/\./g, ' ');
+
+/** Zod issues -> Laravel's errors object; a missing field reads "The x field is required.". */
+export function issuesToErrors(issues: readonly Issue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = issue.field || 'body';
+    const missing = issue.code === 'invalid_type' && /received (undefined|null)/.test(issue.message);
+    const message = missing ? `The ${humanField(field)} field is required.` : issue.message;
+    (errors[field] ??= []).push(message);
+  }
+  return errors;
+}
+
+const PG_UNAVAILABLE = /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED/i;
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const requestId = request.id;
+    if (error instanceof AppError) {
+      reply.headers(error.headers);
+      const body: Record<string, unknown> = { message: error.message, request_id: requestId };
+      if (error.code) body.code = error.code;
+      if ('errors' in error) body.errors = error.errors;
+      return reply.status(error.status).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = issuesToErrors(
+        error.validation.map((v) => ({
+          field: v.instancePath.slice(1).replace(/\//g, '.'),
+          code: v.keyword,
+          message: v.message ?? 'Invalid input data',
+        })),
+      );
+      return reply.status(422).send({ message: laravelMessage(errors), errors, request_id: requestId });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const status = error.statusCode;
+      const message =
+        status === 413
+          ? 'The upload is too large.'
+          : status === 415
+            ? 'Unsupported content type.'
+            : error.message || 'Bad request.';
+      if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
+      return reply.status(status).send({ message, request_id: requestId });
+    }
+    if (PG_UNAVAILABLE.test(error.message ?? '')) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: 'The service is busy. Please try again in a moment.', request_id: requestId });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'System error', request_id: requestId });
+  });
+}

@@ -1,0 +1,38 @@
+import type { Role } from '@paydesk/shared';
+import type { Db } from '../../src/db/client.ts';
+import { merchants, users } from '../../src/db/schema/index.ts';
+import { hashPassword } from '../../src/lib/password.ts';
+
+export const TEST_PASSWORD = 'correct-horse-9';
+let cachedHash: Promise<string> | undefined;
+let sequence = 0;
+
+/** A merchant with one user per role asked for; every user has TEST_PASSWORD. */
+export async function createMerchant(
+  db: Db,
+  options: { currency?: string; roles?: Role[]; name?: string } = {},
+): Promise<{ merchant: typeof merchants.$inferSelect; users: Record<string, typeof users.$inferSelect> }> {
+  sequence += 1;
+  const tag = `${process.pid}${sequence}${Math.random().toString(36).slice(2, 6)}`;
+  const [merchant] = await db
+    .insert(merchants)
+    .values({ no: `MT${tag}`, name: options.name ?? `Merchant ${tag}`, currency: options.currency ?? 'CNY' })
+    .returning();
+  cachedHash ??= hashPassword(TEST_PASSWORD);
+  const passwordHash = await cachedHash;
+  const created: Record<string, typeof users.$inferSelect> = {};
+  for (const role of options.roles ?? ['ROOT']) {
+    const [user] = await db
+      .insert(users)
+      .values({
+        merchantId: merchant.id,
+        name: `${role} user`,
+        email: `${role.toLowerCase()}.${tag}@test.paydesk.test`,
+        passwordHash,
+        roles: [role],
+      })
+      .returning();
+    created[role] = user;
+  }
+  return { merchant, users: created };
+}

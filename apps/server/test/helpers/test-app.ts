@@ -1,0 +1,81 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type Database, openDatabase } from '../../src/db/client.ts';
+
+/** Which database this run of the integration suite uses (vitest.config.ts sets it per project). */
+export const testDatabaseKind = (): 'pglite' | 'postgres' =>
+  process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+
+export const TEST_APP_KEY = `base64:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_KEY: TEST_APP_KEY,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'paydesk-test-')),
+    WEB_DIST: path.join(os.tmpdir(), 'paydesk-no-console'),
+    ...overrides,
+  });
+}
+
+export type TestDatabase = Database & { url?: string; drop(): Promise<void> };
+
+/** A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL of DATABASE_URL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDatabaseKind() === 'pglite') {
+    const database = await openDatabase({});
+    await database.migrate();
+    return { ...database, drop: () => database.close() };
+  }
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL');
+  const name = `paydesk_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 40 });
+  await database.migrate();
+  return {
+    ...database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export type TestContext = {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+};
+
+export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+  const config = testConfig(overrides);
+  const database = await createTestDatabase();
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// The role table: which permissions each role holds. The server enforces it on every call;
+// the console uses the same table to build its menu and routes and to hide what a user may not use.
+
+export const ROLES = ['ROOT', 'FINANCE', 'OPERATOR', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMS = [
+  'dashboard:view',
+  'collection:view',
+  'payout:view',
+  'payout:create',
+  'topup:view',
+  'topup:create',
+  'withdrawal:view',
+  'withdrawal:create',
+  'funds:view',
+  'export:view',
+  'export:create',
+  'profile:manage',
+  'security:manage',
+  'payment-password:manage',
+  'access-key:manage',
+  'ip-whitelist:manage',
+  'contact:view',
+] as const;
+export type Perm = (typeof PERMS)[number];
+
+const EVERYONE: Perm[] = ['dashboard:view', 'profile:manage', 'security:manage', 'contact:view'];
+
+export const ROLE_PERMS: Record<Role, readonly Perm[]> = {
+  ROOT: PERMS,
+  FINANCE: [
+    ...EVERYONE,
+    'funds:view',
+    'topup:view',
+    'topup:create',
+    'withdrawal:view',
+    'withdrawal:create',
+    'export:view',
+    'export:create',
+    'payment-password:manage',
+  ],
+  OPERATOR: [
+    ...EVERYONE,
+    'collection:view',
+    'payout:view',
+    'payout:create',
+    'export:view',
+    'export:create',
+    'payment-password:manage',
+  ],
+  // Every list page, read-only: nothing that moves money, no keys, no whitelist.
+  VIEWER: [
+    ...EVERYONE,
+    'collection:view',
+    'payout:view',
+    'topup:view',
+    'withdrawal:view',
+    'funds:view',
+    'export:view',
+  ],
+};
+
+export const isRole = (value: unknown): value is Role =>
+  typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+
+/** The union of the permissions of the given roles plus any granted one by one. */
+export function permsFor(roles: readonly string[], extra: readonly string[] = []): Perm[] {
+  const granted = new Set<string>(extra);
+  for (const role of roles) if (isRole(role)) ROLE_PERMS[role].forEach((p) => granted.add(p));
+  return PERMS.filter((p) => granted.has(p));
+}
+
+export const hasPerm = (perms: readonly string[], perm: Perm): boolean => perms.includes(perm);

@@ -1,0 +1,39 @@
+// `npm start` and `npm test` on a fresh clone: install what is missing or stale, then hand over to
+// the real script, which runs on the Node 24 that the `node` devDependency provides.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+const target = { start: 'app:start', test: 'test:all' }[process.argv[2]];
+if (!target) {
+  console.error('usage: node scripts/bootstrap.mjs start|test');
+  process.exit(2);
+}
+
+const manifests = [
+  'package.json',
+  'package-lock.json',
+  'packages/shared/package.json',
+  'apps/server/package.json',
+  'apps/web/package.json',
+];
+const fingerprint = createHash('sha256');
+for (const file of manifests) if (existsSync(file)) fingerprint.update(file).update(readFileSync(file));
+const wanted = fingerprint.digest('hex');
+const stampFile = 'node_modules/.paydesk-install';
+const installed = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : '';
+
+if (installed !== wanted || !existsSync('node_modules/.bin/node')) {
+  console.log('Installing dependencies (first run, or package files changed)...');
+  const command = existsSync('package-lock.json') ? 'ci' : 'install';
+  const result = spawnSync('npm', [command, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`npm ${command} failed.`);
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stampFile, wanted + '\n');
+}
+
+const child = spawn('npm', ['run', '-s', target, '--', ...process.argv.slice(3)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

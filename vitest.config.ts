@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const integration = (database: 'pglite' | 'postgres') => ({
+  test: {
+    name: `integration:${database}`,
+    include: ['apps/server/test/**/*.test.ts'],
+    environment: 'node',
+    env: { TEST_DATABASE: database },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      integration('pglite'),
+      // With DATABASE_URL set (CI sets it) the same suite runs on PostgreSQL too.
+      ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
+      ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),
+    ],
+  },
+});
