@@ -14,6 +14,11 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { registerLedgerModule } from './modules/ledger/index.ts';
+import { registerOpsModule } from './modules/ops/index.ts';
+import { registerSecurityModule } from './modules/security/index.ts';
+import { registerAccessKeyModule } from './modules/access-key/index.ts';
+import type { AppContext } from './context.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { createGuards } from './plugins/require-auth.ts';
@@ -78,6 +83,12 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
   healthRoutes(app, { database });
   authRoutes(app, { auth, appKey: config.appKey });
   usersRoutes(app, { guards });
+
+  const ctx: AppContext = { config, database, db, sessions, guards };
+  registerSecurityModule(app, ctx);
+  registerLedgerModule(app, ctx);
+  registerOpsModule(app, ctx);
+  registerAccessKeyModule(app, ctx);
 
   const hasConsole = existsSync(path.join(config.webDist, 'index.html'));
   if (hasConsole) await serveConsoleAssets(app, config.webDist);

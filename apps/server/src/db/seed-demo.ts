@@ -23,17 +23,15 @@ export async function seedDemo(db: Db): Promise<boolean> {
       .insert(merchants)
       .values({ no: DEMO_MERCHANT_NO, name: 'Demo Store', currency: 'CNY' })
       .returning();
-    await tx
-      .insert(users)
-      .values(
-        DEMO_USERS.map((u) => ({
-          merchantId: merchant.id,
-          email: u.email,
-          name: u.name,
-          passwordHash,
-          roles: [u.role],
-        })),
-      );
+    await tx.insert(users).values(
+      DEMO_USERS.map((u) => ({
+        merchantId: merchant.id,
+        email: u.email,
+        name: u.name,
+        passwordHash,
+        roles: [u.role],
+      })),
+    );
   });
   return true;
 }

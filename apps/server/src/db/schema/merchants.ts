@@ -46,3 +46,14 @@ export const users = pgTable(
     index('users_merchant_idx').on(t.merchantId),
   ],
 );
+
+/** The merchant's gateway API credentials (DESIGN section 6); the secret is encrypted with APP_KEY. */
+export const accessKeys = pgTable('access_keys', {
+  merchantId: bigint('merchant_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => merchants.id),
+  accessKey: text('access_key').notNull().unique(),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+});

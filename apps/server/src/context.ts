@@ -1,0 +1,13 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Guards } from './plugins/require-auth.ts';
+import type { SessionStarter } from './plugins/session.ts';
+
+/** What buildApp hands to each module's register function. */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  db: Db;
+  sessions: SessionStarter;
+  guards: Guards;
+};
