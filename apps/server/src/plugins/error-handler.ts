@@ -19,6 +19,18 @@ export function issuesToErrors(issues: readonly Issue[]): Record<string, string[
 }
 
 const PG_UNAVAILABLE = /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED/i;
+// query_canceled (statement_timeout), serialization_failure, deadlock_detected, too_many_connections
+const PG_RETRYABLE_CODES = new Set(['57014', '40001', '40P01', '53300']);
+
+/** Drizzle wraps driver errors ("Failed query: ..."); look through the causes. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (PG_UNAVAILABLE.test(e.message)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && PG_RETRYABLE_CODES.has(code)) return true;
+  }
+  return false;
+}
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -51,7 +63,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
       return reply.status(status).send({ message, request_id: requestId });
     }
-    if (PG_UNAVAILABLE.test(error.message ?? '')) {
+    if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply
         .status(503)
