@@ -19,6 +19,7 @@ import { registerOpsModule } from './modules/ops/index.ts';
 import { registerSecurityModule } from './modules/security/index.ts';
 import { registerAccessKeyModule } from './modules/access-key/index.ts';
 import type { AppContext } from './context.ts';
+import { startHousekeeping } from './jobs/housekeeping.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { createGuards } from './plugins/require-auth.ts';
@@ -89,6 +90,12 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
   registerLedgerModule(app, ctx);
   registerOpsModule(app, ctx);
   registerAccessKeyModule(app, ctx);
+
+  let stopHousekeeping = () => {};
+  app.addHook('onReady', async () => {
+    stopHousekeeping = startHousekeeping(db, app.log);
+  });
+  app.addHook('onClose', async () => stopHousekeeping());
 
   const hasConsole = existsSync(path.join(config.webDist, 'index.html'));
   if (hasConsole) await serveConsoleAssets(app, config.webDist);

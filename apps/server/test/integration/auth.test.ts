@@ -1,4 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { sweepExpired } from '../../src/jobs/housekeeping.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
 import { TestClient, loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
@@ -189,5 +193,19 @@ describe('health', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ status: 'ok', database: ctx.database.kind });
+  });
+});
+
+describe('housekeeping', () => {
+  it('sweeps expired sessions so their cookies stay dead', async () => {
+    const client = await loginAs(ctx.app, rootEmail, TEST_PASSWORD);
+    const id = sha256Hex(client.sessionCookie!);
+    await ctx.database.db.execute(
+      sql`update sessions set expires_at = now() - interval '1 minute' where id = ${id}`,
+    );
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(401);
+    await sweepExpired(ctx.database.db);
+    const rows = await queryRows(ctx.database.db, sql`select id from sessions where id = ${id}`);
+    expect(rows).toHaveLength(0);
   });
 });
