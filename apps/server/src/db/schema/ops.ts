@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { merchants } from './merchants.ts';
 
 /** Operator API tokens: each carries the operator's name, which every change records. */
@@ -7,6 +7,11 @@ export const operatorTokens = pgTable('operator_tokens', {
   operatorName: text('operator_name').notNull(),
   /** SHA-256 of the token. */
   tokenHash: text('token_hash').notNull().unique(),
+  /**
+   * The machine's own token (DATA_DIR/ops.token, readable only by the account that runs the server):
+   * whoever can read it names themselves with X-Operator, as the command line's --operator does.
+   */
+  isLocal: boolean('is_local').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -21,6 +26,8 @@ export const operatorActions = pgTable(
     action: text('action').notNull(),
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
     reason: text('reason').notNull(),
+    /** Sent by the client once per command, so a retried request replays instead of acting twice. */
+    idempotencyKey: text('idempotency_key').unique(),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
