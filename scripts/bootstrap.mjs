@@ -26,7 +26,9 @@ const installed = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim()
 if (installed !== wanted || !existsSync('node_modules/.bin/node')) {
   console.log('Installing dependencies (first run, or package files changed)...');
   const command = existsSync('package-lock.json') ? 'ci' : 'install';
-  const result = spawnSync('npm', [command, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  const result = spawnSync('npm', [command, '--no-audit', '--no-fund', '--loglevel=error'], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     console.error(`npm ${command} failed.`);
     process.exit(result.status ?? 1);

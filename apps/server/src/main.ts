@@ -24,8 +24,10 @@ const wantsDemo = process.argv.includes('--demo') || !config.isProduction;
 const seeded = wantsDemo ? await seedDemo(database.db) : false;
 
 const app = await buildApp({ config, database });
-const address = await app.listen({ port: config.port, host: config.host });
-const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+await app.listen({ port: config.port, host: config.host });
+const { port } = app.server.address() as { port: number };
+const isWildcard = ['0.0.0.0', '::'].includes(config.host);
+const url = `http://${isWildcard ? 'localhost' : config.host}:${port}`;
 
 console.log(`\nPaydesk is running at ${url} (database: ${database.kind})`);
 if (wantsDemo) {
