@@ -138,6 +138,24 @@ describe('POST /api/login', () => {
   });
 });
 
+it('after 100 failed tries in an hour on one account, refuses it from any IP with 429', async () => {
+  const { users } = await createMerchant(ctx.database.db, { roles: ['FINANCE'] });
+  const email = users.FINANCE.email;
+  // 99 failures recorded from many IPs, then the 100th from one more.
+  await ctx.database.db.execute(
+    sql`insert into rate_limits (key, count, reset_at) values (${`login-failures:${email}`}, 99, now() + interval '1 hour')`,
+  );
+  const client = new TestClient(ctx.app);
+  client.ip = '10.0.1.1';
+  expect((await client.login(email, 'wrong')).statusCode).toBe(422);
+  const fresh = new TestClient(ctx.app);
+  fresh.ip = '10.0.1.2';
+  const refused = await fresh.login(email, TEST_PASSWORD);
+  expect(refused.statusCode).toBe(429);
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
+  expect(fresh.sessionCookie).toBeUndefined();
+});
+
 describe('sessions', () => {
   it('issues a new session id at login; the old id is not logged in', async () => {
     const client = await loginAs(ctx.app, rootEmail, TEST_PASSWORD);
