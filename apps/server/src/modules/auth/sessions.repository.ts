@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 
@@ -34,13 +34,18 @@ export const sessionsRepository = {
       .from(sessions)
       .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
       .orderBy(sql`${sessions.lastActiveAt} desc`),
-  /** Ends every session of the user except the one kept (password change, "sign out other sessions"). */
+  /**
+   * Ends every session of the user except the one kept (password change, "sign out other sessions"),
+   * including logins still waiting for the two-factor challenge. Answers how many signed-in ones ended.
+   */
   deleteOthersOfUser: async (db: DbOrTx, userId: number, keepId: string): Promise<number> => {
     const rows = await db
       .delete(sessions)
-      .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)))
-      .returning({ id: sessions.id });
-    return rows.length;
+      .where(
+        and(or(eq(sessions.userId, userId), eq(sessions.pendingUserId, userId)), ne(sessions.id, keepId)),
+      )
+      .returning({ userId: sessions.userId });
+    return rows.filter((row) => row.userId === userId).length;
   },
   deleteExpired: async (db: DbOrTx): Promise<void> => {
     await db.delete(sessions).where(sql`${sessions.expiresAt} < now()`);

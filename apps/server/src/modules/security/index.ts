@@ -1,7 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { createAccountService } from './account.service.ts';
+import { createPasswordConfirmation } from './password-confirmation.ts';
+import { createPaymentPasswordService } from './payment-password.service.ts';
+import { securityRoutes } from './security.routes.ts';
+import { createTwoFactorService } from './two-factor.service.ts';
+
+export { verifyStepUp } from './step-up.ts';
+export { requestTimeZone } from './time-zone.ts';
 
 /** Account security: two-factor, password confirmation, profile, passwords, sessions, security log. */
-export function registerSecurityModule(_app: FastifyInstance, _ctx: AppContext): void {
-  // Routes are added here as the account security issue lands.
+export function registerSecurityModule(
+  app: FastifyInstance,
+  { db, config, guards, sessions }: AppContext,
+): void {
+  const appKey = config.appKey;
+  securityRoutes(app, {
+    db,
+    guards,
+    appKey,
+    confirmation: createPasswordConfirmation({ db }),
+    twoFactor: createTwoFactorService({ db, appKey, sessions }),
+    account: createAccountService({ db }),
+    paymentPassword: createPaymentPasswordService({ db, appKey }),
+  });
 }

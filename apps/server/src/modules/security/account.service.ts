@@ -1,0 +1,192 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  type ProfileInformationBody,
+  SECURITY_MESSAGES,
+  type SecurityEventsQuery,
+  type SessionItem,
+  type SecurityEventItem,
+  UpdatePasswordBodySchema,
+  type UserMeta,
+} from '@paydesk/shared/security/security.schemas.ts';
+import type { Db } from '../../db/client.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import { hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
+import { tooManyRequests } from '../../lib/errors.ts';
+import type { AuthContext } from '../../plugins/require-auth.ts';
+import { sessionsRepository } from '../auth/sessions.repository.ts';
+import { type UserRow, usersRepository } from '../users/users.repository.ts';
+import { isTwoFactorEnabled } from './authenticator.ts';
+import { FAILURES_PER_MINUTE } from './failure-limits.ts';
+import { confirmationExpiresAt, isPasswordConfirmed } from './password-confirmation.ts';
+import { securityEventsRepository } from './security-events.repository.ts';
+import { isPaymentLocked } from './step-up.ts';
+import { normalizeTimeZone } from './time-zone.ts';
+import { describeUserAgent } from './user-agent.ts';
+import { zodErrors } from './validation.ts';
+
+type Deps = { db: Db };
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+const UNIQUE_VIOLATION = '23505';
+
+export const createAccountService = ({ db }: Deps) => ({
+  /** Fortify's profile update (name, email unique across users) plus the user's time zone. */
+  async updateProfile(request: FastifyRequest, user: UserRow, body: ProfileInformationBody): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    const email = body.email.trim();
+    const other = await usersRepository.findByEmail(db, email);
+    if (other && other.id !== user.id) errors.email = [SECURITY_MESSAGES.emailTaken];
+    let timezone = user.timezone;
+    if (body.timezone !== undefined) {
+      const raw = body.timezone?.trim() ?? '';
+      timezone = raw === '' ? null : normalizeTimeZone(raw);
+      if (raw !== '' && timezone === null) errors.timezone = [SECURITY_MESSAGES.invalidTimeZone];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+    const name = body.name.trim();
+    const changed = [
+      name !== user.name && 'name',
+      email !== user.email && 'email',
+      timezone !== user.timezone && 'timezone',
+    ].filter((field): field is string => field !== false);
+    if (changed.length === 0) return;
+    try {
+      await usersRepository.update(db, user.id, { name, email, timezone });
+    } catch (error) {
+      // Two users taking the same email at once: the unique index decides, the loser gets the 422.
+      if (
+        (error as { code?: string; cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION ||
+        (error as { code?: string }).code === UNIQUE_VIOLATION
+      ) {
+        throw ValidationError.field('email', SECURITY_MESSAGES.emailTaken);
+      }
+      throw error;
+    }
+    await securityEventsRepository.record(db, request, {
+      type: 'profile_updated',
+      merchantId: user.merchantId,
+      userId: user.id,
+      detail: { fields: changed, ...(changed.includes('email') ? { from: user.email, to: email } : {}) },
+    });
+  },
+
+  /**
+   * Fortify's password update, with every failed rule reported together as Laravel does. Every other
+   * session of the user ends (including half-finished two-factor logins); this one stays.
+   */
+  async updatePassword(
+    request: FastifyRequest,
+    auth: AuthContext,
+    input: Record<string, unknown>,
+  ): Promise<void> {
+    const { user, sessionId } = auth;
+    const parsed = UpdatePasswordBodySchema.safeParse(input);
+    const errors: Record<string, string[]> = {};
+    const current = input.current_password;
+    if (typeof current === 'string' && current !== '') {
+      const key = `password-check:${user.id}`;
+      const limit = await peekRateLimit(db, key);
+      if (limit.count >= FAILURES_PER_MINUTE) throw tooManyRequests(limit.retryAfterSeconds);
+      if (!(await verifyPassword(user.passwordHash, current))) {
+        await hitRateLimit(db, key, FAILURES_PER_MINUTE, 60);
+        errors.current_password = [SECURITY_MESSAGES.currentPasswordMismatch];
+      }
+    }
+    if (!parsed.success) {
+      for (const [field, messages] of Object.entries(zodErrors(parsed.error))) {
+        errors[field] = [...(errors[field] ?? []), ...messages];
+      }
+    }
+    if (Object.keys(errors).length > 0 || !parsed.success) throw new ValidationError(errors);
+
+    await usersRepository.update(db, user.id, { passwordHash: await hashPassword(parsed.data.password) });
+    const ended = await sessionsRepository.deleteOthersOfUser(db, user.id, sessionId);
+    await securityEventsRepository.record(db, request, {
+      type: 'password_changed',
+      merchantId: user.merchantId,
+      userId: user.id,
+      detail: { other_sessions_ended: ended },
+    });
+  },
+
+  meta(request: FastifyRequest, user: UserRow): UserMeta {
+    const confirmedUntil = confirmationExpiresAt(request);
+    const isConfirmed = isPasswordConfirmed(request);
+    return {
+      timezone: user.timezone,
+      two_factor_enabled: isTwoFactorEnabled(user),
+      two_factor_pending: user.twoFactorSecret !== null && user.twoFactorConfirmedAt === null,
+      two_factor_confirmed_at: user.twoFactorConfirmedAt?.toISOString() ?? null,
+      payment_password_set: user.paymentPasswordHash !== null,
+      payment_locked_until: isPaymentLocked(user) ? user.paymentLockedUntil!.toISOString() : null,
+      password_confirmed: isConfirmed,
+      password_confirmed_until: isConfirmed && confirmedUntil ? confirmedUntil.toISOString() : null,
+    };
+  },
+
+  async listSessions(auth: AuthContext): Promise<SessionItem[]> {
+    const rows = await sessionsRepository.listLiveForUser(db, auth.user.id);
+    return rows.map((row) => ({
+      id: sessionHandle(row.id),
+      ...describeUserAgent(row.userAgent),
+      user_agent: row.userAgent,
+      ip: row.ip,
+      created_at: row.createdAt.toISOString(),
+      last_active_at: row.lastActiveAt.toISOString(),
+      is_current: row.id === auth.sessionId,
+    }));
+  },
+
+  /** "Sign out other sessions": every session of the user but this one. */
+  async endOtherSessions(request: FastifyRequest, auth: AuthContext): Promise<number> {
+    const ended = await sessionsRepository.deleteOthersOfUser(db, auth.user.id, auth.sessionId);
+    await securityEventsRepository.record(db, request, {
+      type: 'other_sessions_ended',
+      merchantId: auth.user.merchantId,
+      userId: auth.user.id,
+      detail: { ended },
+    });
+    return ended;
+  },
+
+  /** ROOT sees the whole merchant's log; everyone else sees their own. */
+  async listEvents(auth: AuthContext, query: SecurityEventsQuery) {
+    const filter = {
+      merchantId: auth.merchant.id,
+      userId: auth.user.roles.includes('ROOT') ? undefined : auth.user.id,
+      type: query.type,
+    };
+    const [rows, count] = await Promise.all([
+      securityEventsRepository.list(db, filter, {
+        limit: query.per_page,
+        offset: (query.page - 1) * query.per_page,
+      }),
+      securityEventsRepository.count(db, filter),
+    ]);
+    const data: SecurityEventItem[] = rows.map((row) => ({
+      id: Number(row.id),
+      type: row.type,
+      user: row.userId !== null ? { id: row.userId, name: row.userName!, email: row.userEmail! } : null,
+      ip: row.ip,
+      browser: describeUserAgent(row.userAgent).browser,
+      detail: row.detail,
+      created_at: row.createdAt.toISOString(),
+    }));
+    return {
+      data,
+      meta: {
+        page: query.page,
+        per_page: query.per_page,
+        total: count.total,
+        ...(count.capped ? { total_capped: true } : {}),
+      },
+    };
+  },
+});
+
+/** A stable public handle for a session: never its id, which is the hash the cookie maps to. */
+const sessionHandle = (id: string) => sha256Hex(`session-handle|${id}`).slice(0, 16);

@@ -1,0 +1,160 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { MESSAGES } from '@paydesk/shared';
+import {
+  PAYMENT_LOCK_FAILURES,
+  PAYMENT_LOCK_MINUTES,
+  SECURITY_ERROR_CODES,
+  SECURITY_MESSAGES,
+  StepUpFieldsSchema,
+} from '@paydesk/shared/security/security.schemas.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
+import { AppError, badRequest, tooManyRequests, ValidationError } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/password.ts';
+import { hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { consumeTotpCode, isTwoFactorEnabled } from './authenticator.ts';
+import { FAILURES_PER_MINUTE } from './failure-limits.ts';
+import { securityEventsRepository } from './security-events.repository.ts';
+import { zodErrors } from './validation.ts';
+
+export type StepUpInput = { paymentPassword: string | undefined; code: string | undefined };
+export type StepUpOptions = { appKey: Buffer; request?: FastifyRequest | null };
+
+export const twoFactorRequired = () =>
+  badRequest(MESSAGES.featureNotEnabled, SECURITY_ERROR_CODES.twoFactorRequired);
+
+export const paymentPasswordRequired = () =>
+  badRequest(SECURITY_MESSAGES.paymentPasswordNotSet, SECURITY_ERROR_CODES.paymentPasswordRequired);
+
+/** 423 with the minutes left (in the message) and Retry-After (in seconds). */
+export function paymentLocked(until: Date): AppError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError(
+    423,
+    `Too many wrong payment passwords. Money-moving actions are locked for ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    { code: SECURITY_ERROR_CODES.paymentLocked, headers: { 'retry-after': String(seconds) } },
+  );
+}
+
+export const isPaymentLocked = (user: Pick<UserRow, 'paymentLockedUntil'>): boolean =>
+  user.paymentLockedUntil !== null && user.paymentLockedUntil.getTime() > Date.now();
+
+type LockedUser = UserRow;
+
+/** The user's row, locked until the transaction ends, so checks of one user's payment password queue up. */
+export async function lockUserRow(tx: Tx, userId: number): Promise<LockedUser | undefined> {
+  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  return row;
+}
+
+/**
+ * Checks the payment password of a locked row. A wrong one counts; the fifth in a row locks money-moving
+ * actions for 30 minutes (and starts the count again); a right one resets the count.
+ * Returns the error to throw once the transaction has committed, or null.
+ */
+export async function checkPaymentPassword(
+  tx: Tx,
+  user: LockedUser,
+  paymentPassword: string,
+  field: string,
+  request: FastifyRequest | null | undefined,
+): Promise<AppError | null> {
+  if (!user.paymentPasswordHash) return paymentPasswordRequired();
+  if (isPaymentLocked(user)) return paymentLocked(user.paymentLockedUntil!);
+  if (await verifyPassword(user.paymentPasswordHash, paymentPassword)) {
+    if (user.paymentPasswordFailures > 0 || user.paymentLockedUntil) {
+      await tx
+        .update(users)
+        .set({ paymentPasswordFailures: 0, paymentLockedUntil: null })
+        .where(eq(users.id, user.id));
+    }
+    return null;
+  }
+  const failures = user.paymentPasswordFailures + 1;
+  const event = { merchantId: user.merchantId, userId: user.id };
+  if (failures >= PAYMENT_LOCK_FAILURES) {
+    const [row] = await tx
+      .update(users)
+      .set({
+        paymentPasswordFailures: 0,
+        paymentLockedUntil: sql`now() + make_interval(mins => ${PAYMENT_LOCK_MINUTES})`,
+      })
+      .where(eq(users.id, user.id))
+      .returning({ until: users.paymentLockedUntil });
+    await securityEventsRepository.record(tx, request ?? null, {
+      type: 'payment_password_locked',
+      ...event,
+      detail: { minutes: PAYMENT_LOCK_MINUTES },
+    });
+    return paymentLocked(row.until!);
+  }
+  await tx.update(users).set({ paymentPasswordFailures: failures }).where(eq(users.id, user.id));
+  await securityEventsRepository.record(tx, request ?? null, {
+    type: 'payment_password_failed',
+    ...event,
+    detail: { failures },
+  });
+  const left = PAYMENT_LOCK_FAILURES - failures;
+  return ValidationError.field(
+    field,
+    `${SECURITY_MESSAGES.paymentPasswordIncorrect} ${left} ${left === 1 ? 'attempt' : 'attempts'} left before payments are locked for ${PAYMENT_LOCK_MINUTES} minutes.`,
+  );
+}
+
+/**
+ * Checks a 6-digit authenticator code inside the transaction: 5 wrong codes a minute per user, then 429.
+ * Returns the error to throw once the transaction has committed, or null.
+ */
+export async function checkAuthenticatorCode(
+  tx: Tx,
+  appKey: Buffer,
+  user: LockedUser,
+  code: string,
+): Promise<AppError | null> {
+  const key = `two-factor-code:${user.id}`;
+  const before = await peekRateLimit(tx, key);
+  if (before.count >= FAILURES_PER_MINUTE) return tooManyRequests(before.retryAfterSeconds);
+  if (await consumeTotpCode(tx, appKey, user, code)) return null;
+  await hitRateLimit(tx, key, FAILURES_PER_MINUTE, 60);
+  return ValidationError.field('code', SECURITY_MESSAGES.invalidCode);
+}
+
+/**
+ * The step-up check every money-moving action calls (payouts, withdrawals, the access key secret):
+ * the payment password plus a 6-digit authenticator code. Throws:
+ * - 400 code two_factor_required when two-factor is not on ("This feature is not enabled yet");
+ * - 400 code payment_password_required when no payment password was set;
+ * - 423 code payment_locked after 5 wrong payment passwords in a row, for 30 minutes;
+ * - 422 errors.payment_password / errors.code for a wrong or malformed one; 429 after 5 wrong codes a minute.
+ * A right code is spent: it cannot be used again.
+ *
+ * Call it with `db` before opening your own transaction: a wrong password must stay counted, and a count
+ * written inside your transaction rolls back with it when you rethrow. (Given a transaction it still works,
+ * as a savepoint, with that caveat.)
+ */
+export async function verifyStepUp(
+  db: DbOrTx,
+  user: Pick<UserRow, 'id'>,
+  input: StepUpInput,
+  { appKey, request }: StepUpOptions,
+): Promise<void> {
+  const failure = await db.transaction(async (tx): Promise<AppError | null> => {
+    const row = await lockUserRow(tx, user.id);
+    if (!row || !isTwoFactorEnabled(row)) return twoFactorRequired();
+    if (!row.paymentPasswordHash) return paymentPasswordRequired();
+    if (isPaymentLocked(row)) return paymentLocked(row.paymentLockedUntil!);
+    const parsed = StepUpFieldsSchema.safeParse({
+      payment_password: input.paymentPassword,
+      code: input.code,
+    });
+    if (!parsed.success) return new ValidationError(zodErrors(parsed.error));
+    return (
+      (await checkPaymentPassword(tx, row, parsed.data.payment_password, 'payment_password', request)) ??
+      (await checkAuthenticatorCode(tx, appKey, row, parsed.data.code))
+    );
+  });
+  if (failure) throw failure;
+}

@@ -1,0 +1,443 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema/index.ts';
+import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs, TestClient } from '../helpers/client.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import {
+  confirmPassword,
+  enableTwoFactor,
+  freezeClock,
+  PERIOD_MS,
+  releaseClock,
+  totpCode,
+} from '../helpers/two-factor.ts';
+
+let ctx: TestContext;
+let merchantUsers: Awaited<ReturnType<typeof createMerchant>>['users'];
+
+/** A fresh user of a fresh merchant for each scenario, so no test inherits another's two-factor state. */
+async function newUser(): Promise<{ email: string; id: number }> {
+  const { users: created } = await createMerchant(ctx.database.db, { roles: ['FINANCE'] });
+  return { email: created.FINANCE.email, id: created.FINANCE.id };
+}
+
+/** Lets time pass while the user keeps working, so the session (120 min idle) stays alive. */
+async function stayActive(client: TestClient, clock: ReturnType<typeof freezeClock>, ms: number) {
+  for (let left = ms; left > 0; left -= 3_600_000) {
+    clock.advance(Math.min(left, 3_600_000));
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(200);
+  }
+}
+
+const userRow = async (id: number) => (await ctx.database.db.select().from(users).where(eq(users.id, id)))[0];
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  merchantUsers = (await createMerchant(ctx.database.db, { roles: ['ROOT', 'VIEWER'] })).users;
+});
+afterAll(() => ctx.close());
+afterEach(() => releaseClock());
+
+const TWO_FACTOR_SETTINGS: [string, string][] = [
+  ['POST', '/api/user/two-factor-authentication'],
+  ['DELETE', '/api/user/two-factor-authentication'],
+  ['GET', '/api/user/two-factor-qr-code'],
+  ['GET', '/api/user/two-factor-secret-key'],
+  ['POST', '/api/user/confirmed-two-factor-authentication'],
+  ['GET', '/api/user/two-factor-recovery-codes'],
+  ['POST', '/api/user/two-factor-recovery-codes'],
+  ['GET', '/api/merchant/two-factor-secret-key'],
+  ['POST', '/api/merchant/confirmed-two-factor-authentication'],
+];
+
+describe('password confirmation', () => {
+  it.each(TWO_FACTOR_SETTINGS)('%s %s answers 401 without a session', async (method, url) => {
+    const client = new TestClient(ctx.app);
+    await client.csrf();
+    const response = await client.request(method as 'GET', url, { body: method === 'GET' ? undefined : {} });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each(TWO_FACTOR_SETTINGS)('%s %s answers 423 before the password is confirmed', async (method, url) => {
+    const client = await loginAs(ctx.app, merchantUsers.VIEWER.email, TEST_PASSWORD);
+    const response = await client.request(method as 'GET', url, {
+      body: method === 'GET' ? undefined : { code: '123456' },
+    });
+    expect(response.statusCode).toBe(423);
+    expect(response.json()).toMatchObject({ message: 'Password confirmation required.' });
+    const row = await userRow(merchantUsers.VIEWER.id);
+    expect(row.twoFactorSecret).toBeNull();
+  });
+
+  it('answers 422 errors.password for a wrong password and 201 for the right one', async () => {
+    const client = await loginAs(ctx.app, merchantUsers.VIEWER.email, TEST_PASSWORD);
+    expect((await client.get('/api/user/confirmed-password-status')).json()).toEqual({ confirmed: false });
+
+    const wrong = await client.post('/api/user/confirm-password', { password: 'not-it' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({
+      message: 'The provided password was incorrect.',
+      errors: { password: ['The provided password was incorrect.'] },
+    });
+    expect((await client.get('/api/user/confirmed-password-status')).json()).toEqual({ confirmed: false });
+
+    const missing = await client.post('/api/user/confirm-password', {});
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toEqual({ password: ['The password field is required.'] });
+
+    const right = await client.post('/api/user/confirm-password', { password: TEST_PASSWORD });
+    expect(right.statusCode).toBe(201);
+    expect((await client.get('/api/user/confirmed-password-status')).json()).toEqual({ confirmed: true });
+    // Fortify's ?seconds= narrows the window a client asks about.
+    expect((await client.get('/api/user/confirmed-password-status?seconds=0')).json()).toEqual({
+      confirmed: false,
+    });
+    expect((await client.get('/api/user/two-factor-qr-code')).statusCode).toBe(200);
+  });
+
+  it('lasts 10800 seconds, then the settings answer 423 again', async () => {
+    const clock = freezeClock();
+    const client = await loginAs(ctx.app, merchantUsers.VIEWER.email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    await stayActive(client, clock, 10_799_000);
+    expect((await client.get('/api/user/two-factor-qr-code')).statusCode).toBe(200);
+    clock.advance(2_000);
+    expect((await client.get('/api/user/confirmed-password-status')).json()).toEqual({ confirmed: false });
+    expect((await client.get('/api/user/two-factor-qr-code')).statusCode).toBe(423);
+  });
+
+  it('belongs to one session: another login of the same user is not confirmed', async () => {
+    const first = await loginAs(ctx.app, merchantUsers.VIEWER.email, TEST_PASSWORD);
+    await confirmPassword(first, TEST_PASSWORD);
+    const second = await loginAs(ctx.app, merchantUsers.VIEWER.email, TEST_PASSWORD);
+    expect((await second.get('/api/user/two-factor-secret-key')).statusCode).toBe(423);
+  });
+
+  it('answers 429 after 5 wrong passwords in a minute, even for the right one', async () => {
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    for (let i = 0; i < 5; i++) {
+      expect((await client.post('/api/user/confirm-password', { password: `wrong-${i}` })).statusCode).toBe(
+        422,
+      );
+    }
+    const sixth = await client.post('/api/user/confirm-password', { password: TEST_PASSWORD });
+    expect(sixth.statusCode).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('enabling two-factor', () => {
+  it('enable -> QR code -> secret -> a wrong code 422 -> the right code 200', async () => {
+    freezeClock();
+    const { email, id } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+
+    expect((await client.get('/api/user/two-factor-secret-key')).statusCode).toBe(404);
+    expect((await client.get('/api/user/two-factor-qr-code')).json()).toEqual([]);
+
+    const enabled = await client.post('/api/user/two-factor-authentication');
+    expect(enabled.statusCode).toBe(200);
+    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
+
+    const qr = (await client.get('/api/user/two-factor-qr-code')).json();
+    expect(qr.svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    const url = new URL(qr.url);
+    expect(url.protocol).toBe('otpauth:');
+    expect(url.host).toBe('totp');
+    expect(decodeURIComponent(url.pathname)).toBe(`/Paydesk:${email}`);
+    expect(url.searchParams.get('issuer')).toBe('Paydesk');
+    const { secretKey } = (await client.get('/api/user/two-factor-secret-key')).json();
+    expect(secretKey).toMatch(/^[A-Z2-7]{32}$/);
+    expect(url.searchParams.get('secret')).toBe(secretKey);
+
+    const codes = (await client.get('/api/user/two-factor-recovery-codes')).json();
+    expect(codes).toHaveLength(8);
+    for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9]{10}-[A-Za-z0-9]{10}$/);
+
+    // Secrets at rest are ciphertext, not the values a user sees.
+    const stored = await userRow(id);
+    expect(stored.twoFactorSecret).not.toContain(secretKey);
+    expect(stored.twoFactorRecoveryCodes).not.toContain(codes[0]);
+    expect(stored.twoFactorConfirmedAt).toBeNull();
+
+    const right = await totpCode(secretKey);
+    const wrongCode = right === '000000' ? '111111' : '000000';
+    const wrong = await client.post('/api/user/confirmed-two-factor-authentication', { code: wrongCode });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({
+      errors: { code: ['The provided two factor authentication code was invalid.'] },
+    });
+    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
+
+    const confirmed = await client.post('/api/user/confirmed-two-factor-authentication', { code: right });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(true);
+    expect((await client.get('/api/user/meta')).json().data).toMatchObject({
+      two_factor_enabled: true,
+      two_factor_pending: false,
+    });
+  });
+
+  it('keeps a pending secret when enable is called again, and replaces it with force', async () => {
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    await client.post('/api/user/two-factor-authentication');
+    const first = (await client.get('/api/user/two-factor-secret-key')).json().secretKey;
+    await client.post('/api/user/two-factor-authentication');
+    expect((await client.get('/api/user/two-factor-secret-key')).json().secretKey).toBe(first);
+    await client.post('/api/user/two-factor-authentication', { force: true });
+    expect((await client.get('/api/user/two-factor-secret-key')).json().secretKey).not.toBe(first);
+  });
+
+  it('requires a code, and refuses one when no secret was issued', async () => {
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    const missing = await client.post('/api/user/confirmed-two-factor-authentication', {});
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toEqual({ code: ['The code field is required.'] });
+    const noSecret = await client.post('/api/user/confirmed-two-factor-authentication', { code: '123456' });
+    expect(noSecret.statusCode).toBe(422);
+    expect(noSecret.json().errors).toEqual({
+      code: ['The provided two factor authentication code was invalid.'],
+    });
+  });
+
+  it('binds the same authenticator through the /api/merchant endpoints', async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    const bind = await client.get('/api/merchant/two-factor-secret-key');
+    expect(bind.statusCode).toBe(200);
+    const { data } = bind.json();
+    expect(data).toMatchObject({ confirmed: false, url: expect.stringMatching(/^otpauth:\/\/totp\//) });
+    expect(data.svg).toContain('<svg');
+    // Asking again shows the same pending secret, which the Fortify endpoint also answers.
+    expect((await client.get('/api/merchant/two-factor-secret-key')).json().data.secretKey).toBe(
+      data.secretKey,
+    );
+    expect((await client.get('/api/user/two-factor-secret-key')).json().secretKey).toBe(data.secretKey);
+
+    const wrong = await client.post('/api/merchant/confirmed-two-factor-authentication', { code: 'abc' });
+    expect(wrong.statusCode).toBe(422);
+    const confirmed = await client.post('/api/merchant/confirmed-two-factor-authentication', {
+      code: await totpCode(data.secretKey),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().data.two_factor_enabled).toBe(true);
+    expect(confirmed.json().data.recovery_codes).toHaveLength(8);
+
+    const again = new TestClient(ctx.app);
+    expect((await again.login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
+  });
+
+  it('regenerates recovery codes: the old ones stop working', async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    const { recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
+    const regenerated = await client.post('/api/user/two-factor-recovery-codes');
+    expect(regenerated.statusCode).toBe(200);
+    const fresh: string[] = (await client.get('/api/user/two-factor-recovery-codes')).json();
+    expect(fresh).toHaveLength(8);
+    expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+
+    const login = new TestClient(ctx.app);
+    await login.login(email, TEST_PASSWORD);
+    const stale = await login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[0] });
+    expect(stale.statusCode).toBe(422);
+    expect((await login.post('/api/two-factor-challenge', { recovery_code: fresh[0] })).statusCode).toBe(204);
+  });
+});
+
+describe('login with two-factor', () => {
+  it('two_factor true -> still 401 -> challenge 204 -> 200, with a new session id at each step', async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const setup = await loginAs(ctx.app, email, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(setup, TEST_PASSWORD);
+
+    const client = new TestClient(ctx.app);
+    await client.csrf();
+    const guestId = client.sessionCookie;
+    const login = await client.post('/api/login', { email, password: TEST_PASSWORD });
+    expect(login.statusCode).toBe(200);
+    expect(login.json()).toEqual({ two_factor: true });
+    const pendingId = client.sessionCookie!;
+    expect(pendingId).toBeTruthy();
+    expect(pendingId).not.toBe(guestId);
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(401);
+    expect((await client.get('/api/user/meta')).statusCode).toBe(401);
+
+    // The enable step spent this period's code; the authenticator's next one is within one step of drift.
+    const challenge = await client.post('/api/two-factor-challenge', { code: await totpCode(secret, 1) });
+    expect(challenge.statusCode).toBe(204);
+    expect(challenge.body).toBe('');
+    const loggedInId = client.sessionCookie!;
+    expect(loggedInId).not.toBe(pendingId);
+    const me = await client.get('/api/merchant/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data).toMatchObject({ email, two_factor_enabled: true });
+
+    // The pending session's id is dead.
+    const stale = new TestClient(ctx.app);
+    stale.cookies.set('paydesk_session', pendingId);
+    expect((await stale.get('/api/merchant/user')).statusCode).toBe(401);
+  });
+
+  it('refuses a TOTP code used once already, and any older one', async () => {
+    const clock = freezeClock();
+    const { email } = await newUser();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    clock.nextStep();
+    const code = await totpCode(secret);
+
+    const first = new TestClient(ctx.app);
+    await first.login(email, TEST_PASSWORD);
+    expect((await first.post('/api/two-factor-challenge', { code })).statusCode).toBe(204);
+
+    const replay = new TestClient(ctx.app);
+    await replay.login(email, TEST_PASSWORD);
+    const refused = await replay.post('/api/two-factor-challenge', { code });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      errors: { code: ['The provided two factor authentication code was invalid.'] },
+    });
+    expect(
+      (await replay.post('/api/two-factor-challenge', { code: await totpCode(secret, -1) })).statusCode,
+    ).toBe(422);
+    expect((await replay.get('/api/merchant/user')).statusCode).toBe(401);
+    clock.nextStep();
+    expect(
+      (await replay.post('/api/two-factor-challenge', { code: await totpCode(secret) })).statusCode,
+    ).toBe(204);
+  });
+
+  it('allows one step of clock drift either way, not two', async () => {
+    const clock = freezeClock();
+    const { email, id } = await newUser();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    const tryCode = async (steps: number) => {
+      // Start from a clean "last step" each time so only the drift decides.
+      await ctx.database.db.update(users).set({ twoFactorLastStep: null }).where(eq(users.id, id));
+      const client = new TestClient(ctx.app);
+      await client.login(email, TEST_PASSWORD);
+      return (await client.post('/api/two-factor-challenge', { code: await totpCode(secret, steps) }))
+        .statusCode;
+    };
+    clock.advance(10 * PERIOD_MS);
+    expect(await tryCode(-2)).toBe(422);
+    expect(await tryCode(2)).toBe(422);
+    expect(await tryCode(-1)).toBe(204);
+    expect(await tryCode(1)).toBe(204);
+    expect(await tryCode(0)).toBe(204);
+  });
+
+  it('accepts a recovery code once, replacing it with a fresh one', async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const setup = await loginAs(ctx.app, email, TEST_PASSWORD);
+    const { recoveryCodes } = await enableTwoFactor(setup, TEST_PASSWORD);
+
+    const first = new TestClient(ctx.app);
+    await first.login(email, TEST_PASSWORD);
+    const used = await first.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[3] });
+    expect(used.statusCode).toBe(204);
+    expect((await first.get('/api/merchant/user')).statusCode).toBe(200);
+
+    const second = new TestClient(ctx.app);
+    await second.login(email, TEST_PASSWORD);
+    const reused = await second.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[3] });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json()).toMatchObject({
+      errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
+    });
+    expect((await second.get('/api/merchant/user')).statusCode).toBe(401);
+
+    await confirmPassword(first, TEST_PASSWORD);
+    const now: string[] = (await first.get('/api/user/two-factor-recovery-codes')).json();
+    expect(now).toHaveLength(8);
+    expect(now).not.toContain(recoveryCodes[3]);
+    expect(now.filter((code) => recoveryCodes.includes(code))).toHaveLength(7);
+    // The others still work.
+    expect(
+      (await second.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[0] })).statusCode,
+    ).toBe(204);
+  });
+
+  it('answers the 6th try in a minute with 429, even with a right code', async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    const client = new TestClient(ctx.app);
+    await client.login(email, TEST_PASSWORD);
+    const right = await totpCode(secret, 1);
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      expect((await client.post('/api/two-factor-challenge', { code: wrong })).statusCode).toBe(422);
+    }
+    const sixth = await client.post('/api/two-factor-challenge', { code: right });
+    expect(sixth.statusCode).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(401);
+    // A new pending login of the same user does not reset the count.
+    const again = new TestClient(ctx.app);
+    await again.login(email, TEST_PASSWORD);
+    expect((await again.post('/api/two-factor-challenge', { code: right })).statusCode).toBe(429);
+  });
+
+  it('answers 422 to a challenge without a pending login', async () => {
+    const guest = new TestClient(ctx.app);
+    await guest.csrf();
+    const response = await guest.post('/api/two-factor-challenge', { code: '123456' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toHaveProperty('code');
+
+    const loggedIn = await loginAs(ctx.app, merchantUsers.ROOT.email, TEST_PASSWORD);
+    const already = await loggedIn.post('/api/two-factor-challenge', { recovery_code: 'abc' });
+    expect(already.statusCode).toBe(422);
+    expect(already.json().errors).toHaveProperty('recovery_code');
+  });
+
+  it('refuses the challenge without the CSRF token', async () => {
+    const { email } = await newUser();
+    freezeClock();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    const client = new TestClient(ctx.app);
+    await client.login(email, TEST_PASSWORD);
+    const response = await client.request('POST', '/api/two-factor-challenge', {
+      body: { code: await totpCode(secret, 1) },
+      csrf: false,
+    });
+    expect(response.statusCode).toBe(419);
+  });
+});
+
+describe('turning two-factor off', () => {
+  it('answers 423 without a live confirmation, then 200 and the login no longer asks', async () => {
+    const clock = freezeClock();
+    const { email, id } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await enableTwoFactor(client, TEST_PASSWORD);
+    await stayActive(client, clock, 10_801_000);
+
+    const refused = await client.delete('/api/user/two-factor-authentication');
+    expect(refused.statusCode).toBe(423);
+    expect(refused.json()).toMatchObject({ message: 'Password confirmation required.' });
+    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(true);
+
+    await confirmPassword(client, TEST_PASSWORD);
+    expect((await client.delete('/api/user/two-factor-authentication')).statusCode).toBe(200);
+    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
+    const row = await userRow(id);
+    expect(row.twoFactorSecret).toBeNull();
+    expect(row.twoFactorRecoveryCodes).toBeNull();
+    expect((await new TestClient(ctx.app).login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: false });
+  });
+});
