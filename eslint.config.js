@@ -3,7 +3,13 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const LEDGER_TABLES = ['balances', 'holds', 'fundFlows'];
+const LEDGER_TABLES = ['balances', 'holds', 'fundFlows', 'fundFlowHourly'];
+const LEDGER_SQL_TABLES = ['balances', 'holds', 'fund_flows', 'fund_flow_hourly'];
+const LEDGER_TABLE_NAMES = `/^(${LEDGER_TABLES.join('|')})$/`;
+const SQL_WRITE = String.raw`(insert\s+into|update|delete\s+from|truncate(\s+table)?)`;
+const LEDGER_SQL_WRITE = String.raw`/\b${SQL_WRITE}\s+("?public"?\.)?"?(${LEDGER_SQL_TABLES.join('|')})\b/i`;
+const SQL_WRITE_VERB_AT_END = String.raw`/\b${SQL_WRITE}\s*$/i`;
+const LEDGER_ONLY = 'Only the ledger module writes balances, holds and fund flows.';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '**/migrations'] },
@@ -28,15 +34,38 @@ export default tseslint.config(
     },
   },
   {
-    // Only the ledger module writes balances, holds and fund flows (DESIGN section 3).
+    // Only the ledger module writes balances, holds and fund flows (DESIGN section 3): through drizzle
+    // (db.insert(balances), db.update(schema.holds)), under another name, or in raw SQL.
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/modules/ledger/**', 'apps/server/src/db/schema/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['insert', 'update', 'delete'].map((verb) => ({
-          selector: `CallExpression[callee.property.name='${verb}'] > Identifier[name=/^(${LEDGER_TABLES.join('|')})$/]`,
-          message: 'Only the ledger module writes balances, holds and fund flows.',
+        ...['insert', 'update', 'delete'].flatMap((verb) => [
+          {
+            selector: `CallExpression[callee.property.name='${verb}'] > Identifier[name=${LEDGER_TABLE_NAMES}]`,
+            message: LEDGER_ONLY,
+          },
+          {
+            selector: `CallExpression[callee.property.name='${verb}'] > MemberExpression[property.name=${LEDGER_TABLE_NAMES}]`,
+            message: LEDGER_ONLY,
+          },
+        ]),
+        {
+          selector: `ImportSpecifier[imported.name=${LEDGER_TABLE_NAMES}]:not([local.name=${LEDGER_TABLE_NAMES}])`,
+          message: `${LEDGER_ONLY} Do not import them under another name.`,
+        },
+        {
+          selector: `TemplateElement[value.raw=${LEDGER_SQL_WRITE}]`,
+          message: LEDGER_ONLY,
+        },
+        {
+          selector: `Literal[value=${LEDGER_SQL_WRITE}]`,
+          message: LEDGER_ONLY,
+        },
+        ...['Identifier[name', 'MemberExpression[property.name'].map((node) => ({
+          selector: `TemplateLiteral:has(TemplateElement[value.raw=${SQL_WRITE_VERB_AT_END}]) > ${node}=${LEDGER_TABLE_NAMES}]`,
+          message: LEDGER_ONLY,
         })),
       ],
     },
