@@ -103,7 +103,10 @@ export const ProfileInformationBodySchema = z.object({
   name: requiredString('name').max(TEXT_MAX, maxLength('name', TEXT_MAX)),
   email: requiredString('email')
     .max(TEXT_MAX, maxLength('email', TEXT_MAX))
-    .refine((value) => isEmail(value.trim()), 'The email field must be a valid email address.'),
+    .refine(
+      (value) => value === '' || isEmail(value.trim()),
+      'The email field must be a valid email address.',
+    ),
   /** UTC offset or IANA name; null or "" clears it (then the browser's X-Timezone applies). */
   timezone: z
     .string({ error: 'The timezone field must be a string.' })

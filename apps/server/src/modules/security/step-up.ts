@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { MESSAGES } from '@paydesk/shared';
 import {
@@ -80,7 +80,8 @@ export async function checkPaymentPassword(
       .update(users)
       .set({
         paymentPasswordFailures: 0,
-        paymentLockedUntil: sql`now() + make_interval(mins => ${PAYMENT_LOCK_MINUTES})`,
+        // The same clock as isPaymentLocked reads.
+        paymentLockedUntil: new Date(Date.now() + PAYMENT_LOCK_MINUTES * 60_000),
       })
       .where(eq(users.id, user.id))
       .returning({ until: users.paymentLockedUntil });

@@ -12,7 +12,11 @@ export function normalizeTimeZone(raw: string): string | null {
     const [, sign, hours, minutes = '00'] = match;
     return `${sign}${hours.padStart(2, '0')}:${minutes}`;
   }
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  // Keep the name the user chose (ICU would turn Asia/Ho_Chi_Minh into Asia/Saigon), fixing only its case.
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  if (resolved.toLowerCase() === zone.toLowerCase()) return resolved;
+  const known = Intl.supportedValuesOf('timeZone').find((name) => name.toLowerCase() === zone.toLowerCase());
+  return known ?? zone;
 }
 
 /**
