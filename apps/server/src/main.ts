@@ -3,6 +3,8 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed-demo.ts';
+import { claimDataDir, publishServerUrl, releaseDataDir } from './cli/server-file.ts';
+import { ensureLocalOperatorToken } from './modules/ops/index.ts';
 
 if (Number(process.versions.node.split('.')[0]) !== 24) {
   console.error(`Paydesk needs Node 24, this is ${process.versions.node}. Start it with npm start.`);
@@ -10,6 +12,14 @@ if (Number(process.versions.node.split('.')[0]) !== 24) {
 }
 
 const config = loadConfig();
+// DATA_DIR/server.json: the ops command line finds this server there (and never opens its PGlite beside it).
+try {
+  claimDataDir(config.dataDir, { role: 'server', database: config.databaseUrl ? 'postgres' : 'pglite' });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+process.on('exit', () => releaseDataDir(config.dataDir));
 const database = await openDatabase({
   url: config.databaseUrl,
   pgliteDir: path.join(config.dataDir, 'pglite'),
@@ -18,6 +28,7 @@ const database = await openDatabase({
   statementTimeoutMs: config.db.statementTimeoutMs,
 });
 await database.migrate();
+await ensureLocalOperatorToken(database.db, config.dataDir);
 
 // Development seeds an empty database; production only when asked (npm start asks with --demo).
 const wantsDemo = process.argv.includes('--demo') || !config.isProduction;
@@ -28,6 +39,8 @@ await app.listen({ port: config.port, host: config.host });
 const { port } = app.server.address() as { port: number };
 const isWildcard = ['0.0.0.0', '::'].includes(config.host);
 const url = `http://${isWildcard ? 'localhost' : config.host}:${port}`;
+const opsHost = isWildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+publishServerUrl(config.dataDir, `http://${opsHost}:${port}`);
 
 console.log(`\nPaydesk is running at ${url} (database: ${database.kind})`);
 if (wantsDemo) {

@@ -1,7 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { createLedger } from '../ledger/index.ts';
+import { createOperatorGuard } from './operator-auth.ts';
+import { opsRoutes } from './ops.routes.ts';
+import { createOpsService } from './ops.service.ts';
+
+export {
+  createOperatorToken,
+  ensureLocalOperatorToken,
+  LOCAL_TOKEN_FILE,
+  OPERATOR_HEADER,
+} from './operator-auth.ts';
 
 /** The operator API (/ops/v1), authenticated by operator tokens (DESIGN section 10). */
-export function registerOpsModule(_app: FastifyInstance, _ctx: AppContext): void {
-  // Routes are added here as the ledger issue lands.
+export function registerOpsModule(app: FastifyInstance, { db }: AppContext): void {
+  const ops = createOpsService({ db, ledger: createLedger() });
+  opsRoutes(app, { ops, requireOperator: createOperatorGuard({ db }) });
 }

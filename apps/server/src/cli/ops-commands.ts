@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { groupDecimal } from '@paydesk/shared';
+import {
+  CreateMerchantBodySchema,
+  CreateUserBodySchema,
+  MoveFundsBodySchema,
+  UnfreezeBodySchema,
+  VerifyQuerySchema,
+} from '../modules/ops/ops.schemas.ts';
+import { OPERATOR_HEADER } from '../modules/ops/index.ts';
+import type { OpsRequest, OpsTransport } from './transport.ts';
+
+// `npm run ops -- <command> [options]`: the operator API's command line (DESIGN section 10).
+
+type OptionSpec = {
+  /** The value's placeholder, e.g. "<no>"; absent for a flag. */
+  value?: string;
+  required?: boolean;
+  help: string;
+};
+
+type Values = Record<string, string | boolean | undefined>;
+type Data = Record<string, unknown>;
+
+type CommandSpec = {
+  summary: string;
+  options: Record<string, OptionSpec>;
+  /** A change: --reason is required and the request carries an Idempotency-Key. */
+  changes: boolean;
+  /** Checked before anything is sent, with the same schema the server uses. */
+  schema: z.ZodType;
+  request: (input: Data) => OpsRequest;
+  print: (data: Data, values: Values) => string[];
+  /** Exit code for a successful answer (ledger:verify fails when the ledger is broken). */
+  exitCode?: (data: Data) => number;
+  examples: string[];
+};
+
+const MERCHANT: OptionSpec = { value: '<no>', required: true, help: 'merchant number, e.g. M100001' };
+const AMOUNT: OptionSpec = {
+  value: '<amount>',
+  required: true,
+  help: "decimal amount in the merchant's currency, e.g. 100.00",
+};
+const REASON: OptionSpec = {
+  value: '<text>',
+  required: true,
+  help: 'why (recorded with your name and the time)',
+};
+const NOTE: OptionSpec = { value: '<text>', help: 'note shown to the merchant on the fund flow entry' };
+
+const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  operator: {
+    value: '<name>',
+    help: 'your name, recorded with every change (default: $PAYDESK_OPERATOR or your login)',
+  },
+  json: { help: 'print the answer as JSON' },
+  help: { help: 'show this help' },
+};
+
+type Money = { total: string; available: string; locked: string; currency: string };
+type Entry = { id: number; type: string; amount: string; available_after: string; ref_no: string | null };
+type MerchantView = { no: string; name: string; currency: string; status: string; balance?: Money };
+
+const money = (amount: string, currency: string) => `${groupDecimal(amount)} ${currency}`;
+const balanceLine = (b: Money) =>
+  `Balance: available ${money(b.available, b.currency)}, locked ${money(b.locked, b.currency)}, total ${money(b.total, b.currency)}.`;
+
+function fundsResult(verb: string) {
+  return (data: Data) => {
+    const merchant = data.merchant as MerchantView;
+    const entry = data.entry as Entry;
+    const amount = entry.amount.replace(/^-/, '');
+    return [
+      `${verb} ${money(amount, merchant.currency)} ${verb === 'Transferred' ? (entry.amount.startsWith('-') ? 'out of' : 'in to') : 'of'} ${merchant.no} (${merchant.name}).`,
+      `Fund flow entry #${entry.id} (${entry.type}), reference ${entry.ref_no}; operator action #${String(data.action_id)}.`,
+      balanceLine(data.balance as Money),
+    ];
+  };
+}
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  'merchant:list': {
+    summary: 'List merchants with their balances.',
+    options: {},
+    changes: false,
+    schema: z.object({}),
+    request: () => ({ method: 'GET', path: '/ops/v1/merchants' }),
+    print: (data) => {
+      const rows = (data as unknown as MerchantView[]).map((m) => [
+        m.no,
+        m.name,
+        m.currency,
+        m.status,
+        groupDecimal(m.balance!.available),
+        groupDecimal(m.balance!.locked),
+        groupDecimal(m.balance!.total),
+      ]);
+      return table(['NO', 'NAME', 'CURRENCY', 'STATUS', 'AVAILABLE', 'LOCKED', 'TOTAL'], rows);
+    },
+    examples: ['npm run ops -- merchant:list', 'npm run ops -- merchant:list --json'],
+  },
+  'merchant:create': {
+    summary: 'Create a merchant.',
+    options: {
+      name: { value: '<name>', required: true, help: 'display name' },
+      currency: {
+        value: '<code>',
+        required: true,
+        help: 'settlement currency: CNY, INR, BRL, VND, USD or USDT',
+      },
+      no: { value: '<no>', help: 'merchant number (default: the next M<number>)' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: CreateMerchantBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/merchants', body }),
+    print: (data) => {
+      const m = data.merchant as MerchantView;
+      return [`Created merchant ${m.no} (${m.name}, ${m.currency}).`];
+    },
+    examples: [
+      'npm run ops -- merchant:create --name "Acme Ltd" --currency INR --reason "signed 2026-03-01"',
+    ],
+  },
+  'user:create': {
+    summary: "Create a user of a merchant's console with a role.",
+    options: {
+      merchant: MERCHANT,
+      email: { value: '<email>', required: true, help: 'login email' },
+      name: { value: '<name>', required: true, help: "the person's name" },
+      role: { value: '<role>', required: true, help: 'ROOT, FINANCE, OPERATOR or VIEWER' },
+      password: { value: '<password>', help: 'initial password (default: generated and shown once)' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: CreateUserBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/users', body }),
+    print: (data) => {
+      const user = data.user as { id: number; email: string; roles: string[]; merchant: string };
+      const lines = [
+        `Created ${user.roles.join(', ')} user ${user.email} (#${user.id}) for ${user.merchant}.`,
+      ];
+      if (data.generated_password) lines.push(`Password (shown once): ${String(data.generated_password)}`);
+      return lines;
+    },
+    examples: [
+      'npm run ops -- user:create --merchant M100001 --email ana@acme.test --name "Ana" --role FINANCE --reason "new finance lead"',
+    ],
+  },
+  'funds:transfer-in': {
+    summary: "Move money into a merchant's available balance (fund flow: funds transfer in).",
+    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    changes: true,
+    schema: MoveFundsBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/funds/transfer-in', body }),
+    print: fundsResult('Transferred'),
+    examples: [
+      'npm run ops -- funds:transfer-in --merchant M100001 --amount 1000.00 --reason "wire 2026-03-01"',
+    ],
+  },
+  'funds:transfer-out': {
+    summary: "Move money out of a merchant's available balance (fund flow: funds transfer out).",
+    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    changes: true,
+    schema: MoveFundsBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/funds/transfer-out', body }),
+    print: fundsResult('Transferred'),
+    examples: [
+      'npm run ops -- funds:transfer-out --merchant M100001 --amount 250.00 --reason "fee correction"',
+    ],
+  },
+  'funds:freeze': {
+    summary: 'Freeze part of the available balance (it moves to locked until unfrozen).',
+    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    changes: true,
+    schema: MoveFundsBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/funds/freeze', body }),
+    print: (data) => [
+      ...fundsResult('Froze')(data),
+      `Freeze #${String(data.freeze_id)}: lift it with funds:unfreeze --merchant ${(data.merchant as MerchantView).no} --freeze ${String(data.freeze_id)}.`,
+    ],
+    examples: [
+      'npm run ops -- funds:freeze --merchant M100001 --amount 500.00 --reason "chargeback dispute #88"',
+    ],
+  },
+  'funds:unfreeze': {
+    summary: 'Lift a freeze: the frozen amount goes back to available.',
+    options: {
+      merchant: MERCHANT,
+      freeze: { value: '<id>', required: true, help: 'the freeze number funds:freeze printed' },
+      reason: REASON,
+      note: NOTE,
+    },
+    changes: true,
+    schema: UnfreezeBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/funds/unfreeze', body }),
+    print: fundsResult('Unfroze'),
+    examples: ['npm run ops -- funds:unfreeze --merchant M100001 --freeze 3 --reason "dispute closed"'],
+  },
+  'ledger:verify': {
+    summary: 'Check every ledger invariant, for one merchant or all; exits 1 and lists each broken one.',
+    options: { merchant: { value: '<no>', help: 'only this merchant (default: all)' } },
+    changes: false,
+    schema: VerifyQuerySchema,
+    request: (query) => ({
+      method: 'GET',
+      path: `/ops/v1/ledger/verify${query.merchant ? `?merchant=${encodeURIComponent(String(query.merchant))}` : ''}`,
+    }),
+    print: (data) => {
+      const report = data as {
+        ok: boolean;
+        merchants_checked: number;
+        entries_checked: number;
+        problems: { merchant_no: string; invariant: string; message: string }[];
+        truncated: boolean;
+      };
+      const checked = `${report.merchants_checked} merchant(s), ${report.entries_checked} entries checked`;
+      if (report.ok) return [`Ledger OK: ${checked}.`];
+      return [
+        `Ledger BROKEN: ${report.problems.length}${report.truncated ? '+' : ''} problem(s), ${checked}.`,
+        ...report.problems.map((p) => `  ${p.merchant_no}  ${p.invariant}: ${p.message}`),
+        ...(report.truncated ? ['  (more not listed)'] : []),
+      ];
+    },
+    exitCode: (data) => (data.ok ? 0 : 1),
+    examples: ['npm run ops -- ledger:verify', 'npm run ops -- ledger:verify --merchant M100001 --json'],
+  },
+};
+
+function table(header: string[], rows: string[][]): string[] {
+  if (rows.length === 0) return ['(none)'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+export function commandUsage(name: string): string {
+  const spec = COMMANDS[name];
+  const all = { ...spec.options, ...GLOBAL_OPTIONS };
+  const synopsis = Object.entries(spec.options)
+    .map(([key, o]) => {
+      const text = `--${key}${o.value ? ` ${o.value}` : ''}`;
+      return o.required ? text : `[${text}]`;
+    })
+    .join(' ');
+  const width =
+    Math.max(...Object.entries(all).map(([k, o]) => k.length + (o.value ? o.value.length + 1 : 0))) + 4;
+  return [
+    `Usage: npm run ops -- ${name} ${synopsis} [--operator <name>] [--json]`.replace(
+      /\s+\[--operator/,
+      ' [--operator',
+    ),
+    '',
+    spec.summary,
+    '',
+    'Options:',
+    ...Object.entries(all).map(
+      ([key, o]) =>
+        `  ${`--${key}${o.value ? ` ${o.value}` : ''}`.padEnd(width)}${o.help}${o.required ? ' (required)' : ''}`,
+    ),
+    '',
+    'Examples:',
+    ...spec.examples.map((e) => `  ${e}`),
+  ].join('\n');
+}
+
+export function generalUsage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
+  return [
+    'Usage: npm run ops -- <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, spec]) => `  ${name.padEnd(width)}${spec.summary}`),
+    '',
+    'Each command takes --help. Changes need --reason and record your name (--operator), the time and the reason.',
+    'The command calls the server running on this DATA_DIR, or, when none runs, the same API in this process.',
+  ].join('\n');
+}
+
+export type OpsIo = { out: (text: string) => void; err: (text: string) => void };
+export type RunOptions = {
+  io: OpsIo;
+  /** Opened only once the arguments are valid: a bad argument touches nothing. */
+  connect: () => Promise<OpsTransport>;
+  defaultOperator: string;
+};
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** Runs one command line; answers the exit code. */
+export async function runOps(argv: string[], { io, connect, defaultOperator }: RunOptions): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(generalUsage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const spec = COMMANDS[name];
+  if (!spec) {
+    io.err(`Unknown command: ${name}\n\n${generalUsage()}`);
+    return EXIT.usage;
+  }
+  const usageError = (messages: string[]) => {
+    io.err(`${messages.map((m) => `Error: ${m}`).join('\n')}\n\n${commandUsage(name)}`);
+    return EXIT.usage;
+  };
+
+  let values: Values;
+  try {
+    const options = Object.fromEntries(
+      Object.entries({ ...spec.options, ...GLOBAL_OPTIONS }).map(([key, o]) => [
+        key,
+        {
+          type: o.value ? ('string' as const) : ('boolean' as const),
+          ...(key === 'help' ? { short: 'h' } : {}),
+        },
+      ]),
+    );
+    values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values as Values;
+  } catch (error) {
+    return usageError([(error as Error).message.split('\n')[0]]);
+  }
+  if (values.help) {
+    io.out(commandUsage(name));
+    return EXIT.ok;
+  }
+  const missing = Object.entries(spec.options)
+    .filter(([key, o]) => o.required && (values[key] === undefined || values[key] === ''))
+    .map(([key]) => `--${key} is required.`);
+  if (missing.length) return usageError(missing);
+
+  const input = Object.fromEntries(
+    Object.keys(spec.options)
+      .filter((key) => values[key] !== undefined)
+      .map((key) => [key, values[key]]),
+  );
+  const parsed = spec.schema.safeParse(input);
+  if (!parsed.success) {
+    return usageError(
+      parsed.error.issues.map((i) => (i.path.length ? `--${i.path.join('.')}: ${i.message}` : i.message)),
+    );
+  }
+  const operator = String(values.operator ?? defaultOperator).trim();
+
+  let transport: OpsTransport;
+  try {
+    transport = await connect();
+  } catch (error) {
+    io.err(`Error: ${(error as Error).message}`);
+    return EXIT.failed;
+  }
+  try {
+    const request = spec.request(parsed.data as Data);
+    const response = await transport.request({
+      ...request,
+      headers: {
+        [OPERATOR_HEADER]: operator,
+        ...(spec.changes ? { 'idempotency-key': `cli-${randomUUID()}` } : {}),
+        ...request.headers,
+      },
+    });
+    const body = (response.body ?? {}) as {
+      data?: Data;
+      message?: string;
+      code?: string;
+      errors?: Record<string, string[]>;
+    };
+    if (response.status >= 200 && response.status < 300 && body.data !== undefined) {
+      io.out(values.json ? JSON.stringify(body.data, null, 2) : spec.print(body.data, values).join('\n'));
+      return spec.exitCode?.(body.data) ?? EXIT.ok;
+    }
+    if (values.json) io.err(JSON.stringify({ status: response.status, ...body }, null, 2));
+    if (response.status === 422 && body.code !== 'insufficient_funds') {
+      const fieldErrors = Object.entries(body.errors ?? {}).flatMap(([field, messages]) =>
+        messages.map((m) => `--${field}: ${m}`),
+      );
+      return usageError(fieldErrors.length ? fieldErrors : [body.message ?? 'Invalid input data']);
+    }
+    if (!values.json) io.err(`Error (${response.status}): ${body.message ?? String(response.body)}`);
+    return EXIT.failed;
+  } catch (error) {
+    io.err(`Error: ${(error as Error).message}`);
+    return EXIT.failed;
+  } finally {
+    await transport.close();
+  }
+}

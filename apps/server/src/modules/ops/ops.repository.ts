@@ -1,0 +1,74 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { balances, merchants, operatorActions } from '../../db/schema/index.ts';
+
+export type MerchantRow = typeof merchants.$inferSelect;
+export type OperatorActionRow = typeof operatorActions.$inferSelect;
+
+export const opsRepository = {
+  findMerchantByNo: async (db: DbOrTx, no: string): Promise<MerchantRow | undefined> => {
+    const [row] = await db.select().from(merchants).where(eq(merchants.no, no));
+    return row;
+  },
+
+  listMerchantsWithBalances: (db: DbOrTx) =>
+    db
+      .select({
+        merchant: merchants,
+        availableMinor: sql<bigint>`coalesce(${balances.availableMinor}, 0)`.mapWith(BigInt),
+        lockedMinor: sql<bigint>`coalesce(${balances.lockedMinor}, 0)`.mapWith(BigInt),
+      })
+      .from(merchants)
+      .leftJoin(balances, eq(balances.merchantId, merchants.id))
+      .orderBy(asc(merchants.id)),
+
+  /** The next "M<number>" after the highest one in use (M100001 first). */
+  nextMerchantNo: async (db: DbOrTx): Promise<string> => {
+    const [row] = await db
+      .select({ highest: sql<string | null>`max(substring(${merchants.no} from 2)::bigint)::text` })
+      .from(merchants)
+      .where(sql`${merchants.no} ~ '^M[0-9]{1,15}$'`);
+    const highest = row?.highest ? BigInt(row.highest) : 100000n;
+    return `M${highest + 1n}`;
+  },
+
+  insertMerchant: async (
+    db: DbOrTx,
+    values: typeof merchants.$inferInsert,
+  ): Promise<MerchantRow | undefined> => {
+    const [row] = await db
+      .insert(merchants)
+      .values(values)
+      .onConflictDoNothing({ target: merchants.no })
+      .returning();
+    return row;
+  },
+
+  /** Claims the idempotency key with a new action; undefined when the key was used before. */
+  claimAction: async (
+    db: DbOrTx,
+    values: typeof operatorActions.$inferInsert,
+  ): Promise<OperatorActionRow | undefined> => {
+    const insert = db.insert(operatorActions).values(values);
+    const [row] = await (
+      values.idempotencyKey ? insert.onConflictDoNothing({ target: operatorActions.idempotencyKey }) : insert
+    ).returning();
+    return row;
+  },
+
+  findActionByKey: async (db: DbOrTx, idempotencyKey: string): Promise<OperatorActionRow | undefined> => {
+    const [row] = await db
+      .select()
+      .from(operatorActions)
+      .where(eq(operatorActions.idempotencyKey, idempotencyKey));
+    return row;
+  },
+
+  completeAction: async (
+    db: DbOrTx,
+    id: number,
+    values: { merchantId?: number | null; detail: Record<string, unknown> },
+  ): Promise<void> => {
+    await db.update(operatorActions).set(values).where(eq(operatorActions.id, id));
+  },
+};

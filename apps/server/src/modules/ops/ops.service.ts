@@ -1,0 +1,268 @@
+import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import type { Db, Tx } from '../../db/client.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { sqlStateOf } from '../ledger/ledger.errors.ts';
+import type { FundFlowRow, Ledger } from '../ledger/index.ts';
+import { HoldClosedError, transactionWithRetry, verifyLedger } from '../ledger/index.ts';
+import { usersRepository } from '../users/users.repository.ts';
+import type { Operator } from './operator-auth.ts';
+import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
+import type { CreateMerchantBody, CreateUserBody, MoveFundsBody, UnfreezeBody } from './ops.schemas.ts';
+
+type Deps = { db: Db; ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'> };
+
+/** Who asks, why, and the client's key for this one command (a retry with it replays the answer). */
+export type ActionContext = { operator: Operator; reason: string; idempotencyKey?: string };
+
+export type ActionResult<T> = { data: T; replayed: boolean };
+
+/** The number a merchant sees on the fund flow entries an operator action caused. */
+export const actionRefNo = (actionId: number) => `OA${String(actionId).padStart(8, '0')}`;
+
+const currencyOf = (merchant: MerchantRow) => merchant.currency as Currency;
+
+const presentMerchant = (m: MerchantRow) => ({
+  no: m.no,
+  name: m.name,
+  currency: currencyOf(m),
+  status: m.status,
+  created_at: m.createdAt.toISOString(),
+});
+
+const presentBalance = (availableMinor: bigint, lockedMinor: bigint, currency: Currency) => ({
+  total: fromMinor(availableMinor + lockedMinor, currency),
+  available: fromMinor(availableMinor, currency),
+  locked: fromMinor(lockedMinor, currency),
+  currency,
+});
+
+const presentEntry = (entry: FundFlowRow, currency: Currency) => ({
+  id: entry.id,
+  type: entry.type,
+  amount: fromMinor(entry.amountMinor, currency),
+  available_after: fromMinor(entry.availableAfterMinor, currency),
+  ref_no: entry.refNo,
+  note: entry.note,
+  created_at: entry.createdAt.toISOString(),
+});
+
+function amountIn(amount: string, currency: Currency): bigint {
+  try {
+    return toMinor(amount, currency);
+  } catch (error) {
+    throw ValidationError.field('amount', (error as Error).message);
+  }
+}
+
+export type OpsService = ReturnType<typeof createOpsService>;
+
+export function createOpsService({ db, ledger }: Deps) {
+  /**
+   * Runs one operator command in one transaction and records it in operator_actions (who, when, why, what).
+   * The client's idempotency key makes a retried command answer the first result instead of acting twice.
+   */
+  async function act<T extends Record<string, unknown>>(
+    action: string,
+    context: ActionContext,
+    request: Record<string, unknown>,
+    merchantId: number | null,
+    work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
+  ): Promise<ActionResult<T>> {
+    return transactionWithRetry(db, async (tx) => {
+      const claimed = await repo.claimAction(tx, {
+        operatorName: context.operator.name,
+        action,
+        merchantId,
+        reason: context.reason,
+        idempotencyKey: context.idempotencyKey ?? null,
+        detail: { request },
+      });
+      if (!claimed) {
+        const first = await repo.findActionByKey(tx, context.idempotencyKey!);
+        if (!first || first.action !== action || first.detail?.result === undefined) {
+          throw ValidationError.field(
+            'idempotency_key',
+            'This Idempotency-Key was used for another command.',
+          );
+        }
+        return { data: first.detail.result as T, replayed: true };
+      }
+      const done = await work(tx, claimed.id);
+      await repo.completeAction(tx, claimed.id, {
+        merchantId: done.merchantId ?? merchantId,
+        detail: { request, result: done.data },
+      });
+      return { data: done.data, replayed: false };
+    });
+  }
+
+  async function merchantByNo(no: string): Promise<MerchantRow> {
+    const merchant = await repo.findMerchantByNo(db, no);
+    if (!merchant) throw ValidationError.field('merchant', `No merchant has the number ${no}.`);
+    return merchant;
+  }
+
+  async function listMerchants() {
+    const rows = await repo.listMerchantsWithBalances(db);
+    return rows.map(({ merchant, availableMinor, lockedMinor }) => ({
+      ...presentMerchant(merchant),
+      balance: presentBalance(availableMinor, lockedMinor, currencyOf(merchant)),
+    }));
+  }
+
+  async function createMerchant(body: CreateMerchantBody, context: ActionContext) {
+    return act('merchant.create', context, body, null, async (tx) => {
+      const no = body.no ?? (await repo.nextMerchantNo(tx));
+      const merchant = await repo.insertMerchant(tx, { no, name: body.name, currency: body.currency });
+      if (!merchant) throw ValidationError.field('no', `The merchant number ${no} is already taken.`);
+      return { data: { merchant: presentMerchant(merchant) }, merchantId: merchant.id };
+    });
+  }
+
+  async function createUser(body: CreateUserBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    const password = body.password ?? randomToken(12);
+    const passwordHash = await hashPassword(password);
+    const { password: _secret, ...request } = body;
+    try {
+      const result = await act('user.create', context, request, merchant.id, async (tx) => {
+        if (await usersRepository.findByEmail(tx, body.email)) {
+          throw ValidationError.field('email', 'The email has already been taken.');
+        }
+        const user = await usersRepository.insert(tx, {
+          merchantId: merchant.id,
+          email: body.email,
+          name: body.name,
+          passwordHash,
+          roles: [body.role],
+        });
+        return {
+          data: {
+            user: {
+              id: user.id,
+              email: user.email,
+              name: user.name,
+              roles: user.roles,
+              merchant: merchant.no,
+            },
+          },
+        };
+      });
+      // A generated password is answered once and never stored, not even in the action record.
+      if (body.password || result.replayed) return result;
+      return { ...result, data: { ...result.data, generated_password: password } };
+    } catch (error) {
+      if (sqlStateOf(error) === '23505')
+        throw ValidationError.field('email', 'The email has already been taken.');
+      throw error;
+    }
+  }
+
+  async function moveFunds(direction: 'in' | 'out', body: MoveFundsBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    const currency = currencyOf(merchant);
+    const amountMinor = amountIn(body.amount, currency);
+    const type = direction === 'in' ? 'transfer_in' : 'transfer_out';
+    return act(`funds.transfer_${direction}`, context, body, merchant.id, async (tx, actionId) => {
+      const { entry } = await ledger.post(tx, {
+        merchantId: merchant.id,
+        type,
+        amountMinor: direction === 'in' ? amountMinor : -amountMinor,
+        refType: 'operator_action',
+        refId: String(actionId),
+        refNo: actionRefNo(actionId),
+        note: body.note ?? null,
+        idempotencyKey: `operator_action:${actionId}:${type}`,
+      });
+      const balance = await ledger.balanceOf(tx, merchant.id);
+      return {
+        data: {
+          action_id: actionId,
+          merchant: presentMerchant(merchant),
+          entry: presentEntry(entry, currency),
+          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
+        },
+      };
+    });
+  }
+
+  async function freeze(body: MoveFundsBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    const currency = currencyOf(merchant);
+    const amountMinor = amountIn(body.amount, currency);
+    return act('funds.freeze', context, body, merchant.id, async (tx, actionId) => {
+      const { hold, entry } = await ledger.hold(tx, {
+        merchantId: merchant.id,
+        type: 'funds_frozen',
+        amountMinor,
+        refType: 'operator_action',
+        refId: String(actionId),
+        refNo: actionRefNo(actionId),
+        note: body.note ?? null,
+        idempotencyKey: `operator_action:${actionId}:funds_frozen`,
+      });
+      const balance = await ledger.balanceOf(tx, merchant.id);
+      return {
+        data: {
+          action_id: actionId,
+          freeze_id: hold.id,
+          merchant: presentMerchant(merchant),
+          entry: presentEntry(entry, currency),
+          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
+        },
+      };
+    });
+  }
+
+  async function unfreeze(body: UnfreezeBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    const currency = currencyOf(merchant);
+    const hold = await ledger.findHold(db, merchant.id, body.freeze);
+    if (!hold || hold.type !== 'funds_frozen') {
+      throw notFound(`Merchant ${merchant.no} has no freeze number ${body.freeze}.`);
+    }
+    return act('funds.unfreeze', context, body, merchant.id, async (tx, actionId) => {
+      const { entry } = await ledger
+        .release(tx, {
+          merchantId: merchant.id,
+          holdId: hold.id,
+          idempotencyKey: `operator_action:${actionId}:funds_unfrozen`,
+          note: body.note ?? null,
+        })
+        .catch((error: unknown) => {
+          if (error instanceof HoldClosedError) {
+            throw conflict(`Freeze ${body.freeze} was already lifted.`, ERROR_CODES.invalidTransition);
+          }
+          throw error;
+        });
+      const balance = await ledger.balanceOf(tx, merchant.id);
+      return {
+        data: {
+          action_id: actionId,
+          freeze_id: hold.id,
+          merchant: presentMerchant(merchant),
+          entry: presentEntry(entry, currency),
+          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
+        },
+      };
+    });
+  }
+
+  async function verify(merchantNo?: string) {
+    if (merchantNo) await merchantByNo(merchantNo);
+    return verifyLedger(db, merchantNo);
+  }
+
+  return {
+    listMerchants,
+    createMerchant,
+    createUser,
+    transferIn: (body: MoveFundsBody, context: ActionContext) => moveFunds('in', body, context),
+    transferOut: (body: MoveFundsBody, context: ActionContext) => moveFunds('out', body, context),
+    freeze,
+    unfreeze,
+    verify,
+  };
+}
