@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { fundsRoutes } from './funds.routes.ts';
+import { createFundsService } from './funds.service.ts';
+import { createLedger } from './ledger.service.ts';
 
 export { createLedger, type Ledger } from './ledger.service.ts';
 export type {
@@ -17,6 +20,6 @@ export { transactionWithRetry } from './transaction.ts';
 export { verifyLedger, type LedgerProblem, type LedgerReport } from './ledger-verify.ts';
 
 /** The ledger: balances, holds, fund flows, and the console's funds API. */
-export function registerLedgerModule(_app: FastifyInstance, _ctx: AppContext): void {
-  // The console's funds routes are added with the funds API.
+export function registerLedgerModule(app: FastifyInstance, { db, guards }: AppContext): void {
+  fundsRoutes(app, { funds: createFundsService({ db, ledger: createLedger() }), guards });
 }

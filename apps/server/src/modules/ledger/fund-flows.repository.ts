@@ -1,0 +1,118 @@
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows } from '../../db/client.ts';
+import { fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
+import type { FundFlowRow } from './ledger.repository.ts';
+
+export type FundFlowFilter = {
+  merchantId: number;
+  type?: string;
+  /** [from, to) in UTC. */
+  from?: Date;
+  to?: Date;
+  refNo?: string;
+};
+
+/** A position in the list: the last row of the previous page. */
+export type FundFlowCursor = { createdAt: Date; id: number };
+
+export type FundFlowTotals = { count: number; inMinor: bigint; outMinor: bigint };
+
+const HOUR_MS = 3_600_000;
+const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
+// Matches the indexes (merchant_id[, type], created_at desc nulls last, id desc nulls last) exactly, so
+// PostgreSQL reads the page straight off the index instead of sorting the filter's rows.
+const NEWEST_FIRST = [sql`${fundFlows.createdAt} desc nulls last`, sql`${fundFlows.id} desc nulls last`];
+
+function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
+  return and(
+    eq(fundFlows.merchantId, filter.merchantId),
+    filter.type ? eq(fundFlows.type, filter.type) : undefined,
+    from ? gte(fundFlows.createdAt, from) : undefined,
+    to ? lt(fundFlows.createdAt, to) : undefined,
+    filter.refNo ? eq(fundFlows.refNo, filter.refNo) : undefined,
+  )!;
+}
+
+const rawTotals = (filter: FundFlowFilter, from?: Date, to?: Date) => sql`
+  select count(*) as entries,
+         coalesce(sum(greatest(${fundFlows.amountMinor}, 0)), 0) as in_minor,
+         coalesce(sum(greatest(-${fundFlows.amountMinor}, 0)), 0) as out_minor
+  from ${fundFlows} where ${entryConditions(filter, from, to)}`;
+
+export const fundFlowsRepository = {
+  /** One page, newest first: after the cursor when given (keyset), else skipping `offset` rows. */
+  findPage: (
+    db: DbOrTx,
+    filter: FundFlowFilter,
+    limit: number,
+    position: { cursor?: FundFlowCursor; offset: number },
+  ) => {
+    const { cursor } = position;
+    const where = cursor
+      ? and(
+          entryConditions(filter),
+          sql`(${fundFlows.createdAt}, ${fundFlows.id}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id})`,
+        )
+      : entryConditions(filter);
+    return db
+      .select()
+      .from(fundFlows)
+      .where(where)
+      .orderBy(...NEWEST_FIRST)
+      .limit(limit)
+      .offset(cursor ? 0 : position.offset);
+  },
+
+  findById: async (db: DbOrTx, merchantId: number, id: number): Promise<FundFlowRow | undefined> => {
+    const [row] = await db
+      .select()
+      .from(fundFlows)
+      .where(and(eq(fundFlows.merchantId, merchantId), eq(fundFlows.id, id)));
+    return row;
+  },
+
+  /**
+   * Count, money in and money out of the whole filter. Whole hours come from the hourly rollup the ledger
+   * keeps; only the partial hours at the edges of a time range (and a reference-number search, which
+   * matches a handful of rows) read the entries themselves.
+   */
+  totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
+    const parts: SQL[] = [];
+    if (filter.refNo) {
+      parts.push(rawTotals(filter));
+    } else {
+      const wholeFrom = filter.from ? ceilHour(filter.from) : undefined;
+      const wholeTo = filter.to ? floorHour(filter.to) : undefined;
+      if (wholeFrom && wholeTo && wholeFrom >= wholeTo) {
+        parts.push(rawTotals(filter));
+      } else {
+        parts.push(sql`
+          select coalesce(sum(${fundFlowHourly.entries}), 0) as entries,
+                 coalesce(sum(${fundFlowHourly.inMinor}), 0) as in_minor,
+                 coalesce(sum(${fundFlowHourly.outMinor}), 0) as out_minor
+          from ${fundFlowHourly}
+          where ${and(
+            eq(fundFlowHourly.merchantId, filter.merchantId),
+            filter.type ? eq(fundFlowHourly.type, filter.type) : undefined,
+            wholeFrom ? gte(fundFlowHourly.hour, wholeFrom) : undefined,
+            wholeTo ? lt(fundFlowHourly.hour, wholeTo) : undefined,
+          )}`);
+        if (filter.from && wholeFrom && wholeFrom > filter.from)
+          parts.push(rawTotals(filter, filter.from, wholeFrom));
+        if (filter.to && wholeTo && wholeTo < filter.to) parts.push(rawTotals(filter, wholeTo, filter.to));
+      }
+    }
+    const [row] = await queryRows<{ entries: unknown; in_minor: unknown; out_minor: unknown }>(
+      db,
+      sql`select sum(entries)::text as entries, sum(in_minor)::text as in_minor, sum(out_minor)::text as out_minor
+          from (${sql.join(parts, sql` union all `)}) as parts`,
+    );
+    return {
+      count: Number(row?.entries ?? 0),
+      inMinor: BigInt(String(row?.in_minor ?? 0)),
+      outMinor: BigInt(String(row?.out_minor ?? 0)),
+    };
+  },
+};
