@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMinor } from '@paydesk/shared';
+import type { FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
 import { createLedger, transactionWithRetry } from '../../src/modules/ledger/index.ts';
@@ -248,8 +249,10 @@ describe('GET /api/merchant/fund-flows', () => {
     for (let page = 1; page <= 7; page++) {
       const numbered = (await list(`per_page=8&page=${page}`)).json();
       byNumber.push(...numbered.data.map((r: { id: number }) => r.id));
-      const keyed = (await list(`per_page=8&page=${page}${cursor ? `&cursor=${cursor}` : ''}`)).json();
-      byCursor.push(...keyed.data.map((r: { id: number }) => r.id));
+      const keyed: FundFlowListResponse = (
+        await list(`per_page=8&page=${page}${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json();
+      byCursor.push(...keyed.data.map((r) => r.id));
       expect(keyed.meta.total).toBe(50);
       cursor = keyed.meta.next_cursor;
       if (page < 7) expect(cursor).toEqual(expect.any(String));
