@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Role } from '@paydesk/shared';
+import { type Role, toMinor } from '@paydesk/shared';
 import { hashPassword } from '../lib/password.ts';
-import type { Db } from './client.ts';
-import { merchants, users } from './schema/index.ts';
+import { createLedger } from '../modules/ledger/index.ts';
+import { actionRefNo } from '../modules/ops/ops.service.ts';
+import type { Db, Tx } from './client.ts';
+import { merchants, operatorActions, users } from './schema/index.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -32,6 +34,87 @@ export async function seedDemo(db: Db): Promise<boolean> {
         roles: [u.role],
       })),
     );
+    await seedFundHistory(tx, merchant.id, new Date());
   });
   return true;
+}
+
+type DemoMove = {
+  daysAgo: number;
+  hour: number;
+  kind: 'in' | 'out' | 'freeze';
+  amount: string;
+  note?: string;
+};
+
+// Five weeks of an operator moving the demo merchant's money, oldest first; one freeze is still open.
+const DEMO_HISTORY: DemoMove[] = [
+  { daysAgo: 35, hour: 2, kind: 'in', amount: '50000.00', note: 'Opening deposit' },
+  { daysAgo: 33, hour: 6, kind: 'in', amount: '8260.40' },
+  { daysAgo: 30, hour: 3, kind: 'out', amount: '1200.00', note: 'Fee adjustment' },
+  { daysAgo: 28, hour: 2, kind: 'in', amount: '12500.00' },
+  { daysAgo: 27, hour: 8, kind: 'out', amount: '2000.00' },
+  { daysAgo: 25, hour: 5, kind: 'in', amount: '6318.75' },
+  { daysAgo: 21, hour: 2, kind: 'in', amount: '18300.50' },
+  { daysAgo: 20, hour: 7, kind: 'in', amount: '4125.00' },
+  { daysAgo: 18, hour: 4, kind: 'out', amount: '3500.00', note: 'Settlement to bank account' },
+  { daysAgo: 16, hour: 9, kind: 'in', amount: '2750.25' },
+  { daysAgo: 14, hour: 2, kind: 'in', amount: '9876.54' },
+  { daysAgo: 13, hour: 6, kind: 'out', amount: '3500.00', note: 'Settlement to bank account' },
+  { daysAgo: 11, hour: 3, kind: 'in', amount: '15420.00' },
+  { daysAgo: 9, hour: 8, kind: 'in', amount: '3333.33' },
+  { daysAgo: 7, hour: 2, kind: 'in', amount: '21000.00' },
+  { daysAgo: 6, hour: 5, kind: 'freeze', amount: '5000.00', note: 'Risk review' },
+  { daysAgo: 5, hour: 7, kind: 'in', amount: '1280.90' },
+  { daysAgo: 4, hour: 4, kind: 'out', amount: '4800.00', note: 'Settlement to bank account' },
+  { daysAgo: 3, hour: 3, kind: 'out', amount: '1250.75' },
+  { daysAgo: 2, hour: 6, kind: 'in', amount: '11200.00' },
+  { daysAgo: 1, hour: 2, kind: 'in', amount: '7654.32' },
+  { daysAgo: 1, hour: 9, kind: 'out', amount: '980.00' },
+];
+
+/** Posted through the ledger like any operator's transfer, each with its operator action, back-dated. */
+async function seedFundHistory(tx: Tx, merchantId: number, now: Date) {
+  const ledger = createLedger();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  for (const [index, move] of DEMO_HISTORY.entries()) {
+    const at = new Date(today - move.daysAgo * 86_400_000 + move.hour * 3_600_000 + index * 61_000);
+    const action = move.kind === 'freeze' ? 'funds.freeze' : `funds.transfer_${move.kind}`;
+    const [row] = await tx
+      .insert(operatorActions)
+      .values({
+        operatorName: 'Paydesk demo',
+        action,
+        merchantId,
+        reason: 'Demo history',
+        idempotencyKey: `demo:${DEMO_MERCHANT_NO}:${index}`,
+        detail: { request: { merchant: DEMO_MERCHANT_NO, amount: move.amount, note: move.note } },
+        createdAt: at,
+      })
+      .returning({ id: operatorActions.id });
+    const cause = {
+      merchantId,
+      refType: 'operator_action',
+      refId: String(row.id),
+      refNo: actionRefNo(row.id),
+      note: move.note ?? null,
+      at,
+    };
+    const amountMinor = toMinor(move.amount, 'CNY');
+    if (move.kind === 'freeze') {
+      await ledger.hold(tx, {
+        ...cause,
+        type: 'funds_frozen',
+        amountMinor,
+        idempotencyKey: `operator_action:${row.id}:funds_frozen`,
+      });
+    } else {
+      await ledger.post(tx, {
+        ...cause,
+        type: move.kind === 'in' ? 'transfer_in' : 'transfer_out',
+        amountMinor: move.kind === 'in' ? amountMinor : -amountMinor,
+        idempotencyKey: `operator_action:${row.id}:transfer_${move.kind}`,
+      });
+    }
+  }
 }
