@@ -37,28 +37,64 @@ const rollupFrom = (cte: string) => sql`
     out_minor = fund_flow_hourly.out_minor + excluded.out_minor,
     entries = fund_flow_hourly.entries + excluded.entries`;
 
+/** What a conditional write did: nothing (not applied), or changed the balance and maybe wrote the rows. */
+export type Applied<T> =
+  { applied: false } | { applied: true; availableAfterMinor: bigint; written: T | undefined };
+
+type WrittenRow = { available: unknown; entry_id: unknown; hold_id: unknown; created_ms: unknown };
+
+function appliedFrom<T>(rows: WrittenRow[], build: (row: WrittenRow, createdAt: Date) => T): Applied<T> {
+  const [row] = rows;
+  if (!row) return { applied: false };
+  const availableAfterMinor = BigInt(String(row.available));
+  if (row.entry_id === null || row.entry_id === undefined)
+    return { applied: true, availableAfterMinor, written: undefined };
+  return { applied: true, availableAfterMinor, written: build(row, new Date(toNumber(row.created_ms))) };
+}
+
 export const ledgerRepository = {
   /**
-   * available += delta, only if the result stays >= 0 and no entry with this key exists yet; answers the
-   * new available, or undefined when nothing was changed (no balance row, not enough funds, or a repeat).
+   * One statement: available += delta, only if it stays >= 0 and no entry has this key yet, then the entry
+   * (with the new available) and its rollup. Not applied: no balance row, not enough funds, or a repeat.
+   * Applied without an entry: a concurrent caller committed the same key first (undo, then replay theirs).
    */
-  addToAvailable: async (tx: Tx, merchantId: number, deltaMinor: bigint, idempotencyKey: string) => {
-    const [row] = await tx
-      .update(balances)
-      .set({ availableMinor: sql`${balances.availableMinor} + ${deltaMinor}`, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(balances.merchantId, merchantId),
-          sql`${balances.availableMinor} + ${deltaMinor} >= 0`,
-          sql`not exists (select 1 from ${fundFlows} where ${fundFlows.idempotencyKey} = ${idempotencyKey})`,
-        ),
-      )
-      .returning({ availableMinor: balances.availableMinor });
-    return row?.availableMinor;
+  postEntry: async (
+    tx: Tx,
+    entry: Omit<NewEntry, 'availableAfterMinor' | 'holdId'>,
+    at?: Date,
+  ): Promise<Applied<FundFlowRow>> => {
+    const rows = await queryRows<WrittenRow>(
+      tx,
+      sql`with bal as (
+            update balances set available_minor = available_minor + ${entry.amountMinor}, updated_at = now()
+            where merchant_id = ${entry.merchantId} and available_minor + ${entry.amountMinor} >= 0
+              and not exists (select 1 from fund_flows where idempotency_key = ${entry.idempotencyKey})
+            returning available_minor
+          ), entry as (
+            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
+                                    ref_no, note, idempotency_key, created_at)
+            select ${entry.merchantId}::bigint, ${entry.type}::text, ${entry.amountMinor}::bigint, bal.available_minor,
+                   ${entry.refType}::text, ${entry.refId}::text, ${entry.refNo}::text, ${entry.note}::text,
+                   ${entry.idempotencyKey}::text, ${timeOrNow(at)}
+            from bal
+            on conflict (idempotency_key) do nothing
+            returning *
+          ), rollup as (${rollupFrom('entry')})
+          select bal.available_minor::text as available, entry.id as entry_id, null as hold_id,
+                 (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
+          from bal left join entry on true`,
+    );
+    return appliedFrom(rows, (row, createdAt) => ({
+      ...entry,
+      id: toNumber(row.entry_id),
+      availableAfterMinor: BigInt(String(row.available)),
+      holdId: null,
+      createdAt,
+    }));
   },
 
-  /** Undoes addToAvailable inside the same transaction (it still holds the row lock). */
-  undoAddToAvailable: async (tx: Tx, merchantId: number, deltaMinor: bigint) => {
+  /** Undoes an applied postEntry inside the same transaction (it still holds the row lock). */
+  undoPost: async (tx: Tx, merchantId: number, deltaMinor: bigint) => {
     await tx
       .update(balances)
       .set({ availableMinor: sql`${balances.availableMinor} - ${deltaMinor}` })
@@ -70,27 +106,69 @@ export const ledgerRepository = {
     await tx.insert(balances).values({ merchantId }).onConflictDoNothing({ target: balances.merchantId });
   },
 
-  /** available -= x, locked += x, only if available stays >= 0 and no hold with this key exists yet. */
-  moveToLocked: async (tx: Tx, merchantId: number, amountMinor: bigint, idempotencyKey: string) => {
-    const [row] = await tx
-      .update(balances)
-      .set({
-        availableMinor: sql`${balances.availableMinor} - ${amountMinor}`,
-        lockedMinor: sql`${balances.lockedMinor} + ${amountMinor}`,
-        updatedAt: sql`now()`,
-      })
-      .where(
-        and(
-          eq(balances.merchantId, merchantId),
-          sql`${balances.availableMinor} >= ${amountMinor}`,
-          sql`not exists (select 1 from ${holds} where ${holds.idempotencyKey} = ${idempotencyKey})`,
-        ),
-      )
-      .returning({ availableMinor: balances.availableMinor });
-    return row?.availableMinor;
+  /**
+   * One statement: available -= x and locked += x, only if available stays >= 0 and no hold has this key yet,
+   * then the hold, its entry and the rollup. Same outcomes as postEntry.
+   */
+  holdWithEntry: async (
+    tx: Tx,
+    hold: Omit<HoldRow, 'id' | 'status' | 'closeKey' | 'createdAt' | 'closedAt'>,
+    at?: Date,
+  ): Promise<Applied<{ hold: HoldRow; entry: FundFlowRow }>> => {
+    const rows = await queryRows<WrittenRow>(
+      tx,
+      sql`with bal as (
+            update balances set available_minor = available_minor - ${hold.amountMinor},
+                                locked_minor = locked_minor + ${hold.amountMinor}, updated_at = now()
+            where merchant_id = ${hold.merchantId} and available_minor >= ${hold.amountMinor}
+              and not exists (select 1 from holds where idempotency_key = ${hold.idempotencyKey})
+            returning available_minor
+          ), hold as (
+            insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note,
+                               idempotency_key, created_at)
+            select ${hold.merchantId}::bigint, ${hold.amountMinor}::bigint, ${hold.type}::text, 'open',
+                   ${hold.refType}::text, ${hold.refId}::text, ${hold.refNo}::text, ${hold.note}::text,
+                   ${hold.idempotencyKey}::text, ${timeOrNow(at)}
+            from bal
+            on conflict (idempotency_key) do nothing
+            returning id, created_at
+          ), entry as (
+            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
+                                    ref_no, hold_id, note, idempotency_key, created_at)
+            select ${hold.merchantId}::bigint, ${hold.type}::text, ${-hold.amountMinor}::bigint, bal.available_minor,
+                   ${hold.refType}::text, ${hold.refId}::text, ${hold.refNo}::text, hold.id, ${hold.note}::text,
+                   ${hold.idempotencyKey}::text, hold.created_at
+            from hold, bal
+            returning *
+          ), rollup as (${rollupFrom('entry')})
+          select bal.available_minor::text as available, entry.id as entry_id, entry.hold_id,
+                 (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
+          from bal left join entry on true`,
+    );
+    return appliedFrom(rows, (row, createdAt) => {
+      const holdId = toNumber(row.hold_id);
+      const availableAfterMinor = BigInt(String(row.available));
+      return {
+        hold: { ...hold, id: holdId, status: 'open', closeKey: null, createdAt, closedAt: null },
+        entry: {
+          id: toNumber(row.entry_id),
+          merchantId: hold.merchantId,
+          type: hold.type,
+          amountMinor: -hold.amountMinor,
+          availableAfterMinor,
+          refType: hold.refType,
+          refId: hold.refId,
+          refNo: hold.refNo,
+          holdId,
+          note: hold.note,
+          idempotencyKey: hold.idempotencyKey,
+          createdAt,
+        },
+      };
+    });
   },
 
-  undoMoveToLocked: async (tx: Tx, merchantId: number, amountMinor: bigint) => {
+  undoHold: async (tx: Tx, merchantId: number, amountMinor: bigint) => {
     await tx
       .update(balances)
       .set({
@@ -114,8 +192,8 @@ export const ledgerRepository = {
     return row?.availableMinor;
   },
 
-  /** Inserts the entry and its hourly rollup; undefined when an entry with the key already exists. */
-  insertEntry: async (tx: Tx, entry: NewEntry, at?: Date) => {
+  /** Inserts a release's entry and its rollup (the balance was already changed under the hold's lock). */
+  insertEntry: async (tx: Tx, entry: NewEntry) => {
     const rows = await queryRows<{ id: unknown; created_ms: unknown }>(
       tx,
       sql`with entry as (
@@ -123,7 +201,7 @@ export const ledgerRepository = {
                                     ref_no, hold_id, note, idempotency_key, created_at)
             values (${entry.merchantId}, ${entry.type}, ${entry.amountMinor}, ${entry.availableAfterMinor},
                     ${entry.refType}, ${entry.refId}, ${entry.refNo}, ${entry.holdId}, ${entry.note},
-                    ${entry.idempotencyKey}, ${timeOrNow(at)})
+                    ${entry.idempotencyKey}, ${NOW_MS})
             on conflict (idempotency_key) do nothing
             returning *
           ), rollup as (${rollupFrom('entry')})
@@ -132,59 +210,6 @@ export const ledgerRepository = {
     const [row] = rows;
     if (!row) return undefined;
     return { ...entry, id: toNumber(row.id), createdAt: new Date(toNumber(row.created_ms)) } as FundFlowRow;
-  },
-
-  /** Inserts the hold, its entry and the entry's rollup in one statement; undefined when the key exists. */
-  insertHoldWithEntry: async (
-    tx: Tx,
-    hold: Omit<HoldRow, 'id' | 'status' | 'closeKey' | 'createdAt' | 'closedAt'>,
-    availableAfterMinor: bigint,
-    at?: Date,
-  ): Promise<{ hold: HoldRow; entry: FundFlowRow } | undefined> => {
-    const rows = await queryRows<{ hold_id: unknown; entry_id: unknown; created_ms: unknown }>(
-      tx,
-      sql`with hold as (
-            insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note,
-                               idempotency_key, created_at)
-            values (${hold.merchantId}, ${hold.amountMinor}, ${hold.type}, 'open', ${hold.refType},
-                    ${hold.refId}, ${hold.refNo}, ${hold.note}, ${hold.idempotencyKey}, ${timeOrNow(at)})
-            on conflict (idempotency_key) do nothing
-            returning id, created_at
-          ), entry as (
-            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
-                                    ref_no, hold_id, note, idempotency_key, created_at)
-            select ${hold.merchantId}::bigint, ${hold.type}::text, ${-hold.amountMinor}::bigint,
-                   ${availableAfterMinor}::bigint, ${hold.refType}::text, ${hold.refId}::text,
-                   ${hold.refNo}::text, hold.id, ${hold.note}::text, ${hold.idempotencyKey}::text,
-                   hold.created_at
-            from hold
-            returning *
-          ), rollup as (${rollupFrom('entry')})
-          select entry.hold_id, entry.id as entry_id,
-                 (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
-          from entry`,
-    );
-    const [row] = rows;
-    if (!row) return undefined;
-    const createdAt = new Date(toNumber(row.created_ms));
-    const holdId = toNumber(row.hold_id);
-    return {
-      hold: { ...hold, id: holdId, status: 'open', closeKey: null, createdAt, closedAt: null },
-      entry: {
-        id: toNumber(row.entry_id),
-        merchantId: hold.merchantId,
-        type: hold.type,
-        amountMinor: -hold.amountMinor,
-        availableAfterMinor,
-        refType: hold.refType,
-        refId: hold.refId,
-        refNo: hold.refNo,
-        holdId,
-        note: hold.note,
-        idempotencyKey: hold.idempotencyKey,
-        createdAt,
-      },
-    };
   },
 
   /** open -> captured | released, only from open; undefined when the hold is not open (or not there). */

@@ -94,40 +94,34 @@ export function createLedger() {
     const { merchantId, amountMinor, idempotencyKey: key } = input;
     await assertInOrder(tx, merchantId, input.at);
 
-    let availableAfter = await repo.addToAvailable(tx, merchantId, amountMinor, key);
-    if (availableAfter === undefined) {
+    const draft = {
+      merchantId,
+      type: input.type,
+      amountMinor,
+      refType: input.refType,
+      refId: input.refId,
+      refNo: input.refNo ?? null,
+      note: input.note ?? null,
+      idempotencyKey: key,
+    };
+    let result = await repo.postEntry(tx, draft, input.at);
+    if (!result.applied) {
       const existing = await repo.findEntryByKey(tx, key);
       if (existing) return { entry: sameMerchant(existing, merchantId, key), replayed: true };
       if (amountMinor < 0n) throw new InsufficientFundsError();
       // A merchant's first credit: create the zero row (concurrent firsts meet on its primary key).
       await repo.ensureBalanceRow(tx, merchantId);
-      availableAfter = await repo.addToAvailable(tx, merchantId, amountMinor, key);
-      if (availableAfter === undefined) {
+      result = await repo.postEntry(tx, draft, input.at);
+      if (!result.applied) {
         const raced = await repo.findEntryByKey(tx, key);
         if (raced) return { entry: sameMerchant(raced, merchantId, key), replayed: true };
         throw new LedgerUsageError(`Could not credit merchant ${merchantId}.`);
       }
     }
-    const entry = await repo.insertEntry(
-      tx,
-      {
-        merchantId,
-        type: input.type,
-        amountMinor,
-        availableAfterMinor: availableAfter,
-        refType: input.refType,
-        refId: input.refId,
-        refNo: input.refNo ?? null,
-        holdId: null,
-        note: input.note ?? null,
-        idempotencyKey: key,
-      },
-      input.at,
-    );
-    if (entry) return { entry, replayed: false };
+    if (result.written) return { entry: result.written, replayed: false };
     // The same key committed by a concurrent caller between our check and our insert (it held the balance
     // row before us): undo our change and answer theirs.
-    await repo.undoAddToAvailable(tx, merchantId, amountMinor);
+    await repo.undoPost(tx, merchantId, amountMinor);
     const existing = await repo.findEntryByKey(tx, key);
     if (!existing) throw new LedgerUsageError(`Entry ${key} vanished.`);
     return { entry: sameMerchant(existing, merchantId, key), replayed: true };
@@ -151,13 +145,7 @@ export function createLedger() {
       return { hold: sameMerchant(existing, merchantId, key), entry, replayed: true };
     };
 
-    const availableAfter = await repo.moveToLocked(tx, merchantId, amountMinor, key);
-    if (availableAfter === undefined) {
-      const replayed = await replay();
-      if (replayed) return replayed;
-      throw new InsufficientFundsError();
-    }
-    const created = await repo.insertHoldWithEntry(
+    const result = await repo.holdWithEntry(
       tx,
       {
         merchantId,
@@ -169,11 +157,15 @@ export function createLedger() {
         note: input.note ?? null,
         idempotencyKey: key,
       },
-      availableAfter,
       input.at,
     );
-    if (created) return { ...created, replayed: false };
-    await repo.undoMoveToLocked(tx, merchantId, amountMinor);
+    if (!result.applied) {
+      const replayed = await replay();
+      if (replayed) return replayed;
+      throw new InsufficientFundsError();
+    }
+    if (result.written) return { ...result.written, replayed: false };
+    await repo.undoHold(tx, merchantId, amountMinor);
     const replayed = await replay();
     if (!replayed) throw new LedgerUsageError(`Hold ${key} vanished.`);
     return replayed;
