@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
+
+// Shared by the benchmarks: a database of their own on the PostgreSQL of DATABASE_URL (created and
+// dropped here), timing, and pgbench. Every figure is printed beside a baseline measured in the same run.
+
+export const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export type BenchDatabase = { name: string; url: string; database: Database; drop(): Promise<void> };
+
+export async function createBenchDatabase(label: string, poolSize = 20): Promise<BenchDatabase> {
+  const name = `paydesk_bench_${label}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize, statementTimeoutMs: 600_000 });
+  await database.migrate();
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    await database.close().catch(() => undefined);
+    const dropper = new pg.Client({ connectionString: baseUrl });
+    await dropper.connect();
+    await dropper.query(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+  };
+  process.once('SIGINT', () => void drop().finally(() => process.exit(130)));
+  return { name, url: url.toString(), database, drop };
+}
+
+export type Timing = { median: number; p95: number; runs: number };
+
+/** Runs fn `runs` times one after the other (after a warm-up) and answers the median and p95 in ms. */
+export async function time(fn: () => Promise<unknown>, runs = 300, warmup = 30): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[Math.floor(runs / 2)], p95: samples[Math.floor(runs * 0.95)], runs };
+}
+
+/** Runs `clients` loops of fn for `seconds`; answers completed operations per second and the failures. */
+export async function throughput(
+  clients: number,
+  seconds: number,
+  fn: (client: number, i: number) => Promise<unknown>,
+) {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = 0; performance.now() < until; i++) {
+        try {
+          await fn(client, i);
+          done += 1;
+        } catch {
+          failed += 1;
+        }
+      }
+    }),
+  );
+  return { tps: done / ((performance.now() - started) / 1000), done, failed };
+}
+
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}:\n${out}`)),
+    );
+  });
+}
+
+export const ms = (value: number) => `${value.toFixed(3)} ms`;
+export const fixed = (value: number, digits = 2) => value.toFixed(digits);

@@ -1,0 +1,27 @@
+// `npm run bench -- <name>`: benchmarks against PostgreSQL (DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/test). Each creates and drops a database of its own and prints its
+// figures beside a baseline measured in the same run. They are never timed assertions in tests.
+
+const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = {
+  'ledger-deductions': {
+    about: 'ledger deductions, 16 clients, vs pgbench -N on the same server (target ratio >= 0.25)',
+    run: async () => (await import('./ledger-deductions.ts')).runLedgerDeductions(),
+  },
+  'fund-flow-list': {
+    about:
+      'fund flow first page by type at 1,000,000 entries vs the bare index query (target <= 3x); page 500 vs 1',
+    run: async () => (await import('./fund-flow-list.ts')).runFundFlowList(),
+  },
+};
+
+const name = process.argv[2];
+const names = name === 'all' ? Object.keys(BENCHMARKS) : [name];
+if (!name || names.some((n) => !BENCHMARKS[n])) {
+  console.error('Usage: npm run bench -- <name>|all\n');
+  for (const [key, bench] of Object.entries(BENCHMARKS)) console.error(`  ${key.padEnd(20)}${bench.about}`);
+  process.exit(2);
+}
+for (const n of names) {
+  console.log(`\n== ${n}`);
+  await BENCHMARKS[n].run();
+}
