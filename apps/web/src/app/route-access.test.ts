@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { permsFor, type Role } from '@paydesk/shared/auth/roles.ts';
+import { allowedMenu, allowedRoutes, groupRedirect } from './route-access.ts';
+import { PAGE_ROUTES, ROUTE_GROUPS } from './routes.ts';
+
+const pathsFor = (role: Role) => allowedRoutes(permsFor([role])).map((route) => route.path);
+const group = (path: string) => ROUTE_GROUPS.find((g) => g.path === path)!;
+const HIDDEN = ['/statusPages', '/authentication'];
+
+describe('routes allowed by role', () => {
+  it('ROOT opens every route', () => {
+    expect(pathsFor('ROOT')).toEqual(PAGE_ROUTES.map((route) => route.path));
+    expect(pathsFor('ROOT')).toContain('/setting/interfaceKey');
+  });
+
+  it('FINANCE: funds, top-ups, withdrawals, exports, dashboard, settings without access key', () => {
+    expect(pathsFor('FINANCE')).toEqual([
+      '/dashboard',
+      '/recharge/topup',
+      '/recharge/record',
+      '/withdrawal/apply',
+      '/withdrawal/record',
+      '/fund/fundWater',
+      '/fund/dailyReport',
+      '/setting/personalData',
+      '/setting/accountSecurity',
+      '/setting/paymentPassword',
+      '/lineExport',
+      '/contactUs',
+      ...HIDDEN,
+    ]);
+  });
+
+  it('OPERATOR: collection, send money, dashboard, exports, settings without access key', () => {
+    expect(pathsFor('OPERATOR')).toEqual([
+      '/dashboard',
+      '/collection/payments',
+      '/collection/Settlements',
+      '/behalfPay/transfers',
+      '/behalfPay/apply',
+      '/setting/personalData',
+      '/setting/accountSecurity',
+      '/setting/paymentPassword',
+      '/lineExport',
+      '/contactUs',
+      ...HIDDEN,
+    ]);
+  });
+
+  it('VIEWER: every list page, no form that moves money, no access key', () => {
+    expect(pathsFor('VIEWER')).toEqual([
+      '/dashboard',
+      '/collection/payments',
+      '/collection/Settlements',
+      '/behalfPay/transfers',
+      '/recharge/record',
+      '/withdrawal/record',
+      '/fund/fundWater',
+      '/fund/dailyReport',
+      '/setting/personalData',
+      '/setting/accountSecurity',
+      '/lineExport',
+      '/contactUs',
+      ...HIDDEN,
+    ]);
+  });
+
+  it('a user with no known role opens only the pages every signed-in user may', () => {
+    expect(allowedRoutes(permsFor(['SOMETHING_ELSE'])).map((route) => route.path)).toEqual(HIDDEN);
+  });
+
+  it('a permission granted one by one opens its page', () => {
+    const perms = permsFor(['VIEWER'], ['payout:create']);
+    expect(allowedRoutes(perms).map((route) => route.path)).toContain('/behalfPay/apply');
+  });
+});
+
+describe('the menu', () => {
+  it('keeps the spec order and drops groups the role cannot open', () => {
+    const titles = (role: Role) =>
+      allowedMenu(permsFor([role])).map((entry) =>
+        entry.kind === 'page' ? entry.route.titleKey : entry.group.titleKey,
+      );
+    expect(titles('ROOT')).toEqual([
+      'routes:dashboard',
+      'routes:collection',
+      'routes:behalfPay',
+      'routes:recharge',
+      'routes:withdrawal',
+      'routes:fund',
+      'routes:setting',
+      'routes:lineExport',
+      'routes:contactUs',
+    ]);
+    expect(titles('FINANCE')).not.toContain('routes:collection');
+    expect(titles('FINANCE')).not.toContain('routes:behalfPay');
+    expect(titles('OPERATOR')).not.toContain('routes:fund');
+    expect(titles('OPERATOR')).not.toContain('routes:recharge');
+  });
+
+  it('never lists hidden pages', () => {
+    const listed = allowedMenu(permsFor(['ROOT'])).flatMap((entry) =>
+      entry.kind === 'page' ? [entry.route.path] : entry.children.map((child) => child.path),
+    );
+    for (const path of HIDDEN) expect(listed).not.toContain(path);
+  });
+});
+
+describe('group redirects', () => {
+  it('follow the spec, with /behalfPay going to the send money history', () => {
+    const root = permsFor(['ROOT']);
+    expect(groupRedirect(group('/collection'), root)).toBe('/collection/payments');
+    expect(groupRedirect(group('/behalfPay'), root)).toBe('/behalfPay/transfers');
+    expect(groupRedirect(group('/recharge'), root)).toBe('/recharge/topup');
+    expect(groupRedirect(group('/withdrawal'), root)).toBe('/withdrawal/apply');
+    expect(groupRedirect(group('/fund'), root)).toBe('/fund/fundWater');
+    expect(groupRedirect(group('/setting'), root)).toBe('/setting/personalData');
+  });
+
+  it("go to the group's first page the user may open when the spec's target is closed to them", () => {
+    const viewer = permsFor(['VIEWER']);
+    expect(groupRedirect(group('/recharge'), viewer)).toBe('/recharge/record');
+    expect(groupRedirect(group('/withdrawal'), viewer)).toBe('/withdrawal/record');
+    expect(groupRedirect(group('/collection'), permsFor(['FINANCE']))).toBe('/403');
+  });
+});

@@ -1,0 +1,86 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { loadAntdLocale } from '../i18n/antd-locale.ts';
+import { currentLanguage } from '../i18n/index.ts';
+import { guardPage, redirectGroup, requireUser } from './guard.ts';
+import { HydrateFallback, RootShell, type RouteHandle } from './root-shell.tsx';
+import { RouteError } from './route-error.tsx';
+import { DASHBOARD_PATH, PAGE_ROUTES, ROUTE_GROUPS } from './routes.ts';
+
+const component = (load: () => Promise<{ default: ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
+
+// Routes that only redirect (their loader throws) render nothing; saying so keeps React Router quiet.
+const RedirectOnly = () => null;
+
+const errorPage = (status: 401 | 403 | 404): RouteObject => ({
+  path: `/${status}`,
+  handle: { titleKey: `routes:page${status}` } satisfies RouteHandle,
+  lazy: async () => {
+    const { ErrorPage } = await import('../features/errors/pages/error-page.tsx');
+    return { Component: () => <ErrorPage status={status} /> };
+  },
+});
+
+/** The spec's routes (section 2): every page loaded on demand, the guard before every page of the layout. */
+export const appRoutes: RouteObject[] = [
+  {
+    Component: RootShell,
+    HydrateFallback,
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        path: '/login',
+        handle: { titleKey: 'routes:login' } satisfies RouteHandle,
+        lazy: component(() => import('../features/auth/pages/login-page.tsx')),
+      },
+      errorPage(401),
+      errorPage(403),
+      errorPage(404),
+      {
+        path: '/',
+        // The layout waits for antd's texts in the user's language, so its pages never flash English.
+        lazy: async () => {
+          const [layout] = await Promise.all([
+            import('../layout/app-layout.tsx'),
+            loadAntdLocale(currentLanguage()),
+          ]);
+          return { Component: layout.default };
+        },
+        children: [
+          { index: true, loader: () => redirect(DASHBOARD_PATH), Component: RedirectOnly },
+          {
+            // /redirect/<path>: the tags view's refresh goes through here so the page mounts afresh.
+            path: '/redirect/*',
+            loader: async ({ request }) => {
+              await requireUser(request);
+              return null;
+            },
+            lazy: component(() => import('./redirect-page.tsx')),
+          },
+          ...PAGE_ROUTES.map((route): RouteObject => ({
+            path: route.path,
+            loader: guardPage(route),
+            lazy: component(route.load),
+            ErrorBoundary: RouteError,
+            handle: {
+              titleKey: route.titleKey,
+              path: route.path,
+              affix: route.affix,
+              hidden: route.hidden,
+            } satisfies RouteHandle,
+          })),
+          ...ROUTE_GROUPS.map((group): RouteObject => ({
+            path: group.path,
+            loader: redirectGroup(group),
+            Component: RedirectOnly,
+          })),
+        ],
+      },
+      { path: '*', loader: () => redirect('/404'), Component: RedirectOnly },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(appRoutes);

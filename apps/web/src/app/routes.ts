@@ -1,0 +1,234 @@
+// The spec's route table (section 2). Paths are kept as the spec has them: users bookmark them.
+// Each page carries the permission (from @paydesk/shared/auth/roles.ts) that the guard and the menu check.
+import type { ComponentType } from 'react';
+import type { Perm } from '@paydesk/shared/auth/roles.ts';
+
+export type IconName = 'home' | 'order' | 'df' | 'cz' | 'pass' | 'cash' | 'set' | 'export' | 'lx';
+
+type PageModule = { default: ComponentType };
+
+export type PageRoute = {
+  path: string;
+  /** Translation key of the title shown in the menu, the tabs, the breadcrumb and the browser title. */
+  titleKey: string;
+  /** The permission a user needs; none means any signed-in user. */
+  perm?: Perm;
+  /** Pinned in the tags view: always there, never closable. */
+  affix?: boolean;
+  /** Kept out of the menu and the tags view. */
+  hidden?: boolean;
+  /** Icon of a top-level menu entry. */
+  icon?: IconName;
+  load: () => Promise<PageModule>;
+};
+
+export type RouteGroup = {
+  path: string;
+  titleKey: string;
+  icon: IconName;
+  /** Where the group's own path goes (spec section 2); the first child the user may open wins otherwise. */
+  redirect: string;
+  children: PageRoute[];
+};
+
+export const DASHBOARD_PATH = '/dashboard';
+
+export const dashboardRoute: PageRoute = {
+  path: DASHBOARD_PATH,
+  titleKey: 'routes:dashboard',
+  perm: 'dashboard:view',
+  affix: true,
+  icon: 'home',
+  load: () => import('../features/dashboard/pages/dashboard-page.tsx'),
+};
+
+export const ROUTE_GROUPS: RouteGroup[] = [
+  {
+    path: '/collection',
+    titleKey: 'routes:collection',
+    icon: 'order',
+    redirect: '/collection/payments',
+    children: [
+      {
+        path: '/collection/payments',
+        titleKey: 'routes:payments',
+        perm: 'collection:view',
+        load: () => import('../features/collection/pages/payments-page.tsx'),
+      },
+      {
+        path: '/collection/Settlements',
+        titleKey: 'routes:settlements',
+        perm: 'collection:view',
+        load: () => import('../features/collection/pages/settlements-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/behalfPay',
+    titleKey: 'routes:behalfPay',
+    icon: 'df',
+    // DESIGN section 7: the spec's target (/behalfPay/payments) does not exist.
+    redirect: '/behalfPay/transfers',
+    children: [
+      {
+        path: '/behalfPay/transfers',
+        titleKey: 'routes:transfers',
+        perm: 'payout:view',
+        load: () => import('../features/payouts/pages/transfers-page.tsx'),
+      },
+      {
+        path: '/behalfPay/apply',
+        titleKey: 'routes:transfersApply',
+        perm: 'payout:create',
+        load: () => import('../features/payouts/pages/transfers-apply-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/recharge',
+    titleKey: 'routes:recharge',
+    icon: 'cz',
+    redirect: '/recharge/topup',
+    children: [
+      {
+        path: '/recharge/topup',
+        titleKey: 'routes:rechargeTopup',
+        perm: 'topup:create',
+        load: () => import('../features/recharge/pages/topup-page.tsx'),
+      },
+      {
+        path: '/recharge/record',
+        titleKey: 'routes:rechargeRecord',
+        perm: 'topup:view',
+        load: () => import('../features/recharge/pages/topup-record-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/withdrawal',
+    titleKey: 'routes:withdrawal',
+    icon: 'pass',
+    redirect: '/withdrawal/apply',
+    children: [
+      {
+        path: '/withdrawal/apply',
+        titleKey: 'routes:withdrawalApply',
+        perm: 'withdrawal:create',
+        load: () => import('../features/withdrawal/pages/withdrawal-apply-page.tsx'),
+      },
+      {
+        path: '/withdrawal/record',
+        titleKey: 'routes:withdrawalRecord',
+        perm: 'withdrawal:view',
+        load: () => import('../features/withdrawal/pages/withdrawal-record-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/fund',
+    titleKey: 'routes:fund',
+    icon: 'cash',
+    redirect: '/fund/fundWater',
+    children: [
+      {
+        path: '/fund/fundWater',
+        titleKey: 'routes:fundWater',
+        perm: 'funds:view',
+        load: () => import('../features/funds/pages/fund-water-page.tsx'),
+      },
+      {
+        path: '/fund/dailyReport',
+        titleKey: 'routes:dailyReport',
+        perm: 'funds:view',
+        load: () => import('../features/funds/pages/daily-report-page.tsx'),
+      },
+    ],
+  },
+  {
+    path: '/setting',
+    titleKey: 'routes:setting',
+    icon: 'set',
+    redirect: '/setting/personalData',
+    children: [
+      {
+        path: '/setting/personalData',
+        titleKey: 'routes:personalData',
+        perm: 'profile:manage',
+        load: () => import('../features/settings/pages/personal-data-page.tsx'),
+      },
+      {
+        path: '/setting/accountSecurity',
+        titleKey: 'routes:accountSecurity',
+        perm: 'security:manage',
+        load: () => import('../features/settings/pages/account-security-page.tsx'),
+      },
+      {
+        path: '/setting/paymentPassword',
+        titleKey: 'routes:paymentPassword',
+        perm: 'payment-password:manage',
+        load: () => import('../features/settings/pages/payment-password-page.tsx'),
+      },
+      {
+        // The access key and the IP whitelist share this page; both are ROOT's.
+        path: '/setting/interfaceKey',
+        titleKey: 'routes:interfaceKey',
+        perm: 'access-key:manage',
+        load: () => import('../features/settings/pages/interface-key-page.tsx'),
+      },
+    ],
+  },
+];
+
+export const lineExportRoute: PageRoute = {
+  path: '/lineExport',
+  titleKey: 'routes:lineExport',
+  perm: 'export:view',
+  icon: 'export',
+  load: () => import('../features/exports/pages/line-export-page.tsx'),
+};
+
+export const contactUsRoute: PageRoute = {
+  path: '/contactUs',
+  titleKey: 'routes:contactUs',
+  perm: 'contact:view',
+  icon: 'lx',
+  load: () => import('../features/contact/pages/contact-us-page.tsx'),
+};
+
+/** Hidden pages inside the layout, open to any signed-in user. */
+export const HIDDEN_ROUTES: PageRoute[] = [
+  {
+    path: '/statusPages',
+    titleKey: 'routes:statusPages',
+    hidden: true,
+    load: () => import('../features/status/pages/status-page.tsx'),
+  },
+  {
+    path: '/authentication',
+    titleKey: 'routes:authentication',
+    hidden: true,
+    load: () => import('../features/settings/pages/authentication-page.tsx'),
+  },
+];
+
+/** The menu, top to bottom: Dashboard, the groups, Exports, Contact Us. */
+export type MenuEntry = { kind: 'page'; route: PageRoute } | { kind: 'group'; group: RouteGroup };
+
+export const MENU_ENTRIES: MenuEntry[] = [
+  { kind: 'page', route: dashboardRoute },
+  ...ROUTE_GROUPS.map((group): MenuEntry => ({ kind: 'group', group })),
+  { kind: 'page', route: lineExportRoute },
+  { kind: 'page', route: contactUsRoute },
+];
+
+/** Every page of the layout, menu or hidden. */
+export const PAGE_ROUTES: PageRoute[] = [
+  ...MENU_ENTRIES.flatMap((entry) => (entry.kind === 'page' ? [entry.route] : entry.group.children)),
+  ...HIDDEN_ROUTES,
+];
+
+export const groupOf = (path: string): RouteGroup | undefined =>
+  ROUTE_GROUPS.find((group) => group.children.some((child) => child.path === path));
+
+export const findPageRoute = (path: string): PageRoute | undefined =>
+  PAGE_ROUTES.find((route) => route.path === path);

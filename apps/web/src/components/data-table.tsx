@@ -1,0 +1,44 @@
+import { Table, type TableProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { ListMeta } from '@paydesk/shared/pagination.ts';
+
+export type ListResult<T> = { data: T[]; meta: ListMeta };
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/** A server-paged list: the page and page size come from and go to the URL (useUrlFilters). */
+export function DataTable<T extends object>({
+  result,
+  loading,
+  page,
+  perPage,
+  onPageChange,
+  ...table
+}: Omit<TableProps<T>, 'dataSource' | 'pagination' | 'loading'> & {
+  result: ListResult<T> | undefined;
+  loading?: boolean;
+  page: number;
+  perPage: number;
+  onPageChange: (page: number, perPage: number) => void;
+}) {
+  const { t } = useTranslation('common');
+  const meta = result?.meta;
+  return (
+    <Table<T>
+      {...table}
+      loading={loading}
+      dataSource={result?.data ?? []}
+      scroll={{ x: 'max-content', ...table.scroll }}
+      pagination={{
+        current: page,
+        pageSize: perPage,
+        total: meta?.total ?? 0,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZES,
+        showTotal: (total) =>
+          meta?.total_capped ? t('table.totalCapped', { count: total }) : t('table.total', { count: total }),
+        onChange: (nextPage, nextSize) => onPageChange(nextSize === perPage ? nextPage : 1, nextSize),
+      }}
+    />
+  );
+}

@@ -1,0 +1,6 @@
+import { ComingSoonPage } from '../../../components/coming-soon.tsx';
+
+// Title only until its feature is built; the route table (app/routes.ts) loads the default export.
+export default function PaymentsPage() {
+  return <ComingSoonPage titleKey="routes:payments" />;
+}

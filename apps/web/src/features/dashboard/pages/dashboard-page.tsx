@@ -1,0 +1,49 @@
+import { Card, Col, Descriptions, Row, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ComingSoon } from '../../../components/coming-soon.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
+import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
+import { FundsCards } from '../components/funds-cards.tsx';
+
+export default function DashboardPage() {
+  const { t } = useTranslation(['dashboard', 'routes']);
+  const user = useCurrentUser();
+  return (
+    <PageContainer title={t('routes:dashboard')}>
+      <Card style={{ marginBottom: 16 }}>
+        <Descriptions
+          title={t('welcome', { name: user?.name ?? '' })}
+          column={{ xs: 1, sm: 2, lg: 4 }}
+          size="small"
+          items={[
+            { key: 'merchant', label: t('merchant'), children: user?.merchant.name },
+            { key: 'merchantNo', label: t('merchantNo'), children: user?.merchant.no },
+            { key: 'currency', label: t('currency'), children: user?.merchant.currency },
+            {
+              key: 'roles',
+              label: t('roles'),
+              children: user?.roles.map((role) => (
+                <Tag key={role}>{t(`roleNames.${role}`, { defaultValue: role })}</Tag>
+              )),
+            },
+          ]}
+        />
+      </Card>
+      <div style={{ marginBottom: 16 }}>
+        <FundsCards />
+      </div>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card title={t('todayCollection')}>
+            <ComingSoon />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Card title={t('todayPayout')}>
+            <ComingSoon />
+          </Card>
+        </Col>
+      </Row>
+    </PageContainer>
+  );
+}

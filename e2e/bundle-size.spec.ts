@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, test } from './fixtures.ts';
+
+const DIST = path.resolve(import.meta.dirname, '../apps/web/dist');
+const BUDGET_BYTES = 250 * 1024;
+
+// DESIGN section 8: the JavaScript and CSS the login route loads stay under 250 KB gzip.
+test('the login route loads less than 250 KB of JavaScript and CSS (gzip)', async ({ page }, testInfo) => {
+  const assets = new Set<string>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/assets/') && /\.(js|css)$/.test(url.pathname)) assets.add(url.pathname);
+  });
+  await page.goto('/login');
+  await expect(page.locator('input#username')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  const sizes = [...assets].sort().map((asset) => ({
+    asset,
+    gzip: gzipSync(readFileSync(path.join(DIST, asset))).length,
+  }));
+  const total = sizes.reduce((sum, { gzip }) => sum + gzip, 0);
+  const report = [
+    ...sizes.map(({ asset, gzip }) => `${(gzip / 1024).toFixed(1).padStart(7)} KB  ${asset}`),
+    `${(total / 1024).toFixed(1).padStart(7)} KB  total (gzip, ${sizes.length} files)`,
+  ].join('\n');
+  console.log(report);
+  await testInfo.attach('login-route-sizes.txt', { body: report, contentType: 'text/plain' });
+  expect(sizes.some(({ asset }) => asset.includes('login-page'))).toBe(true);
+  expect(total).toBeLessThan(BUDGET_BYTES);
+});
