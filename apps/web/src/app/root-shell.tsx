@@ -19,8 +19,8 @@ export function LoadingBar({ active }: { active: boolean }) {
       data-testid="loading-bar"
       data-state={phase}
       aria-hidden="true"
-      onTransitionEnd={() => {
-        if (!active) setIsShown(false);
+      onTransitionEnd={(event) => {
+        if (!active && event.propertyName === 'opacity') setIsShown(false);
       }}
     />
   );

@@ -43,3 +43,19 @@ describe('the stored language', () => {
     expect(i18nModule.default.t('auth:submit')).toBe('登录');
   });
 });
+
+describe('dates follow the language', () => {
+  it("switches dayjs's locale with the console's", async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const { default: dayjs } = await import('dayjs');
+    const i18nModule = await import('./index.ts');
+    await import('./dayjs-locale.ts');
+    expect(dayjs.locale()).toBe('zh-cn');
+    await i18nModule.changeLanguage('vi');
+    expect(dayjs.locale()).toBe('vi');
+    expect(dayjs('2024-05-01').format('MMMM')).toBe('tháng 5');
+    await i18nModule.changeLanguage('en');
+    expect(dayjs.locale()).toBe('en');
+  });
+});
