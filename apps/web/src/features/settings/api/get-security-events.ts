@@ -1,0 +1,29 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { SecurityEventItem, SecurityEventType } from '@paydesk/shared/security/security.schemas.ts';
+import type { ListResult } from '../../../components/data-table.tsx';
+import { http } from '../../../lib/http.ts';
+
+export type { SecurityEventItem };
+
+export type SecurityEventsFilter = {
+  page: number;
+  per_page: number;
+  type?: SecurityEventType;
+};
+
+export const securityEventsQueryKey = ['merchant', 'security-events'] as const;
+
+/** GET /api/merchant/security-events: ROOT gets the whole merchant's log, others their own. */
+export const securityEventsQueryOptions = (filter: SecurityEventsFilter) =>
+  queryOptions({
+    queryKey: [...securityEventsQueryKey, filter],
+    queryFn: ({ signal }) =>
+      http.get<ListResult<SecurityEventItem>>('/api/merchant/security-events', {
+        signal,
+        query: filter,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useSecurityEvents = (filter: SecurityEventsFilter) =>
+  useQuery(securityEventsQueryOptions(filter));

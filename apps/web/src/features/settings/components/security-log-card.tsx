@@ -1,0 +1,98 @@
+import { AuditOutlined } from '@ant-design/icons';
+import { Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SECURITY_EVENT_TYPES, type SecurityEventType } from '@paydesk/shared/security/security.schemas.ts';
+import { DataTable } from '../../../components/data-table.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
+import { SectionCard } from '../../../components/page-container.tsx';
+import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
+import { type SecurityEventItem, useSecurityEvents } from '../api/get-security-events.ts';
+
+/** Settings > Security: the security log; ROOT sees every user of the merchant. */
+export function SecurityLogCard() {
+  const { t } = useTranslation('security');
+  const isRoot = useCurrentUser()?.roles.includes('ROOT') ?? false;
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(10);
+  const [type, setType] = useState<SecurityEventType | undefined>(undefined);
+  const events = useSecurityEvents({ page, per_page: perPage, type });
+
+  return (
+    <SectionCard
+      title={
+        <Space>
+          <AuditOutlined />
+          {t('log.title')}
+        </Space>
+      }
+      extra={
+        <Select<SecurityEventType>
+          allowClear
+          placeholder={t('log.allEvents')}
+          style={{ minWidth: 220 }}
+          value={type}
+          onChange={(value) => {
+            setType(value);
+            setPage(1);
+          }}
+          options={SECURITY_EVENT_TYPES.map((value) => ({
+            value,
+            label: t(`events.${value}`),
+          }))}
+          aria-label={t('log.event')}
+        />
+      }
+    >
+      <Typography.Paragraph type="secondary">
+        {isRoot ? t('log.descriptionAll') : t('log.descriptionOwn')}
+      </Typography.Paragraph>
+      <DataTable<SecurityEventItem>
+        rowKey="id"
+        size="small"
+        aria-label={t('log.title')}
+        result={events.data}
+        loading={events.isFetching}
+        page={page}
+        perPage={perPage}
+        onPageChange={(nextPage, nextPerPage) => {
+          setPage(nextPage);
+          setPerPage(nextPerPage);
+        }}
+        columns={[
+          {
+            title: t('log.time'),
+            dataIndex: 'created_at',
+            render: (value: string) => <DateTime value={value} />,
+          },
+          {
+            title: t('log.event'),
+            dataIndex: 'type',
+            render: (value: string) =>
+              (SECURITY_EVENT_TYPES as readonly string[]).includes(value) ? t(`events.${value}`) : value,
+          },
+          ...(isRoot
+            ? [
+                {
+                  title: t('log.user'),
+                  key: 'user',
+                  render: (_: unknown, row: SecurityEventItem) =>
+                    row.user ? `${row.user.name} (${row.user.email})` : '-',
+                },
+              ]
+            : []),
+          {
+            title: t('log.ip'),
+            dataIndex: 'ip',
+            render: (ip: string | null) => ip ?? '-',
+          },
+          {
+            title: t('log.browser'),
+            dataIndex: 'browser',
+            render: (browser: string | null) => browser ?? t('sessions.unknown'),
+          },
+        ]}
+      />
+    </SectionCard>
+  );
+}

@@ -1,0 +1,105 @@
+import { DesktopOutlined } from '@ant-design/icons';
+import { App, Button, Space, Table, Tag, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../../components/date-time.tsx';
+import { SectionCard } from '../../../components/page-container.tsx';
+import { endOtherSessions } from '../api/end-other-sessions.ts';
+import { securityEventsQueryKey } from '../api/get-security-events.ts';
+import { type SessionItem, sessionsQueryKey, useSessions } from '../api/get-sessions.ts';
+import { usePasswordConfirmation } from './use-password-confirmation.tsx';
+
+/** Settings > Security: where this account is signed in, and "sign out other devices". */
+export function SessionsCard() {
+  const { t } = useTranslation('security');
+  const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
+  const sessions = useSessions();
+  const { withConfirmation, dialog } = usePasswordConfirmation();
+  const [isEnding, setIsEnding] = useState(false);
+
+  const signOutOthers = () =>
+    modal.confirm({
+      title: t('sessions.signOutOthers'),
+      content: t('sessions.signOutConfirm'),
+      okText: t('sessions.signOutOthers'),
+      cancelText: t('confirmPassword.cancel'),
+      centered: true,
+      onOk: () => {
+        void (async () => {
+          setIsEnding(true);
+          try {
+            const ended = await withConfirmation((options) => endOtherSessions(options));
+            if (ended === undefined) return;
+            message.success(t('sessions.signedOut', { count: ended }));
+            await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+            await queryClient.invalidateQueries({
+              queryKey: securityEventsQueryKey,
+            });
+          } finally {
+            setIsEnding(false);
+          }
+        })();
+      },
+    });
+
+  const hasOthers = (sessions.data ?? []).some((s) => !s.is_current);
+
+  return (
+    <SectionCard
+      title={
+        <Space>
+          <DesktopOutlined />
+          {t('sessions.title')}
+        </Space>
+      }
+      extra={
+        <Button onClick={signOutOthers} disabled={!hasOthers} loading={isEnding}>
+          {t('sessions.signOutOthers')}
+        </Button>
+      }
+    >
+      <Typography.Paragraph type="secondary">{t('sessions.description')}</Typography.Paragraph>
+      <Table<SessionItem>
+        rowKey="id"
+        size="small"
+        loading={sessions.isLoading}
+        dataSource={sessions.data ?? []}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        aria-label={t('sessions.title')}
+        columns={[
+          {
+            title: t('sessions.browser'),
+            key: 'browser',
+            render: (_, row) => (
+              <Space>
+                <span title={row.user_agent ?? undefined}>
+                  {[row.browser, row.platform].filter(Boolean).join(' · ') || t('sessions.unknown')}
+                </span>
+                {row.is_current && <Tag color="blue">{t('sessions.current')}</Tag>}
+              </Space>
+            ),
+          },
+          {
+            title: t('sessions.ip'),
+            dataIndex: 'ip',
+            render: (ip: string | null) => ip ?? '-',
+          },
+          {
+            title: t('sessions.lastActive'),
+            dataIndex: 'last_active_at',
+            render: (value: string) => <DateTime value={value} />,
+          },
+          {
+            title: t('sessions.signedIn'),
+            dataIndex: 'created_at',
+            render: (value: string) => <DateTime value={value} />,
+          },
+        ]}
+      />
+      {dialog}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,190 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import AccountSecurityPage from './account-security-page.tsx';
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const META: UserMeta = {
+  timezone: null,
+  two_factor_enabled: false,
+  two_factor_pending: false,
+  two_factor_confirmed_at: null,
+  payment_password_set: false,
+  payment_locked_until: null,
+  password_confirmed: false,
+  password_confirmed_until: null,
+};
+const USER = {
+  id: 1,
+  name: 'Demo Viewer',
+  email: 'viewer@demo.paydesk.test',
+  roles: ['VIEWER'],
+  perms: ['security:manage'],
+  two_factor_enabled: false,
+  timezone: null,
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const CODES = Array.from({ length: 8 }, (_, i) => `code${i}aaaaa-bbbbbbbbbb`);
+
+let calls: { method: string; url: string; body: unknown }[];
+let isConfirmed: boolean;
+/** What confirmed-password-status says, when it should disagree with the real state (a lapse in between). */
+let statusSays: boolean | null;
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  calls = [];
+  isConfirmed = false;
+  statusSays = null;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const method = String(init.method);
+      calls.push({ method, url, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (url === '/api/csrf-cookie') {
+        document.cookie = 'XSRF-TOKEN=t';
+        return new Response(null, { status: 204 });
+      }
+      if (url === '/api/user/meta') return json(200, { data: META });
+      if (url === '/api/merchant/user') return json(200, { data: USER });
+      if (url === '/api/user/sessions') return json(200, { data: [] });
+      if (url.startsWith('/api/merchant/security-events'))
+        return json(200, { data: [], meta: { page: 1, per_page: 10, total: 0 } });
+      if (url === '/api/user/confirmed-password-status')
+        return json(200, { confirmed: statusSays ?? isConfirmed });
+      if (url === '/api/user/confirm-password') {
+        const isRight = (init.body as string).includes('paydesk-demo');
+        isConfirmed ||= isRight;
+        return isRight
+          ? json(201, '')
+          : json(422, {
+              message: 'The provided password was incorrect.',
+              errors: { password: ['The provided password was incorrect.'] },
+            });
+      }
+      if (url === '/api/merchant/two-factor-secret-key') {
+        return isConfirmed
+          ? json(200, {
+              data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
+            })
+          : json(423, { message: 'Password confirmation required.' });
+      }
+      if (url === '/api/merchant/confirmed-two-factor-authentication') {
+        return (init.body as string).includes('246810')
+          ? json(200, { data: { two_factor_enabled: true, recovery_codes: CODES } })
+          : json(422, {
+              message: 'The provided two factor authentication code was invalid.',
+              errors: { code: ['The provided two factor authentication code was invalid.'] },
+            });
+      }
+      return json(404, { message: 'Not found.' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+/** antd names its dialogs with ids jsdom cannot resolve: find one by its title. */
+async function dialogTitled(title: string): Promise<HTMLElement> {
+  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
+  return heading.closest('[role=dialog]') as HTMLElement;
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <App>
+          <AccountSecurityPage />
+        </App>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+// A whole guided flow through antd dialogs: slow in jsdom on a busy machine.
+describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () => {
+  it('confirms the password, shows the key, checks a code, then shows the recovery codes', async () => {
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Turn on' }));
+
+    // Not confirmed lately: the password dialog comes first, and a wrong password stays in it.
+    const passwordDialog = await dialogTitled('Confirm your password');
+    await user.type(within(passwordDialog).getByLabelText('Login password'), 'wrong');
+    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(passwordDialog).findByText('The password is incorrect.')).toBeTruthy();
+    await user.clear(within(passwordDialog).getByLabelText('Login password'));
+    await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
+    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+
+    const setup = await dialogTitled('Set up two-factor authentication');
+    expect(within(setup).getByTestId('two-factor-secret').textContent).toBe(
+      SECRET.replace(/(.{4})(?=.)/g, '$1 '),
+    );
+    expect(within(setup).getByAltText('QR code for the authenticator app')).toBeTruthy();
+    await user.click(within(setup).getByRole('button', { name: 'Next' }));
+
+    await user.type(within(setup).getByLabelText('Verification code'), '12345');
+    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+    expect(await within(setup).findByText('The Google code must be exactly 6 digits')).toBeTruthy();
+    await user.clear(within(setup).getByLabelText('Verification code'));
+    await user.type(within(setup).getByLabelText('Verification code'), '135790');
+    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+    expect(
+      await within(setup).findByText('The verification code is invalid or has already been used.'),
+    ).toBeTruthy();
+    await user.clear(within(setup).getByLabelText('Verification code'));
+    await user.type(within(setup).getByLabelText('Verification code'), '246810');
+    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+
+    const list = await within(setup).findByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(CODES);
+    expect(within(setup).getByRole('button', { name: /Download \.txt/ })).toBeTruthy();
+    await user.click(within(setup).getByRole('button', { name: 'I have saved them' }));
+    // Closing refreshes the account state (two-factor now on).
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/user/meta')).toHaveLength(2));
+
+    const posted = calls.filter((c) => c.method === 'POST').map((c) => [c.url, c.body]);
+    expect(posted).toEqual([
+      ['/api/user/confirm-password', { password: 'wrong' }],
+      ['/api/user/confirm-password', { password: 'paydesk-demo' }],
+      ['/api/merchant/confirmed-two-factor-authentication', { code: '135790' }],
+      ['/api/merchant/confirmed-two-factor-authentication', { code: '246810' }],
+    ]);
+  });
+
+  it('still asks for the password when the confirmation lapses between the check and the call', async () => {
+    statusSays = true;
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Turn on' }));
+    const passwordDialog = await dialogTitled('Confirm your password');
+    await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
+    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    const setup = await dialogTitled('Set up two-factor authentication');
+    expect(within(setup).getByTestId('two-factor-secret')).toBeTruthy();
+    const secretCalls = calls.filter((c) => c.url === '/api/merchant/two-factor-secret-key');
+    expect(secretCalls).toHaveLength(2);
+  });
+});

@@ -1,0 +1,165 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import PaymentPasswordPage from './payment-password-page.tsx';
+
+const json = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+const META: UserMeta = {
+  timezone: null,
+  two_factor_enabled: true,
+  two_factor_pending: false,
+  two_factor_confirmed_at: '2024-05-01T00:00:00Z',
+  payment_password_set: false,
+  payment_locked_until: null,
+  password_confirmed: false,
+  password_confirmed_until: null,
+};
+
+const USER = {
+  id: 1,
+  name: 'Demo Finance',
+  email: 'finance@demo.paydesk.test',
+  roles: ['FINANCE'],
+  perms: ['payment-password:manage'],
+  two_factor_enabled: true,
+  timezone: null,
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+let fetchMock: ReturnType<typeof vi.fn>;
+let sent: { method: string; url: string; body: unknown }[];
+
+function serve(meta: UserMeta, answer: () => Response) {
+  fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+    if (url === '/api/csrf-cookie') {
+      document.cookie = 'XSRF-TOKEN=t';
+      return new Response(null, { status: 204 });
+    }
+    if (url === '/api/user/meta') return json(200, { data: meta });
+    if (url === '/api/merchant/user') return json(200, { data: USER });
+    sent.push({
+      method: String(init.method),
+      url,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    });
+    return answer();
+  });
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrap = (children: ReactNode) => (
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <App>{children}</App>
+      </MemoryRouter>
+    </QueryClientProvider>
+  );
+  return render(wrap(<PaymentPasswordPage />));
+}
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  sent = [];
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Settings > Payment password', { timeout: 60_000 }, () => {
+  it('says the feature is not enabled, with the way to Security, while two-factor is off', async () => {
+    serve({ ...META, two_factor_enabled: false }, () => json(500));
+    renderPage();
+    expect(await screen.findByText('This feature is not enabled yet')).toBeTruthy();
+    expect(screen.getByRole('link').getAttribute('href')).toBe('/setting/accountSecurity');
+  });
+
+  it('checks the form with the spec messages before sending anything', async () => {
+    serve(META, () => json(200, { data: { payment_password_set: true } }));
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText('New payment password'), '12345');
+    await user.type(screen.getByLabelText('Confirm payment password'), '12346');
+    await user.type(screen.getByLabelText('Google code'), '12a');
+    await user.click(screen.getByRole('button', { name: 'Set payment password' }));
+    expect(await screen.findByText('Please enter the login password')).toBeTruthy();
+    expect(screen.getByText('Payment password length cannot be less than 6 characters')).toBeTruthy();
+    expect(screen.getByText('Confirm password does not match password')).toBeTruthy();
+    expect(screen.getByText('The Google code must be exactly 6 digits')).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
+
+  it('sets it with the login password and a code, and shows server errors under their fields', async () => {
+    let answer = () =>
+      json(422, {
+        message: 'The provided two factor authentication code was invalid.',
+        errors: { code: ['The provided two factor authentication code was invalid.'] },
+      });
+    serve(META, () => answer());
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText('Login password'), 'login-pass');
+    await user.type(screen.getByLabelText('New payment password'), 'pay-123456');
+    await user.type(screen.getByLabelText('Confirm payment password'), 'pay-123456');
+    await user.type(screen.getByLabelText('Google code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Set payment password' }));
+    expect(
+      await screen.findByText('The verification code is invalid or has already been used.'),
+    ).toBeTruthy();
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        url: '/api/merchant/payment-password',
+        body: {
+          password: 'login-pass',
+          payment_password: 'pay-123456',
+          payment_password_confirmation: 'pay-123456',
+          code: '123456',
+        },
+      },
+    ]);
+    answer = () => json(200, { data: { payment_password_set: true } });
+    await user.clear(screen.getByLabelText('Google code'));
+    await user.type(screen.getByLabelText('Google code'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Set payment password' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(await screen.findByText('Payment password saved')).toBeTruthy();
+  });
+
+  it('asks for the current payment password once one is set, and shows the lock in Chinese', async () => {
+    await changeLanguage('zh-cn');
+    serve({ ...META, payment_password_set: true }, () =>
+      json(
+        423,
+        { message: 'Too many wrong payment passwords.', code: 'payment_locked' },
+        { 'retry-after': '1740' },
+      ),
+    );
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText('当前支付密码'), 'old-pay-1');
+    await user.type(screen.getByLabelText('新支付密码'), 'new-pay-1');
+    await user.type(screen.getByLabelText('确认支付密码'), 'new-pay-1');
+    await user.type(screen.getByLabelText('谷歌验证码'), '123456');
+    await user.click(screen.getByRole('button', { name: '修改支付密码' }));
+    expect(await screen.findByText('支付密码错误次数过多，资金操作已锁定，请 29 分钟后再试。')).toBeTruthy();
+    expect(sent[0].body).toMatchObject({ current_payment_password: 'old-pay-1' });
+    expect(sent[0].body).not.toHaveProperty('password');
+  });
+});
