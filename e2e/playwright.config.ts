@@ -5,7 +5,9 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8181);
 export const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-'));
+// Set once in the runner and inherited by the workers, so a test can reach the server's DATA_DIR (the ops
+// command line finds the server there).
+const dataDir = (process.env.PAYDESK_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'paydesk-e2e-')));
 
 export default defineConfig({
   testDir: '.',

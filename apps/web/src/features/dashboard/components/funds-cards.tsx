@@ -1,16 +1,45 @@
-import { Card } from 'antd';
+import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../../components/coming-soon.tsx';
+import type { Currency } from '@paydesk/shared/money.ts';
+import { useHasPerm } from '../../../components/has-perm.tsx';
+import { formatMoney } from '../../../components/money-text.tsx';
+import { useBalance } from '../../funds/api/get-balance.ts';
 
-/**
- * Total, available and locked funds (GET /api/merchant/balance). A slot: the funds work fills it in;
- * until then it says so rather than showing figures.
- */
+/** Total, available and locked funds (GET /api/merchant/balance), for users who may see the funds. */
 export function FundsCards() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'funds']);
+  const canView = useHasPerm('funds:view');
+  const { data: balance } = useBalance({ enabled: canView });
+  if (!canView) return null;
+  const figures = [
+    { key: 'total', title: t('funds:cards.total'), value: balance?.total },
+    { key: 'available', title: t('funds:cards.available'), value: balance?.available },
+    {
+      key: 'locked',
+      title: t('funds:cards.locked'),
+      value: balance?.locked,
+      hint: t('funds:cards.lockedHint'),
+    },
+  ];
   return (
-    <Card title={t('funds.title')}>
-      <ComingSoon />
+    <Card title={t('dashboard:funds.title')} data-testid="funds-cards">
+      <Row gutter={[16, 16]}>
+        {figures.map((figure) => (
+          <Col xs={24} md={8} key={figure.key}>
+            {balance ? (
+              <Statistic
+                data-testid={`funds-${figure.key}`}
+                title={<span title={figure.hint}>{figure.title}</span>}
+                value={figure.value}
+                formatter={() => formatMoney(figure.value ?? '0', balance.currency as Currency)}
+                suffix={balance.currency}
+              />
+            ) : (
+              <Skeleton active paragraph={{ rows: 1 }} />
+            )}
+          </Col>
+        ))}
+      </Row>
     </Card>
   );
 }

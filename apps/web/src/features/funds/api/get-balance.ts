@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Balance } from '@paydesk/shared/funds/funds.schemas.ts';
+import { http } from '../../../lib/http.ts';
+
+export type { Balance };
+
+export const balanceQueryOptions = () =>
+  queryOptions({
+    queryKey: ['merchant', 'balance'],
+    queryFn: ({ signal }) =>
+      http.get<{ data: Balance }>('/api/merchant/balance', { signal }).then((r) => r.data),
+  });
+
+/** GET /api/merchant/balance: total, available and locked funds (funds:view). */
+export const useBalance = (options: { enabled?: boolean } = {}) =>
+  useQuery({ ...balanceQueryOptions(), enabled: options.enabled ?? true });
