@@ -18,7 +18,8 @@ const PER_PAGE = 20;
 const TYPE = 'transfer_in';
 
 export async function runFundFlowList(): Promise<void> {
-  if (ENTRIES / 5 < 500 * PER_PAGE) throw new Error('BENCH_ENTRIES must be at least 50000 to reach page 500.');
+  if (ENTRIES / 5 < 500 * PER_PAGE)
+    throw new Error('BENCH_ENTRIES must be at least 50000 to reach page 500.');
   const bench = await createBenchDatabase('flows');
   const bare = new pg.Pool({ connectionString: bench.url, max: 2 });
   try {
