@@ -3,7 +3,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from './fixtures.ts';
 
-const DIST = path.resolve(import.meta.dirname, '../apps/web/dist');
+// The server serves WEB_DIST when set (as the console build to measure), else apps/web/dist.
+const DIST = path.resolve(import.meta.dirname, '..', process.env.WEB_DIST ?? 'apps/web/dist');
 const BUDGET_BYTES = 250 * 1024;
 
 // DESIGN section 8: the JavaScript and CSS the login route loads stay under 250 KB gzip.

@@ -4,7 +4,7 @@ import { redirect } from 'react-router';
 import i18n from '../i18n/index.ts';
 import { type CurrentUser, currentUserQueryOptions, hasValidRoles } from '../lib/auth/get-current-user.ts';
 import { logout } from '../lib/auth/logout.ts';
-import { loginPathFor } from '../lib/auth/session.ts';
+import { loginPathFor, resetSession } from '../lib/auth/session.ts';
 import { feedback } from '../lib/feedback.ts';
 import { hasSessionCookie, isHttpError } from '../lib/http.ts';
 import { queryClient } from '../lib/query-client.ts';
@@ -30,6 +30,7 @@ export async function requireUser(request: Request): Promise<CurrentUser> {
   if (!hasValidRoles(user)) {
     feedback().toast('error', i18n.t('errors:verificationFailed'));
     await logout();
+    resetSession();
     throw toLogin();
   }
   return user;

@@ -20,8 +20,9 @@ export function UserMenu() {
         ],
         onClick: async ({ key }) => {
           if (key === 'profile') return navigate('/setting/personalData');
+          // The login page forgets the session once this layout is gone.
           await logout();
-          navigate('/login', { replace: true });
+          await navigate('/login', { replace: true });
         },
       }}
     >

@@ -1,14 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
 import { http } from '../http.ts';
-import { resetSession } from './session.ts';
 
-/** POST /api/logout: the server ends the session and clears the cookies; a failure still signs out here. */
+/**
+ * POST /api/logout: the server ends the session and clears the cookies. A failure changes nothing for
+ * the user, who is signed out here anyway. The login page forgets the session (resetSession) when it
+ * mounts, once the pages that used it are gone: cleared under them, their queries would fetch again.
+ */
 export async function logout(): Promise<void> {
-  try {
-    await http.post<void>('/api/logout', undefined, { handled: 'all' });
-  } finally {
-    resetSession();
-  }
+  await http.post<void>('/api/logout', undefined, { handled: 'all' }).catch(() => undefined);
 }
-
-export const useLogout = () => useMutation({ mutationFn: logout });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LogoMark } from '../../../components/logo-mark.tsx';
@@ -15,11 +15,11 @@ export default function LoginPage() {
   const [step, setStep] = useState<'credentials' | 'challenge'>('credentials');
   const [isExpired, setIsExpired] = useState(false);
 
-  const enter = () => {
-    // Whoever was signed in before, nothing of theirs stays cached.
-    resetSession();
-    navigate(safeRedirect(params.get('redirect')), { replace: true });
-  };
+  // Whoever was signed in before, nothing of theirs stays cached. Done here, once their pages are gone:
+  // cleared under mounted pages, the cache would make them fetch again without a session.
+  useEffect(() => resetSession(), []);
+
+  const enter = () => navigate(safeRedirect(params.get('redirect')), { replace: true });
 
   return (
     <main className="login-page">
