@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -356,6 +356,8 @@ describe('npm run ops: the process', () => {
     );
     expect(moved.code).toBe(0);
     expect(moved.out).toContain('Transferred 10.50 BRL in to MCLI1 (Cli Shop).');
+    // It let go of the data directory when it finished.
+    expect(existsSync(path.join(dataDir, 'server.json'))).toBe(false);
     const bad = await runCli(['funds:transfer-in', '--merchant', 'MCLI1', '--amount', '1'], env);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--reason is required.');
@@ -376,7 +378,6 @@ describe('npm run ops: the process', () => {
     const result = await runCli(['merchant:list'], { DATA_DIR: dataDir, DATABASE_URL: '' });
     expect(result.code).toBe(1);
     expect(result.err).toContain(`A server (pid ${process.pid}) is starting or busy with ${dataDir}`);
-    const { existsSync } = await import('node:fs');
     expect(existsSync(path.join(dataDir, 'pglite'))).toBe(false);
   });
 });
