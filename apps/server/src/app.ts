@@ -20,6 +20,7 @@ import { registerSecurityModule } from './modules/security/index.ts';
 import { registerAccessKeyModule } from './modules/access-key/index.ts';
 import type { AppContext } from './context.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
+import { redactUrl } from './lib/redact.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { createGuards } from './plugins/require-auth.ts';
@@ -35,7 +36,12 @@ export type AppDeps = {
 
 export async function buildApp({ config, database, logger }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logger ?? {
+      level: config.logLevel,
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
