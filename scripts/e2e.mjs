@@ -33,6 +33,15 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
+// Chinese text in screenshots needs a CJK font; best effort, the tests do not depend on it.
+const hasCjkFont = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout?.trim();
+if (!hasCjkFont && process.getuid?.() === 0) {
+  spawnSync('apt-get', ['install', '-y', '-q', 'fonts-wqy-microhei'], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
 const build = spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
