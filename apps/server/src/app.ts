@@ -22,7 +22,7 @@ import type { AppContext } from './context.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { redactUrl } from './lib/redact.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
 import { createGuards } from './plugins/require-auth.ts';
 import { createSessions, registerSessionLoading } from './plugins/session.ts';
 
@@ -76,6 +76,7 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 50 },
   });
+  markBodyRead(app);
   // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
   await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
 

@@ -32,6 +32,25 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once the body, a multipart form included, has been read (see markBodyRead). */
+    isBodyRead: boolean;
+  }
+}
+
+/**
+ * Marks each request whose body was read. Register it after @fastify/multipart: that plugin reads forms in
+ * an earlier preValidation hook, and its parser's errors ("Multipart: Boundary not found", "Unexpected end
+ * of form") carry no status code, so the error handler tells them from server faults by this mark.
+ */
+export function markBodyRead(app: FastifyInstance) {
+  app.decorateRequest('isBodyRead', false);
+  app.addHook('preValidation', async (request) => {
+    request.isBodyRead = true;
+  });
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const requestId = request.id;
@@ -69,6 +88,9 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(503)
         .header('retry-after', '5')
         .send({ message: 'The service is busy. Please try again in a moment.', request_id: requestId });
+    }
+    if (!request.isBodyRead && request.isMultipart()) {
+      return reply.status(400).send({ message: 'The form data could not be read.', request_id: requestId });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'System error', request_id: requestId });
