@@ -25,6 +25,7 @@ import { registerCsrf } from './plugins/csrf.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
 import { createGuards } from './plugins/require-auth.ts';
 import { createSessions, registerSessionLoading } from './plugins/session.ts';
+import { refuseUnstorableText } from './plugins/text-input.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -77,6 +78,7 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 50 },
   });
   markBodyRead(app);
+  refuseUnstorableText(app);
   // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
   await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
 

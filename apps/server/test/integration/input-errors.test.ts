@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
-import { loginAs, type TestClient } from '../helpers/client.ts';
+import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 
@@ -13,7 +13,9 @@ import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 let ctx: TestContext;
 let db: Db;
 let operatorToken: string;
+let merchantNo: string;
 let client: TestClient;
+let rootEmail: string;
 
 /** Money and merchants: a refused request must leave them as they were. */
 async function moneyState(): Promise<string> {
@@ -39,7 +41,9 @@ beforeAll(async () => {
   ctx = await createTestApp();
   db = ctx.database.db;
   operatorToken = await ensureLocalOperatorToken(db, ctx.config.dataDir);
-  const { users } = await createMerchant(db, { roles: ['ROOT'] });
+  const { merchant, users } = await createMerchant(db, { roles: ['ROOT'] });
+  merchantNo = merchant.no;
+  rootEmail = users.ROOT.email;
   client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
 });
 afterAll(() => ctx.close());
@@ -70,5 +74,67 @@ describe('a multipart form that cannot be read', () => {
       'content-type': `multipart/form-data; boundary=${boundary}`,
     });
     expect(response.statusCode).toBe(201);
+  });
+});
+
+describe('text that PostgreSQL cannot store (NUL, an unpaired surrogate)', () => {
+  it('answers 422 naming the field, in a body, a form, a query string or a path, and writes nothing', async () => {
+    const before = await moneyState();
+    const note = await ops('/ops/v1/funds/transfer-in', {
+      merchant: merchantNo,
+      amount: '1.00',
+      reason: 'bad input test',
+      note: 'a\u0000b',
+    });
+    expect(note.statusCode).toBe(422);
+    expect(note.json().errors).toEqual({
+      note: ['The note field contains a character that is not allowed (NUL or invalid Unicode).'],
+    });
+
+    // An unpaired surrogate reached the operator action's jsonb record.
+    const name = await ops('/ops/v1/merchants', {
+      name: 'Broken \ud800',
+      currency: 'CNY',
+      reason: 'bad input',
+    });
+    expect(name.statusCode).toBe(422);
+    expect(Object.keys(name.json().errors)).toEqual(['name']);
+
+    const login = await new TestClient(ctx.app).login(`${rootEmail}\u0000`, TEST_PASSWORD);
+    expect(login.statusCode).toBe(422);
+    expect(Object.keys(login.json().errors)).toEqual(['email']);
+
+    const form = await client.post(
+      '/api/user/confirm-password',
+      '--B\r\nContent-Disposition: form-data; name="password"\r\n\r\nx\u0000y\r\n--B--\r\n',
+      { 'content-type': 'multipart/form-data; boundary=B' },
+    );
+    expect(form.statusCode).toBe(422);
+    expect(Object.keys(form.json().errors)).toEqual(['password']);
+
+    const search = await client.get('/api/merchant/fund-flows?ref_no=%00');
+    expect(search.statusCode).toBe(422);
+    expect(Object.keys(search.json().errors)).toEqual(['ref_no']);
+
+    const nested = await client.put('/api/user/profile-information', {
+      name: 'x',
+      email: 'a@b.co',
+      list: [{ '\ud83d': 1 }],
+    });
+    expect(nested.statusCode).toBe(422);
+    expect(Object.keys(nested.json().errors)).toEqual(['list.0']);
+
+    expect(await moneyState()).toBe(before);
+  });
+
+  it('keeps well-formed text, emoji included', async () => {
+    const emoji = await ops('/ops/v1/funds/transfer-in', {
+      merchant: merchantNo,
+      amount: '1.00',
+      reason: 'bad input test',
+      note: 'thanks 😀 谢谢',
+    });
+    expect(emoji.statusCode).toBe(201);
+    expect(emoji.json().data.entry.note).toBe('thanks 😀 谢谢');
   });
 });
