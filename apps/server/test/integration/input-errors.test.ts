@@ -138,3 +138,28 @@ describe('text that PostgreSQL cannot store (NUL, an unpaired surrogate)', () =>
     expect(emoji.json().data.entry.note).toBe('thanks 😀 谢谢');
   });
 });
+
+describe('dates a time zone carries out of what the database holds', () => {
+  it('answers 422 on the date filter before year 1970 or after 2999 (year 0 and 10000 were 500s)', async () => {
+    for (const [query, field] of [
+      ['start_time=0000-01-01', 'start_time'],
+      ['start_time=1969-12-31', 'start_time'],
+      ['end_time=9999-12-31%2023:59:59', 'end_time'],
+      ['end_time=3000-01-01', 'end_time'],
+    ]) {
+      const response = await client.get(`/api/merchant/fund-flows?${query}`, { 'x-timezone': '-12:00' });
+      expect(response.statusCode, query).toBe(422);
+      expect(response.json().errors[field], query).toEqual(['Use a date between 1970-01-01 and 2999-12-31.']);
+    }
+  });
+
+  it('takes the first and the last day in the furthest time zones', async () => {
+    for (const zone of ['-12:00', '+14:00']) {
+      const response = await client.get(
+        '/api/merchant/fund-flows?start_time=1970-01-01&end_time=2999-12-31%2023:59:59',
+        { 'x-timezone': zone },
+      );
+      expect(response.statusCode, zone).toBe(200);
+    }
+  });
+});

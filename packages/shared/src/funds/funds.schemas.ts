@@ -65,6 +65,11 @@ const isRealDate = (day: string) => {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
 };
 
+// Dates a filter can mean. Beyond them a time zone's offset can carry an instant to year 0 or 10000,
+// which the database does not take.
+export const EARLIEST_DATE = '1970-01-01';
+export const LATEST_DATE = '2999-12-31';
+
 /** A local date ("2026-03-01") or date and time ("2026-03-01 08:30:00"), read in the user's time zone. */
 export const LocalTimeSchema = z
   .string()
@@ -72,7 +77,11 @@ export const LocalTimeSchema = z
   .refine((value) => {
     const match = DATE.exec(value) ?? DATE_TIME.exec(value);
     return match !== null && isRealDate(match[1]);
-  }, 'Use a date (2026-03-01) or a date and time (2026-03-01 08:30:00).');
+  }, 'Use a date (2026-03-01) or a date and time (2026-03-01 08:30:00).')
+  .refine((value) => {
+    const day = value.slice(0, 10);
+    return !isRealDate(day) || (day >= EARLIEST_DATE && day <= LATEST_DATE);
+  }, `Use a date between ${EARLIEST_DATE} and ${LATEST_DATE}.`);
 
 /** "2026-03-01 08:30" -> "2026-03-01T08:30:00"; a date alone is the first or last second of that day. */
 export function normalizeLocalTime(value: string, edge: 'start' | 'end'): string {
