@@ -32,6 +32,19 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * PostgreSQL's data exceptions (SQLSTATE class 22): a value from the request that a column cannot hold,
+ * such as an amount or a running balance beyond bigint (22003). The statement failed, so nothing was
+ * written; the caller gets a 400 rather than a 500, and the log keeps the error.
+ */
+function dataExceptionOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set once the body, a multipart form included, has been read (see markBodyRead). */
@@ -88,6 +101,15 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(503)
         .header('retry-after', '5')
         .send({ message: 'The service is busy. Please try again in a moment.', request_id: requestId });
+    }
+    const dataException = dataExceptionOf(error);
+    if (dataException) {
+      request.log.warn({ err: error }, 'data exception');
+      const message =
+        dataException === '22003'
+          ? 'A number in the request is too large.'
+          : 'A value in the request cannot be stored.';
+      return reply.status(400).send({ message, request_id: requestId });
     }
     if (!request.isBodyRead && request.isMultipart()) {
       return reply.status(400).send({ message: 'The form data could not be read.', request_id: requestId });

@@ -14,6 +14,7 @@ let ctx: TestContext;
 let db: Db;
 let operatorToken: string;
 let merchantNo: string;
+let usdtMerchantNo: string;
 let client: TestClient;
 let rootEmail: string;
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
   operatorToken = await ensureLocalOperatorToken(db, ctx.config.dataDir);
   const { merchant, users } = await createMerchant(db, { roles: ['ROOT'] });
   merchantNo = merchant.no;
+  usdtMerchantNo = (await createMerchant(db, { roles: [], currency: 'USDT' })).merchant.no;
   rootEmail = users.ROOT.email;
   client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
 });
@@ -161,5 +163,33 @@ describe('dates a time zone carries out of what the database holds', () => {
       );
       expect(response.statusCode, zone).toBe(200);
     }
+  });
+});
+
+describe('numbers beyond bigint', () => {
+  const transferIn = (amount: string) =>
+    ops('/ops/v1/funds/transfer-in', { merchant: usdtMerchantNo, amount, reason: 'bad input test' });
+
+  it('answers 400 for one amount too large for minor units, and writes nothing', async () => {
+    const before = await moneyState();
+    const response = await transferIn('999999999999999.999999');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('A number in the request is too large.');
+    expect(await moneyState()).toBe(before);
+  });
+
+  it('answers 400 for a credit the balance cannot hold, leaving the ledger whole', async () => {
+    expect((await transferIn('9000000000000')).statusCode).toBe(201);
+    const before = await moneyState();
+    const overflow = await transferIn('9000000000000');
+    expect(overflow.statusCode).toBe(400);
+    expect(overflow.json().message).toBe('A number in the request is too large.');
+    expect(await moneyState()).toBe(before);
+    const verify = await ctx.app.inject({
+      method: 'GET',
+      url: `/ops/v1/ledger/verify?merchant=${usdtMerchantNo}`,
+      headers: { authorization: `Bearer ${operatorToken}` },
+    });
+    expect(verify.json().data).toMatchObject({ ok: true, problems: [] });
   });
 });
