@@ -19,13 +19,22 @@ export function issueXsrfCookie(appKey: Buffer, request: FastifyRequest, reply: 
   reply.setCookie(XSRF_COOKIE, token, cookieOptions(request, false));
 }
 
+/** decodeURIComponent, or null for a malformed escape ("%", "%E0%A4%A") instead of a URIError. */
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
 function isValid(appKey: Buffer, request: FastifyRequest): boolean {
   const header = request.headers['x-xsrf-token'];
   const cookie = request.cookies[XSRF_COOKIE];
   if (typeof header !== 'string' || !cookie) return false;
   // Axios sends the cookie's value URL-decoded; accept either spelling.
-  const sent = header.includes('%') ? decodeURIComponent(header) : header;
-  if (!safeEqual(sent, cookie)) return false;
+  const sent = header.includes('%') ? safeDecode(header) : header;
+  if (sent === null || !safeEqual(sent, cookie)) return false;
   const [nonce, signature] = cookie.split('.');
   if (!nonce || !signature) return false;
   return safeEqual(signature, sign(appKey, nonce, request.sessionCookieId));

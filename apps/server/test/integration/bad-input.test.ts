@@ -493,6 +493,17 @@ function probesFor(route: Route): Probe[] {
   }
   if (!hasBody) return probes;
 
+  if (route.url.startsWith('/api/')) {
+    for (const token of ['', '%', '%E0%A4%A', 'a.b', 'x'.repeat(10_000)]) {
+      probes.push({
+        label: `X-XSRF-TOKEN ${token.slice(0, 10)}`,
+        method: route.method,
+        url,
+        headers: { 'x-xsrf-token': token },
+      });
+    }
+  }
+
   for (const raw of RAW_BODIES) {
     probes.push({
       label: raw.label,
@@ -692,7 +703,12 @@ describe('bad input never answers 5xx', () => {
             label: `anonymous ${raw.label}`,
             method: route.method,
             url: route.url.replace(/:[a-z_]+/gi, '1'),
-            headers: { ...(raw.type ? { 'content-type': raw.type } : {}), authorization: '' },
+            headers: {
+              ...(raw.type ? { 'content-type': raw.type } : {}),
+              authorization: '',
+              cookie: 'paydesk_session=%; XSRF-TOKEN=%E0%A4%A',
+              'x-xsrf-token': '%E0%A4%A',
+            },
             payload: ['GET', 'HEAD'].includes(route.method) ? undefined : raw.payload,
           },
           null,
