@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayRange, isValidTimeZone, localDate, zonedTimeToUtc } from './timezone.ts';
+import { dayRange, isValidTimeZone, localDate, resolveTimeZone, zonedTimeToUtc } from './timezone.ts';
 
 describe('time zones', () => {
   it('accepts IANA names and UTC offsets, refuses the rest', () => {
@@ -29,5 +29,12 @@ describe('time zones', () => {
   it('names the local date of an instant', () => {
     expect(localDate(new Date('2026-11-21T17:30:00Z'), 'Asia/Shanghai')).toBe('2026-11-22');
     expect(localDate(new Date('2026-11-21T17:30:00Z'), '-05:00')).toBe('2026-11-21');
+  });
+
+  it('resolves the zone of a request: saved, else the header, else UTC; a bad header is refused', () => {
+    expect(resolveTimeZone('+07:00', 'Asia/Shanghai')).toBe('+07:00');
+    expect(resolveTimeZone(null, 'Asia/Shanghai')).toBe('Asia/Shanghai');
+    expect(resolveTimeZone(null, undefined)).toBe('UTC');
+    expect(() => resolveTimeZone(null, 'Mars/Olympus')).toThrow(/X-Timezone/);
   });
 });

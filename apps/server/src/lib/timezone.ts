@@ -1,3 +1,5 @@
+import { ValidationError } from './errors.ts';
+
 // Day boundaries in a user's time zone, computed here rather than with SQL's AT TIME ZONE
 // (which reads "+07" as a POSIX zone and flips its sign).
 
@@ -69,4 +71,24 @@ export function dayRange(day: string, zone: string): { start: Date; end: Date } 
   const next = new Date(`${day}T00:00:00Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return { start, end: zonedTimeToUtc(next.toISOString().slice(0, 10), zone) };
+}
+
+/**
+ * The zone "today" and date filters use (DESIGN section 2): the user's saved zone when set, else the
+ * browser's X-Timezone header, else UTC. A header that names no zone is refused rather than guessed.
+ */
+export function resolveTimeZone(
+  saved: string | null | undefined,
+  header: string | string[] | undefined,
+): string {
+  if (saved && isValidTimeZone(saved)) return saved;
+  const sent = typeof header === 'string' ? header.trim() : '';
+  if (!sent) return 'UTC';
+  if (!isValidTimeZone(sent)) {
+    throw ValidationError.field(
+      'timezone',
+      'The X-Timezone header must be an IANA time zone or a UTC offset.',
+    );
+  }
+  return sent;
 }

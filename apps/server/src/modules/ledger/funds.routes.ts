@@ -7,23 +7,15 @@ import {
   FundFlowListResponseSchema,
   FundFlowResponseSchema,
 } from '@paydesk/shared/funds/funds.schemas.ts';
-import { notFound, ValidationError } from '../../lib/errors.ts';
-import { isValidTimeZone } from '../../lib/timezone.ts';
+import { notFound } from '../../lib/errors.ts';
+import { resolveTimeZone } from '../../lib/timezone.ts';
 import { authOf, type Guards } from '../../plugins/require-auth.ts';
 import type { FundsService, Viewer } from './funds.service.ts';
 
-/** The user's saved time zone, else the browser's X-Timezone, else UTC. */
 function viewerOf(request: FastifyRequest): Viewer {
   const { user, merchant } = authOf(request);
-  const header = request.headers['x-timezone'];
-  const sent = typeof header === 'string' && header.trim() ? header.trim() : undefined;
-  if (!user.timezone && sent && !isValidTimeZone(sent)) {
-    throw ValidationError.field(
-      'timezone',
-      'The X-Timezone header must be an IANA time zone or a UTC offset.',
-    );
-  }
-  return { merchantId: merchant.id, currency: merchant.currency, timeZone: user.timezone ?? sent ?? 'UTC' };
+  const timeZone = resolveTimeZone(user.timezone, request.headers['x-timezone']);
+  return { merchantId: merchant.id, currency: merchant.currency, timeZone };
 }
 
 const IdParamsSchema = z.object({ id: z.string() });

@@ -7,7 +7,6 @@ import { securityRoutes } from './security.routes.ts';
 import { createTwoFactorService } from './two-factor.service.ts';
 
 export { verifyStepUp } from './step-up.ts';
-export { requestTimeZone } from './time-zone.ts';
 
 /** Account security: two-factor, password confirmation, profile, passwords, sessions, security log. */
 export function registerSecurityModule(

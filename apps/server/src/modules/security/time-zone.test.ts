@@ -1,13 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { normalizeTimeZone, requestTimeZone } from './time-zone.ts';
+import { normalizeTimeZone } from './time-zone.ts';
 import { describeUserAgent } from './user-agent.ts';
-
-const request = (timezone: string | null, header?: string) =>
-  ({
-    auth: timezone === undefined ? null : { user: { timezone } },
-    headers: header === undefined ? {} : { 'x-timezone': header },
-  }) as unknown as FastifyRequest;
 
 describe('normalizeTimeZone', () => {
   it.each([
@@ -23,15 +16,6 @@ describe('normalizeTimeZone', () => {
   it.each(['', 'Mars/Olympus', '+15:00', '+07:75', 'yesterday'])('refuses %j', (raw) =>
     expect(normalizeTimeZone(raw)).toBeNull(),
   );
-});
-
-describe('requestTimeZone', () => {
-  it('prefers the saved zone, then the X-Timezone header, then UTC', () => {
-    expect(requestTimeZone(request('+07:00', 'Asia/Shanghai'))).toBe('+07:00');
-    expect(requestTimeZone(request(null, 'asia/shanghai'))).toBe('Asia/Shanghai');
-    expect(requestTimeZone(request(null, 'not a zone'))).toBe('UTC');
-    expect(requestTimeZone(request(null))).toBe('UTC');
-  });
 });
 
 describe('describeUserAgent', () => {

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { isValidTimeZone } from '../../lib/timezone.ts';
 
 const OFFSET = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;
@@ -17,16 +16,4 @@ export function normalizeTimeZone(raw: string): string | null {
   if (resolved.toLowerCase() === zone.toLowerCase()) return resolved;
   const known = Intl.supportedValuesOf('timeZone').find((name) => name.toLowerCase() === zone.toLowerCase());
   return known ?? zone;
-}
-
-/**
- * The time zone that "today" and date filters use for this request (DESIGN section 2): the user's saved
- * zone when set, else the browser's X-Timezone header, else UTC.
- */
-export function requestTimeZone(request: FastifyRequest): string {
-  const saved = request.auth?.user.timezone;
-  if (saved && isValidTimeZone(saved)) return saved;
-  const header = request.headers['x-timezone'];
-  const sent = typeof header === 'string' ? normalizeTimeZone(header) : null;
-  return sent ?? 'UTC';
 }
