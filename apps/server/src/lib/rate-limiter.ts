@@ -46,6 +46,13 @@ export async function peekRateLimit(
   return { count: Number(row.count), retryAfterSeconds: Math.max(1, Math.ceil(Number(row.retry_after))) };
 }
 
+/** Gives one hit back (a try counted before its check turned out right); never below zero. */
+export async function releaseRateLimit(db: DbOrTx, key: string): Promise<void> {
+  await db.execute(
+    sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key} and reset_at > now()`,
+  );
+}
+
 export async function clearRateLimit(db: DbOrTx, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }

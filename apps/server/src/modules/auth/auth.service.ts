@@ -3,7 +3,7 @@ import { type LoginBody, MESSAGES } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
-import { clearRateLimit, hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
+import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
 import type { SessionStarter } from '../../plugins/session.ts';
 import { securityEventsRepository } from '../security/security-events.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
@@ -27,9 +27,11 @@ export const createAuthService = ({ db, sessions }: Deps) => ({
     const perIp = await hitRateLimit(db, `login:${email}|${request.ip}`, LOGIN_LIMIT_PER_MINUTE, 60);
     if (!perIp.allowed)
       throw tooManyRequests(perIp.retryAfterSeconds, throttleMessage(perIp.retryAfterSeconds));
+    // Counted before the check, so tries sent together from many IPs cannot pass the ceiling; a right
+    // password gives its try back.
     const accountKey = `login-failures:${email}`;
-    const failures = await peekRateLimit(db, accountKey);
-    if (failures.count >= ACCOUNT_FAILURES_PER_HOUR) {
+    const failures = await hitRateLimit(db, accountKey, ACCOUNT_FAILURES_PER_HOUR, 3600);
+    if (!failures.allowed) {
       throw tooManyRequests(failures.retryAfterSeconds, throttleMessage(failures.retryAfterSeconds));
     }
 
@@ -38,7 +40,6 @@ export const createAuthService = ({ db, sessions }: Deps) => ({
       ? await verifyPassword(user.passwordHash, body.password)
       : (await burnPasswordCheck(body.password), false);
     if (!user || !isValid) {
-      await hitRateLimit(db, accountKey, ACCOUNT_FAILURES_PER_HOUR, 3600);
       await securityEventsRepository.record(db, request, {
         type: 'login_failed',
         merchantId: user?.merchantId ?? null,
@@ -47,6 +48,7 @@ export const createAuthService = ({ db, sessions }: Deps) => ({
       throw ValidationError.field('email', MESSAGES.badCredentials);
     }
 
+    await releaseRateLimit(db, accountKey);
     await clearRateLimit(db, `login:${email}|${request.ip}`);
     if (user.twoFactorConfirmedAt) {
       // Not logged in yet: the session only remembers who owes the challenge.

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
-import { hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
+import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import type { AuthContext } from '../../plugins/require-auth.ts';
 import { sessionsRepository } from '../auth/sessions.repository.ts';
@@ -88,13 +88,12 @@ export const createAccountService = ({ db }: Deps) => ({
     const errors: Record<string, string[]> = {};
     const current = input.current_password;
     if (typeof current === 'string' && current !== '') {
+      // Counted before the check (as guardFailures does); a right one gives its try back.
       const key = `password-check:${user.id}`;
-      const limit = await peekRateLimit(db, key);
-      if (limit.count >= FAILURES_PER_MINUTE) throw tooManyRequests(limit.retryAfterSeconds);
-      if (!(await verifyPassword(user.passwordHash, current))) {
-        await hitRateLimit(db, key, FAILURES_PER_MINUTE, 60);
-        errors.current_password = [SECURITY_MESSAGES.currentPasswordMismatch];
-      }
+      const attempt = await hitRateLimit(db, key, FAILURES_PER_MINUTE, 60);
+      if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+      if (await verifyPassword(user.passwordHash, current)) await releaseRateLimit(db, key);
+      else errors.current_password = [SECURITY_MESSAGES.currentPasswordMismatch];
     }
     if (!parsed.success) {
       for (const [field, messages] of Object.entries(zodErrors(parsed.error))) {
