@@ -171,7 +171,10 @@ export function createLedger() {
     return replayed;
   }
 
-  /** Closes an open hold as captured or released; a different key after it closed is refused (409). */
+  /**
+   * Closes an open hold as captured or released. Repeating the close that closed it (same key, same verb)
+   * replays; anything else after it closed is refused (409).
+   */
   async function closeHold(
     tx: Tx,
     input: CloseHoldInput,
@@ -182,7 +185,9 @@ export function createLedger() {
     if (closed) return { hold: closed, replayed: false };
     const existing = await repo.findHold(tx, input.merchantId, input.holdId);
     if (!existing) throw notFound('The hold was not found.');
-    if (existing.closeKey === input.idempotencyKey) return { hold: existing, replayed: true };
+    if (existing.closeKey === input.idempotencyKey && existing.status === status) {
+      return { hold: existing, replayed: true };
+    }
     throw new HoldClosedError(existing.status);
   }
 
