@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { PaymentPasswordBodySchema, SECURITY_MESSAGES } from '@paydesk/shared/security/security.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
-import { type AppError, ValidationError } from '../../lib/errors.ts';
+import { type AppError, conflict, ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
@@ -55,6 +55,12 @@ export const createPaymentPasswordService = ({ db, appKey }: Deps) => ({
     const failure = await db.transaction(async (tx): Promise<AppError | null> => {
       const row = await lockUserRow(tx, user.id);
       if (!row || !isTwoFactorEnabled(row)) return twoFactorRequired();
+      // Set by another request since this one read the user: only the current payment password changes it.
+      if (!isChange && row.paymentPasswordHash !== null) {
+        return conflict(
+          'The payment password was set meanwhile. Change it with the current payment password.',
+        );
+      }
       if (isChange) {
         const wrong = await checkPaymentPassword(tx, row, proof, 'current_payment_password', request);
         if (wrong) return wrong;
