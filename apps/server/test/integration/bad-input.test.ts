@@ -124,6 +124,7 @@ const BAD_QUERIES = [
   'cursor=AAAA',
   `cursor=${Buffer.from('99999999999999.999999999999999999').toString('base64url')}`,
   `cursor=${Buffer.from('0.0').toString('base64url')}`,
+  `cursor=${Buffer.from('999999999999999.999999999999999999').toString('base64url')}`,
   `cursor=${'A'.repeat(64)}`,
   `ref_no=${'x'.repeat(10_000)}`,
   'ref_no=%00',
@@ -316,6 +317,8 @@ function isJsonMessage(response: LightMyRequestResponse): boolean {
   }
 }
 
+const UNCHECKED_VALUE = 'A value in the request cannot be stored.';
+
 type Violation = { probe: string; status: number; body: string };
 
 /** The fingerprint as the last 4xx left it; null when something may have changed since. */
@@ -351,6 +354,10 @@ async function send(probe: Probe, client: TestClient | null, violations: Violati
   if (response.statusCode >= 400) {
     if (probe.method !== 'HEAD' && !isJsonMessage(response)) {
       violations.push({ probe: `${label} (no JSON message)`, status: response.statusCode, body });
+    }
+    // The error handler's net for values the database refused: the input should have been checked first.
+    if (body.includes(UNCHECKED_VALUE)) {
+      violations.push({ probe: `${label} (reached the database)`, status: response.statusCode, body });
     }
     const after = await fingerprint();
     knownState = after;

@@ -193,3 +193,23 @@ describe('numbers beyond bigint', () => {
     expect(verify.json().data).toMatchObject({ ok: true, problems: [] });
   });
 });
+
+describe('a fund flow cursor that points past any row', () => {
+  it('answers 422 errors.cursor (a time past year 9999 reached the database as a 500)', async () => {
+    for (const raw of ['999999999999999.1', '253402300800000.1']) {
+      const response = await client.get(
+        `/api/merchant/fund-flows?cursor=${Buffer.from(raw).toString('base64url')}`,
+      );
+      expect(response.statusCode, raw).toBe(422);
+      expect(response.json().errors, raw).toEqual({ cursor: ['The cursor is not valid.'] });
+    }
+  });
+
+  it('still takes a cursor at any time up to year 9999', async () => {
+    const raw = `${Date.UTC(9999, 0, 1)}.1`;
+    const response = await client.get(
+      `/api/merchant/fund-flows?cursor=${Buffer.from(raw).toString('base64url')}`,
+    );
+    expect(response.statusCode).toBe(200);
+  });
+});

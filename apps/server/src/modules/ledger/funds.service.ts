@@ -41,9 +41,15 @@ export function presentFundFlow(row: FundFlowRow, currency: Currency): FundFlow 
 export const encodeCursor = (row: FundFlowCursor) =>
   Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
 
+// A cursor of ours points at a row written before now; a later time (beyond year 9999 the database cannot
+// even read it) is not one.
+const LATEST_CURSOR_MS = Date.UTC(9999, 11, 31);
+
 function decodeCursor(cursor: string): FundFlowCursor {
   const match = /^(\d{1,15})\.(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw ValidationError.field('cursor', 'The cursor is not valid.');
+  if (!match || Number(match[1]) > LATEST_CURSOR_MS) {
+    throw ValidationError.field('cursor', 'The cursor is not valid.');
+  }
   return { createdAt: new Date(Number(match[1])), id: Number(match[2]) };
 }
 
