@@ -3,6 +3,7 @@ import { MESSAGES } from '@paydesk/shared';
 import { hmacHex, randomToken, safeEqual } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
 import { cookieOptions } from './cookies.ts';
+import { isApiRequest } from './api-route.ts';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -42,7 +43,7 @@ function isValid(appKey: Buffer, request: FastifyRequest): boolean {
 
 export function registerCsrf(app: FastifyInstance, { appKey }: { appKey: Buffer }) {
   app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!UNSAFE.has(request.method) || !isApiRequest(request)) return;
     if (!isValid(appKey, request)) throw new AppError(419, MESSAGES.csrfMismatch);
   });
 }

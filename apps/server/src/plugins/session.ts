@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from '../lib/crypto.ts';
 import { type SessionRow, sessionsRepository } from '../modules/auth/sessions.repository.ts';
 import { cookieOptions } from './cookies.ts';
 import { XSRF_COOKIE, issueXsrfCookie } from './csrf.ts';
+import { isApiRequest } from './api-route.ts';
 
 export const SESSION_COOKIE = 'paydesk_session';
 /** Idle lifetime, slid forward by activity (Laravel's default of 120 minutes). */
@@ -65,7 +66,7 @@ export function registerSessionLoading(app: FastifyInstance, { db }: { db: Db })
   app.decorateRequest('session', null);
   app.decorateRequest('sessionCookieId', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRequest(request)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     request.sessionCookieId = sha256Hex(token);

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, type TestClient } from '../helpers/client.ts';
+import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 
 let ctx: TestContext;
 let client: TestClient;
+let rootEmail: string;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   const { users } = await createMerchant(ctx.database.db, { roles: ['ROOT'] });
-  client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
+  rootEmail = users.ROOT.email;
+  client = await loginAs(ctx.app, rootEmail, TEST_PASSWORD);
 });
 afterAll(() => ctx.close());
 
@@ -37,5 +39,28 @@ describe('an X-XSRF-TOKEN header that is not a token', () => {
       body: { name: 'Renamed', email: (await client.get('/api/merchant/user')).json().data.email },
     });
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('a console API path spelled with percent-escapes ("/%61pi/login" is the router\'s /api/login)', () => {
+  it('is CSRF-checked like /api/: a cross-site login or logout without the token answers 419', async () => {
+    const stranger = new TestClient(ctx.app);
+    const login = await stranger.request('POST', '/%61pi/login', {
+      body: { email: rootEmail, password: TEST_PASSWORD },
+    });
+    expect(login.statusCode).toBe(419);
+    expect(stranger.sessionCookie).toBeUndefined();
+
+    const logout = await client.request('POST', '/ap%69/logout', { csrf: false });
+    expect(logout.statusCode).toBe(419);
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(200);
+  });
+
+  it('carries the session like /api/', async () => {
+    expect((await client.get('/%61pi/merchant/user')).statusCode).toBe(200);
+    expect(
+      (await client.request('POST', '/%61pi/user/confirm-password', { body: { password: TEST_PASSWORD } }))
+        .statusCode,
+    ).toBe(201);
   });
 });
