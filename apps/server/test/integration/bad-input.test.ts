@@ -723,6 +723,24 @@ describe('bad input never answers 5xx', () => {
         );
       }
     }
+    // Methods no route takes, on every path.
+    for (const url of new Set(routes.map((route) => route.url.replace(/:[a-z_]+/gi, '1')))) {
+      for (const method of ['PATCH', 'OPTIONS', 'DELETE', 'PUT']) {
+        if (routes.some((route) => route.method === method && route.url.replace(/:[a-z_]+/gi, '1') === url))
+          continue;
+        await send(
+          {
+            label: 'no such method',
+            method,
+            url,
+            headers: { 'content-type': 'application/json' },
+            payload: '{}',
+          },
+          null,
+          violations,
+        );
+      }
+    }
     expect(violations).toEqual([]);
   });
 });
