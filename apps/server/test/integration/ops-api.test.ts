@@ -238,6 +238,13 @@ describe('moving funds', () => {
     expect(await balanceOf(m.id)).toEqual({ available: 2_500n, locked: 0n });
     expect(await entryCount(m.id)).toBe(1);
 
+    const changed = await call('POST', '/ops/v1/funds/transfer-in', { ...body, amount: '99.00' }, { key });
+    expect(changed.statusCode).toBe(422);
+    expect(changed.json().errors.idempotency_key).toEqual([
+      'This Idempotency-Key was used with a different request.',
+    ]);
+    expect(await balanceOf(m.id)).toEqual({ available: 2_500n, locked: 0n });
+
     const other = await call('POST', '/ops/v1/funds/freeze', body, { key });
     expect(other.statusCode).toBe(422);
     expect(other.json().errors.idempotency_key).toEqual([

@@ -56,6 +56,15 @@ function amountIn(amount: string, currency: Currency): bigint {
   }
 }
 
+/** JSON with object keys sorted: jsonb does not keep the key order it was given. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 export type OpsService = ReturnType<typeof createOpsService>;
 
 export function createOpsService({ db, ledger }: Deps) {
@@ -85,6 +94,13 @@ export function createOpsService({ db, ledger }: Deps) {
           throw ValidationError.field(
             'idempotency_key',
             'This Idempotency-Key was used for another command.',
+          );
+        }
+        // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
+        if (canonicalJson(first.detail.request) !== canonicalJson(request)) {
+          throw ValidationError.field(
+            'idempotency_key',
+            'This Idempotency-Key was used with a different request.',
           );
         }
         return { data: first.detail.result as T, replayed: true };
