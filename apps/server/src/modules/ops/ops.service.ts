@@ -176,6 +176,23 @@ export function createOpsService({ db, ledger }: Deps) {
     }
   }
 
+  /** What every funds command answers: the action, the merchant, the entry it wrote and the balance after. */
+  async function fundsMoved(
+    tx: Tx,
+    actionId: number,
+    merchant: MerchantRow,
+    entry: FundFlowRow,
+    currency: Currency,
+  ) {
+    const balance = await ledger.balanceOf(tx, merchant.id);
+    return {
+      action_id: actionId,
+      merchant: presentMerchant(merchant),
+      entry: presentEntry(entry, currency),
+      balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
+    };
+  }
+
   async function moveFunds(direction: 'in' | 'out', body: MoveFundsBody, context: ActionContext) {
     const merchant = await merchantByNo(body.merchant);
     const currency = currencyOf(merchant);
@@ -192,15 +209,7 @@ export function createOpsService({ db, ledger }: Deps) {
         note: body.note ?? null,
         idempotencyKey: `operator_action:${actionId}:${type}`,
       });
-      const balance = await ledger.balanceOf(tx, merchant.id);
-      return {
-        data: {
-          action_id: actionId,
-          merchant: presentMerchant(merchant),
-          entry: presentEntry(entry, currency),
-          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
-        },
-      };
+      return { data: await fundsMoved(tx, actionId, merchant, entry, currency) };
     });
   }
 
@@ -219,16 +228,8 @@ export function createOpsService({ db, ledger }: Deps) {
         note: body.note ?? null,
         idempotencyKey: `operator_action:${actionId}:funds_frozen`,
       });
-      const balance = await ledger.balanceOf(tx, merchant.id);
-      return {
-        data: {
-          action_id: actionId,
-          freeze_id: hold.id,
-          merchant: presentMerchant(merchant),
-          entry: presentEntry(entry, currency),
-          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
-        },
-      };
+      const moved = await fundsMoved(tx, actionId, merchant, entry, currency);
+      return { data: { ...moved, freeze_id: hold.id } };
     });
   }
 
@@ -253,16 +254,8 @@ export function createOpsService({ db, ledger }: Deps) {
           }
           throw error;
         });
-      const balance = await ledger.balanceOf(tx, merchant.id);
-      return {
-        data: {
-          action_id: actionId,
-          freeze_id: hold.id,
-          merchant: presentMerchant(merchant),
-          entry: presentEntry(entry, currency),
-          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
-        },
-      };
+      const moved = await fundsMoved(tx, actionId, merchant, entry, currency);
+      return { data: { ...moved, freeze_id: hold.id } };
     });
   }
 
