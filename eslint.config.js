@@ -2,14 +2,37 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { noImportCycle } from './scripts/eslint/no-import-cycle.js';
 
-const LEDGER_TABLES = ['balances', 'holds', 'fundFlows', 'fundFlowHourly'];
-const LEDGER_SQL_TABLES = ['balances', 'holds', 'fund_flows', 'fund_flow_hourly'];
+const LEDGER_TABLES = [
+  'ledgerAccounts',
+  'journalEntries',
+  'postings',
+  'holds',
+  'fundFlows',
+  'fundFlowHourly',
+];
+const LEDGER_SQL_TABLES = [
+  'ledger_accounts',
+  'journal_entries',
+  'postings',
+  'holds',
+  'fund_flows',
+  'fund_flow_hourly',
+];
 const LEDGER_TABLE_NAMES = `/^(${LEDGER_TABLES.join('|')})$/`;
 const SQL_WRITE = String.raw`(insert\s+into|update|delete\s+from|truncate(\s+table)?)`;
 const LEDGER_SQL_WRITE = String.raw`/\b${SQL_WRITE}\s+("?public"?\.)?"?(${LEDGER_SQL_TABLES.join('|')})\b/i`;
 const SQL_WRITE_VERB_AT_END = String.raw`/\b${SQL_WRITE}\s*$/i`;
-const LEDGER_ONLY = 'Only the ledger module writes balances, holds and fund flows.';
+const LEDGER_ONLY =
+  'Only the ledger module writes ledger accounts, journal entries, postings, holds and fund flows.';
+
+// The server's layers (apps/server/README.md): lib, db and plugins never import a module; a module uses
+// another only through its index.ts; nothing imports in a circle.
+const SERVER_LOWER_LAYERS = ['apps/server/src/lib/**', 'apps/server/src/db/**', 'apps/server/src/plugins/**'];
+const LOWER_LAYER_MESSAGE =
+  'lib, db and plugins never import a module: move the code down, or up into the module.';
+const MODULE_DOOR_MESSAGE = "Another module is used only through its index.ts ('../<module>/index.ts').";
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '**/migrations'] },
@@ -34,8 +57,31 @@ export default tseslint.config(
     },
   },
   {
-    // Only the ledger module writes balances, holds and fund flows (DESIGN section 3): through drizzle
-    // (db.insert(balances), db.update(schema.holds)), under another name, or in raw SQL.
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { paydesk: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'paydesk/no-import-cycle': 'error' },
+  },
+  {
+    files: SERVER_LOWER_LAYERS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`(^|/)modules/`, message: LOWER_LAYER_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`^\.\./[^./][^/]*/(?!index\.ts$)`, message: MODULE_DOOR_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // Only the ledger module writes the ledger's tables (DESIGN section 3): through drizzle
+    // (db.insert(ledgerAccounts), db.update(schema.holds)), under another name, or in raw SQL.
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/modules/ledger/**', 'apps/server/src/db/schema/**'],
     rules: {

@@ -40,23 +40,53 @@ export async function runFundFlowList(): Promise<void> {
       roles: ['ROOT'],
     });
 
-    // Bulk load: five posted types in turn, two seconds apart, with the running balance after each, the
-    // balance row and the hourly rollup, as the ledger would have written them one by one.
+    // Bulk load: five posted types in turn, two seconds apart, each a journal entry with its two postings
+    // (available and the counterpart of DESIGN 3) and its fund flow with the running balance after it, the
+    // accounts and the hourly rollup, as the ledger would have written them one by one. The balance check
+    // trigger is skipped for the load (session_replication_role): each entry is a pair summing to zero.
     const started = performance.now();
-    await db.execute(sql`
-      insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
-                              idempotency_key, created_at)
-      select ${merchant.id}, t.type, t.amount, sum(t.amount) over (order by t.g), 'bench', t.g::text, 'R' || t.g,
-             'bench:' || t.g, t.at
-      from (select g,
-                   (array['collection_settlement','recharge','transfer_in','transfer_out','payout_refund'])[1 + g % 5] as type,
-                   case when g % 5 = 3 then -(1 + g % 500) else 1000 + g % 9000 end::bigint as amount,
-                   timestamptz '2025-06-01 00:00:00+00' + g * interval '2 seconds' as at
-            from generate_series(1, ${ENTRIES}) g) t
-      order by t.g`);
-    await db.execute(sql`
-      insert into balances (merchant_id, available_minor, locked_minor)
-      select ${merchant.id}, sum(amount_minor), 0 from fund_flows where merchant_id = ${merchant.id}`);
+    const counterpart = sql`case t.type when 'recharge' then 'usdt_deposits:CNY'
+      when 'transfer_in' then 'operator_adjustments:CNY' when 'transfer_out' then 'operator_adjustments:CNY'
+      else 'channel_clearing:bench:CNY' end`;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`
+        insert into ledger_accounts (code, kind, merchant_id, channel_code, currency) values
+          (${`merchant:${merchant.id}:available`}, 'merchant_available', ${merchant.id}, null, 'CNY'),
+          (${`merchant:${merchant.id}:locked`}, 'merchant_locked', ${merchant.id}, null, 'CNY'),
+          ('operator_adjustments:CNY', 'operator_adjustments', null, null, 'CNY'),
+          ('usdt_deposits:CNY', 'usdt_deposits', null, null, 'CNY'),
+          ('channel_clearing:bench:CNY', 'channel_clearing', null, 'bench', 'CNY')`);
+      await tx.execute(sql`
+        create temporary table bench_rows on commit drop as
+        select g,
+               (array['collection_settlement','recharge','transfer_in','transfer_out','payout_refund'])[1 + g % 5] as type,
+               case when g % 5 = 3 then -(1 + g % 500) else 1000 + g % 9000 end::bigint as amount,
+               timestamptz '2025-06-01 00:00:00+00' + g * interval '2 seconds' as at
+        from generate_series(1, ${ENTRIES}) g`);
+      await tx.execute(sql`
+        insert into journal_entries (id, type, merchant_id, ref_type, ref_id, ref_no, idempotency_key, created_at)
+        overriding system value
+        select g, type, ${merchant.id}, 'bench', g::text, 'R' || g, 'bench:' || g, at from bench_rows`);
+      await tx.execute(sql`
+        insert into postings (entry_id, account_id, amount_minor)
+        select t.g, a.id, t.amount from bench_rows t
+        join ledger_accounts a on a.code = ${`merchant:${merchant.id}:available`}
+        union all
+        select t.g, a.id, -t.amount from bench_rows t join ledger_accounts a on a.code = ${counterpart}`);
+      await tx.execute(sql`
+        insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
+                                entry_id, created_at)
+        select ${merchant.id}, t.type, t.amount, sum(t.amount) over (order by t.g), 'bench', t.g::text, 'R' || t.g,
+               t.g, t.at
+        from bench_rows t order by t.g`);
+      await tx.execute(sql`
+        update ledger_accounts a set balance_minor = s.total
+        from (select account_id, sum(amount_minor) as total from postings group by account_id) s
+        where s.account_id = a.id`);
+      await tx.execute(sql`
+        select setval(pg_get_serial_sequence('journal_entries', 'id'), ${ENTRIES + 1}, false)`);
+    });
     await db.execute(sql`
       insert into fund_flow_hourly (merchant_id, type, hour, in_minor, out_minor, entries)
       select merchant_id, type, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),

@@ -149,7 +149,7 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(recoveryCodes[0]);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByText('The provided two factor recovery code was invalid.')).toBeVisible();
+  await expect(page.getByText('The recovery code is invalid or has already been used.')).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel('Recovery code').fill(recoveryCodes[1]);
   await page.getByRole('button', { name: 'Verify' }).click();

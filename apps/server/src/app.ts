@@ -1,3 +1,4 @@
+import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -6,14 +7,18 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { createAuthService } from './modules/auth/auth.service.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
+import {
+  createGuards,
+  createSessions,
+  registerAuthModule,
+  registerSessionLoading,
+} from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
+import { registerUsersModule } from './modules/users/index.ts';
 import { registerLedgerModule } from './modules/ledger/index.ts';
 import { registerOpsModule } from './modules/ops/index.ts';
 import { registerSecurityModule } from './modules/security/index.ts';
@@ -23,8 +28,6 @@ import { startHousekeeping } from './jobs/housekeeping.ts';
 import { redactUrl } from './lib/redact.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
-import { createGuards } from './plugins/require-auth.ts';
-import { createSessions, registerSessionLoading } from './plugins/session.ts';
 import { refuseUnstorableText } from './plugins/text-input.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -50,6 +53,15 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
     // SIGTERM: new requests get 503 while in-flight ones finish.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // The router's own refusals (a malformed %-escape, a path parameter too long) in our error shape.
+    frameworkErrors: (error, request, reply) => {
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const message = status === 414 ? 'The address is too long.' : 'The address is not valid.';
+      void (reply as FastifyReply)
+        .status(status)
+        .send({ message, code: errorCodeOfStatus(status), request_id: request.id });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -84,15 +96,14 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
 
   const db = database.db;
   const sessions = createSessions({ db, config });
-  const guards = createGuards({ db });
-  const auth = createAuthService({ db, sessions });
+  const guards = createGuards();
 
   registerSessionLoading(app, { db });
   registerCsrf(app, { appKey: config.appKey });
 
   healthRoutes(app, { database });
-  authRoutes(app, { auth, appKey: config.appKey });
-  usersRoutes(app, { guards });
+  registerAuthModule(app, { db, config, sessions });
+  registerUsersModule(app, { guards });
 
   const ctx: AppContext = { config, database, db, sessions, guards };
   registerSecurityModule(app, ctx);
@@ -115,7 +126,9 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
     if (hasConsole && request.method === 'GET' && !isApi && !isAsset) {
       return reply.header('cache-control', 'no-store').sendFile('index.html');
     }
-    return reply.status(404).send({ message: 'Not found.', request_id: request.id });
+    return reply
+      .status(404)
+      .send({ message: 'Not found.', code: ERROR_CODES.notFound, request_id: request.id });
   });
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
-import type { Guards } from './plugins/require-auth.ts';
-import type { SessionStarter } from './plugins/session.ts';
+import type { SessionStarter } from './modules/auth/index.ts';
+import type { Guards } from './plugins/auth-context.ts';
 
 /** What buildApp hands to each module's register function. */
 export type AppContext = {

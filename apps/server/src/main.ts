@@ -2,7 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed-demo.ts';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './modules/demo/index.ts';
 import { claimDataDir, publishServerUrl, releaseDataDir } from './cli/server-file.ts';
 import { ensureLocalOperatorToken } from './modules/ops/index.ts';
 

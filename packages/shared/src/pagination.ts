@@ -18,3 +18,27 @@ export type ListMeta = z.infer<typeof ListMetaSchema>;
 
 export const listResponse = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), meta: ListMetaSchema });
+
+const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+/**
+ * A list read by position: ?cursor= is the position after the last row of the previous page
+ * (meta.next_cursor). With it the page is read from that position on the index instead of skipping
+ * (page - 1) x per_page rows, so deep pages stay fast; page still says which page it is.
+ */
+export const CursorListQuerySchema = ListQuerySchema.extend({
+  cursor: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'The cursor is not valid.')
+      .optional(),
+  ),
+});
+export type CursorListQuery = z.infer<typeof CursorListQuerySchema>;
+
+export const CursorListMetaSchema = ListMetaSchema.extend({
+  /** Pass as ?cursor= with page + 1 for the next page; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type CursorListMeta = z.infer<typeof CursorListMetaSchema>;

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { groupDecimal } from '@paydesk/shared';
 import {
   CreateMerchantBodySchema,
+  CreateOperatorTokenBodySchema,
+  RevokeOperatorTokenBodySchema,
   CreateUserBodySchema,
   MoveFundsBodySchema,
   UnfreezeBodySchema,
@@ -228,6 +230,114 @@ export const COMMANDS: Record<string, CommandSpec> = {
     exitCode: (data) => (data.ok ? 0 : 1),
     examples: ['npm run ops -- ledger:verify', 'npm run ops -- ledger:verify --merchant M100001 --json'],
   },
+  'operator:token-create': {
+    summary: "Create a named operator's token (printed once; only its hash is kept).",
+    options: {
+      name: { value: '<operator>', required: true, help: "the operator's name, recorded with their changes" },
+      reason: REASON,
+    },
+    changes: true,
+    schema: CreateOperatorTokenBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/operator-tokens', body }),
+    print: (data) => {
+      const token = data.token as TokenView;
+      return [
+        `Created operator token #${token.id} for ${token.name}.`,
+        ...(typeof data.secret === 'string'
+          ? [`Token (shown once, keep it secret): ${data.secret}`]
+          : ['(A repeat of an earlier request: the token was shown then and is not shown again.)']),
+      ];
+    },
+    examples: ['npm run ops -- operator:token-create --name alice --reason "new on-call operator"'],
+  },
+  'operator:token-list': {
+    summary: 'List operator tokens (never their secrets).',
+    options: {},
+    changes: false,
+    schema: z.object({}),
+    request: () => ({ method: 'GET', path: '/ops/v1/operator-tokens' }),
+    print: (data) =>
+      table(
+        ['ID', 'OPERATOR', 'KIND', 'CREATED', 'LAST USED', 'REVOKED'],
+        (data as unknown as TokenView[]).map((t) => [
+          String(t.id),
+          t.name,
+          t.is_local ? 'local' : 'named',
+          t.created_at,
+          t.last_used_at ?? '-',
+          t.revoked_at ?? '-',
+        ]),
+      ),
+    examples: ['npm run ops -- operator:token-list', 'npm run ops -- operator:token-list --json'],
+  },
+  'operator:token-revoke': {
+    summary: 'Revoke an operator token: it stops working at once.',
+    options: {
+      id: { value: '<id>', required: true, help: 'the token number operator:token-list prints' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: RevokeOperatorTokenBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/operator-tokens/revoke', body }),
+    print: (data) => {
+      const token = data.token as TokenView;
+      return [`Revoked operator token #${token.id} of ${token.name}.`];
+    },
+    examples: ['npm run ops -- operator:token-revoke --id 3 --reason "left the team"'],
+  },
+  'ledger:trial-balance': {
+    summary:
+      "Print every platform account and all merchants' balances per currency, and their total (zero when the books balance).",
+    options: {},
+    changes: false,
+    schema: z.object({}),
+    request: () => ({ method: 'GET', path: '/ops/v1/ledger/trial-balance' }),
+    print: (data) => {
+      const report = data as unknown as TrialBalanceView;
+      if (report.currencies.length === 0) return ['No accounts yet: nothing has moved.'];
+      const lines: string[] = [];
+      for (const c of report.currencies) {
+        const rows = [
+          ...c.accounts.map((a) => [a.code, money(a.balance, c.currency)]),
+          [`merchants available (${c.merchants.count})`, money(c.merchants.available, c.currency)],
+          [`merchants locked (${c.merchants.count})`, money(c.merchants.locked, c.currency)],
+          ['total', money(c.total, c.currency)],
+        ];
+        // Amounts right-aligned, so the digits line up.
+        const width = Math.max(...rows.map((r) => r[1].length));
+        lines.push(`${c.currency}:`);
+        lines.push(
+          ...table(
+            ['account', 'balance'.padStart(width)],
+            rows.map(([account, amount]) => [account, amount.padStart(width)]),
+          ).map((line) => `  ${line}`),
+        );
+      }
+      lines.push(report.balanced ? 'Balanced: every currency sums to zero.' : 'NOT BALANCED.');
+      return lines;
+    },
+    exitCode: (data) => (data.balanced ? 0 : 1),
+    examples: ['npm run ops -- ledger:trial-balance', 'npm run ops -- ledger:trial-balance --json'],
+  },
+};
+
+type TokenView = {
+  id: number;
+  name: string;
+  is_local: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+type TrialBalanceView = {
+  balanced: boolean;
+  currencies: {
+    currency: string;
+    accounts: { code: string; balance: string }[];
+    merchants: { available: string; locked: string; count: number };
+    total: string;
+  }[];
 };
 
 function table(header: string[], rows: string[][]): string[] {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,12 +18,54 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 export type DbOrTx = Db | Tx;
 
 /**
- * Raw SQL rows, the same on both drivers. Note: node-postgres returns int8/numeric as strings and
- * PGlite may return numbers or bigints: convert with Number()/BigInt() at the call site.
+ * A statement's name derived from its text: on PostgreSQL a named statement is parsed once per connection
+ * and, after a few runs, planned once too (the console's hot reads spend more time planning than running).
+ * The same text always gets the same name, so names never clash.
+ */
+export const statementName = (text: string): string =>
+  `pd_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+
+type SessionOf = {
+  session: {
+    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      isResponseInArrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+};
+
+/**
+ * Raw SQL rows, the same on both drivers, run as a named prepared statement. Note: node-postgres returns
+ * int8/numeric as strings and PGlite may return numbers or bigints: convert with Number()/BigInt() at the
+ * call site.
  */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  const { session } = db as unknown as SessionOf;
+  const built = session.dialect.sqlToQuery(query);
+  const result = (await session
+    .prepareQuery(built, undefined, statementName(built.sql), false)
+    .execute()) as {
+    rows: T[];
+  };
   return result.rows;
+}
+
+const preparedByDb = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A prepared drizzle query with placeholders, built once per database (building a select of many columns
+ * costs more than running it) and named, so PostgreSQL parses and plans it once per connection. `key`
+ * names the query's shape; `build` must make the same query for the same key.
+ */
+export function preparedOnce<P>(db: DbOrTx, key: string, build: (db: DbOrTx) => P): P {
+  let cache = preparedByDb.get(db);
+  if (!cache) preparedByDb.set(db, (cache = new Map()));
+  let query = cache.get(key) as P | undefined;
+  if (!query) cache.set(key, (query = build(db)));
+  return query;
 }
 
 export type Database = {
@@ -45,14 +88,16 @@ export type DatabaseOptions = {
   poolSize?: number;
   acquireTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Where the migrations are read from (tests migrate to an earlier point with a shorter journal). */
+  migrationsFolder?: string;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.migrationsFolder ?? migrationsFolder);
 }
 
-async function openPglite(dir: string | undefined): Promise<Database> {
+async function openPglite(dir: string | undefined, migrationsFolder: string): Promise<Database> {
   if (dir) mkdirSync(path.dirname(dir), { recursive: true });
   const client = dir ? new PGlite(dir) : new PGlite();
   await client.waitReady;
@@ -69,6 +114,7 @@ async function openPglite(dir: string | undefined): Promise<Database> {
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const folder = options.migrationsFolder ?? migrationsFolder;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 20,
@@ -91,7 +137,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       const lock = await pool.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+        await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: folder });
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
         lock.release();

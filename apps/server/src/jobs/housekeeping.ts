@@ -1,13 +1,14 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { deleteSpentRateLimits } from '../lib/rate-limiter.ts';
+import { sessionsRepository } from '../modules/auth/index.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 
 /** Deletes expired sessions and spent rate-limit windows. Idempotent; any number of processes may run it. */
 export async function sweepExpired(db: Db): Promise<void> {
-  await db.execute(sql`delete from sessions where expires_at < now()`);
-  await db.execute(sql`delete from rate_limits where reset_at < now() - interval '1 hour'`);
+  await sessionsRepository.deleteExpired(db);
+  await deleteSpentRateLimits(db);
 }
 
 export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {

@@ -1,31 +1,35 @@
-import { MESSAGES } from '@paydesk/shared';
+import { ERROR_CODES, type ErrorCode, errorCodeOfStatus, MESSAGES } from '@paydesk/shared';
 
-/** Services throw these; plugins/error-handler.ts turns them into answers. No route builds an error body. */
+/**
+ * Services throw these; plugins/error-handler.ts turns them into answers. No route builds an error body.
+ * Every one carries a code of the catalogue (ERROR_CODES): its own, or the one of its status.
+ */
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  readonly code: ErrorCode;
   readonly headers: Record<string, string>;
   constructor(
     status: number,
     message: string,
-    options: { code?: string; headers?: Record<string, string> } = {},
+    options: { code?: ErrorCode; headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.status = status;
-    this.code = options.code;
+    this.code = options.code ?? errorCodeOfStatus(status);
     this.headers = options.headers ?? {};
   }
 }
 
-/** 422 in the Laravel shape: {message, errors: {field: [messages]}}. */
+/** 422 in the Laravel shape: {message, code, errors: {field: [messages]}}. */
 export class ValidationError extends AppError {
   readonly errors: Record<string, string[]>;
-  constructor(errors: Record<string, string[]>) {
-    super(422, laravelMessage(errors));
+  constructor(errors: Record<string, string[]>, code: ErrorCode = ERROR_CODES.validationFailed) {
+    super(422, laravelMessage(errors), { code });
     this.errors = errors;
   }
-  static field(field: string, message: string): ValidationError {
-    return new ValidationError({ [field]: [message] });
+  /** One field's error; `code` names the refusal when it is more than a malformed value. */
+  static field(field: string, message: string, code?: ErrorCode): ValidationError {
+    return new ValidationError({ [field]: [message] }, code);
   }
 }
 
@@ -40,9 +44,9 @@ export function laravelMessage(errors: Record<string, string[]>): string {
 export const unauthenticated = () => new AppError(401, MESSAGES.unauthenticated);
 export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, message);
 export const notFound = (message: string = MESSAGES.notFound) => new AppError(404, message);
-export const conflict = (message: string, code?: string) => new AppError(409, message, { code });
-export const badRequest = (message: string, code?: string) => new AppError(400, message, { code });
-export const locked = (message: string, code?: string) => new AppError(423, message, { code });
+export const conflict = (message: string, code?: ErrorCode) => new AppError(409, message, { code });
+export const badRequest = (message: string, code?: ErrorCode) => new AppError(400, message, { code });
+export const locked = (message: string, code?: ErrorCode) => new AppError(423, message, { code });
 
 export function tooManyRequests(
   retryAfterSeconds: number,

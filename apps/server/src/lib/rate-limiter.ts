@@ -56,3 +56,8 @@ export async function releaseRateLimit(db: DbOrTx, key: string): Promise<void> {
 export async function clearRateLimit(db: DbOrTx, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limits where key = ${key}`);
 }
+
+/** Housekeeping: windows that ended more than an hour ago. */
+export async function deleteSpentRateLimits(db: DbOrTx): Promise<void> {
+  await db.execute(sql`delete from rate_limits where reset_at < now() - interval '1 hour'`);
+}

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared';
 import { AppError, laravelMessage } from '../lib/errors.ts';
 
 type Issue = { field: string; code: string; message: string };
@@ -69,8 +70,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     const requestId = request.id;
     if (error instanceof AppError) {
       reply.headers(error.headers);
-      const body: Record<string, unknown> = { message: error.message, request_id: requestId };
-      if (error.code) body.code = error.code;
+      const body: Record<string, unknown> = {
+        message: error.message,
+        code: error.code,
+        request_id: requestId,
+      };
       if ('errors' in error) body.errors = error.errors;
       return reply.status(error.status).send(body);
     }
@@ -82,7 +86,12 @@ export function registerErrorHandler(app: FastifyInstance) {
           message: v.message ?? 'Invalid input data',
         })),
       );
-      return reply.status(422).send({ message: laravelMessage(errors), errors, request_id: requestId });
+      return reply.status(422).send({
+        message: laravelMessage(errors),
+        code: ERROR_CODES.validationFailed,
+        errors,
+        request_id: requestId,
+      });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const status = error.statusCode;
@@ -93,14 +102,15 @@ export function registerErrorHandler(app: FastifyInstance) {
             ? 'Unsupported content type.'
             : error.message || 'Bad request.';
       if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
-      return reply.status(status).send({ message, request_id: requestId });
+      return reply.status(status).send({ message, code: errorCodeOfStatus(status), request_id: requestId });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('retry-after', '5')
-        .send({ message: 'The service is busy. Please try again in a moment.', request_id: requestId });
+      return reply.status(503).header('retry-after', '5').send({
+        message: 'The service is busy. Please try again in a moment.',
+        code: ERROR_CODES.serviceUnavailable,
+        request_id: requestId,
+      });
     }
     const dataException = dataExceptionOf(error);
     if (dataException) {
@@ -109,12 +119,18 @@ export function registerErrorHandler(app: FastifyInstance) {
         dataException === '22003'
           ? 'A number in the request is too large.'
           : 'A value in the request cannot be stored.';
-      return reply.status(400).send({ message, request_id: requestId });
+      return reply.status(400).send({ message, code: ERROR_CODES.valueOutOfRange, request_id: requestId });
     }
     if (!request.isBodyRead && request.isMultipart()) {
-      return reply.status(400).send({ message: 'The form data could not be read.', request_id: requestId });
+      return reply.status(400).send({
+        message: 'The form data could not be read.',
+        code: ERROR_CODES.badRequest,
+        request_id: requestId,
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: 'System error', request_id: requestId });
+    return reply
+      .status(500)
+      .send({ message: 'System error', code: ERROR_CODES.serverError, request_id: requestId });
   });
 }

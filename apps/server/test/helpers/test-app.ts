@@ -26,11 +26,17 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 
 export type TestDatabase = Database & { url?: string; drop(): Promise<void> };
 
-/** A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL of DATABASE_URL. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: in-memory PGlite, or a new database on the PostgreSQL of DATABASE_URL.
+ * With `migrationsFolder`, its migrations are the ones applied (and `migrate` applies them again).
+ */
+export async function createTestDatabase(
+  options: { migrationsFolder?: string; migrate?: boolean } = {},
+): Promise<TestDatabase> {
+  const { migrationsFolder, migrate = true } = options;
   if (testDatabaseKind() === 'pglite') {
-    const database = await openDatabase({});
-    await database.migrate();
+    const database = await openDatabase({ migrationsFolder });
+    if (migrate) await database.migrate();
     return { ...database, drop: () => database.close() };
   }
   const baseUrl = process.env.DATABASE_URL;
@@ -42,8 +48,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 40 });
-  await database.migrate();
+  const database = await openDatabase({ url: url.toString(), poolSize: 40, migrationsFolder });
+  if (migrate) await database.migrate();
   return {
     ...database,
     url: url.toString(),

@@ -58,6 +58,7 @@ describe('PUT /api/user/profile-information', () => {
     expect(missing.statusCode).toBe(422);
     expect(missing.json()).toEqual({
       message: 'The name field is required. (and 1 more error)',
+      code: 'validation_failed',
       errors: {
         name: ['The name field is required.'],
         email: ['The email field must be a valid email address.'],

@@ -107,6 +107,7 @@ describe('POST /api/login', () => {
     expect(strip(wrongPassword.json())).toEqual(strip(unknownEmail.json()));
     expect(wrongPassword.json()).toMatchObject({
       message: 'These credentials do not match our records.',
+      code: 'bad_credentials',
       errors: { email: ['These credentials do not match our records.'] },
     });
     expect(a.sessionCookie).toBeUndefined();

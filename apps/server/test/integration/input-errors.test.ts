@@ -23,7 +23,9 @@ async function moneyState(): Promise<string> {
   const [row] = await queryRows<{ state: string }>(
     db,
     sql`select concat_ws('|',
-      (select count(*) || ':' || coalesce(sum(available_minor), 0) || ':' || coalesce(sum(locked_minor), 0) from balances),
+      (select count(*) || ':' || md5(coalesce(string_agg(code || '=' || balance_minor, ';' order by id), ''))
+         from ledger_accounts),
+      (select count(*) from postings),
       (select count(*) from fund_flows),
       (select count(*) from merchants)) as state`,
   );

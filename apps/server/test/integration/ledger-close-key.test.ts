@@ -50,7 +50,7 @@ describe('closing a hold with a key already spent on the other verb', () => {
     const before = await ledger.balanceOf(db, merchantId);
 
     const capture = transactionWithRetry(db, (tx) =>
-      ledger.capture(tx, { merchantId, holdId, idempotencyKey: key }),
+      ledger.capture(tx, { merchantId, holdId, idempotencyKey: key, channel: 'sandbox' }),
     );
     await expect(capture).rejects.toBeInstanceOf(HoldClosedError);
     await expect(capture).rejects.toMatchObject({ status: 409, message: 'The hold is already released.' });
@@ -65,7 +65,9 @@ describe('closing a hold with a key already spent on the other verb', () => {
   it('a release with the key of the capture that closed it is refused (409), not a server error', async () => {
     const { merchantId, holdId } = await openHold('captured');
     const key = 'close-key:captured:close';
-    await transactionWithRetry(db, (tx) => ledger.capture(tx, { merchantId, holdId, idempotencyKey: key }));
+    await transactionWithRetry(db, (tx) =>
+      ledger.capture(tx, { merchantId, holdId, idempotencyKey: key, channel: 'sandbox' }),
+    );
     const before = await ledger.balanceOf(db, merchantId);
 
     const release = transactionWithRetry(db, (tx) =>
@@ -74,7 +76,7 @@ describe('closing a hold with a key already spent on the other verb', () => {
     await expect(release).rejects.toMatchObject({ status: 409, message: 'The hold is already captured.' });
     expect(await ledger.balanceOf(db, merchantId)).toEqual(before);
     const again = await transactionWithRetry(db, (tx) =>
-      ledger.capture(tx, { merchantId, holdId, idempotencyKey: key }),
+      ledger.capture(tx, { merchantId, holdId, idempotencyKey: key, channel: 'sandbox' }),
     );
     expect(again).toMatchObject({ replayed: true, hold: { status: 'captured' } });
   });

@@ -1,16 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
-import { balances, fundFlows, holds } from '../../src/db/schema/index.ts';
+import { type Db, queryRows } from '../../src/db/client.ts';
+import { fundFlows, holds } from '../../src/db/schema/index.ts';
 import {
   createLedger,
   HoldClosedError,
   InsufficientFundsError,
+  LedgerUsageError,
   transactionWithRetry,
   verifyLedger,
 } from '../../src/modules/ledger/index.ts';
 import type { HoldInput, PostInput } from '../../src/modules/ledger/index.ts';
+import { balanceRow, booksOutOfBalance } from '../helpers/ledger.ts';
 import { createMerchant } from '../factories/merchants.ts';
 import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
 
@@ -37,14 +39,19 @@ const hold = (input: Omit<HoldInput, 'refType' | 'refId' | 'idempotencyKey'> & {
   transactionWithRetry(db, (tx) =>
     ledger.hold(tx, { refType: 'test', refId: 'test', idempotencyKey: key(input.type), ...input }),
   );
+// A tenth of the hold is our fee, the rest goes to the channel (payouts) or the wallet (withdrawals).
 const capture = (merchantId: number, holdId: number, idempotencyKey: string) =>
-  transactionWithRetry(db, (tx) => ledger.capture(tx, { merchantId, holdId, idempotencyKey }));
+  transactionWithRetry(db, async (tx) => {
+    const held = await ledger.findHold(tx, merchantId, holdId);
+    const feeMinor = (held?.amountMinor ?? 0n) / 10n;
+    return ledger.capture(tx, { merchantId, holdId, idempotencyKey, channel: 'sandbox', feeMinor });
+  });
 const release = (merchantId: number, holdId: number, idempotencyKey: string) =>
   transactionWithRetry(db, (tx) => ledger.release(tx, { merchantId, holdId, idempotencyKey }));
 
 /** What the tables say about one merchant. */
 async function stateOf(merchantId: number) {
-  const [balance] = await db.select().from(balances).where(eq(balances.merchantId, merchantId));
+  const balance = await balanceRow(db, merchantId);
   const [sums] = await db
     .select({
       entries: sql<string>`coalesce(sum(${fundFlows.amountMinor}), 0)::text`,
@@ -269,6 +276,208 @@ describe('holds: captured or released once', () => {
   });
 });
 
+describe('double entry: each operation writes one journal entry with the postings of DESIGN section 3', () => {
+  /** The postings of the entry with this key, as "account: amount", the merchant's accounts by name. */
+  async function postingsOf(merchantId: number, idempotencyKey: string) {
+    const rows = await queryRows<{ code: string; amount: unknown; type: string }>(
+      db,
+      sql`select a.code, p.amount_minor::text as amount, j.type
+          from journal_entries j join postings p on p.entry_id = j.id join ledger_accounts a on a.id = p.account_id
+          where j.idempotency_key = ${idempotencyKey} order by p.id`,
+    );
+    // Platform accounts by name, whatever shard this merchant posts to.
+    const name = (code: string) => code.replace(`merchant:${merchantId}:`, 'merchant_').replace(/#\d+$/, '');
+    return {
+      type: rows[0]?.type,
+      postings: Object.fromEntries(rows.map((r) => [name(r.code), BigInt(String(r.amount))])),
+    };
+  }
+
+  it('transfers, settlements, payouts paid and refunded, top-ups, withdrawals paid and rejected', async () => {
+    const m = await newMerchant();
+    const steps: {
+      label: string;
+      run: (k: string) => Promise<unknown>;
+      expected: Record<string, bigint>;
+      type: string;
+    }[] = [];
+    let payoutHold = 0;
+    let withdrawalHold = 0;
+    let rejectedHold = 0;
+    steps.push(
+      {
+        label: 'transfer in',
+        type: 'transfer_in',
+        run: (k) => post({ merchantId: m, type: 'transfer_in', amountMinor: 100_000n, idempotencyKey: k }),
+        expected: { merchant_available: 100_000n, 'operator_adjustments:CNY': -100_000n },
+      },
+      {
+        label: 'settlement of 1,000.00 gross with 30.00 fees',
+        type: 'collection_settlement',
+        run: (k) =>
+          post({
+            merchantId: m,
+            type: 'collection_settlement',
+            amountMinor: 97_000n,
+            feeMinor: 3_000n,
+            channel: 'sandbox-cn',
+            idempotencyKey: k,
+          }),
+        expected: {
+          merchant_available: 97_000n,
+          'channel_clearing:sandbox-cn:CNY': -100_000n,
+          'fee_revenue:CNY': 3_000n,
+        },
+      },
+      {
+        label: 'payout of 500.00 + 15.00 fee created',
+        type: 'payout_deduction',
+        run: async (k) => {
+          payoutHold = (
+            await hold({ merchantId: m, type: 'payout_deduction', amountMinor: 51_500n, idempotencyKey: k })
+          ).hold.id;
+        },
+        expected: { merchant_available: -51_500n, merchant_locked: 51_500n },
+      },
+      {
+        label: 'payout succeeded',
+        type: 'payout_paid',
+        run: (k) =>
+          transactionWithRetry(db, (tx) =>
+            ledger.capture(tx, {
+              merchantId: m,
+              holdId: payoutHold,
+              idempotencyKey: k,
+              channel: 'sandbox-cn',
+              feeMinor: 1_500n,
+            }),
+          ),
+        expected: {
+          merchant_locked: -51_500n,
+          'channel_clearing:sandbox-cn:CNY': 50_000n,
+          'fee_revenue:CNY': 1_500n,
+        },
+      },
+      {
+        label: 'paid payout came back (refund received, fee kept)',
+        type: 'payout_refund',
+        run: (k) =>
+          post({
+            merchantId: m,
+            type: 'payout_refund',
+            amountMinor: 50_000n,
+            channel: 'sandbox-cn',
+            idempotencyKey: k,
+          }),
+        expected: { merchant_available: 50_000n, 'channel_clearing:sandbox-cn:CNY': -50_000n },
+      },
+      {
+        label: 'top-up approved',
+        type: 'recharge',
+        run: (k) => post({ merchantId: m, type: 'recharge', amountMinor: 20_000n, idempotencyKey: k }),
+        expected: { merchant_available: 20_000n, 'usdt_deposits:CNY': -20_000n },
+      },
+      {
+        label: 'withdrawal of 100.00 + 10.00 fee requested',
+        type: 'withdrawal',
+        run: async (k) => {
+          withdrawalHold = (
+            await hold({ merchantId: m, type: 'withdrawal', amountMinor: 11_000n, idempotencyKey: k })
+          ).hold.id;
+        },
+        expected: { merchant_available: -11_000n, merchant_locked: 11_000n },
+      },
+      {
+        label: 'withdrawal paid',
+        type: 'withdrawal_paid',
+        run: (k) =>
+          transactionWithRetry(db, (tx) =>
+            ledger.capture(tx, {
+              merchantId: m,
+              holdId: withdrawalHold,
+              idempotencyKey: k,
+              feeMinor: 1_000n,
+            }),
+          ),
+        expected: {
+          merchant_locked: -11_000n,
+          'withdrawals_payable:CNY': 10_000n,
+          'fee_revenue:CNY': 1_000n,
+        },
+      },
+      {
+        label: 'another withdrawal requested',
+        type: 'withdrawal',
+        run: async (k) => {
+          rejectedHold = (
+            await hold({ merchantId: m, type: 'withdrawal', amountMinor: 5_000n, idempotencyKey: k })
+          ).hold.id;
+        },
+        expected: { merchant_available: -5_000n, merchant_locked: 5_000n },
+      },
+      {
+        label: 'and rejected',
+        type: 'withdrawal_rejected',
+        run: (k) => release(m, rejectedHold, k),
+        expected: { merchant_available: 5_000n, merchant_locked: -5_000n },
+      },
+      {
+        label: 'transfer out',
+        type: 'transfer_out',
+        run: (k) => post({ merchantId: m, type: 'transfer_out', amountMinor: -7_000n, idempotencyKey: k }),
+        expected: { merchant_available: -7_000n, 'operator_adjustments:CNY': 7_000n },
+      },
+    );
+    for (const step of steps) {
+      const k = key(step.label);
+      await step.run(k);
+      const written = await postingsOf(m, k);
+      expect({ step: step.label, ...written }).toEqual({
+        step: step.label,
+        type: step.type,
+        postings: step.expected,
+      });
+      // A repeat answers the first result and writes nothing.
+      const entries = await queryRows<{ count: unknown }>(
+        db,
+        sql`select count(*)::int as count from postings`,
+      );
+      await step.run(k).catch(() => undefined);
+      const again = await queryRows<{ count: unknown }>(db, sql`select count(*)::int as count from postings`);
+      expect(Number(again[0].count)).toBe(Number(entries[0].count));
+    }
+    expect(await stateOf(m)).toMatchObject({ available: 197_500n, locked: 0n });
+    expect(await booksOutOfBalance(db)).toEqual({
+      unbalancedEntries: [],
+      unbalancedCurrencies: [],
+      driftedAccounts: [],
+    });
+  });
+
+  it('a payout capture needs its channel, the fee must fit the hold, and a freeze is only ever released', async () => {
+    const m = await newMerchant();
+    await post({ merchantId: m, type: 'transfer_in', amountMinor: 10_000n });
+    const payout = await hold({ merchantId: m, type: 'payout_deduction', amountMinor: 1_000n });
+    const freeze = await hold({ merchantId: m, type: 'funds_frozen', amountMinor: 1_000n });
+    const captureWith = (holdId: number, extra: { channel?: string; feeMinor?: bigint }) =>
+      transactionWithRetry(db, (tx) =>
+        ledger.capture(tx, { merchantId: m, holdId, idempotencyKey: key('c'), ...extra }),
+      );
+    await expect(captureWith(payout.hold.id, {})).rejects.toBeInstanceOf(LedgerUsageError);
+    await expect(
+      captureWith(payout.hold.id, { channel: 'sandbox', feeMinor: 1_001n }),
+    ).rejects.toBeInstanceOf(LedgerUsageError);
+    await expect(captureWith(freeze.hold.id, { channel: 'sandbox' })).rejects.toThrow(/only ever released/);
+    await expect(
+      post({ merchantId: m, type: 'collection_settlement', amountMinor: 1_000n }),
+    ).rejects.toBeInstanceOf(LedgerUsageError);
+    expect(await stateOf(m)).toMatchObject({ available: 8_000n, locked: 2_000n });
+    // The whole hold as fee: nothing reaches the channel, one posting less.
+    await captureWith(payout.hold.id, { channel: 'sandbox', feeMinor: 1_000n });
+    expect(await stateOf(m)).toMatchObject({ available: 8_000n, locked: 1_000n });
+  });
+});
+
 // ---- Property test: random operations, run concurrently, checked against a model after every step.
 
 type Op =
@@ -449,6 +658,12 @@ async function runSteps(steps: Op[][]) {
     expect(state.openHolds).toBe(state.locked);
     const rows = await db.select().from(holds).where(eq(holds.merchantId, merchantId));
     for (const row of rows) expect(row.status).toBe(model.holds.get(row.id)?.status);
+    // Double entry: every journal entry sums to zero, accounts equal their postings, the books balance.
+    expect(await booksOutOfBalance(db)).toEqual({
+      unbalancedEntries: [],
+      unbalancedCurrencies: [],
+      driftedAccounts: [],
+    });
   }
   const report = await verifyLedger(db);
   expect(report.problems).toEqual([]);

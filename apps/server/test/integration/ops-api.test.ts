@@ -2,10 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import type { merchants } from '../../src/db/schema/index.ts';
-import { balances, fundFlows, operatorActions, operatorTokens } from '../../src/db/schema/index.ts';
+import { fundFlows, operatorActions, operatorTokens } from '../../src/db/schema/index.ts';
 import { createOperatorToken, ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { TestClient } from '../helpers/client.ts';
+import { balanceRow } from '../helpers/ledger.ts';
 import { createMerchant } from '../factories/merchants.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
@@ -39,7 +40,7 @@ const call = (method: 'GET' | 'POST', url: string, body?: Record<string, unknown
   });
 
 async function balanceOf(merchantId: number) {
-  const [row] = await db.select().from(balances).where(eq(balances.merchantId, merchantId));
+  const row = await balanceRow(db, merchantId);
   return { available: row?.availableMinor ?? 0n, locked: row?.lockedMinor ?? 0n };
 }
 const actionCount = async () =>

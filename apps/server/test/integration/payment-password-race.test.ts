@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
@@ -39,8 +38,8 @@ describe('a first-time payment password set that lost a race', () => {
       .where(eq(users.id, stale.id));
 
     const service = createPaymentPasswordService({ db, appKey: ctx.config.appKey });
-    const request = { ip: '127.0.0.1', headers: {} } as FastifyRequest;
-    const late = service.set(request, stale, {
+    // A service takes plain inputs: no request needed to call it.
+    const late = service.set({ ip: '127.0.0.1', userAgent: null }, stale, {
       password: TEST_PASSWORD,
       payment_password: 'the-latecomer-2',
       payment_password_confirmation: 'the-latecomer-2',

@@ -269,3 +269,69 @@ describe('the step-up check', () => {
     ).rejects.toMatchObject({ status: 422, errors: { code: ['The code must be 6 digits.'] } });
   });
 });
+
+describe('a forgotten payment password', () => {
+  const reset = (client: TestClient, body: Record<string, unknown>) =>
+    client.post('/api/merchant/payment-password/reset', body);
+
+  it('is replaced with the login password and a code, lifts a lock, and is logged', async () => {
+    const clock = freezeClock();
+    const { client, nextCode } = await financeWithTwoFactor(clock);
+    expect((await setPaymentPassword(client, await nextCode())).statusCode).toBe(200);
+    // Five wrong payment passwords lock money-moving actions.
+    for (let i = 0; i < 5; i++) await stepUp(client, 'not-it-000', await nextCode());
+    expect((await stepUp(client, PAY, await nextCode())).statusCode).toBe(423);
+
+    const wrongLogin = await reset(client, {
+      password: 'not-the-login',
+      payment_password: 'new-pay-22',
+      payment_password_confirmation: 'new-pay-22',
+      code: await nextCode(),
+    });
+    expect(wrongLogin.statusCode).toBe(422);
+    expect(wrongLogin.json()).toMatchObject({
+      code: 'current_password_mismatch',
+      errors: { password: [expect.any(String)] },
+    });
+    const wrongCode = await reset(client, {
+      password: TEST_PASSWORD,
+      payment_password: 'new-pay-22',
+      payment_password_confirmation: 'new-pay-22',
+      code: (await nextCode()) === '000000' ? '111111' : '000000',
+    });
+    expect(wrongCode.statusCode).toBe(422);
+    expect(wrongCode.json()).toMatchObject({ code: 'invalid_code' });
+    expect((await stepUp(client, PAY, await nextCode())).statusCode).toBe(423);
+
+    const done = await reset(client, {
+      password: TEST_PASSWORD,
+      payment_password: 'new-pay-22',
+      payment_password_confirmation: 'new-pay-22',
+      code: await nextCode(),
+    });
+    expect(done.statusCode).toBe(200);
+    expect((await stepUp(client, PAY, await nextCode())).statusCode).toBe(422);
+    expect((await stepUp(client, 'new-pay-22', await nextCode())).statusCode).toBe(200);
+    const log = (await client.get('/api/merchant/security-events?type=payment_password_reset')).json();
+    expect(log.data).toEqual([
+      expect.objectContaining({
+        type: 'payment_password_reset',
+        detail: { was_set: true, was_locked: true },
+      }),
+    ]);
+  });
+
+  it('needs two-factor on, and a VIEWER may not', async () => {
+    const { users: created } = await createMerchant(ctx.database.db, { roles: ['FINANCE', 'VIEWER'] });
+    const finance = await loginAs(ctx.app, created.FINANCE.email, TEST_PASSWORD);
+    const body = {
+      password: TEST_PASSWORD,
+      payment_password: 'new-pay-22',
+      payment_password_confirmation: 'new-pay-22',
+      code: '123456',
+    };
+    expect((await reset(finance, body)).json()).toMatchObject({ code: 'two_factor_required' });
+    const viewer = await loginAs(ctx.app, created.VIEWER.email, TEST_PASSWORD);
+    expect((await reset(viewer, body)).statusCode).toBe(403);
+  });
+});

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MERCHANT_NO, DEMO_PASSWORD, seedDemo } from '../../src/db/seed-demo.ts';
-import { verifyLedger } from '../../src/modules/ledger/index.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT_NO, DEMO_PASSWORD, seedDemo } from '../../src/modules/demo/index.ts';
+import { trialBalance, verifyLedger } from '../../src/modules/ledger/index.ts';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
+// Each test has its own database, so either runs alone (vitest -t).
 let ctx: TestContext;
 
-beforeAll(async () => {
+beforeEach(async () => {
   ctx = await createTestApp();
 });
-afterAll(() => ctx.close());
+afterEach(() => ctx.close());
 
 describe('the demo merchant', () => {
   it('starts with five weeks of fund flow posted through the ledger, and a frozen amount', async () => {
@@ -37,9 +38,28 @@ describe('the demo merchant', () => {
     expect(list.data[0].available_after).toBe(balance.available);
 
     expect((await verifyLedger(ctx.database.db, DEMO_MERCHANT_NO)).ok).toBe(true);
+    // The books balance: the operator's transfers against the merchant's available and frozen money.
+    const books = await trialBalance(ctx.database.db);
+    expect(books.balanced).toBe(true);
+    expect(books.currencies).toEqual([
+      {
+        currency: 'CNY',
+        accounts: [
+          {
+            code: 'operator_adjustments:CNY',
+            kind: 'operator_adjustments',
+            channel: null,
+            balance: '-154789.24',
+          },
+        ],
+        merchants: { available: '149789.24', locked: '5000.00', count: 1 },
+        total: '0.00',
+      },
+    ]);
   });
 
   it('seeds only an empty database', async () => {
+    expect(await seedDemo(ctx.database.db)).toBe(true);
     expect(await seedDemo(ctx.database.db)).toBe(false);
     const report = await verifyLedger(ctx.database.db);
     expect(report).toMatchObject({ ok: true, merchants_checked: 1, entries_checked: 22 });

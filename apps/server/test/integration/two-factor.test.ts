@@ -4,6 +4,7 @@ import { users } from '../../src/db/schema/index.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { CHALLENGE_FAILURES_PER_HOUR } from '../../src/modules/security/index.ts';
 import {
   confirmPassword,
   enableTwoFactor,
@@ -78,6 +79,7 @@ describe('password confirmation', () => {
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toMatchObject({
       message: 'The provided password was incorrect.',
+      code: 'password_incorrect',
       errors: { password: ['The provided password was incorrect.'] },
     });
     expect((await client.get('/api/user/confirmed-password-status')).json()).toEqual({ confirmed: false });
@@ -168,6 +170,7 @@ describe('enabling two-factor', () => {
     const wrong = await client.post('/api/user/confirmed-two-factor-authentication', { code: wrongCode });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toMatchObject({
+      code: 'invalid_code',
       errors: { code: ['The provided two factor authentication code was invalid.'] },
     });
     expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
@@ -390,6 +393,41 @@ describe('login with two-factor', () => {
     const again = new TestClient(ctx.app);
     await again.login(email, TEST_PASSWORD);
     expect((await again.post('/api/two-factor-challenge', { code: right })).statusCode).toBe(429);
+  });
+
+  it("someone else's wrong codes from another IP do not lock the real user out; the account has an hourly ceiling", async () => {
+    freezeClock();
+    const { email } = await newUser();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    const right = await totpCode(secret, 1);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const attacker = new TestClient(ctx.app);
+    attacker.ip = '203.0.113.9';
+    await attacker.login(email, TEST_PASSWORD);
+    for (let i = 0; i < 5; i++) {
+      expect((await attacker.post('/api/two-factor-challenge', { code: wrong })).statusCode).toBe(422);
+    }
+    expect((await attacker.post('/api/two-factor-challenge', { code: wrong })).statusCode).toBe(429);
+    const owner = new TestClient(ctx.app);
+    owner.ip = '198.51.100.7';
+    await owner.login(email, TEST_PASSWORD);
+    expect((await owner.post('/api/two-factor-challenge', { code: right })).statusCode).toBe(204);
+
+    // From many IPs together: the account's hourly ceiling ends the guessing.
+    const { email: target } = await newUser();
+    await enableTwoFactor(await loginAs(ctx.app, target, TEST_PASSWORD), TEST_PASSWORD);
+    let throttled = 0;
+    for (let i = 0; i < CHALLENGE_FAILURES_PER_HOUR / 5 + 1; i++) {
+      const guesser = new TestClient(ctx.app);
+      guesser.ip = `10.0.${Math.floor(i / 250)}.${i % 250}`;
+      await guesser.login(target, TEST_PASSWORD);
+      for (let j = 0; j < 5; j++) {
+        const status = (await guesser.post('/api/two-factor-challenge', { code: wrong })).statusCode;
+        if (status === 429) throttled += 1;
+        else expect(status).toBe(422);
+      }
+    }
+    expect(throttled).toBe(5);
   });
 
   it('answers 422 to a challenge without a pending login', async () => {

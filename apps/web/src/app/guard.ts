@@ -2,7 +2,7 @@
 // layout: a session, a trustworthy user, then the route's permission.
 import { redirect } from 'react-router';
 import i18n from '../i18n/index.ts';
-import { type CurrentUser, currentUserQueryOptions, hasValidRoles } from '../lib/auth/get-current-user.ts';
+import { type CurrentUser, currentUserQueryOptions } from '../lib/auth/get-current-user.ts';
 import { logout } from '../lib/auth/logout.ts';
 import { loginPathFor, resetSession } from '../lib/auth/session.ts';
 import { feedback } from '../lib/feedback.ts';
@@ -20,20 +20,19 @@ export async function requireUser(request: Request): Promise<CurrentUser> {
   const toLogin = () => redirect(loginPathFor(targetOf(request)));
   // No XSRF cookie means no session was ever started in this browser (it lives and dies with one).
   if (!hasSessionCookie()) throw toLogin();
-  let user: unknown;
   try {
-    user = await queryClient.ensureQueryData(currentUserQueryOptions());
+    return await queryClient.ensureQueryData(currentUserQueryOptions());
   } catch (error) {
     if (isHttpError(error) && error.status === 401) throw toLogin();
+    // User info the shared schema refuses (roles must be a non-empty array): the session cannot be trusted.
+    if (isHttpError(error) && error.kind === 'contract') {
+      feedback().toast('error', i18n.t('errors:verificationFailed'));
+      await logout();
+      resetSession();
+      throw toLogin();
+    }
     throw error;
   }
-  if (!hasValidRoles(user)) {
-    feedback().toast('error', i18n.t('errors:verificationFailed'));
-    await logout();
-    resetSession();
-    throw toLogin();
-  }
-  return user;
 }
 
 /** Loader of a page of the layout: signed in, and allowed by the role table, else /403. */

@@ -27,6 +27,6 @@ describe('formatMoney', () => {
 describe('MoneyText', () => {
   it('puts the symbol after the sign', () => {
     render(<MoneyText value="-5" currency="CNY" unit="symbol" />);
-    expect(screen.getByText('-¥5.00')).toBeTruthy();
+    expect(screen.getByText('-¥5.00')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODE_VALUES } from '@paydesk/shared/errors.ts';
 import { LANGUAGES } from './language.ts';
 import { namespaceFiles } from './resources.ts';
 
@@ -68,5 +69,16 @@ describe('translations', () => {
         expect(wrongPlaceholders).toEqual([]);
       },
     );
+  });
+});
+
+describe('the error catalogue (errors:codes)', () => {
+  it.each(LANGUAGES)('%s has a text for every code the server sends, and no other', (language) => {
+    const codes = (namespaceFiles[language].errors?.codes ?? {}) as Tree;
+    const missing = ERROR_CODE_VALUES.filter(
+      (code) => typeof codes[code] !== 'string' || String(codes[code]).trim() === '',
+    );
+    expect(missing).toEqual([]);
+    expect(Object.keys(codes).sort()).toEqual([...ERROR_CODE_VALUES].sort());
   });
 });

@@ -5,6 +5,7 @@ import { FeedbackHost } from '../app/feedback-host.tsx';
 import type { RouteHandle } from '../app/root-shell.tsx';
 import { canOpen } from '../app/route-access.ts';
 import { groupOf, PAGE_ROUTES } from '../app/routes.ts';
+import { PasswordPromptHost } from '../components/password-prompt-host.tsx';
 import { useCurrentUser } from '../lib/auth/get-current-user.ts';
 import {
   appSettings,
@@ -132,6 +133,7 @@ export default function AppLayout() {
         )}
         {main}
         <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+        <PasswordPromptHost />
       </Layout>
     </FeedbackHost>
   );

@@ -23,3 +23,10 @@ describe('formatDateTime', () => {
     expect(formatDateTime('not a date', 'UTC')).toBe('not a date');
   });
 });
+
+describe('formatDateTime in a zone it does not know', () => {
+  it("falls back to the browser's zone", () => {
+    const instant = '2024-05-01T23:30:05Z';
+    expect(formatDateTime(instant, 'Mars/Olympus')).toBe(formatDateTime(instant, null));
+  });
+});

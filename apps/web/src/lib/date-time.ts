@@ -1,7 +1,7 @@
-// Timestamps are shown in the user's time zone: their saved one (UTC offset "+07:00" or an IANA name)
-// from GET /api/merchant/user, else the browser's.
+import { isValidTimeZone, utcToZonedTime } from '@paydesk/shared/time-zone.ts';
 
-const OFFSET = /^([+-])(\d{2}):?(\d{2})$/;
+// Timestamps are shown in the user's time zone: their saved one (UTC offset "+07:00" or an IANA name)
+// from GET /api/merchant/user, else the browser's. The arithmetic is the server's (packages/shared).
 
 export const browserTimeZone = (): string => {
   try {
@@ -11,9 +11,7 @@ export const browserTimeZone = (): string => {
   }
 };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** "2024-05-01 08:30:00" in the given zone; an invalid input comes back as it was. */
+/** "2024-05-01 08:30:00" in the given zone (an unknown one falls back to the browser's); an invalid input comes back as it was. */
 export function formatDateTime(
   value: string | number | Date,
   timeZone: string | null | undefined,
@@ -21,33 +19,9 @@ export function formatDateTime(
 ): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  let zone = timeZone || browserTimeZone();
-  let instant = date;
-  const offset = OFFSET.exec(zone);
-  if (offset) {
-    const minutes = (Number(offset[2]) * 60 + Number(offset[3])) * (offset[1] === '-' ? -1 : 1);
-    instant = new Date(date.getTime() + minutes * 60_000);
-    zone = 'UTC';
-  }
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(instant);
-  } catch {
-    // An unknown zone name: the browser's zone rather than nothing.
-    return formatDateTime(value, browserTimeZone(), { seconds, dateOnly });
-  }
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const day = `${part('year')}-${pad(part('month'))}-${pad(part('day'))}`;
-  if (dateOnly) return day;
-  const time = `${pad(part('hour'))}:${pad(part('minute'))}${seconds ? `:${pad(part('second'))}` : ''}`;
-  return `${day} ${time}`;
+  const browser = browserTimeZone();
+  const zone = timeZone && isValidTimeZone(timeZone) ? timeZone : isValidTimeZone(browser) ? browser : 'UTC';
+  const local = utcToZonedTime(date, zone);
+  if (dateOnly) return local.slice(0, 10);
+  return `${local.slice(0, 10)} ${local.slice(11, seconds ? 19 : 16)}`;
 }

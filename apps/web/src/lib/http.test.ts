@@ -1,7 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import { changeLanguage } from '../i18n/index.ts';
 import { type AlertOptions, type ConfirmOptions, setFeedback } from './feedback.ts';
 import { configureHttp, http, HttpError, REQUEST_TIMEOUT_MS, resetHttpStateForTests } from './http.ts';
+import { registerPasswordPrompt } from './password-prompt.ts';
 
 const json = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
   new Response(body === undefined ? null : JSON.stringify(body), {
@@ -55,7 +58,11 @@ describe('the HTTP client sends', () => {
     document.cookie = 'XSRF-TOKEN=abc%2Bdef';
     fetchMock.mockResolvedValue(json(200, { ok: true }));
     await expect(
-      http.put('/api/thing', { a: 1 }, { query: { page: 2, empty: '', none: undefined } }),
+      http.put(
+        '/api/thing',
+        { a: 1 },
+        { query: { page: 2, empty: '', none: undefined }, schema: z.object({ ok: z.boolean() }) },
+      ),
     ).resolves.toEqual({
       ok: true,
     });
@@ -123,33 +130,33 @@ describe('the error catalogue (spec section 8)', () => {
     expect(confirms).toHaveLength(2);
   });
 
-  it("403: goes to /403 and shows the server's message", async () => {
-    fetchMock.mockResolvedValue(json(403, { message: 'You do not have permission to do this.' }));
+  it("403: goes to /403 and says 'Forbidden. Please contact our support team', with or without a body", async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(403, { message: 'You do not have permission to do this.', code: 'forbidden' }),
+    );
+    fetchMock.mockResolvedValueOnce(json(403));
     await settle(http.get('/api/merchant/access-key'));
     expect(navigate).toHaveBeenCalledWith('/403');
-    expect(alerts.map((a) => a.content)).toEqual(['You do not have permission to do this.']);
-  });
-
-  it("403 without a message: 'Forbidden. Please contact our support team'", async () => {
-    fetchMock.mockResolvedValue(json(403));
+    expect(alerts.map((a) => a.content)).toEqual(['Forbidden. Please contact our support team']);
+    alerts[0].afterClose();
     await settle(http.get('/api/x'));
-    expect(navigate).toHaveBeenCalledWith('/403');
-    expect(alerts[0].content).toBe('Forbidden. Please contact our support team');
+    expect(alerts[1].content).toBe('Forbidden. Please contact our support team');
   });
 
   it("419: 'The page has expired, please refresh and try again'", async () => {
     document.cookie = 'XSRF-TOKEN=stale';
-    fetchMock.mockResolvedValue(json(419, { message: 'CSRF token mismatch.' }));
+    fetchMock.mockResolvedValue(json(419, { message: 'CSRF token mismatch.', code: 'csrf_mismatch' }));
     await settle(http.post('/api/x', {}));
     expect(alerts.map((a) => a.content)).toEqual(['The page has expired, please refresh and try again']);
     expect(navigate).not.toHaveBeenCalled();
   });
 
-  it("422: an alert with the server's message and the button 'Got it'", async () => {
+  it("422 validation_failed: an alert with the server's message and the button 'Got it'", async () => {
     document.cookie = 'XSRF-TOKEN=t';
     fetchMock.mockResolvedValue(
       json(422, {
         message: 'The amount field is required.',
+        code: 'validation_failed',
         errors: { amount: ['The amount field is required.'] },
       }),
     );
@@ -163,22 +170,37 @@ describe('the error catalogue (spec section 8)', () => {
   it('422 handled by the caller (a form): no dialog, field errors to show in place', async () => {
     document.cookie = 'XSRF-TOKEN=t';
     fetchMock.mockResolvedValue(
-      json(422, { message: 'x', errors: { email: ['These credentials do not match our records.'] } }),
+      json(422, {
+        message: 'These credentials do not match our records.',
+        code: 'bad_credentials',
+        errors: { email: ['These credentials do not match our records.'] },
+      }),
     );
     const error = (await settle(http.post('/api/login', {}, { handled: [422] }))) as HttpError;
+    expect(error.code).toBe('bad_credentials');
     expect(error.fieldErrors()).toEqual({ email: 'These credentials do not match our records.' });
     expect(alerts).toHaveLength(0);
   });
 
-  it("500: the server's message, or 'System error' when it has none", async () => {
-    fetchMock.mockResolvedValueOnce(json(500, { message: 'Internal error (request 1234)' }));
+  it("500: 'System error' (the server_error code), or when the answer is not JSON at all", async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(500, { message: 'System error', code: 'server_error', request_id: 'req-1' }),
+    );
     fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 502 }));
     await settle(http.get('/api/x'));
+    alerts[0].afterClose();
     await settle(http.get('/api/y'));
     expect(alerts.map((a) => [a.content, a.kind, a.okText])).toEqual([
-      ['Internal error (request 1234)', 'error', 'Got it'],
+      ['System error', 'error', 'Got it'],
       ['System error', 'error', 'Got it'],
     ]);
+  });
+
+  it("a code this console does not know yet: the server's message as sent", async () => {
+    fetchMock.mockResolvedValue(json(409, { message: 'The channel is closed.', code: 'channel_closed' }));
+    const error = (await settle(http.get('/api/x'))) as HttpError;
+    expect(error.code).toBe('channel_closed');
+    expect(alerts.map((a) => a.content)).toEqual(['The channel is closed.']);
   });
 
   it('the same message from several calls at once is one alert', async () => {
@@ -223,7 +245,7 @@ describe('the error catalogue (spec section 8)', () => {
     expect(alerts).toHaveLength(0);
   });
 
-  it('translates the server messages it knows into the user language', async () => {
+  it("shows the code's text in the user's language, never the server's English", async () => {
     await changeLanguage('zh-cn');
     try {
       fetchMock.mockResolvedValue(
@@ -235,5 +257,148 @@ describe('the error catalogue (spec section 8)', () => {
     } finally {
       await changeLanguage('en');
     }
+  });
+});
+
+describe('codes with fields, time left and password confirmation', () => {
+  beforeEach(() => {
+    document.cookie = 'XSRF-TOKEN=t';
+  });
+
+  it('a 422 with a domain code shows its text under the field the server names, in the user language', async () => {
+    await changeLanguage('zh-cn');
+    try {
+      fetchMock.mockResolvedValue(
+        json(422, {
+          message: 'The provided password was incorrect.',
+          code: ERROR_CODES.passwordIncorrect,
+          errors: { password: ['The provided password was incorrect.'] },
+        }),
+      );
+      const error = (await settle(
+        http.post('/api/user/confirm-password', {}, { handled: [422] }),
+      )) as HttpError;
+      expect(error.fieldErrors()).toEqual({ password: '密码不正确。' });
+      expect(error.formErrors('password')).toEqual([{ name: 'password', errors: ['密码不正确。'] }]);
+    } finally {
+      await changeLanguage('en');
+    }
+  });
+
+  it("a 422 validation_failed keeps the server's own message under each field", async () => {
+    fetchMock.mockResolvedValue(
+      json(422, {
+        message: 'The name field is required. (and 1 more error)',
+        code: ERROR_CODES.validationFailed,
+        errors: {
+          name: ['The name field is required.'],
+          email: ['The email field must be a valid email address.'],
+        },
+      }),
+    );
+    const error = (await settle(
+      http.put('/api/user/profile-information', {}, { handled: [422] }),
+    )) as HttpError;
+    expect(error.formErrors('email')).toEqual([
+      { name: 'name', errors: ['The name field is required.'] },
+      { name: 'email', errors: ['The email field must be a valid email address.'] },
+    ]);
+  });
+
+  it('429: "try again in N seconds" from Retry-After, as an alert or, for a form, under its field', async () => {
+    fetchMock.mockImplementation(async () =>
+      json(429, { message: 'Too many attempts.', code: 'throttled' }, { 'retry-after': '42' }),
+    );
+    const alerted = (await settle(http.post('/api/x', {}))) as HttpError;
+    expect(alerts.map((a) => a.content)).toEqual(['Too many attempts. Please try again in 42 seconds.']);
+    expect(alerted.formErrors('code')).toEqual([]);
+
+    const handled = (await settle(http.post('/api/x', {}, { handled: [429] }))) as HttpError;
+    expect(alerts).toHaveLength(1);
+    expect(handled.formErrors('code')).toEqual([
+      { name: 'code', errors: ['Too many attempts. Please try again in 42 seconds.'] },
+    ]);
+  });
+
+  it('423 payment_locked: the minutes left, from Retry-After', async () => {
+    fetchMock.mockResolvedValue(
+      json(423, { message: 'Locked.', code: 'payment_locked' }, { 'retry-after': '1741' }),
+    );
+    const error = (await settle(
+      http.put('/api/merchant/payment-password', {}, { handled: [423] }),
+    )) as HttpError;
+    expect(error.message).toBe(
+      'Too many wrong payment passwords. Money-moving actions are locked for 30 more minutes.',
+    );
+  });
+
+  it('423 password_confirmation_required: asks for the password once, then sends the call again', async () => {
+    let isConfirmed = false;
+    const prompt = vi.fn(async () => {
+      isConfirmed = true;
+      return true;
+    });
+    const unregister = registerPasswordPrompt(prompt);
+    try {
+      fetchMock.mockImplementation(async () =>
+        isConfirmed
+          ? json(200, { data: { ended: 2 } })
+          : json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' }),
+      );
+      const schema = z.object({ data: z.object({ ended: z.number() }) });
+      const [a, b] = await Promise.all([
+        http.delete('/api/user/other-browser-sessions', undefined, { schema }),
+        http.delete('/api/user/other-browser-sessions', undefined, { schema }),
+      ]);
+      expect([a.data.ended, b.data.ended]).toEqual([2, 2]);
+      expect(prompt).toHaveBeenCalledTimes(1);
+      expect(fetchMock).toHaveBeenCalledTimes(4);
+      expect(alerts).toHaveLength(0);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('423 password_confirmation_required: closing the prompt cancels quietly; without a prompt it is an alert', async () => {
+    fetchMock.mockImplementation(async () =>
+      json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' }),
+    );
+    const unregister = registerPasswordPrompt(async () => false);
+    const cancelled = (await settle(http.post('/api/user/two-factor-recovery-codes'))) as HttpError;
+    unregister();
+    expect(cancelled.kind).toBe('cancelled');
+    expect(alerts).toHaveLength(0);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    await settle(http.post('/api/user/two-factor-recovery-codes'));
+    expect(alerts.map((a) => a.content)).toEqual(['Please confirm your password first.']);
+  });
+});
+
+describe('answers are parsed with the shared schemas', () => {
+  const Schema = z.object({ data: z.object({ total: z.string(), count: z.coerce.number() }) });
+
+  it('resolves to what the schema parses', async () => {
+    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3', extra: true } }));
+    await expect(http.get('/api/x', { schema: Schema })).resolves.toEqual({
+      data: { total: '1.00', count: 3 },
+    });
+  });
+
+  it("an answer the schema refuses is a 'System error' and a console error naming the call", async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fetchMock.mockResolvedValue(json(200, { data: { total: 1 } }));
+    const error = (await settle(http.get('/api/x', { schema: Schema }))) as HttpError;
+    expect(error.kind).toBe('contract');
+    expect(alerts.map((a) => [a.content, a.kind])).toEqual([['System error', 'error']]);
+    expect(String(consoleError.mock.calls[0][0])).toContain('GET /api/x');
+    consoleError.mockRestore();
+  });
+
+  it("a caller may claim the refusal ('contract') and show it its own way", async () => {
+    fetchMock.mockResolvedValue(json(200, { data: null }));
+    const error = (await settle(http.get('/api/x', { schema: Schema, handled: ['contract'] }))) as HttpError;
+    expect(error.kind).toBe('contract');
+    expect(alerts).toHaveLength(0);
   });
 });

@@ -1,45 +1,103 @@
 // The one HTTP client of the console and the only place that knows the error catalogue (spec section 8).
+// Every error answer carries a stable `code` (ERROR_CODES in packages/shared); its text in the user's
+// language is errors:codes.<code>, the one mapping of codes to the console's three languages.
+import type { z } from 'zod';
+import { ERROR_CODES, type ErrorBody, ErrorBodySchema, errorCodeOfStatus } from '@paydesk/shared/errors.ts';
 import i18n from '../i18n/index.ts';
+import { browserTimeZone } from './date-time.ts';
 import { feedback } from './feedback.ts';
+import { askForPassword } from './password-prompt.ts';
 
 export const REQUEST_TIMEOUT_MS = 50_000;
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export type ErrorBody = {
-  message?: string;
-  code?: string;
-  errors?: Record<string, string[]>;
-  request_id?: string;
-};
+/**
+ * http: the server answered an error; timeout and network: no answer; contract: an answer the shared
+ * schema refuses; cancelled: the user closed the password prompt the call needed (nothing to show).
+ */
+export type HttpErrorKind = 'http' | 'timeout' | 'network' | 'contract' | 'cancelled';
 
-export type HttpErrorKind = 'http' | 'timeout' | 'network';
+const t = (key: string, options?: Record<string, unknown>): string =>
+  i18n.t(key, { ns: 'errors', ...options });
+
+// A refusal of the user's input as such: its field messages are the server's own (forms check the same
+// rules with the same schemas first, so these are rare). Every other code has its own text.
+const isPlainValidation = (code: string | undefined) => code === ERROR_CODES.validationFailed;
+
+/** The code's text in the user's language, with the time left of a throttle or a lock; undefined when unknown. */
+function catalogueText(code: string | undefined, retryAfterSeconds: number | undefined): string | undefined {
+  if (!code || isPlainValidation(code) || !i18n.exists(`codes.${code}`, { ns: 'errors' })) return undefined;
+  const count =
+    code === ERROR_CODES.paymentLocked
+      ? Math.max(1, Math.ceil((retryAfterSeconds ?? 60) / 60))
+      : code === ERROR_CODES.throttled
+        ? (retryAfterSeconds ?? 60)
+        : undefined;
+  return t(`codes.${code}`, count === undefined ? undefined : { count });
+}
 
 export class HttpError extends Error {
   readonly status: number;
   readonly kind: HttpErrorKind;
+  /** One of ERROR_CODES (a string: a newer server may send one this console does not know yet). */
+  readonly code: string | undefined;
   readonly body: ErrorBody | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** What the schema refused in an answer (kind contract). */
+  readonly issues: readonly z.core.$ZodIssue[] | undefined;
+  /** The client showed it already (a dialog): the caller has nothing more to show. */
+  isShown = false;
 
-  constructor(
-    message: string,
-    init: { status: number; kind: HttpErrorKind; body?: ErrorBody; retryAfterSeconds?: number },
-  ) {
-    super(message);
+  constructor(init: {
+    status: number;
+    kind: HttpErrorKind;
+    body?: ErrorBody;
+    retryAfterSeconds?: number;
+    message?: string;
+    issues?: readonly z.core.$ZodIssue[];
+  }) {
+    const code = init.kind === 'http' ? (init.body?.code ?? errorCodeOfStatus(init.status)) : undefined;
+    super(
+      init.message ??
+        catalogueText(code, init.retryAfterSeconds) ??
+        (init.body?.message || t(`codes.${ERROR_CODES.serverError}`)),
+    );
     this.name = 'HttpError';
     this.status = init.status;
     this.kind = init.kind;
+    this.code = code;
     this.body = init.body;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.issues = init.issues;
   }
 
-  /** The first message of each invalid field (Laravel's 422 shape), translated when we know it. */
+  /**
+   * The first message of each invalid field (Laravel's 422 shape): the text of the answer's code
+   * ("password_incorrect" under `password`), or the server's own words for plain validation.
+   */
   fieldErrors(): Record<string, string> {
+    const coded = isPlainValidation(this.code) ? undefined : catalogueText(this.code, this.retryAfterSeconds);
     const fields: Record<string, string> = {};
     for (const [field, messages] of Object.entries(this.body?.errors ?? {})) {
-      if (messages[0]) fields[field] = translateServerMessage(messages[0]);
+      const text = coded ?? messages[0];
+      if (text) fields[field] = text;
     }
     return fields;
+  }
+
+  /**
+   * What a form shows (antd's form.setFields takes it as it is): each invalid field's message, or, for an
+   * answer that names no field (a throttle, a lock, a refusal of the whole form), the message under
+   * `fallbackField`; nothing when the client already showed the failure in a dialog.
+   */
+  formErrors<Name extends string>(fallbackField: Name): { name: Name; errors: string[] }[] {
+    const fields = Object.entries(this.fieldErrors()).map(([name, text]) => ({
+      name: name as Name,
+      errors: [text],
+    }));
+    if (fields.length > 0 || this.isShown) return fields;
+    return [{ name: fallbackField, errors: [this.message] }];
   }
 }
 
@@ -69,19 +127,12 @@ export type RequestOptions = {
   timeoutMs?: number;
   /**
    * Error statuses the caller shows itself (a form that puts 422 errors under its fields); the client
-   * throws them without any dialog. Use 'all' for calls whose failure the caller fully owns.
+   * throws them without any dialog; 'contract' is an answer the call's schema refuses. Use 'all' for calls
+   * whose failure the caller fully owns.
    */
-  handled?: readonly number[] | 'all';
+  handled?: readonly (number | 'contract')[] | 'all';
 };
-
-const t = (key: string, options?: Record<string, unknown>): string =>
-  i18n.t(key, { ns: 'errors', ...options });
-
-/** Known server messages (English on the wire) in the user's language; anything else as sent. */
-export function translateServerMessage(message: string): string {
-  const lookup = { ns: 'server', keySeparator: false, nsSeparator: false } as const;
-  return i18n.exists(message, lookup) ? i18n.t(message, lookup) : message;
-}
+type SendOptions = RequestOptions & { schema?: z.ZodType };
 
 export function readCookie(name: string): string | null {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
@@ -109,14 +160,6 @@ export async function ensureXsrfToken(): Promise<string | null> {
 /** Whether this browser holds a session at all (the XSRF cookie lives and dies with it). */
 export const hasSessionCookie = (): boolean => readCookie(XSRF_COOKIE) !== null;
 
-const browserTimeZone = (): string => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-};
-
 function buildUrl(url: string, query: RequestOptions['query']): string {
   if (!query) return url;
   const params = new URLSearchParams();
@@ -141,12 +184,12 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
-async function request<T>(
-  method: string,
-  url: string,
-  body: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+const isHandled = (error: HttpError, { handled }: RequestOptions) =>
+  handled === 'all' ||
+  (handled?.includes(error.kind === 'contract' ? 'contract' : error.status) ?? false) ||
+  false;
+
+async function send(method: string, url: string, body: unknown, options: SendOptions): Promise<unknown> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-Timezone': browserTimeZone(),
@@ -183,29 +226,54 @@ async function request<T>(
   } catch (cause) {
     // The caller cancelled (a page left, a query replaced): not an error anyone should see.
     if (options.signal?.aborted && !timedOut) throw cause;
-    const error = timedOut
-      ? new HttpError(t('timeout'), { status: 0, kind: 'timeout' })
-      : new HttpError(t('network'), { status: 0, kind: 'network' });
-    report(error, options);
-    throw error;
+    throw timedOut
+      ? new HttpError({ status: 0, kind: 'timeout', message: t('timeout') })
+      : new HttpError({ status: 0, kind: 'network', message: t('network') });
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
   }
 
   const data = await readBody(response);
-  if (response.ok) return data as T;
-
-  const errorBody = typeof data === 'object' && data !== null ? (data as ErrorBody) : undefined;
+  if (response.ok) {
+    if (!options.schema) return undefined;
+    const parsed = options.schema.safeParse(data);
+    if (parsed.success) return parsed.data;
+    throw new HttpError({ status: response.status, kind: 'contract', issues: parsed.error.issues });
+  }
+  const errorBody = ErrorBodySchema.safeParse(data);
   const retryAfter = Number(response.headers.get('retry-after'));
-  const error = new HttpError(errorBody?.message ? translateServerMessage(errorBody.message) : t('system'), {
+  throw new HttpError({
     status: response.status,
     kind: 'http',
-    body: errorBody,
+    body: errorBody.success ? errorBody.data : undefined,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
   });
-  report(error, options);
-  throw error;
+}
+
+async function request(
+  method: string,
+  url: string,
+  body: unknown,
+  options: SendOptions = {},
+  hasAskedPassword = false,
+): Promise<unknown> {
+  try {
+    return await send(method, url, body, options);
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    // A call that needs a fresh password confirmation: ask for it once, here, and send the call again.
+    const needsPassword = error.code === ERROR_CODES.passwordConfirmationRequired;
+    if (needsPassword && !hasAskedPassword && !isHandled(error, options)) {
+      const isConfirmed = await askForPassword();
+      if (isConfirmed) return request(method, url, body, options, true);
+      if (isConfirmed === false) {
+        throw new HttpError({ status: error.status, kind: 'cancelled', body: error.body });
+      }
+    }
+    report(error, options, `${method} ${url}`);
+    throw error;
+  }
 }
 
 let isSessionDialogOpen = false;
@@ -239,31 +307,54 @@ function showSessionExpired() {
   });
 }
 
-/** The spec's error catalogue. */
-function report(error: HttpError, options: RequestOptions) {
-  const { handled } = options;
-  if (handled === 'all' || (error.status && handled?.includes(error.status))) return;
+/** The spec's error catalogue: what the console does with a failure the caller does not show itself. */
+function report(error: HttpError, options: RequestOptions, call: string) {
+  if (error.kind === 'cancelled' || isHandled(error, options)) return;
+  error.isShown = true;
+  // The server and this console disagree on a shape: a bug to see, not data to show.
+  if (error.kind === 'contract') console.error(`Unexpected answer to ${call}`, error.issues);
   switch (error.status) {
     case 401:
       return showSessionExpired();
     case 403:
       hooks.navigate('/403');
-      return alertOnce(error.body?.message ? error.message : t('forbidden'), 'warning');
-    case 419:
-      return alertOnce(t('pageExpired'), 'warning');
-    default:
-      return alertOnce(error.message, error.status >= 500 || error.status === 0 ? 'error' : 'warning');
+      return alertOnce(error.message, 'warning');
+    default: {
+      const isFault = error.status === 0 || error.status >= 500 || error.kind === 'contract';
+      return alertOnce(error.message, isFault ? 'error' : 'warning');
+    }
   }
 }
 
+type WithSchema<S extends z.ZodType> = RequestOptions & {
+  /** The shared schema of the answer (packages/shared): the call resolves to what it parses. */
+  schema: S;
+};
+type Read = {
+  <S extends z.ZodType>(url: string, options: WithSchema<S>): Promise<z.output<S>>;
+  (url: string, options?: RequestOptions): Promise<void>;
+};
+type Write = {
+  <S extends z.ZodType>(url: string, body: unknown, options: WithSchema<S>): Promise<z.output<S>>;
+  (url: string, body?: unknown, options?: RequestOptions): Promise<void>;
+};
+
+const read =
+  (method: string): Read =>
+  (url: string, options?: RequestOptions) =>
+    request(method, url, undefined, options) as Promise<never>;
+const write =
+  (method: string): Write =>
+  (url: string, body?: unknown, options?: RequestOptions) =>
+    request(method, url, body, options) as Promise<never>;
+
+/** Without a schema a call resolves to nothing: the console reads no answer it has no schema for. */
 export const http = {
-  get: <T>(url: string, options?: RequestOptions) => request<T>('GET', url, undefined, options),
-  post: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, body, options),
-  put: <T>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, body, options),
-  patch: <T>(url: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('PATCH', url, body, options),
-  delete: <T>(url: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('DELETE', url, body, options),
+  get: read('GET'),
+  post: write('POST'),
+  put: write('PUT'),
+  patch: write('PATCH'),
+  delete: write('DELETE'),
 };
 
 /** For tests: forget open dialogs between cases. */

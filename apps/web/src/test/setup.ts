@@ -1,5 +1,30 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
+
+// @testing-library/jest-dom is not a dependency; its one matcher these tests need, so an assertion on an
+// element reads as what it checks rather than `toBeTruthy()` on a query that throws anyway.
+expect.extend({
+  toBeInTheDocument(received: unknown) {
+    const isElement = received instanceof Element;
+    const pass = isElement && received.ownerDocument.contains(received);
+    const shown = isElement ? `<${received.tagName.toLowerCase()}>` : this.utils.printReceived(received);
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected ${shown} not to be in the document`
+          : `expected ${shown} to be an element in the document`,
+    };
+  },
+});
+
+interface DomMatchers<R = unknown> {
+  toBeInTheDocument: () => R;
+}
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
+  interface Matchers<T = any> extends DomMatchers<T> {}
+}
 
 // jsdom has neither; antd's responsive hooks and virtual lists need them.
 Object.defineProperty(window, 'matchMedia', {

@@ -1,6 +1,10 @@
 // The role table: which permissions each role holds. The server enforces it on every call;
 // the console uses the same table to build its menu and routes and to hide what a user may not use.
 
+/** A disabled merchant's users cannot sign in and its gateway calls are refused. */
+export const MERCHANT_STATUSES = ['active', 'disabled'] as const;
+export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
+
 export const ROLES = ['ROOT', 'FINANCE', 'OPERATOR', 'VIEWER'] as const;
 export type Role = (typeof ROLES)[number];
 

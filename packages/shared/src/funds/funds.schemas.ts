@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CurrencySchema } from '../money.ts';
-import { ListMetaSchema, ListQuerySchema } from '../pagination.ts';
+import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
 
 // The fund flow types: the eight of the spec (section 4) and the two freeze types of DESIGN section 3.
 // These codes are stored in fund_flows.type and sent to the console, which labels them per language.
@@ -31,6 +31,32 @@ export const RELEASE_TYPE_OF_HOLD: Record<HoldType, FundFlowType> = {
   withdrawal: 'withdrawal_rejected',
   funds_frozen: 'funds_unfrozen',
 };
+
+/** A captured hold leaves the merchant for good; its journal entry has no fund flow (DESIGN section 3). */
+export const CAPTURE_TYPE_OF_HOLD = {
+  payout_deduction: 'payout_paid',
+  withdrawal: 'withdrawal_paid',
+} as const satisfies Partial<Record<HoldType, string>>;
+
+/** The type of a journal entry: the fund flow type it shows as, or the capture it records. */
+export const JOURNAL_ENTRY_TYPES = [...FUND_FLOW_TYPES, 'payout_paid', 'withdrawal_paid'] as const;
+export type JournalEntryType = (typeof JOURNAL_ENTRY_TYPES)[number];
+
+/**
+ * The double-entry ledger's accounts (DESIGN section 3): two per merchant, one clearing account per channel
+ * and currency, and the platform's own per currency. Balances are signed: credit +, debit -.
+ */
+export const LEDGER_ACCOUNT_KINDS = [
+  'merchant_available',
+  'merchant_locked',
+  'channel_clearing',
+  'fee_revenue',
+  'usdt_deposits',
+  'withdrawals_payable',
+  'operator_adjustments',
+] as const;
+export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
+export type PlatformAccountKind = Exclude<LedgerAccountKind, 'merchant_available' | 'merchant_locked'>;
 
 /** Types posted directly (no hold), with the sign their amount must have. */
 export const POSTED_TYPE_SIGN = {
@@ -90,11 +116,9 @@ export function normalizeLocalTime(value: string, edge: 'start' | 'end'): string
   return text.length === 16 ? `${text}:00` : text;
 }
 
-export const isDateOnly = (value: string): boolean => DATE.test(value);
-
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
-export const FundFlowListQuerySchema = ListQuerySchema.extend({
+export const FundFlowListQuerySchema = CursorListQuerySchema.extend({
   type: z.preprocess(emptyToUndefined, FundFlowTypeSchema.optional()),
   /** Inclusive; a date alone means the start of that day in the user's time zone. */
   start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
@@ -102,17 +126,6 @@ export const FundFlowListQuerySchema = ListQuerySchema.extend({
   end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
   /** The reference number of what caused the entry (order, payout, top-up or operator action). */
   ref_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
-  /**
-   * The position after the last row of the previous page (meta.next_cursor). With it, the page is read
-   * from that position on the index instead of skipping (page - 1) x per_page rows, so deep pages stay fast.
-   */
-  cursor: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'The cursor is not valid.')
-      .optional(),
-  ),
 }).refine(
   (q) =>
     !q.start_time ||
@@ -146,11 +159,7 @@ export const FundFlowSumsSchema = z.object({
 });
 export type FundFlowSums = z.infer<typeof FundFlowSumsSchema>;
 
-export const FundFlowListMetaSchema = ListMetaSchema.extend({
-  sums: FundFlowSumsSchema,
-  /** Pass as ?cursor= with page + 1 for the next page; null on the last page. */
-  next_cursor: z.string().nullable(),
-});
+export const FundFlowListMetaSchema = CursorListMetaSchema.extend({ sums: FundFlowSumsSchema });
 export const FundFlowListResponseSchema = z.object({
   data: z.array(FundFlowSchema),
   meta: FundFlowListMetaSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListMetaSchema } from '../pagination.ts';
 
 // Account security: the Fortify contract (DESIGN section 5) plus the payment password and step-up check.
-// Server messages follow Laravel's wording; the console shows its own translated messages for the same rules.
+// Server messages follow Laravel's wording; the console shows the text of each error's code (ERROR_CODES).
 
 export const PASSWORD_MIN = 8;
 export const PAYMENT_PASSWORD_MIN = 6;
@@ -28,12 +28,6 @@ export const SECURITY_MESSAGES = {
   emailTaken: 'The email has already been taken.',
   invalidTimeZone:
     'The timezone field must be a valid time zone (a UTC offset such as +08:00, or a name such as Asia/Shanghai).',
-} as const;
-
-export const SECURITY_ERROR_CODES = {
-  twoFactorRequired: 'two_factor_required',
-  paymentPasswordRequired: 'payment_password_required',
-  paymentLocked: 'payment_locked',
 } as const;
 
 const label = (field: string) => field.replace(/_/g, ' ');
@@ -143,23 +137,44 @@ export type StepUpFields = z.infer<typeof StepUpFieldsSchema>;
  * PUT /api/merchant/payment-password. The first time: the login `password` and a `code`;
  * afterwards: the `current_payment_password` and a `code`.
  */
+// The new payment password, its confirmation and the authenticator code: shared by setting, changing and
+// resetting it.
+const newPaymentPasswordFields = {
+  payment_password: requiredString('payment_password')
+    .min(PAYMENT_PASSWORD_MIN, minLength('payment_password', PAYMENT_PASSWORD_MIN))
+    .max(TEXT_MAX, maxLength('payment_password', TEXT_MAX)),
+  payment_password_confirmation: optionalString('payment_password_confirmation'),
+  code: codeField('code').pipe(z.string().regex(TOTP_CODE_PATTERN, SECURITY_MESSAGES.codeFormat)),
+};
+const confirmationMatches = (body: { payment_password: string; payment_password_confirmation?: string }) =>
+  body.payment_password === body.payment_password_confirmation;
+const confirmationMismatch = {
+  path: ['payment_password'],
+  message: SECURITY_MESSAGES.confirmMismatch,
+  when: (payload: { value: unknown }) =>
+    typeof (payload.value as { payment_password?: unknown })?.payment_password === 'string',
+};
+
 export const PaymentPasswordBodySchema = z
   .object({
     password: optionalString('password'),
     current_payment_password: optionalString('current_payment_password'),
-    payment_password: requiredString('payment_password')
-      .min(PAYMENT_PASSWORD_MIN, minLength('payment_password', PAYMENT_PASSWORD_MIN))
-      .max(TEXT_MAX, maxLength('payment_password', TEXT_MAX)),
-    payment_password_confirmation: optionalString('payment_password_confirmation'),
-    code: codeField('code').pipe(z.string().regex(TOTP_CODE_PATTERN, SECURITY_MESSAGES.codeFormat)),
+    ...newPaymentPasswordFields,
   })
-  .refine((body) => body.payment_password === body.payment_password_confirmation, {
-    path: ['payment_password'],
-    message: SECURITY_MESSAGES.confirmMismatch,
-    when: (payload) =>
-      typeof (payload.value as { payment_password?: unknown })?.payment_password === 'string',
-  });
+  .refine(confirmationMatches, confirmationMismatch);
 export type PaymentPasswordBody = z.infer<typeof PaymentPasswordBodySchema>;
+
+/**
+ * POST /api/merchant/payment-password/reset: a forgotten payment password, replaced with the login
+ * password and an authenticator code (the two factors of the account itself).
+ */
+export const ResetPaymentPasswordBodySchema = z
+  .object({
+    password: requiredString('password').max(TEXT_MAX, maxLength('password', TEXT_MAX)),
+    ...newPaymentPasswordFields,
+  })
+  .refine(confirmationMatches, confirmationMismatch);
+export type ResetPaymentPasswordBody = z.infer<typeof ResetPaymentPasswordBodySchema>;
 
 /** GET /api/user/meta: the account's security state, for the console's settings pages. */
 export const UserMetaSchema = z.object({
@@ -205,6 +220,7 @@ export const SECURITY_EVENT_TYPES = [
   'password_changed',
   'payment_password_set',
   'payment_password_changed',
+  'payment_password_reset',
   'payment_password_failed',
   'payment_password_locked',
   'profile_updated',

@@ -1,4 +1,7 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { SECURITY_EVENT_TYPES } from '@paydesk/shared/security/security.schemas.ts';
+import { quotedList } from './sql-lists.ts';
 import { merchants, users } from './merchants.ts';
 
 /** Sessions live in the database so any number of server processes share them. */
@@ -19,15 +22,26 @@ export const sessions = pgTable(
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_pending_user_idx')
+      .on(t.pendingUserId)
+      .where(sql`${t.pendingUserId} is not null`),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** Fixed-window counters shared by every server process (login and challenge throttles). */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  count: integer('count').notNull(),
-  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
-});
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  // Housekeeping deletes spent windows by their end.
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
 
 export const securityEvents = pgTable(
   'security_events',
@@ -45,5 +59,6 @@ export const securityEvents = pgTable(
   (t) => [
     index('security_events_merchant_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('security_events_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    check('security_events_type_valid', sql`${t.type} in (${quotedList(SECURITY_EVENT_TYPES)})`),
   ],
 );

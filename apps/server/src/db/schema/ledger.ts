@@ -1,29 +1,92 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { FUND_FLOW_TYPES, HOLD_TYPES } from '@paydesk/shared/funds/funds.schemas.ts';
+import { bigint, check, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { CURRENCIES } from '@paydesk/shared';
+import {
+  FUND_FLOW_TYPES,
+  HOLD_TYPES,
+  JOURNAL_ENTRY_TYPES,
+  LEDGER_ACCOUNT_KINDS,
+} from '@paydesk/shared/funds/funds.schemas.ts';
 import { merchants } from './merchants.ts';
-
-const quotedList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+import { quotedList } from './sql-lists.ts';
 
 // Written only by modules/ledger (DESIGN section 3); a lint rule refuses writes from anywhere else.
 
-export const balances = pgTable(
-  'balances',
+/**
+ * The double-entry ledger's accounts (DESIGN section 3), each with its currency and its balance, the sum of
+ * its postings. `code` names it: "merchant:<id>:available", "channel_clearing:<channel>:CNY", "fee_revenue:CNY".
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .primaryKey()
-      .references(() => merchants.id),
-    availableMinor: bigint('available_minor', { mode: 'bigint' })
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull().unique(),
+    kind: text('kind').notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
+    channelCode: text('channel_code'),
+    currency: text('currency').notNull(),
+    balanceMinor: bigint('balance_minor', { mode: 'bigint' })
       .notNull()
       .default(sql`0`),
-    lockedMinor: bigint('locked_minor', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('balances_available_nonneg', sql`${t.availableMinor} >= 0`),
-    check('balances_locked_nonneg', sql`${t.lockedMinor} >= 0`),
+    check('ledger_accounts_kind_valid', sql`${t.kind} in (${quotedList(LEDGER_ACCOUNT_KINDS)})`),
+    check('ledger_accounts_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
+    // A merchant's money can never go below zero, whatever the interleaving of writers.
+    check(
+      'ledger_accounts_merchant_nonneg',
+      sql`${t.kind} not in ('merchant_available', 'merchant_locked') or ${t.balanceMinor} >= 0`,
+    ),
+    check(
+      'ledger_accounts_owner',
+      sql`(${t.kind} in ('merchant_available', 'merchant_locked')) = (${t.merchantId} is not null)
+          and (${t.kind} = 'channel_clearing') = (${t.channelCode} is not null)`,
+    ),
+    uniqueIndex('ledger_accounts_merchant_kind_idx').on(t.merchantId, t.kind),
+  ],
+);
+
+/** One movement of money: its postings sum to zero (checked at commit by a trigger, and by ledger:verify). */
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    /** The merchant whose money moved (every entry today moves one merchant's money). */
+    merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
+    refType: text('ref_type').notNull(),
+    refId: text('ref_id').notNull(),
+    refNo: text('ref_no'),
+    note: text('note'),
+    /** Derived from the cause ("payout:<id>:deduct"): a repeat answers the first entry and writes nothing. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('journal_entries_type_valid', sql`${t.type} in (${quotedList(JOURNAL_ENTRY_TYPES)})`),
+    index('journal_entries_merchant_idx').on(t.merchantId, t.createdAt),
+  ],
+);
+
+/** The lines of a journal entry: a signed amount on one account (credit +, debit -). */
+export const postings = pgTable(
+  'postings',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: bigint('account_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    check('postings_amount_nonzero', sql`${t.amountMinor} <> 0`),
+    index('postings_entry_idx').on(t.entryId),
+    index('postings_account_idx').on(t.accountId),
   ],
 );
 
@@ -57,6 +120,7 @@ export const holds = pgTable(
     index('holds_merchant_open_idx')
       .on(t.merchantId)
       .where(sql`${t.status} = 'open'`),
+    index('holds_merchant_idx').on(t.merchantId, t.createdAt),
   ],
 );
 
@@ -76,8 +140,12 @@ export const fundFlows = pgTable(
     /** The reference number a merchant searches by (order, payout, top-up or operator action number). */
     refNo: text('ref_no'),
     holdId: bigint('hold_id', { mode: 'number' }).references(() => holds.id),
+    /** The journal entry whose posting on the merchant's available account this row shows. */
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => journalEntries.id),
     note: text('note'),
-    idempotencyKey: text('idempotency_key').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -86,6 +154,9 @@ export const fundFlows = pgTable(
     index('fund_flows_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('fund_flows_merchant_type_time_idx').on(t.merchantId, t.type, t.createdAt.desc(), t.id.desc()),
     index('fund_flows_merchant_ref_no_idx').on(t.merchantId, t.refNo),
+    index('fund_flows_hold_idx')
+      .on(t.holdId)
+      .where(sql`${t.holdId} is not null`),
   ],
 );
 

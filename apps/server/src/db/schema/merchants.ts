@@ -1,14 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { CURRENCIES, MERCHANT_STATUSES, ROLES } from '@paydesk/shared';
+import { quotedList } from './sql-lists.ts';
 
-export const merchants = pgTable('merchants', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  no: text('no').notNull().unique(),
-  name: text('name').notNull(),
-  currency: text('currency').notNull(),
-  status: text('status').notNull().default('active'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const merchants = pgTable(
+  'merchants',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    no: text('no').notNull().unique(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('merchants_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
+    check('merchants_status_valid', sql`${t.status} in (${quotedList(MERCHANT_STATUSES)})`),
+  ],
+);
 
 export const users = pgTable(
   'users',
@@ -44,6 +53,11 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     index('users_merchant_idx').on(t.merchantId),
+    // Roles is never empty (DESIGN 5) and holds only the role table's names.
+    check(
+      'users_roles_valid',
+      sql`cardinality(${t.roles}) > 0 and ${t.roles} <@ array[${quotedList(ROLES)}]::text[]`,
+    ),
   ],
 );
 

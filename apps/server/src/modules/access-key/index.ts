@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { accessKeys } from '../../db/schema/index.ts';
-import { authOf } from '../../plugins/require-auth.ts';
+import { authOf } from '../../plugins/auth-context.ts';
+import { accessKeysRepository } from './access-keys.repository.ts';
 
 /**
  * The merchant's access key (ROOT only). Showing the secret and regenerating it need the step-up check
@@ -13,15 +12,7 @@ export function registerAccessKeyModule(app: FastifyInstance, { db, guards }: Ap
     '/api/merchant/access-key',
     { preHandler: guards.requirePerm('access-key:manage') },
     async (request) => {
-      const { merchant } = authOf(request);
-      const [row] = await db
-        .select({
-          accessKey: accessKeys.accessKey,
-          createdAt: accessKeys.createdAt,
-          rotatedAt: accessKeys.rotatedAt,
-        })
-        .from(accessKeys)
-        .where(eq(accessKeys.merchantId, merchant.id));
+      const row = await accessKeysRepository.findPublic(db, authOf(request).merchant.id);
       return {
         data: row
           ? {

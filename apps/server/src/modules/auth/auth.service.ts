@@ -1,30 +1,31 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type LoginBody, MESSAGES } from '@paydesk/shared';
+import { ERROR_CODES, type LoginBody, MESSAGES } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
-import type { SessionStarter } from '../../plugins/session.ts';
-import { securityEventsRepository } from '../security/security-events.repository.ts';
-import { usersRepository } from '../users/users.repository.ts';
+import type { ClientInfo, UserRow } from '../../plugins/auth-context.ts';
+import { securityEventsRepository } from '../security-log/index.ts';
+import { usersRepository } from '../users/index.ts';
 
-type Deps = { db: Db; sessions: SessionStarter };
+type Deps = { db: Db };
 
 export const LOGIN_LIMIT_PER_MINUTE = 5;
 export const ACCOUNT_FAILURES_PER_HOUR = 100;
 
-export const createAuthService = ({ db, sessions }: Deps) => ({
+/** Who logged in, and whether the two-factor challenge is still owed before they are signed in. */
+export type LoginOutcome = { user: UserRow; twoFactor: boolean };
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export const createAuthService = ({ db }: Deps) => ({
   /**
    * Fortify's login: 5 tries a minute per email and IP, 100 failures an hour per account from anywhere;
-   * the same answer for an unknown email and a wrong password.
+   * the same answer for an unknown email and a wrong password. The route starts the session.
    */
-  async login(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    body: LoginBody,
-  ): Promise<{ two_factor: boolean }> {
+  async login(client: ClientInfo, body: LoginBody): Promise<LoginOutcome> {
     const email = body.email.toLowerCase();
-    const perIp = await hitRateLimit(db, `login:${email}|${request.ip}`, LOGIN_LIMIT_PER_MINUTE, 60);
+    const ipKey = `login:${email}|${client.ip ?? ''}`;
+    const perIp = await hitRateLimit(db, ipKey, LOGIN_LIMIT_PER_MINUTE, 60);
     if (!perIp.allowed)
       throw tooManyRequests(perIp.retryAfterSeconds, throttleMessage(perIp.retryAfterSeconds));
     // Counted before the check, so tries sent together from many IPs cannot pass the ceiling; a right
@@ -40,41 +41,38 @@ export const createAuthService = ({ db, sessions }: Deps) => ({
       ? await verifyPassword(user.passwordHash, body.password)
       : (await burnPasswordCheck(body.password), false);
     if (!user || !isValid) {
-      await securityEventsRepository.record(db, request, {
+      await securityEventsRepository.record(db, client, {
         type: 'login_failed',
         merchantId: user?.merchantId ?? null,
         userId: user?.id ?? null,
       });
-      throw ValidationError.field('email', MESSAGES.badCredentials);
+      throw ValidationError.field('email', MESSAGES.badCredentials, ERROR_CODES.badCredentials);
     }
 
     await releaseRateLimit(db, accountKey);
-    await clearRateLimit(db, `login:${email}|${request.ip}`);
-    if (user.twoFactorConfirmedAt) {
-      // Not logged in yet: the session only remembers who owes the challenge.
-      await sessions.start(request, reply, { pendingUserId: user.id });
-      return { two_factor: true };
-    }
-    await sessions.start(request, reply, { userId: user.id });
-    await securityEventsRepository.record(db, request, {
+    await clearRateLimit(db, ipKey);
+    return { user, twoFactor: user.twoFactorConfirmedAt !== null };
+  },
+
+  /** The login event, once the session that signs the user in exists. */
+  async recordLogin(client: ClientInfo, user: UserRow, detail?: Record<string, unknown>): Promise<void> {
+    await securityEventsRepository.record(db, client, {
       type: 'login',
       merchantId: user.merchantId,
       userId: user.id,
+      detail,
     });
-    return { two_factor: false };
   },
 
-  async logout(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const userId = request.session?.userId;
-    if (userId) {
-      const user = await usersRepository.findById(db, userId);
-      await securityEventsRepository.record(db, request, {
-        type: 'logout',
-        merchantId: user?.merchantId ?? null,
-        userId,
-      });
-    }
-    await sessions.end(request, reply);
+  /** The logout event of a signed-in session; the route ends the session. */
+  async recordLogout(client: ClientInfo, userId: number | null | undefined): Promise<void> {
+    if (!userId) return;
+    const user = await usersRepository.findById(db, userId);
+    await securityEventsRepository.record(db, client, {
+      type: 'logout',
+      merchantId: user?.merchantId ?? null,
+      userId,
+    });
   },
 });
 

@@ -1,10 +1,36 @@
 import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { sessions } from '../../db/schema/index.ts';
+import { type DbOrTx, preparedOnce } from '../../db/client.ts';
+import { merchants, sessions, users } from '../../db/schema/index.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
+type UserRow = typeof users.$inferSelect;
+type MerchantRow = typeof merchants.$inferSelect;
+
+/** A live session with its signed-in user and the user's merchant (none while the challenge is owed). */
+export type LoadedSession = {
+  session: SessionRow;
+  user: UserRow | null;
+  merchant: MerchantRow | null;
+};
 
 export const sessionsRepository = {
+  /**
+   * Every console request's one read: the session, its user and the merchant, in one round trip, fresh each
+   * time (a logout, a password change, a role change or a disabled merchant counts on the very next request,
+   * in every process).
+   */
+  findLiveWithUser: async (db: DbOrTx, id: string): Promise<LoadedSession | undefined> => {
+    const [row] = await preparedOnce(db, 'session_with_user', (on) =>
+      on
+        .select({ session: sessions, user: users, merchant: merchants })
+        .from(sessions)
+        .leftJoin(users, eq(users.id, sessions.userId))
+        .leftJoin(merchants, eq(merchants.id, users.merchantId))
+        .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql`now()`)))
+        .prepare('session_with_user'),
+    ).execute({ id });
+    return row;
+  },
   findLive: async (db: DbOrTx, id: string): Promise<SessionRow | undefined> => {
     const [row] = await db
       .select()
@@ -47,6 +73,7 @@ export const sessionsRepository = {
       .returning({ userId: sessions.userId });
     return rows.filter((row) => row.userId === userId).length;
   },
+  /** Housekeeping: sessions past their idle expiry. */
   deleteExpired: async (db: DbOrTx): Promise<void> => {
     await db.delete(sessions).where(sql`${sessions.expiresAt} < now()`);
   },

@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows } from '../../db/client.ts';
+import { type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
 import { fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -48,21 +48,53 @@ export const fundFlowsRepository = {
     filter: FundFlowFilter,
     limit: number,
     position: { cursor?: FundFlowCursor; offset: number },
-  ) => {
+  ): Promise<FundFlowRow[]> => {
     const { cursor } = position;
-    const where = cursor
-      ? and(
-          entryConditions(filter),
-          sql`(${fundFlows.createdAt}, ${fundFlows.id}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id})`,
+    // One prepared statement per combination of filters (at most 32), its values bound per call.
+    const shape = {
+      type: filter.type !== undefined,
+      from: filter.from !== undefined,
+      to: filter.to !== undefined,
+      refNo: filter.refNo !== undefined,
+      cursor: cursor !== undefined,
+    };
+    const key = `fund_flows_page_${Object.entries(shape)
+      .filter(([, on]) => on)
+      .map(([name]) => name)
+      .join('_')}`;
+    const query = preparedOnce(db, key, (on) => {
+      const p = (name: string) => sql.placeholder(name);
+      return on
+        .select()
+        .from(fundFlows)
+        .where(
+          and(
+            eq(fundFlows.merchantId, p('merchantId')),
+            shape.type ? eq(fundFlows.type, p('type')) : undefined,
+            shape.from ? sql`${fundFlows.createdAt} >= ${p('from')}::timestamptz` : undefined,
+            shape.to ? sql`${fundFlows.createdAt} < ${p('to')}::timestamptz` : undefined,
+            shape.refNo ? eq(fundFlows.refNo, p('refNo')) : undefined,
+            shape.cursor
+              ? sql`(${fundFlows.createdAt}, ${fundFlows.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::bigint)`
+              : undefined,
+          ),
         )
-      : entryConditions(filter);
-    return db
-      .select()
-      .from(fundFlows)
-      .where(where)
-      .orderBy(...NEWEST_FIRST)
-      .limit(limit)
-      .offset(cursor ? 0 : position.offset);
+        .orderBy(...NEWEST_FIRST)
+        .limit(p('limit'))
+        .offset(p('offset'))
+        .prepare(key);
+    });
+    return query.execute({
+      merchantId: filter.merchantId,
+      type: filter.type,
+      from: filter.from?.toISOString(),
+      to: filter.to?.toISOString(),
+      refNo: filter.refNo,
+      cursorAt: cursor?.createdAt.toISOString(),
+      cursorId: cursor?.id,
+      limit,
+      offset: cursor ? 0 : position.offset,
+    });
   },
 
   findById: async (db: DbOrTx, merchantId: number, id: number): Promise<FundFlowRow | undefined> => {

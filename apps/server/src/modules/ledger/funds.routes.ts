@@ -9,7 +9,7 @@ import {
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/require-auth.ts';
+import { authOf, type Guards } from '../../plugins/auth-context.ts';
 import type { FundsService, Viewer } from './funds.service.ts';
 
 function viewerOf(request: FastifyRequest): Viewer {

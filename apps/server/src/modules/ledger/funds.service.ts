@@ -1,4 +1,4 @@
-import { type Currency, fromMinor } from '@paydesk/shared';
+import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
 import {
   type Balance,
   type FundFlow,
@@ -48,7 +48,7 @@ const LATEST_CURSOR_MS = Date.UTC(9999, 11, 31);
 function decodeCursor(cursor: string): FundFlowCursor {
   const match = /^(\d{1,15})\.(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match || Number(match[1]) > LATEST_CURSOR_MS) {
-    throw ValidationError.field('cursor', 'The cursor is not valid.');
+    throw ValidationError.field('cursor', 'The cursor is not valid.', ERROR_CODES.invalidCursor);
   }
   return { createdAt: new Date(Number(match[1])), id: Number(match[2]) };
 }

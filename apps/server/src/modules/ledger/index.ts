@@ -6,6 +6,7 @@ import { createLedger } from './ledger.service.ts';
 
 export { createLedger, type Ledger } from './ledger.service.ts';
 export type {
+  CaptureInput,
   CaptureResult,
   CloseHoldInput,
   HoldInput,
@@ -15,11 +16,17 @@ export type {
   ReleaseResult,
 } from './ledger.service.ts';
 export type { FundFlowRow, HoldRow } from './ledger.repository.ts';
-export { HoldClosedError, InsufficientFundsError, LedgerUsageError } from './ledger.errors.ts';
+export { HoldClosedError, InsufficientFundsError, LedgerUsageError, sqlStateOf } from './ledger.errors.ts';
 export { transactionWithRetry } from './transaction.ts';
-export { verifyLedger, type LedgerProblem, type LedgerReport } from './ledger-verify.ts';
+export {
+  trialBalance,
+  verifyLedger,
+  type LedgerProblem,
+  type LedgerReport,
+  type TrialBalance,
+} from './ledger-verify.ts';
 
-/** The ledger: balances, holds, fund flows, and the console's funds API. */
+/** The double-entry ledger: accounts, journal entries, holds, fund flows, and the console's funds API. */
 export function registerLedgerModule(app: FastifyInstance, { db, guards }: AppContext): void {
   fundsRoutes(app, { funds: createFundsService({ db, ledger: createLedger() }), guards });
 }

@@ -1,21 +1,28 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Currency, fromMinor } from '@paydesk/shared';
 import { RELEASE_TYPE_OF_HOLD } from '@paydesk/shared/funds/funds.schemas.ts';
-import { type Db, queryRows } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryRows } from '../../db/client.ts';
 
 // Every invariant of DESIGN section 3, checked in one consistent snapshot, for one merchant or all.
 
 export const INVARIANTS = [
+  'entry_balanced',
+  'account_equals_postings',
+  'trial_balance',
   'available_not_negative',
   'locked_not_negative',
   'available_equals_entries',
   'locked_equals_open_holds',
+  'fund_flows_match_postings',
   'available_after_chain',
   'entries_in_time_order',
   'hold_entries',
   'hourly_rollup',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
+
+/** The merchant_no of a problem in the platform's own books (trial balance, platform accounts). */
+export const PLATFORM = 'platform';
 
 export type LedgerProblem = {
   merchant_no: string;
@@ -49,53 +56,116 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
         const rows = await queryRows<Row>(tx, sql`${query} limit ${MAX_PER_CHECK + 1}`);
         if (rows.length > MAX_PER_CHECK) truncated = true;
         for (const row of rows.slice(0, MAX_PER_CHECK)) {
-          problems.push({ merchant_no: String(row.merchant_no), invariant, message: describe(row) });
+          problems.push({
+            merchant_no: String(row.merchant_no ?? PLATFORM),
+            invariant,
+            message: describe(row),
+          });
         }
       };
 
       const [counts] = await queryRows<{ merchants: unknown; entries: unknown }>(
         tx,
         sql`select (select count(*) from merchants m where true ${scope(sql`m.no`)})::int8::text as merchants,
-                   (select count(*) from fund_flows f join merchants m on m.id = f.merchant_id
+                   (select count(*) from journal_entries j left join merchants m on m.id = j.merchant_id
                      where true ${scope(sql`m.no`)})::int8::text as entries`,
       );
 
       await check(
-        'available_not_negative',
-        sql`select m.no as merchant_no, m.currency, b.available_minor::text as value
-            from balances b join merchants m on m.id = b.merchant_id
-            where b.available_minor < 0 ${scope(sql`m.no`)} order by m.id`,
-        (r) => `available is negative: ${money(r.value, r.currency)}`,
+        'entry_balanced',
+        sql`select m.no as merchant_no, j.id::text as id, j.idempotency_key as key, s.currency,
+                   s.total::text as total, s.lines::text as lines
+            from (select p.entry_id, a.currency, sum(p.amount_minor) as total, count(*) as lines
+                  from postings p join ledger_accounts a on a.id = p.account_id
+                  group by p.entry_id, a.currency) s
+            right join journal_entries j on j.id = s.entry_id
+            left join merchants m on m.id = j.merchant_id
+            where (s.entry_id is null or s.total <> 0 or s.lines < 2) ${scope(sql`m.no`)}
+            order by j.id`,
+        (r) =>
+          r.currency === null
+            ? `journal entry ${r.id} (${r.key}) has no postings`
+            : Number(r.lines) < 2
+              ? `journal entry ${r.id} (${r.key}) has a single posting`
+              : `journal entry ${r.id} (${r.key}) sums to ${money(r.total, r.currency)}, not zero`,
       );
       await check(
-        'locked_not_negative',
-        sql`select m.no as merchant_no, m.currency, b.locked_minor::text as value
-            from balances b join merchants m on m.id = b.merchant_id
-            where b.locked_minor < 0 ${scope(sql`m.no`)} order by m.id`,
-        (r) => `locked is negative: ${money(r.value, r.currency)}`,
+        'account_equals_postings',
+        sql`select m.no as merchant_no, a.code, a.currency, a.balance_minor::text as balance,
+                   coalesce(s.total, 0)::text as postings
+            from ledger_accounts a
+            left join (select account_id, sum(amount_minor) as total from postings group by account_id) s
+              on s.account_id = a.id
+            left join merchants m on m.id = a.merchant_id
+            where a.balance_minor <> coalesce(s.total, 0)
+              ${merchantNo ? sql`and m.no = ${merchantNo}` : sql``}
+            order by a.id`,
+        (r) =>
+          `account ${r.code} holds ${money(r.balance, r.currency)} but its postings sum to ${money(r.postings, r.currency)}`,
       );
+      if (!merchantNo) {
+        await check(
+          'trial_balance',
+          sql`select null as merchant_no, currency, sum(balance_minor)::text as total
+              from ledger_accounts group by currency having sum(balance_minor) <> 0 order by currency`,
+          (r) => `the ${String(r.currency)} accounts sum to ${money(r.total, r.currency)}, not zero`,
+        );
+      }
+      for (const [invariant, kind, label] of [
+        ['available_not_negative', 'merchant_available', 'available'],
+        ['locked_not_negative', 'merchant_locked', 'locked'],
+      ] as const) {
+        await check(
+          invariant,
+          sql`select m.no as merchant_no, a.currency, a.balance_minor::text as value
+              from ledger_accounts a join merchants m on m.id = a.merchant_id
+              where a.kind = ${kind} and a.balance_minor < 0 ${scope(sql`m.no`)} order by m.id`,
+          (r) => `${label} is negative: ${money(r.value, r.currency)}`,
+        );
+      }
       await check(
         'available_equals_entries',
         sql`select m.no as merchant_no, m.currency,
-                   coalesce(b.available_minor, 0)::text as available, coalesce(e.total, 0)::text as entries
+                   coalesce(a.balance_minor, 0)::text as available, coalesce(e.total, 0)::text as entries
             from merchants m
-            left join balances b on b.merchant_id = m.id
+            left join ledger_accounts a on a.merchant_id = m.id and a.kind = 'merchant_available'
             left join (select merchant_id, sum(amount_minor) as total from fund_flows group by merchant_id) e
               on e.merchant_id = m.id
-            where coalesce(b.available_minor, 0) <> coalesce(e.total, 0) ${scope(sql`m.no`)} order by m.id`,
+            where coalesce(a.balance_minor, 0) <> coalesce(e.total, 0) ${scope(sql`m.no`)} order by m.id`,
         (r) =>
-          `available is ${money(r.available, r.currency)} but its entries sum to ${money(r.entries, r.currency)}`,
+          `available is ${money(r.available, r.currency)} but its fund flow entries sum to ${money(r.entries, r.currency)}`,
       );
       await check(
         'locked_equals_open_holds',
         sql`select m.no as merchant_no, m.currency,
-                   coalesce(b.locked_minor, 0)::text as locked, coalesce(h.total, 0)::text as held
+                   coalesce(a.balance_minor, 0)::text as locked, coalesce(h.total, 0)::text as held
             from merchants m
-            left join balances b on b.merchant_id = m.id
+            left join ledger_accounts a on a.merchant_id = m.id and a.kind = 'merchant_locked'
             left join (select merchant_id, sum(amount_minor) as total from holds where status = 'open'
                        group by merchant_id) h on h.merchant_id = m.id
-            where coalesce(b.locked_minor, 0) <> coalesce(h.total, 0) ${scope(sql`m.no`)} order by m.id`,
+            where coalesce(a.balance_minor, 0) <> coalesce(h.total, 0) ${scope(sql`m.no`)} order by m.id`,
         (r) => `locked is ${money(r.locked, r.currency)} but open holds sum to ${money(r.held, r.currency)}`,
+      );
+      await check(
+        'fund_flows_match_postings',
+        sql`with available as (
+              select p.entry_id, p.amount_minor, a.merchant_id
+              from postings p join ledger_accounts a on a.id = p.account_id
+              where a.kind = 'merchant_available'
+            )
+            select m.no as merchant_no, coalesce(f.entry_id, av.entry_id)::text as entry,
+                   f.id::text as flow, f.amount_minor::text as flow_amount, av.amount_minor::text as posted
+            from fund_flows f
+            full join available av on av.entry_id = f.entry_id and av.merchant_id = f.merchant_id
+            join merchants m on m.id = coalesce(f.merchant_id, av.merchant_id)
+            where (f.id is null or av.entry_id is null or f.amount_minor <> av.amount_minor) ${scope(sql`m.no`)}
+            order by 2`,
+        (r) =>
+          r.flow === null
+            ? `journal entry ${r.entry} moves available but has no fund flow entry`
+            : r.posted === null
+              ? `fund flow entry ${r.flow} has no posting on the available account in journal entry ${r.entry}`
+              : `fund flow entry ${r.flow} shows ${r.flow_amount} but journal entry ${r.entry} posted ${r.posted}`,
       );
       await check(
         'available_after_chain',
@@ -178,4 +248,75 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+export type TrialBalanceAccount = {
+  code: string;
+  kind: string;
+  channel: string | null;
+  balance: string;
+};
+
+export type TrialBalance = {
+  /** Every currency's accounts sum to zero. */
+  balanced: boolean;
+  currencies: {
+    currency: string;
+    /** The platform's and channels' own accounts, one by one. */
+    accounts: TrialBalanceAccount[];
+    /** All merchants' available and locked together (what the platform owes its merchants). */
+    merchants: { available: string; locked: string; count: number };
+    total: string;
+  }[];
+};
+
+/** Every platform account and the merchants' accounts summed, per currency, with the total (zero). */
+export async function trialBalance(db: DbOrTx): Promise<TrialBalance> {
+  const rows = await queryRows<{
+    currency: Currency;
+    code: string | null;
+    kind: string;
+    channel_code: string | null;
+    balance: string;
+    accounts: unknown;
+  }>(
+    db,
+    // A platform account's shards ("fee_revenue:CNY", "fee_revenue:CNY#5", ...) summed as the one account.
+    sql`select currency, regexp_replace(code, '#[0-9]+$', '') as code, kind, channel_code,
+               sum(balance_minor)::text as balance, count(*) as accounts
+        from ledger_accounts where merchant_id is null
+        group by currency, 2, kind, channel_code
+        union all
+        select currency, null, kind, null, sum(balance_minor)::text, count(*)
+        from ledger_accounts where merchant_id is not null group by currency, kind
+        order by 1, 3, 2`,
+  );
+  const byCurrency = new Map<Currency, typeof rows>();
+  for (const row of rows) byCurrency.set(row.currency, [...(byCurrency.get(row.currency) ?? []), row]);
+  const currencies = [...byCurrency].map(([currency, list]) => {
+    const merchantRow = (kind: string) => list.find((r) => r.code === null && r.kind === kind);
+    const total = list.reduce((sum, r) => sum + BigInt(r.balance), 0n);
+    return {
+      currency,
+      accounts: list
+        .filter((r) => r.code !== null)
+        .map((r) => ({
+          code: r.code!,
+          kind: r.kind,
+          channel: r.channel_code,
+          balance: fromMinor(BigInt(r.balance), currency),
+        })),
+      merchants: {
+        available: fromMinor(BigInt(merchantRow('merchant_available')?.balance ?? 0), currency),
+        locked: fromMinor(BigInt(merchantRow('merchant_locked')?.balance ?? 0), currency),
+        count: Number(merchantRow('merchant_available')?.accounts ?? 0),
+      },
+      total: fromMinor(total, currency),
+      zero: total === 0n,
+    };
+  });
+  return {
+    balanced: currencies.every((c) => c.zero),
+    currencies: currencies.map(({ zero: _zero, ...rest }) => rest),
+  };
 }

@@ -2,12 +2,12 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// Only the ledger module writes balances, holds and fund flows (DESIGN section 3). The rule lives in
+// Only the ledger module writes ledger accounts, journal entries, postings, holds and fund flows (DESIGN 3). The rule lives in
 // eslint.config.js; this proves it bites, by linting code as if it sat in another module.
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const eslint = new ESLint({ cwd: repoRoot });
-const RULE_MESSAGE = /Only the ledger module writes balances, holds and fund flows/;
+const RULE_MESSAGE = /Only the ledger module writes ledger accounts, journal entries, postings/;
 
 async function ledgerWriteErrors(
   code: string,
@@ -24,7 +24,11 @@ describe('the lint rule that keeps ledger writes in the ledger module', () => {
   it.each([
     [
       'insert',
-      "import { balances } from '../../db/schema/index.ts';\nexport const f = (db) => db.insert(balances).values({});",
+      "import { ledgerAccounts } from '../../db/schema/index.ts';\nexport const f = (db) => db.insert(ledgerAccounts).values({});",
+    ],
+    [
+      'insert of a posting',
+      "import { postings } from '../../db/schema/index.ts';\nexport const f = (tx) => tx.insert(postings).values({});",
     ],
     [
       'update',
@@ -34,12 +38,15 @@ describe('the lint rule that keeps ledger writes in the ledger module', () => {
       'delete',
       "import { fundFlows } from '../../db/schema/index.ts';\nexport const f = (tx) => tx.delete(fundFlows);",
     ],
-    ['a namespace import', `${schemaImport}export const f = (db) => db.update(schema.balances).set({});`],
+    [
+      'a namespace import',
+      `${schemaImport}export const f = (db) => db.update(schema.ledgerAccounts).set({});`,
+    ],
     [
       'a renamed import',
       "import { fundFlows as entries } from '../../db/schema/index.ts';\nexport const f = entries;",
     ],
-    ['raw SQL', `${sqlImport}export const q = sql\`UPDATE "balances" SET available_minor = 0\`;`],
+    ['raw SQL', `${sqlImport}export const q = sql\`UPDATE "ledger_accounts" SET balance_minor = 0\`;`],
     [
       'raw SQL with the table interpolated',
       `${schemaImport}${sqlImport}export const q = sql\`delete from \${schema.holds}\`;`,
@@ -51,31 +58,32 @@ describe('the lint rule that keeps ledger writes in the ledger module', () => {
     ],
     ['a SQL string', "export const q = 'insert into fund_flows (id) values (1)';"],
     ['the hourly rollup', `${sqlImport}export const q = sql\`truncate fund_flow_hourly\`;`],
+    ['a journal entry in SQL', "export const q = 'INSERT INTO journal_entries (type) values (1)';"],
   ])('refuses a write through %s outside the ledger module', async (_label, code) => {
     expect(await ledgerWriteErrors(code)).not.toHaveLength(0);
   });
 
   it('applies to every server file outside the ledger, the CLI and the seed included', async () => {
     const code =
-      "import { balances } from './schema/index.ts';\nexport const f = (db) => db.insert(balances).values({});";
-    expect(await ledgerWriteErrors(code, 'apps/server/src/db/seed-demo.ts')).not.toHaveLength(0);
+      "import { journalEntries } from './schema/index.ts';\nexport const f = (db) => db.insert(journalEntries).values({});";
+    expect(await ledgerWriteErrors(code, 'apps/server/src/modules/demo/seed-demo.ts')).not.toHaveLength(0);
     expect(await ledgerWriteErrors(code, 'apps/server/src/cli/ops.ts')).not.toHaveLength(0);
   });
 
   it('lets other modules read the tables', async () => {
     const code = [
-      "import { balances, fundFlows } from '../../db/schema/index.ts';",
+      "import { ledgerAccounts, fundFlows } from '../../db/schema/index.ts';",
       sqlImport,
-      'export const f = (db) => db.select().from(balances);',
+      'export const f = (db) => db.select().from(ledgerAccounts);',
       'export const g = sql`select * from ${fundFlows} where id = 1`;',
-      "export const h = sql`update users set name = 'x' where id in (select merchant_id from balances)`;",
+      "export const h = sql`update users set name = 'x' where id in (select merchant_id from ledger_accounts)`;",
     ].join('\n');
     expect(await ledgerWriteErrors(code)).toEqual([]);
   });
 
   it('lets the ledger module write them', async () => {
     const code =
-      "import { balances } from '../../db/schema/index.ts';\nexport const f = (db) => db.insert(balances).values({});";
+      "import { postings } from '../../db/schema/index.ts';\nexport const f = (db) => db.insert(postings).values({});";
     expect(await ledgerWriteErrors(code, 'apps/server/src/modules/ledger/ledger.repository.ts')).toEqual([]);
   });
 });

@@ -1,10 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type {
+  FundFlowType,
+  HoldType,
+  JournalEntryType,
+  PlatformAccountKind,
+} from '@paydesk/shared/funds/funds.schemas.ts';
 import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
-import { balances, fundFlows, holds } from '../../db/schema/index.ts';
+import { fundFlows, holds, journalEntries, ledgerAccounts } from '../../db/schema/index.ts';
 
 export type FundFlowRow = typeof fundFlows.$inferSelect;
 export type HoldRow = typeof holds.$inferSelect;
-export type BalanceRow = typeof balances.$inferSelect;
 
 // Raw rows differ by driver (strings on node-postgres, numbers or bigints on PGlite): convert here.
 const toNumber = (value: unknown): number => Number(value);
@@ -13,17 +18,67 @@ const toNumber = (value: unknown): number => Number(value);
 const NOW_MS = sql`date_trunc('milliseconds', clock_timestamp())`;
 const timeOrNow = (at: Date | undefined) => (at ? sql`${at.toISOString()}::timestamptz` : NOW_MS);
 
-export type NewEntry = {
+/** The code of a merchant's account: one available and one locked per merchant. */
+export const merchantAccountCode = (merchantId: number, account: 'available' | 'locked') =>
+  `merchant:${merchantId}:${account}`;
+
+/**
+ * The platform's and channels' accounts are kept in shards (one row each per kind, channel, currency and
+ * shard; a merchant always posts to the same shard), so merchants posting at once do not queue on one hot
+ * row. Shard 0 has no suffix ("fee_revenue:CNY"), the others "#n" ("fee_revenue:CNY#5"); every report sums
+ * the shards of an account.
+ */
+export const PLATFORM_SHARDS = 16;
+const platformShardSuffix = (merchantId: number) => {
+  const shard = merchantId % PLATFORM_SHARDS;
+  return shard === 0 ? '' : `#${shard}`;
+};
+
+/** An account's code without its shard: the account a person means. */
+export const accountName = (code: string) => code.replace(/#\d+$/, '');
+
+/** A line on one of the merchant's two accounts. */
+export type MerchantLeg = { account: 'available' | 'locked'; amountMinor: bigint };
+/** A line on a platform or channel account, in the merchant's currency (created on first use). */
+export type PlatformLeg = { kind: PlatformAccountKind; channel?: string | null; amountMinor: bigint };
+
+/**
+ * One journal entry as the ledger service builds it. The merchant legs come first, available before
+ * locked (every writer takes the two rows in that order, so two writers never wait on each other in a
+ * circle); the first leg is the guarded one: a debit only if the account stays >= 0, and only if no entry
+ * has this key yet.
+ */
+export type EntryDraft = {
   merchantId: number;
-  type: string;
-  amountMinor: bigint;
-  availableAfterMinor: bigint;
+  type: JournalEntryType;
   refType: string;
   refId: string;
   refNo: string | null;
-  holdId: number | null;
   note: string | null;
   idempotencyKey: string;
+  merchantLegs: [MerchantLeg] | [MerchantLeg, MerchantLeg];
+  platformLegs: PlatformLeg[];
+  /** The fund flow row of the available leg (DESIGN 3: one per posting on merchant_available). */
+  flowType?: FundFlowType;
+  /** The hold the fund flow belongs to (a release). */
+  holdId?: number | null;
+  /** Opens a hold of this type for the locked leg's amount (payout, withdrawal, freeze). */
+  openHold?: HoldType;
+  at?: Date;
+};
+
+/** What a conditional write did: nothing (not applied), or changed the balances and maybe wrote the rows. */
+export type Applied<T> =
+  { applied: false } | { applied: true; availableAfterMinor: bigint | null; written: T | undefined };
+
+export type WrittenEntry = { entryId: number; flowId: number | null; holdId: number | null; createdAt: Date };
+
+type WrittenRow = {
+  available: unknown;
+  entry_id: unknown;
+  flow_id: unknown;
+  hold_id: unknown;
+  created_ms: unknown;
 };
 
 // The hourly rollup of money in, money out and entry count, written in the same statement as the entry.
@@ -37,179 +92,143 @@ const rollupFrom = (cte: string) => sql`
     out_minor = fund_flow_hourly.out_minor + excluded.out_minor,
     entries = fund_flow_hourly.entries + excluded.entries`;
 
-/** What a conditional write did: nothing (not applied), or changed the balance and maybe wrote the rows. */
-export type Applied<T> =
-  { applied: false } | { applied: true; availableAfterMinor: bigint; written: T | undefined };
+function legUpdate(draft: EntryDraft, index: 0 | 1): SQL {
+  const leg = draft.merchantLegs[index]!;
+  const code = merchantAccountCode(draft.merchantId, leg.account);
+  const guard =
+    index === 0
+      ? sql`${leg.amountMinor < 0n ? sql`and balance_minor + ${leg.amountMinor} >= 0` : sql``}
+            and not exists (select 1 from journal_entries where idempotency_key = ${draft.idempotencyKey})`
+      : sql`and exists (select 1 from leg0)`;
+  return sql`update ledger_accounts set balance_minor = balance_minor + ${leg.amountMinor}, updated_at = now()
+             where code = ${code} ${guard}
+             returning id, balance_minor`;
+}
 
-type WrittenRow = { available: unknown; entry_id: unknown; hold_id: unknown; created_ms: unknown };
+/** (kind, channel, amount) rows of the platform legs, for the upsert and for the postings. */
+const platformValues = (legs: PlatformLeg[]) =>
+  sql.join(
+    legs.map((l) => sql`(${l.kind}::text, ${l.channel ?? null}::text, ${l.amountMinor}::bigint)`),
+    sql`, `,
+  );
 
-function appliedFrom<T>(rows: WrittenRow[], build: (row: WrittenRow, createdAt: Date) => T): Applied<T> {
-  const [row] = rows;
-  if (!row) return { applied: false };
-  const availableAfterMinor = BigInt(String(row.available));
-  if (row.entry_id === null || row.entry_id === undefined)
-    return { applied: true, availableAfterMinor, written: undefined };
-  return { applied: true, availableAfterMinor, written: build(row, new Date(toNumber(row.created_ms))) };
+/** The single statement that writes a journal entry, its postings, balances, hold, fund flow and rollup. */
+function entryStatement(draft: EntryDraft): SQL {
+  const legs = draft.merchantLegs;
+  const availableCte =
+    legs[0].account === 'available' ? 'leg0' : legs[1]?.account === 'available' ? 'leg1' : null;
+  const lockedLeg = legs.find((l) => l.account === 'locked');
+  const ctes: SQL[] = [sql`leg0 as (${legUpdate(draft, 0)})`];
+  if (legs[1]) ctes.push(sql`leg1 as (${legUpdate(draft, 1)})`);
+  ctes.push(sql`entry as (
+    insert into journal_entries (type, merchant_id, ref_type, ref_id, ref_no, note, idempotency_key, created_at)
+    select ${draft.type}::text, ${draft.merchantId}::bigint, ${draft.refType}::text, ${draft.refId}::text,
+           ${draft.refNo}::text, ${draft.note}::text, ${draft.idempotencyKey}::text, ${timeOrNow(draft.at)}
+    from leg0 ${legs[1] ? sql`, leg1` : sql``}
+    on conflict (idempotency_key) do nothing
+    returning id, created_at)`);
+  const lines: SQL[] = [sql`select entry.id, leg0.id, ${legs[0].amountMinor}::bigint from entry, leg0`];
+  if (legs[1]) lines.push(sql`select entry.id, leg1.id, ${legs[1].amountMinor}::bigint from entry, leg1`);
+  if (draft.platformLegs.length) {
+    const values = platformValues(draft.platformLegs);
+    ctes.push(sql`platform as (
+      insert into ledger_accounts (code, kind, channel_code, currency, balance_minor)
+      select v.kind || ':' || coalesce(v.channel || ':', '') || m.currency || ${platformShardSuffix(draft.merchantId)},
+             v.kind, v.channel, m.currency, v.amount
+      from entry, merchants m, (values ${values}) as v(kind, channel, amount)
+      where m.id = ${draft.merchantId}
+      on conflict (code) do update
+        set balance_minor = ledger_accounts.balance_minor + excluded.balance_minor, updated_at = now()
+      returning id, kind, channel_code)`);
+    lines.push(sql`select entry.id, p.id, v.amount from entry, platform p
+      join (values ${values}) as v(kind, channel, amount)
+        on v.kind = p.kind and v.channel is not distinct from p.channel_code`);
+  }
+  ctes.push(sql`lines as (
+    insert into postings (entry_id, account_id, amount_minor) ${sql.join(lines, sql` union all `)}
+    returning id)`);
+  if (draft.openHold) {
+    if (!lockedLeg) throw new Error('A hold needs a locked leg.');
+    ctes.push(sql`hold as (
+      insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note, idempotency_key,
+                         created_at)
+      select ${draft.merchantId}::bigint, ${lockedLeg.amountMinor}::bigint, ${draft.openHold}::text, 'open',
+             ${draft.refType}::text, ${draft.refId}::text, ${draft.refNo}::text, ${draft.note}::text,
+             ${draft.idempotencyKey}::text, entry.created_at
+      from entry
+      returning id)`);
+  }
+  if (draft.flowType && availableCte) {
+    const available = legs.find((l) => l.account === 'available')!;
+    const holdId = draft.openHold ? sql`hold.id` : sql`${draft.holdId ?? null}::bigint`;
+    ctes.push(sql`flow as (
+      insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
+                              hold_id, entry_id, note, created_at)
+      select ${draft.merchantId}::bigint, ${draft.flowType}::text, ${available.amountMinor}::bigint,
+             ${sql.raw(availableCte)}.balance_minor, ${draft.refType}::text, ${draft.refId}::text,
+             ${draft.refNo}::text, ${holdId}, entry.id, ${draft.note}::text, entry.created_at
+      from entry, ${sql.raw(availableCte)} ${draft.openHold ? sql`, hold` : sql``}
+      returning *)`);
+    ctes.push(sql`rollup as (${rollupFrom('flow')})`);
+  }
+  const flow = draft.flowType && availableCte;
+  return sql`with ${sql.join(ctes, sql`, `)}
+    select ${availableCte ? sql`${sql.raw(availableCte)}.balance_minor::text` : sql`null::text`} as available,
+           entry.id as entry_id, ${flow ? sql`flow.id` : sql`null::bigint`} as flow_id,
+           ${draft.openHold ? sql`hold.id` : sql`null::bigint`} as hold_id,
+           (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
+    from leg0 ${legs[1] ? sql`join leg1 on true` : sql``}
+    left join entry on true
+    ${flow ? sql`left join flow on true` : sql``}
+    ${draft.openHold ? sql`left join hold on true` : sql``}`;
 }
 
 export const ledgerRepository = {
   /**
-   * One statement: available += delta, only if it stays >= 0 and no entry has this key yet, then the entry
-   * (with the new available) and its rollup. Not applied: no balance row, not enough funds, or a repeat.
-   * Applied without an entry: a concurrent caller committed the same key first (undo, then replay theirs).
+   * One statement: the guarded merchant leg (and the other), only if no entry has this key yet, then the
+   * journal entry, its postings, the platform accounts, the hold, the fund flow and its rollup. Not applied:
+   * no account, not enough funds, or a repeat. Applied without an entry: a concurrent caller committed the
+   * same key first (undo the legs, then replay theirs).
    */
-  postEntry: async (
-    tx: Tx,
-    entry: Omit<NewEntry, 'availableAfterMinor' | 'holdId'>,
-    at?: Date,
-  ): Promise<Applied<FundFlowRow>> => {
-    const rows = await queryRows<WrittenRow>(
-      tx,
-      sql`with bal as (
-            update balances set available_minor = available_minor + ${entry.amountMinor}, updated_at = now()
-            where merchant_id = ${entry.merchantId} and available_minor + ${entry.amountMinor} >= 0
-              and not exists (select 1 from fund_flows where idempotency_key = ${entry.idempotencyKey})
-            returning available_minor
-          ), entry as (
-            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
-                                    ref_no, note, idempotency_key, created_at)
-            select ${entry.merchantId}::bigint, ${entry.type}::text, ${entry.amountMinor}::bigint, bal.available_minor,
-                   ${entry.refType}::text, ${entry.refId}::text, ${entry.refNo}::text, ${entry.note}::text,
-                   ${entry.idempotencyKey}::text, ${timeOrNow(at)}
-            from bal
-            on conflict (idempotency_key) do nothing
-            returning *
-          ), rollup as (${rollupFrom('entry')})
-          select bal.available_minor::text as available, entry.id as entry_id, null as hold_id,
-                 (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
-          from bal left join entry on true`,
-    );
-    return appliedFrom(rows, (row, createdAt) => ({
-      ...entry,
-      id: toNumber(row.entry_id),
-      availableAfterMinor: BigInt(String(row.available)),
-      holdId: null,
-      createdAt,
-    }));
+  writeEntry: async (tx: Tx, draft: EntryDraft): Promise<Applied<WrittenEntry>> => {
+    const [row] = await queryRows<WrittenRow>(tx, entryStatement(draft));
+    if (!row) return { applied: false };
+    const availableAfterMinor = row.available === null ? null : BigInt(String(row.available));
+    if (row.entry_id === null || row.entry_id === undefined)
+      return { applied: true, availableAfterMinor, written: undefined };
+    return {
+      applied: true,
+      availableAfterMinor,
+      written: {
+        entryId: toNumber(row.entry_id),
+        flowId: row.flow_id === null ? null : toNumber(row.flow_id),
+        holdId: row.hold_id === null ? null : toNumber(row.hold_id),
+        createdAt: new Date(toNumber(row.created_ms)),
+      },
+    };
   },
 
-  /** Undoes an applied postEntry inside the same transaction (it still holds the row lock). */
-  undoPost: async (tx: Tx, merchantId: number, deltaMinor: bigint) => {
-    await tx
-      .update(balances)
-      .set({ availableMinor: sql`${balances.availableMinor} - ${deltaMinor}` })
-      .where(eq(balances.merchantId, merchantId));
+  /** Undoes the merchant legs of an applied writeEntry inside the same transaction (it holds their locks). */
+  undoLegs: async (tx: Tx, draft: EntryDraft) => {
+    for (const leg of draft.merchantLegs) {
+      await tx
+        .update(ledgerAccounts)
+        .set({ balanceMinor: sql`${ledgerAccounts.balanceMinor} - ${leg.amountMinor}` })
+        .where(eq(ledgerAccounts.code, merchantAccountCode(draft.merchantId, leg.account)));
+    }
   },
 
-  /** A zero balance row, so the conditional update has a row to lock; a no-op when it exists. */
-  ensureBalanceRow: async (tx: Tx, merchantId: number) => {
-    await tx.insert(balances).values({ merchantId }).onConflictDoNothing({ target: balances.merchantId });
-  },
-
-  /**
-   * One statement: available -= x and locked += x, only if available stays >= 0 and no hold has this key yet,
-   * then the hold, its entry and the rollup. Same outcomes as postEntry.
-   */
-  holdWithEntry: async (
-    tx: Tx,
-    hold: Omit<HoldRow, 'id' | 'status' | 'closeKey' | 'createdAt' | 'closedAt'>,
-    at?: Date,
-  ): Promise<Applied<{ hold: HoldRow; entry: FundFlowRow }>> => {
-    const rows = await queryRows<WrittenRow>(
-      tx,
-      sql`with bal as (
-            update balances set available_minor = available_minor - ${hold.amountMinor},
-                                locked_minor = locked_minor + ${hold.amountMinor}, updated_at = now()
-            where merchant_id = ${hold.merchantId} and available_minor >= ${hold.amountMinor}
-              and not exists (select 1 from holds where idempotency_key = ${hold.idempotencyKey})
-            returning available_minor
-          ), hold as (
-            insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note,
-                               idempotency_key, created_at)
-            select ${hold.merchantId}::bigint, ${hold.amountMinor}::bigint, ${hold.type}::text, 'open',
-                   ${hold.refType}::text, ${hold.refId}::text, ${hold.refNo}::text, ${hold.note}::text,
-                   ${hold.idempotencyKey}::text, ${timeOrNow(at)}
-            from bal
-            on conflict (idempotency_key) do nothing
-            returning id, created_at
-          ), entry as (
-            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
-                                    ref_no, hold_id, note, idempotency_key, created_at)
-            select ${hold.merchantId}::bigint, ${hold.type}::text, ${-hold.amountMinor}::bigint, bal.available_minor,
-                   ${hold.refType}::text, ${hold.refId}::text, ${hold.refNo}::text, hold.id, ${hold.note}::text,
-                   ${hold.idempotencyKey}::text, hold.created_at
-            from hold, bal
-            returning *
-          ), rollup as (${rollupFrom('entry')})
-          select bal.available_minor::text as available, entry.id as entry_id, entry.hold_id,
-                 (extract(epoch from entry.created_at) * 1000)::int8 as created_ms
-          from bal left join entry on true`,
-    );
-    return appliedFrom(rows, (row, createdAt) => {
-      const holdId = toNumber(row.hold_id);
-      const availableAfterMinor = BigInt(String(row.available));
-      return {
-        hold: { ...hold, id: holdId, status: 'open', closeKey: null, createdAt, closedAt: null },
-        entry: {
-          id: toNumber(row.entry_id),
-          merchantId: hold.merchantId,
-          type: hold.type,
-          amountMinor: -hold.amountMinor,
-          availableAfterMinor,
-          refType: hold.refType,
-          refId: hold.refId,
-          refNo: hold.refNo,
-          holdId,
-          note: hold.note,
-          idempotencyKey: hold.idempotencyKey,
-          createdAt,
-        },
-      };
-    });
-  },
-
-  undoHold: async (tx: Tx, merchantId: number, amountMinor: bigint) => {
-    await tx
-      .update(balances)
-      .set({
-        availableMinor: sql`${balances.availableMinor} + ${amountMinor}`,
-        lockedMinor: sql`${balances.lockedMinor} - ${amountMinor}`,
-      })
-      .where(eq(balances.merchantId, merchantId));
-  },
-
-  /** locked -= x (and available += x when released), only if locked stays >= 0. */
-  closeLocked: async (tx: Tx, merchantId: number, amountMinor: bigint, toAvailable: boolean) => {
-    const [row] = await tx
-      .update(balances)
-      .set({
-        lockedMinor: sql`${balances.lockedMinor} - ${amountMinor}`,
-        ...(toAvailable ? { availableMinor: sql`${balances.availableMinor} + ${amountMinor}` } : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(balances.merchantId, merchantId), sql`${balances.lockedMinor} >= ${amountMinor}`))
-      .returning({ availableMinor: balances.availableMinor });
-    return row?.availableMinor;
-  },
-
-  /** Inserts a release's entry and its rollup (the balance was already changed under the hold's lock). */
-  insertEntry: async (tx: Tx, entry: NewEntry) => {
-    const rows = await queryRows<{ id: unknown; created_ms: unknown }>(
-      tx,
-      sql`with entry as (
-            insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id,
-                                    ref_no, hold_id, note, idempotency_key, created_at)
-            values (${entry.merchantId}, ${entry.type}, ${entry.amountMinor}, ${entry.availableAfterMinor},
-                    ${entry.refType}, ${entry.refId}, ${entry.refNo}, ${entry.holdId}, ${entry.note},
-                    ${entry.idempotencyKey}, ${NOW_MS})
-            on conflict (idempotency_key) do nothing
-            returning *
-          ), rollup as (${rollupFrom('entry')})
-          select id, (extract(epoch from created_at) * 1000)::int8 as created_ms from entry`,
-    );
-    const [row] = rows;
-    if (!row) return undefined;
-    return { ...entry, id: toNumber(row.id), createdAt: new Date(toNumber(row.created_ms)) } as FundFlowRow;
+  /** The merchant's available and locked accounts at zero, so conditional updates have rows to lock. */
+  ensureMerchantAccounts: async (tx: Tx, merchantId: number) => {
+    await tx.execute(sql`
+      insert into ledger_accounts (code, kind, merchant_id, currency)
+      select ${merchantAccountCode(merchantId, 'available')}, 'merchant_available', id, currency
+      from merchants where id = ${merchantId}
+      union all
+      select ${merchantAccountCode(merchantId, 'locked')}, 'merchant_locked', id, currency
+      from merchants where id = ${merchantId}
+      -- Any unique index (code, or merchant and kind) may be the one a concurrent first credit meets.
+      on conflict do nothing`);
   },
 
   /** open -> captured | released, only from open; undefined when the hold is not open (or not there). */
@@ -228,8 +247,21 @@ export const ledgerRepository = {
     return row;
   },
 
-  findEntryByKey: async (db: DbOrTx, idempotencyKey: string): Promise<FundFlowRow | undefined> => {
-    const [row] = await db.select().from(fundFlows).where(eq(fundFlows.idempotencyKey, idempotencyKey));
+  /** The fund flow row of the entry with this key, if that entry has one. */
+  findFlowByKey: async (db: DbOrTx, idempotencyKey: string): Promise<FundFlowRow | undefined> => {
+    const [row] = await db
+      .select({ flow: fundFlows })
+      .from(journalEntries)
+      .innerJoin(fundFlows, eq(fundFlows.entryId, journalEntries.id))
+      .where(eq(journalEntries.idempotencyKey, idempotencyKey));
+    return row?.flow;
+  },
+
+  findEntryByKey: async (db: DbOrTx, idempotencyKey: string) => {
+    const [row] = await db
+      .select()
+      .from(journalEntries)
+      .where(eq(journalEntries.idempotencyKey, idempotencyKey));
     return row;
   },
 
@@ -246,9 +278,14 @@ export const ledgerRepository = {
     return row;
   },
 
-  findBalance: async (db: DbOrTx, merchantId: number): Promise<BalanceRow | undefined> => {
-    const [row] = await db.select().from(balances).where(eq(balances.merchantId, merchantId));
-    return row;
+  /** available and locked (absent accounts are zero). */
+  findBalance: async (db: DbOrTx, merchantId: number) => {
+    const rows = await db
+      .select({ kind: ledgerAccounts.kind, balanceMinor: ledgerAccounts.balanceMinor })
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.merchantId, merchantId));
+    const of = (kind: string) => rows.find((r) => r.kind === kind)?.balanceMinor ?? 0n;
+    return { availableMinor: of('merchant_available'), lockedMinor: of('merchant_locked') };
   },
 
   /** The time of the merchant's latest entry (for back-dated history, which must stay in order). */

@@ -1,7 +1,9 @@
 import {
+  CAPTURE_TYPE_OF_HOLD,
   type FundFlowType,
   HOLD_TYPES,
   type HoldType,
+  type JournalEntryType,
   POSTED_TYPE_SIGN,
   type PostedType,
   RELEASE_TYPE_OF_HOLD,
@@ -10,16 +12,19 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { HoldClosedError, InsufficientFundsError, LedgerUsageError } from './ledger.errors.ts';
 import {
-  type BalanceRow,
+  type EntryDraft,
   type FundFlowRow,
   type HoldRow,
   ledgerRepository as repo,
+  type PlatformLeg,
+  type WrittenEntry,
 } from './ledger.repository.ts';
 
 // The one place where money moves (DESIGN section 3). Every operation runs in the caller's transaction,
 // beside the business change that causes it, and is idempotent by a key derived from that cause
-// ("payout:<id>:deduct"): a repeat answers the first result and writes nothing. Deductions are conditional
-// updates (... WHERE available >= x), so no interleaving can take available or locked below zero.
+// ("payout:<id>:deduct"): a repeat answers the first result and writes nothing. Each operation writes one
+// double-entry journal entry whose postings sum to zero (DESIGN section 3). Deductions are conditional
+// updates (... WHERE balance >= x), so no interleaving can take available or locked below zero.
 
 type Reference = {
   /** What caused it: "payout", "withdrawal", "operator_action", ... */
@@ -35,6 +40,10 @@ export type PostInput = Reference & {
   type: PostedType;
   /** Signed minor units: positive for money in, negative for money out (the type decides which). */
   amountMinor: bigint;
+  /** The channel whose clearing account is the counterpart (settlements and refunds received). */
+  channel?: string;
+  /** A settlement's fees: the channel's clearing account gives amount + fee, fee revenue takes the fee. */
+  feeMinor?: bigint;
   idempotencyKey: string;
   /** Back-dated history (imports, the demo): never before the merchant's latest entry. */
   at?: Date;
@@ -57,6 +66,13 @@ export type CloseHoldInput = {
   note?: string | null;
 };
 
+export type CaptureInput = CloseHoldInput & {
+  /** The payout's channel: its clearing account receives the amount (payouts only). */
+  channel?: string;
+  /** The part of the hold that is our fee (fee revenue); the rest leaves to the channel or the wallet. */
+  feeMinor?: bigint;
+};
+
 export type PostResult = { entry: FundFlowRow; replayed: boolean };
 export type HoldResult = { hold: HoldRow; entry: FundFlowRow; replayed: boolean };
 export type CaptureResult = { hold: HoldRow; replayed: boolean };
@@ -67,23 +83,142 @@ function assertKey(key: string) {
     throw new LedgerUsageError('An idempotency key of 1 to 200 characters is required.');
 }
 
+function assertChannel(channel: string | undefined, what: string): string {
+  if (!channel || !/^[A-Za-z0-9_.-]{1,64}$/.test(channel))
+    throw new LedgerUsageError(`${what} needs the channel (1 to 64 letters, digits, _ . -).`);
+  return channel;
+}
+
 async function assertInOrder(tx: Tx, merchantId: number, at: Date | undefined) {
   if (!at) return;
   const latest = await repo.latestEntryTime(tx, merchantId);
   if (latest && at < latest) throw new LedgerUsageError('A back-dated entry cannot precede the latest one.');
 }
 
-function sameMerchant<T extends { merchantId: number }>(row: T, merchantId: number, key: string): T {
+function sameMerchant<T extends { merchantId: number | null }>(row: T, merchantId: number, key: string): T {
   if (row.merchantId !== merchantId) {
     throw new LedgerUsageError(`The idempotency key ${key} was already used for another merchant.`);
   }
   return row;
 }
 
+/** The counterpart of each directly posted type (DESIGN section 3's posting table). */
+function counterpartsOf(input: PostInput): PlatformLeg[] {
+  const { type, amountMinor } = input;
+  switch (type) {
+    case 'transfer_in':
+    case 'transfer_out':
+      return [{ kind: 'operator_adjustments', amountMinor: -amountMinor }];
+    case 'recharge':
+      return [{ kind: 'usdt_deposits', amountMinor: -amountMinor }];
+    case 'payout_refund':
+      return [
+        {
+          kind: 'channel_clearing',
+          channel: assertChannel(input.channel, 'A refund received'),
+          amountMinor: -amountMinor,
+        },
+      ];
+    case 'collection_settlement': {
+      const fee = input.feeMinor ?? 0n;
+      if (fee < 0n) throw new LedgerUsageError('A settlement fee cannot be negative.');
+      const channel = assertChannel(input.channel, 'A settlement');
+      return [
+        { kind: 'channel_clearing', channel, amountMinor: -(amountMinor + fee) },
+        ...(fee > 0n ? [{ kind: 'fee_revenue' as const, amountMinor: fee }] : []),
+      ];
+    }
+  }
+}
+
+/** Zero-sum, or it is a bug in the ledger, caught before anything is written. */
+function assertBalanced(draft: EntryDraft) {
+  const total = [...draft.merchantLegs, ...draft.platformLegs].reduce(
+    (sum, leg) => sum + leg.amountMinor,
+    0n,
+  );
+  if (total !== 0n) throw new LedgerUsageError(`Entry ${draft.idempotencyKey} does not balance (${total}).`);
+  if ([...draft.merchantLegs, ...draft.platformLegs].some((leg) => leg.amountMinor === 0n))
+    throw new LedgerUsageError(`Entry ${draft.idempotencyKey} has a zero posting.`);
+}
+
 export type Ledger = ReturnType<typeof createLedger>;
 
 export function createLedger() {
-  /** Credits or debits available with one entry (settlements, top-ups, transfers, refunds received). */
+  /**
+   * Writes one balanced entry; `replay` answers the committed result of the same key. On a lost race for
+   * the key the legs are undone and the winner's result is answered.
+   */
+  async function write<T>(
+    tx: Tx,
+    draft: EntryDraft,
+    build: (written: WrittenEntry, availableAfterMinor: bigint | null) => T,
+    replay: () => Promise<T | undefined>,
+    onShort: () => Promise<'retry' | never>,
+  ): Promise<{ result: T; replayed: boolean }> {
+    assertBalanced(draft);
+    let applied = await repo.writeEntry(tx, draft);
+    if (!applied.applied) {
+      const first = await replay();
+      if (first !== undefined) return { result: first, replayed: true };
+      await onShort();
+      applied = await repo.writeEntry(tx, draft);
+      if (!applied.applied) {
+        const raced = await replay();
+        if (raced !== undefined) return { result: raced, replayed: true };
+        throw new LedgerUsageError(`Could not write entry ${draft.idempotencyKey}.`);
+      }
+    }
+    if (applied.written)
+      return { result: build(applied.written, applied.availableAfterMinor), replayed: false };
+    // The same key committed by a concurrent caller between our check and our insert (it held the account
+    // row before us): undo our legs and answer theirs.
+    await repo.undoLegs(tx, draft);
+    const existing = await replay();
+    if (existing === undefined) throw new LedgerUsageError(`Entry ${draft.idempotencyKey} vanished.`);
+    return { result: existing, replayed: true };
+  }
+
+  const flowOf = (
+    draft: EntryDraft,
+    written: WrittenEntry,
+    availableAfterMinor: bigint | null,
+  ): FundFlowRow => {
+    const available = draft.merchantLegs.find((l) => l.account === 'available');
+    if (!available || written.flowId === null || availableAfterMinor === null)
+      throw new LedgerUsageError(`Entry ${draft.idempotencyKey} has no fund flow.`);
+    return {
+      id: written.flowId,
+      merchantId: draft.merchantId,
+      type: draft.flowType!,
+      amountMinor: available.amountMinor,
+      availableAfterMinor,
+      refType: draft.refType,
+      refId: draft.refId,
+      refNo: draft.refNo,
+      holdId: written.holdId ?? draft.holdId ?? null,
+      entryId: written.entryId,
+      note: draft.note,
+      createdAt: written.createdAt,
+    };
+  };
+
+  /** A close's key already names another entry: a caller's bug, never a replay. */
+  const refuseKeyUsedElsewhere = async (tx: Tx, key: string): Promise<undefined> => {
+    if (await repo.findEntryByKey(tx, key))
+      throw new LedgerUsageError(`The key ${key} was already used by another entry.`);
+    return undefined;
+  };
+
+  const flowReplay = (tx: Tx, merchantId: number, key: string) => async () => {
+    const flow = await repo.findFlowByKey(tx, key);
+    if (flow) return sameMerchant(flow, merchantId, key);
+    const entry = await repo.findEntryByKey(tx, key);
+    if (entry) throw new LedgerUsageError(`The idempotency key ${key} was already used by another entry.`);
+    return undefined;
+  };
+
+  /** Credits or debits available against its counterpart (settlements, top-ups, transfers, refunds received). */
   async function post(tx: Tx, input: PostInput): Promise<PostResult> {
     assertKey(input.idempotencyKey);
     const sign = POSTED_TYPE_SIGN[input.type];
@@ -93,38 +228,32 @@ export function createLedger() {
     }
     const { merchantId, amountMinor, idempotencyKey: key } = input;
     await assertInOrder(tx, merchantId, input.at);
-
-    const draft = {
+    const draft: EntryDraft = {
       merchantId,
       type: input.type,
-      amountMinor,
       refType: input.refType,
       refId: input.refId,
       refNo: input.refNo ?? null,
       note: input.note ?? null,
       idempotencyKey: key,
+      merchantLegs: [{ account: 'available', amountMinor }],
+      platformLegs: counterpartsOf(input),
+      flowType: input.type,
+      at: input.at,
     };
-    let result = await repo.postEntry(tx, draft, input.at);
-    if (!result.applied) {
-      const existing = await repo.findEntryByKey(tx, key);
-      if (existing) return { entry: sameMerchant(existing, merchantId, key), replayed: true };
-      if (amountMinor < 0n) throw new InsufficientFundsError();
-      // A merchant's first credit: create the zero row (concurrent firsts meet on its primary key).
-      await repo.ensureBalanceRow(tx, merchantId);
-      result = await repo.postEntry(tx, draft, input.at);
-      if (!result.applied) {
-        const raced = await repo.findEntryByKey(tx, key);
-        if (raced) return { entry: sameMerchant(raced, merchantId, key), replayed: true };
-        throw new LedgerUsageError(`Could not credit merchant ${merchantId}.`);
-      }
-    }
-    if (result.written) return { entry: result.written, replayed: false };
-    // The same key committed by a concurrent caller between our check and our insert (it held the balance
-    // row before us): undo our change and answer theirs.
-    await repo.undoPost(tx, merchantId, amountMinor);
-    const existing = await repo.findEntryByKey(tx, key);
-    if (!existing) throw new LedgerUsageError(`Entry ${key} vanished.`);
-    return { entry: sameMerchant(existing, merchantId, key), replayed: true };
+    const { result, replayed } = await write(
+      tx,
+      draft,
+      (written, after) => flowOf(draft, written, after),
+      flowReplay(tx, merchantId, key),
+      async () => {
+        if (amountMinor < 0n) throw new InsufficientFundsError();
+        // A merchant's first credit: create its accounts (concurrent firsts meet on their unique code).
+        await repo.ensureMerchantAccounts(tx, merchantId);
+        return 'retry';
+      },
+    );
+    return { entry: result, replayed };
   }
 
   /** Moves money from available to locked (payout in flight, withdrawal under review, operator freeze). */
@@ -136,39 +265,60 @@ export function createLedger() {
     if (input.amountMinor <= 0n) throw new LedgerUsageError('A hold amount must be positive.');
     const { merchantId, amountMinor, idempotencyKey: key } = input;
     await assertInOrder(tx, merchantId, input.at);
-
-    const replay = async (): Promise<HoldResult | undefined> => {
-      const existing = await repo.findHoldByKey(tx, key);
-      if (!existing) return undefined;
-      const entry = await repo.findEntryByKey(tx, key);
-      if (!entry) throw new LedgerUsageError(`Hold ${key} has no entry.`);
-      return { hold: sameMerchant(existing, merchantId, key), entry, replayed: true };
+    const draft: EntryDraft = {
+      merchantId,
+      type: input.type,
+      refType: input.refType,
+      refId: input.refId,
+      refNo: input.refNo ?? null,
+      note: input.note ?? null,
+      idempotencyKey: key,
+      merchantLegs: [
+        { account: 'available', amountMinor: -amountMinor },
+        { account: 'locked', amountMinor },
+      ],
+      platformLegs: [],
+      flowType: input.type,
+      openHold: input.type,
+      at: input.at,
     };
-
-    const result = await repo.holdWithEntry(
+    const { result, replayed } = await write(
       tx,
-      {
-        merchantId,
-        amountMinor,
-        type: input.type,
-        refType: input.refType,
-        refId: input.refId,
-        refNo: input.refNo ?? null,
-        note: input.note ?? null,
-        idempotencyKey: key,
+      draft,
+      (written, after): Omit<HoldResult, 'replayed'> => ({
+        hold: {
+          id: written.holdId!,
+          merchantId,
+          amountMinor,
+          type: input.type,
+          status: 'open',
+          refType: draft.refType,
+          refId: draft.refId,
+          refNo: draft.refNo,
+          note: draft.note,
+          idempotencyKey: key,
+          closeKey: null,
+          createdAt: written.createdAt,
+          closedAt: null,
+        },
+        entry: flowOf(draft, written, after),
+      }),
+      async () => {
+        const existing = await repo.findHoldByKey(tx, key);
+        if (!existing) {
+          if (await repo.findEntryByKey(tx, key))
+            throw new LedgerUsageError(`The idempotency key ${key} was already used by another entry.`);
+          return undefined;
+        }
+        const entry = await repo.findFlowByKey(tx, key);
+        if (!entry) throw new LedgerUsageError(`Hold ${key} has no entry.`);
+        return { hold: sameMerchant(existing, merchantId, key), entry };
       },
-      input.at,
+      async () => {
+        throw new InsufficientFundsError();
+      },
     );
-    if (!result.applied) {
-      const replayed = await replay();
-      if (replayed) return replayed;
-      throw new InsufficientFundsError();
-    }
-    if (result.written) return { ...result.written, replayed: false };
-    await repo.undoHold(tx, merchantId, amountMinor);
-    const replayed = await replay();
-    if (!replayed) throw new LedgerUsageError(`Hold ${key} vanished.`);
-    return replayed;
+    return { ...result, replayed };
   }
 
   /**
@@ -191,13 +341,55 @@ export function createLedger() {
     throw new HoldClosedError(existing.status);
   }
 
-  /** The held money leaves for good (the payout succeeded, the withdrawal was paid): no entry. */
-  async function capture(tx: Tx, input: CloseHoldInput): Promise<CaptureResult> {
+  /**
+   * The held money leaves for good: a payout that succeeded goes to its channel's clearing account, a paid
+   * withdrawal to withdrawals payable, and the fee part to fee revenue. It writes no fund flow: the
+   * merchant saw the money leave when the hold opened.
+   */
+  async function capture(tx: Tx, input: CaptureInput): Promise<CaptureResult> {
+    const found = await repo.findHold(tx, input.merchantId, input.holdId);
+    const holdType = found?.type as HoldType | undefined;
+    const captureType =
+      holdType && (CAPTURE_TYPE_OF_HOLD as Partial<Record<HoldType, JournalEntryType>>)[holdType];
+    if (holdType && !captureType) throw new LedgerUsageError(`A ${holdType} hold is only ever released.`);
+    const channel =
+      holdType === 'payout_deduction' ? assertChannel(input.channel, 'A payout capture') : undefined;
+    const fee = input.feeMinor ?? 0n;
+    if (found && (fee < 0n || fee > found.amountMinor))
+      throw new LedgerUsageError('The fee must be within the hold.');
     const result = await closeHold(tx, input, 'captured');
     if (result.replayed) return result;
-    const changed = await repo.closeLocked(tx, input.merchantId, result.hold.amountMinor, false);
-    if (changed === undefined)
-      throw new LedgerUsageError(`Locked funds of merchant ${input.merchantId} are short.`);
+    const { hold } = result;
+    const away = hold.amountMinor - fee;
+    const platformLegs: PlatformLeg[] = [];
+    if (away > 0n) {
+      platformLegs.push(
+        hold.type === 'payout_deduction'
+          ? { kind: 'channel_clearing', channel, amountMinor: away }
+          : { kind: 'withdrawals_payable', amountMinor: away },
+      );
+    }
+    if (fee > 0n) platformLegs.push({ kind: 'fee_revenue', amountMinor: fee });
+    const draft: EntryDraft = {
+      merchantId: input.merchantId,
+      type: captureType!,
+      refType: hold.refType,
+      refId: hold.refId,
+      refNo: hold.refNo,
+      note: input.note ?? hold.note,
+      idempotencyKey: input.idempotencyKey,
+      merchantLegs: [{ account: 'locked', amountMinor: -hold.amountMinor }],
+      platformLegs,
+    };
+    await write(
+      tx,
+      draft,
+      () => true,
+      () => refuseKeyUsedElsewhere(tx, input.idempotencyKey),
+      async () => {
+        throw new LedgerUsageError(`Locked funds of merchant ${input.merchantId} are short.`);
+      },
+    );
     return result;
   }
 
@@ -206,28 +398,36 @@ export function createLedger() {
     const result = await closeHold(tx, input, 'released');
     const { hold } = result;
     if (result.replayed) {
-      const entry = await repo.findEntryByKey(tx, input.idempotencyKey);
+      const entry = await repo.findFlowByKey(tx, input.idempotencyKey);
       if (!entry) throw new LedgerUsageError(`Release ${input.idempotencyKey} has no entry.`);
       return { hold, entry, replayed: true };
     }
-    const availableAfter = await repo.closeLocked(tx, input.merchantId, hold.amountMinor, true);
-    if (availableAfter === undefined) {
-      throw new LedgerUsageError(`Locked funds of merchant ${input.merchantId} are short.`);
-    }
-    const entry = await repo.insertEntry(tx, {
+    const type = RELEASE_TYPE_OF_HOLD[hold.type as HoldType];
+    const draft: EntryDraft = {
       merchantId: input.merchantId,
-      type: RELEASE_TYPE_OF_HOLD[hold.type as HoldType],
-      amountMinor: hold.amountMinor,
-      availableAfterMinor: availableAfter,
+      type,
       refType: hold.refType,
       refId: hold.refId,
       refNo: hold.refNo,
-      holdId: hold.id,
       note: input.note ?? hold.note,
       idempotencyKey: input.idempotencyKey,
-    });
-    if (!entry)
-      throw new LedgerUsageError(`The key ${input.idempotencyKey} was already used by another entry.`);
+      merchantLegs: [
+        { account: 'available', amountMinor: hold.amountMinor },
+        { account: 'locked', amountMinor: -hold.amountMinor },
+      ],
+      platformLegs: [],
+      flowType: type,
+      holdId: hold.id,
+    };
+    const { result: entry } = await write(
+      tx,
+      draft,
+      (written, after) => flowOf(draft, written, after),
+      () => refuseKeyUsedElsewhere(tx, input.idempotencyKey),
+      async () => {
+        throw new LedgerUsageError(`Merchant ${input.merchantId} has no ledger accounts.`);
+      },
+    );
     return { hold, entry, replayed: false };
   }
 
@@ -235,9 +435,8 @@ export function createLedger() {
   async function balanceOf(
     db: DbOrTx,
     merchantId: number,
-  ): Promise<Pick<BalanceRow, 'availableMinor' | 'lockedMinor'>> {
-    const row = await repo.findBalance(db, merchantId);
-    return { availableMinor: row?.availableMinor ?? 0n, lockedMinor: row?.lockedMinor ?? 0n };
+  ): Promise<{ availableMinor: bigint; lockedMinor: bigint }> {
+    return repo.findBalance(db, merchantId);
   }
 
   return { post, hold, capture, release, balanceOf, findHold: repo.findHold };

@@ -5,6 +5,8 @@ import { createOperatorGuard } from './operator-auth.ts';
 import { opsRoutes } from './ops.routes.ts';
 import { createOpsService } from './ops.service.ts';
 
+export { actionRefNo } from './ops.service.ts';
+export { opsRepository } from './ops.repository.ts';
 export {
   createOperatorToken,
   ensureLocalOperatorToken,

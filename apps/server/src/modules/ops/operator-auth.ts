@@ -1,11 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { operatorTokens } from '../../db/schema/index.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
+import { operatorTokensRepository as tokens } from './operator-tokens.repository.ts';
 
 export type Operator = { name: string; tokenId: number };
 
@@ -33,11 +32,7 @@ export function createOperatorGuard({ db }: { db: Db }): preHandlerAsyncHookHand
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new AppError(401, 'An operator token is required (Authorization: Bearer <token>).');
-    const [token] = await db
-      .update(operatorTokens)
-      .set({ lastUsedAt: sql`now()` })
-      .where(and(eq(operatorTokens.tokenHash, sha256Hex(match[1])), isNull(operatorTokens.revokedAt)))
-      .returning();
+    const token = await tokens.useLive(db, sha256Hex(match[1]));
     if (!token) throw new AppError(401, 'The operator token is not valid.');
 
     const claimed = request.headers[OPERATOR_HEADER];
@@ -69,11 +64,8 @@ export async function ensureLocalOperatorToken(db: Db, dataDir: string): Promise
   }
   chmodSync(file, 0o600);
   const tokenHash = sha256Hex(token);
-  await db
-    .insert(operatorTokens)
-    .values({ operatorName: 'local', tokenHash, isLocal: true })
-    .onConflictDoNothing({ target: operatorTokens.tokenHash });
-  const [row] = await db.select().from(operatorTokens).where(eq(operatorTokens.tokenHash, tokenHash));
+  await tokens.insertIfAbsent(db, { operatorName: 'local', tokenHash, isLocal: true });
+  const row = await tokens.findByHash(db, tokenHash);
   if (row?.revokedAt)
     throw new Error(`The local operator token in ${file} was revoked; delete the file to get a new one.`);
   return token;
@@ -82,6 +74,6 @@ export async function ensureLocalOperatorToken(db: Db, dataDir: string): Promise
 /** A named operator's token; answered once, only its hash is kept. */
 export async function createOperatorToken(db: Db, operatorName: string): Promise<string> {
   const token = randomToken(32);
-  await db.insert(operatorTokens).values({ operatorName, tokenHash: sha256Hex(token) });
+  await tokens.insert(db, { operatorName, tokenHash: sha256Hex(token) });
   return token;
 }

@@ -1,11 +1,16 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { balances, merchants, operatorActions } from '../../db/schema/index.ts';
+import { merchants, operatorActions } from '../../db/schema/index.ts';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 export type OperatorActionRow = typeof operatorActions.$inferSelect;
 
 export const opsRepository = {
+  hasMerchants: async (db: DbOrTx): Promise<boolean> => {
+    const [row] = await db.select({ id: merchants.id }).from(merchants).limit(1);
+    return row !== undefined;
+  },
+
   findMerchantByNo: async (db: DbOrTx, no: string): Promise<MerchantRow | undefined> => {
     const [row] = await db.select().from(merchants).where(eq(merchants.no, no));
     return row;
@@ -15,11 +20,12 @@ export const opsRepository = {
     db
       .select({
         merchant: merchants,
-        availableMinor: sql<bigint>`coalesce(${balances.availableMinor}, 0)`.mapWith(BigInt),
-        lockedMinor: sql<bigint>`coalesce(${balances.lockedMinor}, 0)`.mapWith(BigInt),
+        availableMinor: sql<bigint>`coalesce((select a.balance_minor from ledger_accounts a
+          where a.merchant_id = "merchants"."id" and a.kind = 'merchant_available'), 0)`.mapWith(BigInt),
+        lockedMinor: sql<bigint>`coalesce((select a.balance_minor from ledger_accounts a
+          where a.merchant_id = "merchants"."id" and a.kind = 'merchant_locked'), 0)`.mapWith(BigInt),
       })
       .from(merchants)
-      .leftJoin(balances, eq(balances.merchantId, merchants.id))
       .orderBy(asc(merchants.id)),
 
   /** The next "M<number>" after the highest one in use (M100001 first). */

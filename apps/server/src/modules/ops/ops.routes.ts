@@ -4,6 +4,8 @@ import { ValidationError } from '../../lib/errors.ts';
 import { operatorOf } from './operator-auth.ts';
 import {
   CreateMerchantBodySchema,
+  CreateOperatorTokenBodySchema,
+  RevokeOperatorTokenBodySchema,
   CreateUserBodySchema,
   IdempotencyKeyHeaderSchema,
   MoveFundsBodySchema,
@@ -80,5 +82,21 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     async (request) => ({
       data: await ops.verify(request.query.merchant),
     }),
+  );
+
+  r.get('/ops/v1/ledger/trial-balance', guard, async () => ({ data: await ops.trialBalance() }));
+
+  r.get('/ops/v1/operator-tokens', guard, async () => ({ data: await ops.listTokens() }));
+  r.post(
+    '/ops/v1/operator-tokens',
+    { ...guard, schema: { body: CreateOperatorTokenBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.createToken(request.body, contextOf(request, request.body.reason))),
+  );
+  r.post(
+    '/ops/v1/operator-tokens/revoke',
+    { ...guard, schema: { body: RevokeOperatorTokenBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.revokeToken(request.body, contextOf(request, request.body.reason))),
   );
 }

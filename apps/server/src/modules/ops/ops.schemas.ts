@@ -64,6 +64,23 @@ export const UnfreezeBodySchema = z.object({
 });
 export type UnfreezeBody = z.infer<typeof UnfreezeBodySchema>;
 
+const OperatorNameSchema = z
+  .string(required('name'))
+  .trim()
+  .regex(/^[\p{L}\p{N} ._@-]{1,64}$/u, 'The name may use letters, digits, spaces and . _ @ - (at most 64).');
+
+export const CreateOperatorTokenBodySchema = z.object({ name: OperatorNameSchema, reason: ReasonSchema });
+export type CreateOperatorTokenBody = z.infer<typeof CreateOperatorTokenBodySchema>;
+
+export const RevokeOperatorTokenBodySchema = z.object({
+  id: z.coerce
+    .number({ error: 'The id must be the number of a token.' })
+    .int('The id must be the number of a token.')
+    .positive('The id must be the number of a token.'),
+  reason: ReasonSchema,
+});
+export type RevokeOperatorTokenBody = z.infer<typeof RevokeOperatorTokenBodySchema>;
+
 export const VerifyQuerySchema = z.object({ merchant: MerchantNoSchema.optional() });
 
 export const IdempotencyKeyHeaderSchema = z

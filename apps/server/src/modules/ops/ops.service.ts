@@ -1,15 +1,28 @@
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import type { Db, Tx } from '../../db/client.ts';
-import { randomToken } from '../../lib/crypto.ts';
+import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
-import { sqlStateOf } from '../ledger/ledger.errors.ts';
 import type { FundFlowRow, Ledger } from '../ledger/index.ts';
-import { HoldClosedError, transactionWithRetry, verifyLedger } from '../ledger/index.ts';
-import { usersRepository } from '../users/users.repository.ts';
+import {
+  HoldClosedError,
+  sqlStateOf,
+  transactionWithRetry,
+  trialBalance,
+  verifyLedger,
+} from '../ledger/index.ts';
+import { usersRepository } from '../users/index.ts';
 import type { Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
-import type { CreateMerchantBody, CreateUserBody, MoveFundsBody, UnfreezeBody } from './ops.schemas.ts';
+import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
+import type {
+  CreateMerchantBody,
+  CreateOperatorTokenBody,
+  CreateUserBody,
+  MoveFundsBody,
+  RevokeOperatorTokenBody,
+  UnfreezeBody,
+} from './ops.schemas.ts';
 
 type Deps = { db: Db; ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'> };
 
@@ -94,6 +107,7 @@ export function createOpsService({ db, ledger }: Deps) {
           throw ValidationError.field(
             'idempotency_key',
             'This Idempotency-Key was used for another command.',
+            ERROR_CODES.idempotencyKeyReused,
           );
         }
         // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
@@ -101,6 +115,7 @@ export function createOpsService({ db, ledger }: Deps) {
           throw ValidationError.field(
             'idempotency_key',
             'This Idempotency-Key was used with a different request.',
+            ERROR_CODES.idempotencyKeyReused,
           );
         }
         return { data: first.detail.result as T, replayed: true };
@@ -145,7 +160,7 @@ export function createOpsService({ db, ledger }: Deps) {
     try {
       const result = await act('user.create', context, request, merchant.id, async (tx) => {
         if (await usersRepository.findByEmail(tx, body.email)) {
-          throw ValidationError.field('email', 'The email has already been taken.');
+          throw ValidationError.field('email', 'The email has already been taken.', ERROR_CODES.emailTaken);
         }
         const user = await usersRepository.insert(tx, {
           merchantId: merchant.id,
@@ -171,7 +186,7 @@ export function createOpsService({ db, ledger }: Deps) {
       return { ...result, data: { ...result.data, generated_password: password } };
     } catch (error) {
       if (sqlStateOf(error) === '23505')
-        throw ValidationError.field('email', 'The email has already been taken.');
+        throw ValidationError.field('email', 'The email has already been taken.', ERROR_CODES.emailTaken);
       throw error;
     }
   }
@@ -259,12 +274,54 @@ export function createOpsService({ db, ledger }: Deps) {
     });
   }
 
+  const presentToken = (t: OperatorTokenRow) => ({
+    id: t.id,
+    name: t.operatorName,
+    is_local: t.isLocal,
+    created_at: t.createdAt.toISOString(),
+    last_used_at: t.lastUsedAt?.toISOString() ?? null,
+    revoked_at: t.revokedAt?.toISOString() ?? null,
+  });
+
+  async function listTokens() {
+    return (await tokens.list(db)).map(presentToken);
+  }
+
+  /** A named operator's token: answered once (only its hash is kept); the change records who made it. */
+  async function createToken(body: CreateOperatorTokenBody, context: ActionContext) {
+    const token = randomToken(32);
+    const result = await act('operator_token.create', context, body, null, async (tx) => {
+      const row = await tokens.insertReturning(tx, { operatorName: body.name, tokenHash: sha256Hex(token) });
+      return { data: { token: presentToken(row) } };
+    });
+    // A replay answers the token's record, never the secret again.
+    return result.replayed ? result : { ...result, data: { ...result.data, secret: token } };
+  }
+
+  async function revokeToken(body: RevokeOperatorTokenBody, context: ActionContext) {
+    return act('operator_token.revoke', context, body, null, async (tx) => {
+      const found = await tokens.findById(tx, body.id);
+      if (!found) throw notFound(`No operator token has the number ${body.id}.`);
+      // The machine's own token is how the command line reaches this server; it is replaced, not revoked.
+      if (found.isLocal)
+        throw conflict('The local token cannot be revoked: delete DATA_DIR/ops.token instead.');
+      const revoked = await tokens.revoke(tx, body.id);
+      if (!revoked)
+        throw conflict(`Operator token ${body.id} was already revoked.`, ERROR_CODES.invalidTransition);
+      return { data: { token: presentToken(revoked) } };
+    });
+  }
+
   async function verify(merchantNo?: string) {
     if (merchantNo) await merchantByNo(merchantNo);
     return verifyLedger(db, merchantNo);
   }
 
   return {
+    listTokens,
+    createToken,
+    revokeToken,
+    trialBalance: () => trialBalance(db),
     listMerchants,
     createMerchant,
     createUser,

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '@paydesk/shared';
 import {
   type ProfileInformationBody,
   SECURITY_MESSAGES,
@@ -14,13 +14,13 @@ import { ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
-import type { AuthContext } from '../../plugins/require-auth.ts';
-import { sessionsRepository } from '../auth/sessions.repository.ts';
-import { type UserRow, usersRepository } from '../users/users.repository.ts';
+import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
+import { sessionsRepository } from '../auth/index.ts';
+import { securityEventsRepository } from '../security-log/index.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
 import { FAILURES_PER_MINUTE } from './failure-limits.ts';
 import { confirmationExpiresAt, isPasswordConfirmed } from './password-confirmation.ts';
-import { securityEventsRepository } from './security-events.repository.ts';
 import { isPaymentLocked } from './step-up.ts';
 import { normalizeTimeZone } from './time-zone.ts';
 import { describeUserAgent } from './user-agent.ts';
@@ -34,7 +34,7 @@ const UNIQUE_VIOLATION = '23505';
 
 export const createAccountService = ({ db }: Deps) => ({
   /** Fortify's profile update (name, email unique across users) plus the user's time zone. */
-  async updateProfile(request: FastifyRequest, user: UserRow, body: ProfileInformationBody): Promise<void> {
+  async updateProfile(client: ClientInfo, user: UserRow, body: ProfileInformationBody): Promise<void> {
     const errors: Record<string, string[]> = {};
     const email = body.email.trim();
     const other = await usersRepository.findByEmail(db, email);
@@ -55,34 +55,36 @@ export const createAccountService = ({ db }: Deps) => ({
     ].filter((field): field is string => field !== false);
     if (changed.length === 0) return;
     try {
-      await usersRepository.update(db, user.id, { name, email, timezone });
+      // The change and its security event commit together.
+      await db.transaction(async (tx) => {
+        await usersRepository.update(tx, user.id, { name, email, timezone });
+        await securityEventsRepository.record(tx, client, {
+          type: 'profile_updated',
+          merchantId: user.merchantId,
+          userId: user.id,
+          detail: {
+            fields: changed,
+            ...(changed.includes('email') ? { from: user.email, to: email } : {}),
+          },
+        });
+      });
     } catch (error) {
       // Two users taking the same email at once: the unique index decides, the loser gets the 422.
       if (
         (error as { code?: string; cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION ||
         (error as { code?: string }).code === UNIQUE_VIOLATION
       ) {
-        throw ValidationError.field('email', SECURITY_MESSAGES.emailTaken);
+        throw ValidationError.field('email', SECURITY_MESSAGES.emailTaken, ERROR_CODES.emailTaken);
       }
       throw error;
     }
-    await securityEventsRepository.record(db, request, {
-      type: 'profile_updated',
-      merchantId: user.merchantId,
-      userId: user.id,
-      detail: { fields: changed, ...(changed.includes('email') ? { from: user.email, to: email } : {}) },
-    });
   },
 
   /**
    * Fortify's password update, with every failed rule reported together as Laravel does. Every other
    * session of the user ends (including half-finished two-factor logins); this one stays.
    */
-  async updatePassword(
-    request: FastifyRequest,
-    auth: AuthContext,
-    input: Record<string, unknown>,
-  ): Promise<void> {
+  async updatePassword(client: ClientInfo, auth: AuthContext, input: Record<string, unknown>): Promise<void> {
     const { user, sessionId } = auth;
     const parsed = UpdatePasswordBodySchema.safeParse(input);
     const errors: Record<string, string[]> = {};
@@ -102,19 +104,23 @@ export const createAccountService = ({ db }: Deps) => ({
     }
     if (Object.keys(errors).length > 0 || !parsed.success) throw new ValidationError(errors);
 
-    await usersRepository.update(db, user.id, { passwordHash: await hashPassword(parsed.data.password) });
-    const ended = await sessionsRepository.deleteOthersOfUser(db, user.id, sessionId);
-    await securityEventsRepository.record(db, request, {
-      type: 'password_changed',
-      merchantId: user.merchantId,
-      userId: user.id,
-      detail: { other_sessions_ended: ended },
+    const passwordHash = await hashPassword(parsed.data.password);
+    // The new password, the other sessions ended and the event: all of it or none of it.
+    await db.transaction(async (tx) => {
+      await usersRepository.update(tx, user.id, { passwordHash });
+      const ended = await sessionsRepository.deleteOthersOfUser(tx, user.id, sessionId);
+      await securityEventsRepository.record(tx, client, {
+        type: 'password_changed',
+        merchantId: user.merchantId,
+        userId: user.id,
+        detail: { other_sessions_ended: ended },
+      });
     });
   },
 
-  meta(request: FastifyRequest, user: UserRow): UserMeta {
-    const confirmedUntil = confirmationExpiresAt(request);
-    const isConfirmed = isPasswordConfirmed(request);
+  meta(user: UserRow, passwordConfirmedAt: Date | null): UserMeta {
+    const confirmedUntil = confirmationExpiresAt(passwordConfirmedAt);
+    const isConfirmed = isPasswordConfirmed(passwordConfirmedAt);
     return {
       timezone: user.timezone,
       two_factor_enabled: isTwoFactorEnabled(user),
@@ -141,15 +147,17 @@ export const createAccountService = ({ db }: Deps) => ({
   },
 
   /** "Sign out other sessions": every session of the user but this one. */
-  async endOtherSessions(request: FastifyRequest, auth: AuthContext): Promise<number> {
-    const ended = await sessionsRepository.deleteOthersOfUser(db, auth.user.id, auth.sessionId);
-    await securityEventsRepository.record(db, request, {
-      type: 'other_sessions_ended',
-      merchantId: auth.user.merchantId,
-      userId: auth.user.id,
-      detail: { ended },
+  async endOtherSessions(client: ClientInfo, auth: AuthContext): Promise<number> {
+    return db.transaction(async (tx) => {
+      const ended = await sessionsRepository.deleteOthersOfUser(tx, auth.user.id, auth.sessionId);
+      await securityEventsRepository.record(tx, client, {
+        type: 'other_sessions_ended',
+        merchantId: auth.user.merchantId,
+        userId: auth.user.id,
+        detail: { ended },
+      });
+      return ended;
     });
-    return ended;
   },
 
   /** ROOT sees the whole merchant's log; everyone else sees their own. */

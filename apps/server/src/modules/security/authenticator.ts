@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
-import type { UserRow } from '../users/users.repository.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
 import { findRecoveryCode, generateRecoveryCode } from './recovery-codes.ts';
 import { matchTotpStep } from './totp.ts';
 
@@ -43,14 +41,7 @@ export async function consumeTotpCode(
   if (!secret) return false;
   const step = await matchTotpStep(secret, code, user.twoFactorLastStep);
   if (step === null) return false;
-  const advanced = await db
-    .update(users)
-    .set({ twoFactorLastStep: step })
-    .where(
-      sql`${users.id} = ${user.id} and (${users.twoFactorLastStep} is null or ${users.twoFactorLastStep} < ${step})`,
-    )
-    .returning({ id: users.id });
-  return advanced.length === 1;
+  return usersRepository.advanceTotpStep(db, user.id, step);
 }
 
 /** Spends a recovery code: it works once and a fresh code takes its place (Fortify's behaviour). */
@@ -61,23 +52,13 @@ export async function consumeRecoveryCode(
   candidate: string,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        twoFactorSecret: users.twoFactorSecret,
-        twoFactorRecoveryCodes: users.twoFactorRecoveryCodes,
-      })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
+    const row = await usersRepository.lockForUpdate(tx, userId);
     if (!row?.twoFactorSecret) return false;
     const codes = readRecoveryCodes(appKey, row);
     const index = findRecoveryCode(codes, candidate);
     if (index === -1) return false;
     codes[index] = generateRecoveryCode();
-    await tx
-      .update(users)
-      .set({ twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes), updatedAt: sql`now()` })
-      .where(eq(users.id, userId));
+    await usersRepository.update(tx, userId, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
     return true;
   });
 }

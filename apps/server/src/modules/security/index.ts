@@ -7,6 +7,11 @@ import { securityRoutes } from './security.routes.ts';
 import { createTwoFactorService } from './two-factor.service.ts';
 
 export { verifyStepUp } from './step-up.ts';
+export {
+  CHALLENGE_FAILURES_PER_DAY,
+  CHALLENGE_FAILURES_PER_HOUR,
+  CHALLENGE_TRIES_PER_MINUTE,
+} from './two-factor.service.ts';
 
 /** Account security: two-factor, password confirmation, profile, passwords, sessions, security log. */
 export function registerSecurityModule(
@@ -19,7 +24,8 @@ export function registerSecurityModule(
     guards,
     appKey,
     confirmation: createPasswordConfirmation({ db }),
-    twoFactor: createTwoFactorService({ db, appKey, sessions }),
+    sessions,
+    twoFactor: createTwoFactorService({ db, appKey }),
     account: createAccountService({ db }),
     paymentPassword: createPaymentPasswordService({ db, appKey }),
   });

@@ -1,5 +1,5 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { MESSAGES } from '@paydesk/shared';
+import { ERROR_CODES, MESSAGES } from '@paydesk/shared';
 import {
   PASSWORD_CONFIRMATION_SECONDS,
   SECURITY_MESSAGES,
@@ -8,23 +8,21 @@ import {
 import type { Db } from '../../db/client.ts';
 import { locked, ValidationError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
-import { sessionsRepository } from '../auth/sessions.repository.ts';
-import { authOf } from '../../plugins/require-auth.ts';
+import type { AuthContext } from '../../plugins/auth-context.ts';
+import { sessionsRepository } from '../auth/index.ts';
 import { guardFailures } from './failure-limits.ts';
 
 /** When the session's last password confirmation stops counting, or null when there is none. */
-export function confirmationExpiresAt(request: FastifyRequest): Date | null {
-  const confirmedAt = request.session?.passwordConfirmedAt;
+export function confirmationExpiresAt(confirmedAt: Date | null | undefined): Date | null {
   if (!confirmedAt) return null;
   return new Date(confirmedAt.getTime() + PASSWORD_CONFIRMATION_SECONDS * 1000);
 }
 
 /** Fortify's confirmed-password-status: the window can be narrowed with ?seconds=. */
 export function isPasswordConfirmed(
-  request: FastifyRequest,
+  confirmedAt: Date | null | undefined,
   withinSeconds = PASSWORD_CONFIRMATION_SECONDS,
 ): boolean {
-  const confirmedAt = request.session?.passwordConfirmedAt;
   if (!confirmedAt) return false;
   const window = Math.min(withinSeconds, PASSWORD_CONFIRMATION_SECONDS);
   return Date.now() - confirmedAt.getTime() < window * 1000;
@@ -34,19 +32,25 @@ export function isPasswordConfirmed(
  * Laravel's password.confirm middleware for JSON clients: changing two-factor settings (and ending other
  * sessions) needs the password typed again in the last 10800 s, else 423.
  */
-export const requireConfirmedPassword: preHandlerAsyncHookHandler = async (request) => {
-  if (!isPasswordConfirmed(request)) throw locked(MESSAGES.passwordConfirmationRequired);
+export const requireConfirmedPassword: preHandlerAsyncHookHandler = async (request: FastifyRequest) => {
+  if (!isPasswordConfirmed(request.session?.passwordConfirmedAt))
+    throw locked(MESSAGES.passwordConfirmationRequired, ERROR_CODES.passwordConfirmationRequired);
 };
 
 export const createPasswordConfirmation = ({ db }: { db: Db }) => ({
-  async confirm(request: FastifyRequest, body: ConfirmPasswordBody): Promise<void> {
-    const { user, sessionId } = authOf(request);
+  /** The password typed again: the session remembers when. Answers that moment. */
+  async confirm(auth: Pick<AuthContext, 'user' | 'sessionId'>, body: ConfirmPasswordBody): Promise<Date> {
+    const { user, sessionId } = auth;
     await guardFailures(db, `password-check:${user.id}`, async () => {
       if (await verifyPassword(user.passwordHash, body.password)) return null;
-      return ValidationError.field('password', SECURITY_MESSAGES.passwordIncorrect);
+      return ValidationError.field(
+        'password',
+        SECURITY_MESSAGES.passwordIncorrect,
+        ERROR_CODES.passwordIncorrect,
+      );
     });
     const confirmedAt = new Date();
     await sessionsRepository.update(db, sessionId, { passwordConfirmedAt: confirmedAt });
-    if (request.session) request.session.passwordConfirmedAt = confirmedAt;
+    return confirmedAt;
   },
 });

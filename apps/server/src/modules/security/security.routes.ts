@@ -19,8 +19,8 @@ import {
   UserMetaResponseSchema,
 } from '@paydesk/shared/security/security.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import type { Guards } from '../../plugins/require-auth.ts';
-import { authOf } from '../../plugins/require-auth.ts';
+import { authOf, clientOf, type Guards } from '../../plugins/auth-context.ts';
+import type { SessionStarter } from '../auth/index.ts';
 import type { AccountService } from './account.service.ts';
 import type { createPasswordConfirmation } from './password-confirmation.ts';
 import { isPasswordConfirmed, requireConfirmedPassword } from './password-confirmation.ts';
@@ -37,6 +37,7 @@ type Deps = {
   twoFactor: TwoFactorService;
   account: AccountService;
   paymentPassword: PaymentPasswordService;
+  sessions: SessionStarter;
 };
 
 /** Fortify answers its JSON clients `""` where there is nothing to say. */
@@ -50,7 +51,7 @@ const codeOrUndefined = (value: unknown) =>
 const booleanInput = (value: unknown) => value === true || ['1', 'true', 'on', 'yes'].includes(String(value));
 
 export function securityRoutes(app: FastifyInstance, deps: Deps) {
-  const { db, guards, appKey, confirmation, twoFactor, account, paymentPassword } = deps;
+  const { db, guards, appKey, confirmation, twoFactor, account, paymentPassword, sessions } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const signedIn = [guards.requireAuth];
   const security = guards.requirePerm('security:manage');
@@ -58,7 +59,11 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
 
   // Password confirmation (Fortify).
   r.post('/api/user/confirm-password', { preHandler: signedIn }, async (request, reply) => {
-    await confirmation.confirm(request, parseInput(ConfirmPasswordBodySchema, request.body));
+    const confirmedAt = await confirmation.confirm(
+      authOf(request),
+      parseInput(ConfirmPasswordBodySchema, request.body),
+    );
+    if (request.session) request.session.passwordConfirmedAt = confirmedAt;
     return fortifyEmpty(reply, 201);
   });
   r.get(
@@ -70,20 +75,22 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ConfirmedPasswordStatusSchema },
       },
     },
-    async (request) => ({ confirmed: isPasswordConfirmed(request, request.query.seconds) }),
+    async (request) => ({
+      confirmed: isPasswordConfirmed(request.session?.passwordConfirmedAt, request.query.seconds),
+    }),
   );
 
   // Two-factor authentication (Fortify), all behind a live password confirmation.
   r.post('/api/user/two-factor-authentication', { preHandler: twoFactorSettings }, async (request, reply) => {
     const force = booleanInput(mergedInput(request.query, request.body).force);
-    await twoFactor.enable(request, authOf(request).user, force);
+    await twoFactor.enable(clientOf(request), authOf(request).user, force);
     return fortifyEmpty(reply, 200);
   });
   r.delete(
     '/api/user/two-factor-authentication',
     { preHandler: twoFactorSettings },
     async (request, reply) => {
-      await twoFactor.disable(request, authOf(request).user);
+      await twoFactor.disable(clientOf(request), authOf(request).user);
       return fortifyEmpty(reply, 200);
     },
   );
@@ -100,15 +107,15 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
     { preHandler: twoFactorSettings },
     async (request, reply) => {
       const { code } = parseInput(TwoFactorCodeBodySchema, request.body);
-      await twoFactor.confirm(request, authOf(request).user, code);
+      await twoFactor.confirm(clientOf(request), authOf(request).user, code);
       return fortifyEmpty(reply, 200);
     },
   );
   r.get('/api/user/two-factor-recovery-codes', { preHandler: twoFactorSettings }, async (request) =>
-    twoFactor.recoveryCodes(request, authOf(request).user),
+    twoFactor.recoveryCodes(clientOf(request), authOf(request).user),
   );
   r.post('/api/user/two-factor-recovery-codes', { preHandler: twoFactorSettings }, async (request, reply) => {
-    await twoFactor.regenerateRecoveryCodes(request, authOf(request).user);
+    await twoFactor.regenerateRecoveryCodes(clientOf(request), authOf(request).user);
     return fortifyEmpty(reply, 200);
   });
 
@@ -116,21 +123,27 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/merchant/two-factor-secret-key',
     { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorSecretSchema } } },
-    async (request) => ({ data: await twoFactor.authenticatorToBind(request, authOf(request).user) }),
+    async (request) => ({
+      data: await twoFactor.authenticatorToBind(clientOf(request), authOf(request).user),
+    }),
   );
   r.post(
     '/api/merchant/confirmed-two-factor-authentication',
     { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorConfirmedSchema } } },
     async (request) => {
       const { code } = parseInput(TwoFactorCodeBodySchema, request.body);
-      const recoveryCodes = await twoFactor.confirm(request, authOf(request).user, code);
+      const recoveryCodes = await twoFactor.confirm(clientOf(request), authOf(request).user, code);
       return { data: { two_factor_enabled: true as const, recovery_codes: recoveryCodes } };
     },
   );
 
   // The login's second step: no session user yet, only the pending one.
   r.post('/api/two-factor-challenge', async (request, reply) => {
-    await twoFactor.challenge(request, reply, parseInput(TwoFactorChallengeBodySchema, request.body));
+    const body = parseInput(TwoFactorChallengeBodySchema, request.body);
+    const client = clientOf(request);
+    const user = await twoFactor.challenge(client, request.session?.pendingUserId, body);
+    await sessions.start(request, reply, { userId: user.id });
+    await twoFactor.recordLogin(client, user, body.recovery_code !== undefined);
     return reply.status(204).send();
   });
 
@@ -140,7 +153,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
     { preHandler: guards.requirePerm('profile:manage') },
     async (request, reply) => {
       await account.updateProfile(
-        request,
+        clientOf(request),
         authOf(request).user,
         parseInput(ProfileInformationBodySchema, request.body),
       );
@@ -150,11 +163,17 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/user/meta',
     { preHandler: signedIn, schema: { response: { 200: UserMetaResponseSchema } } },
-    async (request) => ({ data: account.meta(request, authOf(request).user) }),
+    async (request) => ({
+      data: account.meta(authOf(request).user, request.session?.passwordConfirmedAt ?? null),
+    }),
   );
   // The spec's console sends these fields as a query string; Fortify clients send a body. Both work.
   r.put('/api/user/password', { preHandler: security }, async (request, reply) => {
-    await account.updatePassword(request, authOf(request), mergedInput(request.query, request.body));
+    await account.updatePassword(
+      clientOf(request),
+      authOf(request),
+      mergedInput(request.query, request.body),
+    );
     return fortifyEmpty(reply, 200);
   });
 
@@ -166,7 +185,22 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
       schema: { response: { 200: PaymentPasswordResponseSchema } },
     },
     async (request) => {
-      await paymentPassword.set(request, authOf(request).user, mergedInput(request.query, request.body));
+      await paymentPassword.set(
+        clientOf(request),
+        authOf(request).user,
+        mergedInput(request.query, request.body),
+      );
+      return { data: { payment_password_set: true as const } };
+    },
+  );
+  r.post(
+    '/api/merchant/payment-password/reset',
+    {
+      preHandler: guards.requirePerm('payment-password:manage'),
+      schema: { response: { 200: PaymentPasswordResponseSchema } },
+    },
+    async (request) => {
+      await paymentPassword.reset(clientOf(request), authOf(request).user, mergedInput({}, request.body));
       return { data: { payment_password_set: true as const } };
     },
   );
@@ -179,7 +213,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
         db,
         authOf(request).user,
         { paymentPassword: stringOrUndefined(input.payment_password), code: codeOrUndefined(input.code) },
-        { appKey, request },
+        { appKey, client: clientOf(request) },
       );
       return { data: { verified: true as const } };
     },
@@ -194,7 +228,9 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.delete(
     '/api/user/other-browser-sessions',
     { preHandler: twoFactorSettings, schema: { response: { 200: OtherSessionsEndedSchema } } },
-    async (request) => ({ data: { ended: await account.endOtherSessions(request, authOf(request)) } }),
+    async (request) => ({
+      data: { ended: await account.endOtherSessions(clientOf(request), authOf(request)) },
+    }),
   );
   r.get(
     '/api/merchant/security-events',

@@ -1,32 +1,28 @@
-import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { MESSAGES } from '@paydesk/shared';
+import { ERROR_CODES, MESSAGES } from '@paydesk/shared';
 import {
   PAYMENT_LOCK_FAILURES,
   PAYMENT_LOCK_MINUTES,
-  SECURITY_ERROR_CODES,
   SECURITY_MESSAGES,
   StepUpFieldsSchema,
 } from '@paydesk/shared/security/security.schemas.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
 import { AppError, badRequest, tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
-import type { UserRow } from '../users/users.repository.ts';
+import type { ClientInfo } from '../../plugins/auth-context.ts';
+import { securityEventsRepository } from '../security-log/index.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
 import { consumeTotpCode, isTwoFactorEnabled } from './authenticator.ts';
 import { FAILURES_PER_MINUTE } from './failure-limits.ts';
-import { securityEventsRepository } from './security-events.repository.ts';
 import { zodErrors } from './validation.ts';
 
 export type StepUpInput = { paymentPassword: string | undefined; code: string | undefined };
-export type StepUpOptions = { appKey: Buffer; request?: FastifyRequest | null };
+export type StepUpOptions = { appKey: Buffer; client?: ClientInfo | null };
 
-export const twoFactorRequired = () =>
-  badRequest(MESSAGES.featureNotEnabled, SECURITY_ERROR_CODES.twoFactorRequired);
+export const twoFactorRequired = () => badRequest(MESSAGES.featureNotEnabled, ERROR_CODES.twoFactorRequired);
 
 export const paymentPasswordRequired = () =>
-  badRequest(SECURITY_MESSAGES.paymentPasswordNotSet, SECURITY_ERROR_CODES.paymentPasswordRequired);
+  badRequest(SECURITY_MESSAGES.paymentPasswordNotSet, ERROR_CODES.paymentPasswordRequired);
 
 /** 423 with the minutes left (in the message) and Retry-After (in seconds). */
 export function paymentLocked(until: Date): AppError {
@@ -35,7 +31,7 @@ export function paymentLocked(until: Date): AppError {
   return new AppError(
     423,
     `Too many wrong payment passwords. Money-moving actions are locked for ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    { code: SECURITY_ERROR_CODES.paymentLocked, headers: { 'retry-after': String(seconds) } },
+    { code: ERROR_CODES.paymentLocked, headers: { 'retry-after': String(seconds) } },
   );
 }
 
@@ -45,10 +41,8 @@ export const isPaymentLocked = (user: Pick<UserRow, 'paymentLockedUntil'>): bool
 type LockedUser = UserRow;
 
 /** The user's row, locked until the transaction ends, so checks of one user's payment password queue up. */
-export async function lockUserRow(tx: Tx, userId: number): Promise<LockedUser | undefined> {
-  const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
-  return row;
-}
+export const lockUserRow = (tx: Tx, userId: number): Promise<LockedUser | undefined> =>
+  usersRepository.lockForUpdate(tx, userId);
 
 /**
  * Checks the payment password of a locked row. A wrong one counts; the fifth in a row locks money-moving
@@ -60,40 +54,33 @@ export async function checkPaymentPassword(
   user: LockedUser,
   paymentPassword: string,
   field: string,
-  request: FastifyRequest | null | undefined,
+  client: ClientInfo | null | undefined,
 ): Promise<AppError | null> {
   if (!user.paymentPasswordHash) return paymentPasswordRequired();
   if (isPaymentLocked(user)) return paymentLocked(user.paymentLockedUntil!);
   if (await verifyPassword(user.paymentPasswordHash, paymentPassword)) {
     if (user.paymentPasswordFailures > 0 || user.paymentLockedUntil) {
-      await tx
-        .update(users)
-        .set({ paymentPasswordFailures: 0, paymentLockedUntil: null })
-        .where(eq(users.id, user.id));
+      await usersRepository.update(tx, user.id, { paymentPasswordFailures: 0, paymentLockedUntil: null });
     }
     return null;
   }
   const failures = user.paymentPasswordFailures + 1;
   const event = { merchantId: user.merchantId, userId: user.id };
   if (failures >= PAYMENT_LOCK_FAILURES) {
-    const [row] = await tx
-      .update(users)
-      .set({
-        paymentPasswordFailures: 0,
-        // The same clock as isPaymentLocked reads.
-        paymentLockedUntil: new Date(Date.now() + PAYMENT_LOCK_MINUTES * 60_000),
-      })
-      .where(eq(users.id, user.id))
-      .returning({ until: users.paymentLockedUntil });
-    await securityEventsRepository.record(tx, request ?? null, {
+    const row = await usersRepository.update(tx, user.id, {
+      paymentPasswordFailures: 0,
+      // The same clock as isPaymentLocked reads.
+      paymentLockedUntil: new Date(Date.now() + PAYMENT_LOCK_MINUTES * 60_000),
+    });
+    await securityEventsRepository.record(tx, client ?? null, {
       type: 'payment_password_locked',
       ...event,
       detail: { minutes: PAYMENT_LOCK_MINUTES },
     });
-    return paymentLocked(row.until!);
+    return paymentLocked(row.paymentLockedUntil!);
   }
-  await tx.update(users).set({ paymentPasswordFailures: failures }).where(eq(users.id, user.id));
-  await securityEventsRepository.record(tx, request ?? null, {
+  await usersRepository.update(tx, user.id, { paymentPasswordFailures: failures });
+  await securityEventsRepository.record(tx, client ?? null, {
     type: 'payment_password_failed',
     ...event,
     detail: { failures },
@@ -102,6 +89,7 @@ export async function checkPaymentPassword(
   return ValidationError.field(
     field,
     `${SECURITY_MESSAGES.paymentPasswordIncorrect} ${left} ${left === 1 ? 'attempt' : 'attempts'} left before payments are locked for ${PAYMENT_LOCK_MINUTES} minutes.`,
+    ERROR_CODES.paymentPasswordIncorrect,
   );
 }
 
@@ -120,7 +108,7 @@ export async function checkAuthenticatorCode(
   if (before.count >= FAILURES_PER_MINUTE) return tooManyRequests(before.retryAfterSeconds);
   if (await consumeTotpCode(tx, appKey, user, code)) return null;
   await hitRateLimit(tx, key, FAILURES_PER_MINUTE, 60);
-  return ValidationError.field('code', SECURITY_MESSAGES.invalidCode);
+  return ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
 }
 
 /**
@@ -140,7 +128,7 @@ export async function verifyStepUp(
   db: DbOrTx,
   user: Pick<UserRow, 'id'>,
   input: StepUpInput,
-  { appKey, request }: StepUpOptions,
+  { appKey, client }: StepUpOptions,
 ): Promise<void> {
   const failure = await db.transaction(async (tx): Promise<AppError | null> => {
     const row = await lockUserRow(tx, user.id);
@@ -153,7 +141,7 @@ export async function verifyStepUp(
     });
     if (!parsed.success) return new ValidationError(zodErrors(parsed.error));
     return (
-      (await checkPaymentPassword(tx, row, parsed.data.payment_password, 'payment_password', request)) ??
+      (await checkPaymentPassword(tx, row, parsed.data.payment_password, 'payment_password', client)) ??
       (await checkAuthenticatorCode(tx, appKey, row, parsed.data.code))
     );
   });

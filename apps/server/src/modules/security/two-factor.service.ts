@@ -1,14 +1,15 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '@paydesk/shared';
 import {
   SECURITY_MESSAGES,
   type SecurityEventType,
   type TwoFactorChallengeBody,
 } from '@paydesk/shared/security/security.schemas.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound, tooManyRequests, ValidationError } from '../../lib/errors.ts';
-import { clearRateLimit, hitRateLimit } from '../../lib/rate-limiter.ts';
-import type { SessionStarter } from '../../plugins/session.ts';
-import { type UserRow, usersRepository } from '../users/users.repository.ts';
+import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
+import type { ClientInfo } from '../../plugins/auth-context.ts';
+import { securityEventsRepository } from '../security-log/index.ts';
+import { type UserRow, usersRepository } from '../users/index.ts';
 import {
   consumeRecoveryCode,
   consumeTotpCode,
@@ -20,23 +21,27 @@ import {
 } from './authenticator.ts';
 import { guardFailures } from './failure-limits.ts';
 import { generateRecoveryCodes } from './recovery-codes.ts';
-import { securityEventsRepository } from './security-events.repository.ts';
 import { generateTotpSecret, qrCodeSvg, totpUrl } from './totp.ts';
 
-type Deps = { db: Db; appKey: Buffer; sessions: SessionStarter };
+type Deps = { db: Db; appKey: Buffer };
 
 export const CHALLENGE_TRIES_PER_MINUTE = 5;
+/** Wrong challenge codes an account takes from all IPs together, per hour and per day. */
+export const CHALLENGE_FAILURES_PER_HOUR = 100;
+export const CHALLENGE_FAILURES_PER_DAY = 300;
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
-export const createTwoFactorService = ({ db, appKey, sessions }: Deps) => {
+export const createTwoFactorService = ({ db, appKey }: Deps) => {
+  // Each change of the user's two-factor settings and its security event commit together (tx).
   const record = (
-    request: FastifyRequest,
+    tx: DbOrTx,
+    client: ClientInfo,
     user: UserRow,
     type: SecurityEventType,
     detail?: Record<string, unknown>,
   ) =>
-    securityEventsRepository.record(db, request, {
+    securityEventsRepository.record(tx, client, {
       type,
       merchantId: user.merchantId,
       userId: user.id,
@@ -58,17 +63,19 @@ export const createTwoFactorService = ({ db, appKey, sessions }: Deps) => {
    * Fortify's enable: a new secret and 8 recovery codes, unconfirmed until a code proves the
    * authenticator has it. An existing secret is kept unless `force` asks for a new one.
    */
-  const enable = async (request: FastifyRequest, user: UserRow, force: boolean): Promise<UserRow> => {
+  const enable = async (client: ClientInfo, user: UserRow, force: boolean): Promise<UserRow> => {
     if (user.twoFactorSecret && !force) return user;
     const wasEnabled = isTwoFactorEnabled(user);
-    const updated = await usersRepository.update(db, user.id, {
-      twoFactorSecret: sealSecret(appKey, generateTotpSecret()),
-      twoFactorRecoveryCodes: sealRecoveryCodes(appKey, generateRecoveryCodes()),
-      twoFactorConfirmedAt: null,
-      twoFactorLastStep: null,
+    return db.transaction(async (tx) => {
+      const updated = await usersRepository.update(tx, user.id, {
+        twoFactorSecret: sealSecret(appKey, generateTotpSecret()),
+        twoFactorRecoveryCodes: sealRecoveryCodes(appKey, generateRecoveryCodes()),
+        twoFactorConfirmedAt: null,
+        twoFactorLastStep: null,
+      });
+      if (wasEnabled) await record(tx, client, user, 'two_factor_disabled', { reason: 'new_secret' });
+      return updated;
     });
-    if (wasEnabled) await record(request, user, 'two_factor_disabled', { reason: 'new_secret' });
-    return updated;
   };
 
   return {
@@ -83,8 +90,8 @@ export const createTwoFactorService = ({ db, appKey, sessions }: Deps) => {
     secretKey: (user: UserRow): { secretKey: string } => ({ secretKey: requireSecret(user) }),
 
     /** The secret, its QR code and whether it is bound, issuing a secret first when there is none. */
-    async authenticatorToBind(request: FastifyRequest, user: UserRow) {
-      const current = user.twoFactorSecret ? user : await enable(request, user, false);
+    async authenticatorToBind(client: ClientInfo, user: UserRow) {
+      const current = user.twoFactorSecret ? user : await enable(client, user, false);
       const secret = requireSecret(current);
       return {
         secretKey: secret,
@@ -94,67 +101,90 @@ export const createTwoFactorService = ({ db, appKey, sessions }: Deps) => {
     },
 
     /** A code from the authenticator turns two-factor on; 422 errors.code otherwise. */
-    async confirm(request: FastifyRequest, user: UserRow, code: string): Promise<string[]> {
-      if (!user.twoFactorSecret) throw ValidationError.field('code', SECURITY_MESSAGES.invalidCode);
+    async confirm(client: ClientInfo, user: UserRow, code: string): Promise<string[]> {
+      if (!user.twoFactorSecret)
+        throw ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
       await guardFailures(db, `two-factor-code:${user.id}`, async () =>
         (await consumeTotpCode(db, appKey, user, code))
           ? null
-          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode),
+          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode),
       );
       if (!user.twoFactorConfirmedAt) {
-        await usersRepository.update(db, user.id, { twoFactorConfirmedAt: new Date() });
-        await record(request, user, 'two_factor_enabled');
+        await db.transaction(async (tx) => {
+          await usersRepository.update(tx, user.id, { twoFactorConfirmedAt: new Date() });
+          await record(tx, client, user, 'two_factor_enabled');
+        });
       }
       return readRecoveryCodes(appKey, user);
     },
 
     /** Fortify answers [] when there are none; viewing them is logged. */
-    async recoveryCodes(request: FastifyRequest, user: UserRow): Promise<string[]> {
+    async recoveryCodes(client: ClientInfo, user: UserRow): Promise<string[]> {
       if (!user.twoFactorSecret || !user.twoFactorRecoveryCodes) return [];
       const codes = readRecoveryCodes(appKey, user);
-      await record(request, user, 'recovery_codes_viewed');
+      await record(db, client, user, 'recovery_codes_viewed');
       return codes;
     },
 
-    async regenerateRecoveryCodes(request: FastifyRequest, user: UserRow): Promise<string[]> {
+    async regenerateRecoveryCodes(client: ClientInfo, user: UserRow): Promise<string[]> {
       requireSecret(user);
       const codes = generateRecoveryCodes();
-      await usersRepository.update(db, user.id, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
-      await record(request, user, 'recovery_codes_regenerated');
+      await db.transaction(async (tx) => {
+        await usersRepository.update(tx, user.id, {
+          twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes),
+        });
+        await record(tx, client, user, 'recovery_codes_regenerated');
+      });
       return codes;
     },
 
-    async disable(request: FastifyRequest, user: UserRow): Promise<void> {
+    async disable(client: ClientInfo, user: UserRow): Promise<void> {
       if (!user.twoFactorSecret) return;
-      await usersRepository.update(db, user.id, {
-        twoFactorSecret: null,
-        twoFactorRecoveryCodes: null,
-        twoFactorConfirmedAt: null,
-        twoFactorLastStep: null,
+      await db.transaction(async (tx) => {
+        await usersRepository.update(tx, user.id, {
+          twoFactorSecret: null,
+          twoFactorRecoveryCodes: null,
+          twoFactorConfirmedAt: null,
+          twoFactorLastStep: null,
+        });
+        if (user.twoFactorConfirmedAt) await record(tx, client, user, 'two_factor_disabled');
       });
-      if (user.twoFactorConfirmedAt) await record(request, user, 'two_factor_disabled');
     },
 
     /**
-     * The second step of a login with two-factor: a valid code or recovery code logs the pending user in
-     * under a new session id. 5 tries a minute per pending login; without one, 422 as Fortify answers.
+     * The second step of a login with two-factor: a valid code or recovery code answers the user to sign
+     * in (the route starts the session under a new id). Without a pending login, 422 as Fortify answers.
      */
     async challenge(
-      request: FastifyRequest,
-      reply: FastifyReply,
+      client: ClientInfo,
+      pendingUserId: number | null | undefined,
       body: TwoFactorChallengeBody,
-    ): Promise<void> {
+    ): Promise<UserRow> {
       const usesRecoveryCode = body.recovery_code !== undefined;
       const refuse = () =>
         usesRecoveryCode
-          ? ValidationError.field('recovery_code', SECURITY_MESSAGES.invalidRecoveryCode)
-          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode);
-      const pendingUserId = request.session?.pendingUserId;
+          ? ValidationError.field(
+              'recovery_code',
+              SECURITY_MESSAGES.invalidRecoveryCode,
+              ERROR_CODES.invalidRecoveryCode,
+            )
+          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
       if (!pendingUserId) throw refuse();
 
-      const throttleKey = `two-factor-challenge:${pendingUserId}`;
-      const attempt = await hitRateLimit(db, throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60);
-      if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+      // 5 tries a minute per user and IP, so someone who knows the password cannot lock the real user
+      // out from elsewhere; and ceilings per account from any IP, counted before the check (tries sent
+      // together cannot all pass a count read before any failed) and given back when right.
+      const throttleKey = `two-factor-challenge:${pendingUserId}|${client.ip ?? ''}`;
+      const hourKey = `two-factor-challenge-failures:${pendingUserId}`;
+      const dayKey = `two-factor-code-failures-day:${pendingUserId}`;
+      for (const [key, limit, window] of [
+        [throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60],
+        [hourKey, CHALLENGE_FAILURES_PER_HOUR, 3600],
+        [dayKey, CHALLENGE_FAILURES_PER_DAY, 86400],
+      ] as const) {
+        const attempt = await hitRateLimit(db, key, limit, window);
+        if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+      }
 
       const user = await usersRepository.findById(db, pendingUserId);
       let isValid = false;
@@ -164,15 +194,20 @@ export const createTwoFactorService = ({ db, appKey, sessions }: Deps) => {
       }
       if (!user || !isValid) {
         if (user)
-          await record(request, user, 'two_factor_challenge_failed', { method: method(usesRecoveryCode) });
+          await record(db, client, user, 'two_factor_challenge_failed', { method: method(usesRecoveryCode) });
         throw refuse();
       }
 
       await clearRateLimit(db, throttleKey);
-      await sessions.start(request, reply, { userId: user.id });
-      if (usesRecoveryCode) await record(request, user, 'recovery_code_used');
-      await record(request, user, 'login', { two_factor: method(usesRecoveryCode) });
+      await releaseRateLimit(db, hourKey);
+      await releaseRateLimit(db, dayKey);
+      if (usesRecoveryCode) await record(db, client, user, 'recovery_code_used');
+      return user;
     },
+
+    /** The login event of a passed challenge, once its session exists. */
+    recordLogin: (client: ClientInfo, user: UserRow, usesRecoveryCode: boolean) =>
+      record(db, client, user, 'login', { two_factor: method(usesRecoveryCode) }),
   };
 };
 

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { merchants, users } from '../../db/schema/index.ts';
+import type { MerchantRow, UserRow } from '../../plugins/auth-context.ts';
 
-export type UserRow = typeof users.$inferSelect;
-export type MerchantRow = typeof merchants.$inferSelect;
+export type { MerchantRow, UserRow };
 
 export const usersRepository = {
   findByEmail: async (db: DbOrTx, email: string): Promise<UserRow | undefined> => {
@@ -28,6 +28,25 @@ export const usersRepository = {
       .innerJoin(merchants, eq(merchants.id, users.merchantId))
       .where(eq(users.id, id));
     return row;
+  },
+  /** The user's row, locked until the transaction ends, so checks of one user's secrets queue up. */
+  lockForUpdate: async (tx: Tx, id: number): Promise<UserRow | undefined> => {
+    const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    return row;
+  },
+  /**
+   * Spends an authenticator time step: only forward, so the same code (or an older one) is refused
+   * afterwards, even by a request racing this one. True when this call spent it.
+   */
+  advanceTotpStep: async (db: DbOrTx, id: number, step: number): Promise<boolean> => {
+    const advanced = await db
+      .update(users)
+      .set({ twoFactorLastStep: step })
+      .where(
+        sql`${users.id} = ${id} and (${users.twoFactorLastStep} is null or ${users.twoFactorLastStep} < ${step})`,
+      )
+      .returning({ id: users.id });
+    return advanced.length === 1;
   },
   insert: async (db: DbOrTx, row: typeof users.$inferInsert): Promise<UserRow> => {
     const [created] = await db.insert(users).values(row).returning();

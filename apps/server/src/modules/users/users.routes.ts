@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared';
-import { type AuthContext, authOf, type Guards } from '../../plugins/require-auth.ts';
+import { type AuthContext, authOf, type Guards } from '../../plugins/auth-context.ts';
 
 export const presentCurrentUser = ({ user, merchant, perms }: AuthContext): CurrentUser => ({
   id: user.id,

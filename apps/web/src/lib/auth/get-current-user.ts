@@ -1,17 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CurrentUser } from '@paydesk/shared/auth/auth.schemas.ts';
+import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
 import { http } from '../http.ts';
 
 export type { CurrentUser };
 
 export const currentUserQueryKey = ['merchant', 'user'] as const;
 
-// The guard answers a missing session itself (a redirect to the login page), so 401 shows no dialog here.
+// The guard answers a missing session (401) and a user it cannot trust (an answer the shared schema
+// refuses, such as empty roles) itself, so neither shows a dialog here.
 export const currentUserQueryOptions = () =>
   queryOptions({
     queryKey: currentUserQueryKey,
     queryFn: ({ signal }) =>
-      http.get<{ data: CurrentUser }>('/api/merchant/user', { signal, handled: [401] }).then((r) => r.data),
+      http
+        .get('/api/merchant/user', { signal, handled: [401, 'contract'], schema: CurrentUserResponseSchema })
+        .then((r) => r.data),
     staleTime: Infinity,
   });
 
@@ -19,9 +22,3 @@ export const currentUserQueryOptions = () =>
 export function useCurrentUser(): CurrentUser | undefined {
   return useQuery(currentUserQueryOptions()).data;
 }
-
-/** Roles must be a non-empty array of strings, or the session cannot be trusted (spec section 6). */
-export const hasValidRoles = (user: unknown): user is CurrentUser => {
-  const roles = (user as { roles?: unknown } | null)?.roles;
-  return Array.isArray(roles) && roles.length > 0 && roles.every((role) => typeof role === 'string');
-};

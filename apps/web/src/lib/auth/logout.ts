@@ -6,5 +6,5 @@ import { http } from '../http.ts';
  * mounts, once the pages that used it are gone: cleared under them, their queries would fetch again.
  */
 export async function logout(): Promise<void> {
-  await http.post<void>('/api/logout', undefined, { handled: 'all' }).catch(() => undefined);
+  await http.post('/api/logout', undefined, { handled: 'all' }).catch(() => undefined);
 }

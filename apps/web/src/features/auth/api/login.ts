@@ -1,19 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { LoginResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type LoginInput = { email: string; password: string };
-export type LoginResult = { two_factor: boolean };
+export type LoginResult = z.infer<typeof LoginResponseSchema>;
 
 /**
  * GET /api/csrf-cookie, then POST /api/login as multipart (spec section 7). A fresh XSRF cookie each time:
  * one left from an ended session would be refused with 419.
  */
 export async function login({ email, password }: LoginInput): Promise<LoginResult> {
-  await http.get<void>('/api/csrf-cookie');
+  await http.get('/api/csrf-cookie');
   const body = new FormData();
   body.set('email', email);
   body.set('password', password);
-  return http.post<LoginResult>('/api/login', body, { handled: [422, 429] });
+  return http.post('/api/login', body, { handled: [422, 429], schema: LoginResponseSchema });
 }
 
 export const useLogin = () => useMutation({ mutationFn: login });

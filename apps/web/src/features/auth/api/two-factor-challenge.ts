@@ -8,6 +8,6 @@ export type TwoFactorChallengeInput = { code: string } | { recovery_code: string
  * 401 when the login it continues is gone (the login page starts over).
  */
 export const twoFactorChallenge = (input: TwoFactorChallengeInput): Promise<void> =>
-  http.post<void>('/api/two-factor-challenge', input, { handled: [401, 422, 429] });
+  http.post('/api/two-factor-challenge', input, { handled: [401, 422, 429] });
 
 export const useTwoFactorChallenge = () => useMutation({ mutationFn: twoFactorChallenge });

@@ -26,15 +26,13 @@ export function LoginForm({ onDone }: { onDone: (result: LoginResult) => void })
       onDone(await login.mutateAsync({ email: username.trim(), password }));
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      if (error.status === 429) {
-        setErrors({ username: t('throttled', { count: error.retryAfterSeconds ?? 60 }) });
-      } else if (error.status === 422) {
-        const fields = error.fieldErrors();
-        setErrors({
-          username: fields.email ?? (fields.password ? undefined : error.message),
-          password: fields.password,
-        });
-      }
+      if (error.isShown) return;
+      // The username field is `email` on the wire; an answer that names no field (a throttle) goes there too.
+      const fields = error.fieldErrors();
+      setErrors({
+        username: fields.email ?? (fields.password ? undefined : error.message),
+        password: fields.password,
+      });
     }
   };
 

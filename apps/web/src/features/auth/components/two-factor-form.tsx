@@ -33,11 +33,7 @@ export function TwoFactorForm({ onDone, onExpired }: { onDone: () => void; onExp
     } catch (failure) {
       if (!isHttpError(failure)) throw failure;
       if (failure.status === 401) return onExpired();
-      setError(
-        failure.status === 429
-          ? t('throttled', { count: failure.retryAfterSeconds ?? 60 })
-          : (failure.fieldErrors()[field] ?? failure.message),
-      );
+      setError(failure.fieldErrors()[field] ?? failure.message);
     }
   };
 

@@ -101,10 +101,12 @@ describe('the login page', () => {
     answers['POST /api/two-factor-challenge'] = [
       json(422, {
         message: 'The provided two factor authentication code was invalid.',
+        code: 'invalid_code',
         errors: { code: ['The provided two factor authentication code was invalid.'] },
       }),
       json(422, {
         message: 'The provided two factor recovery code was invalid.',
+        code: 'invalid_recovery_code',
         errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
       }),
       new Response(null, { status: 204 }),
@@ -130,7 +132,7 @@ describe('the login page', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe(
-        'The provided two factor authentication code was invalid.',
+        'The verification code is invalid or has already been used.',
       ),
     );
 
@@ -140,7 +142,7 @@ describe('the login page', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe(
-        'The provided two factor recovery code was invalid.',
+        'The recovery code is invalid or has already been used.',
       ),
     );
     await user.clear(recovery);
@@ -165,6 +167,7 @@ describe('the login page', () => {
       answers['POST /api/login'] = [
         json(422, {
           message: 'These credentials do not match our records.',
+          code: 'bad_credentials',
           errors: { email: ['These credentials do not match our records.'] },
         }),
       ];
@@ -181,10 +184,16 @@ describe('the login page', () => {
 
   it('tells a throttled user how long to wait', async () => {
     answers['POST /api/login'] = [
-      new Response(JSON.stringify({ message: 'Too many login attempts. Please try again in 42 seconds.' }), {
-        status: 429,
-        headers: { 'content-type': 'application/json', 'retry-after': '42' },
-      }),
+      new Response(
+        JSON.stringify({
+          message: 'Too many login attempts. Please try again in 42 seconds.',
+          code: 'throttled',
+        }),
+        {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '42' },
+        },
+      ),
     ];
     renderLogin();
     const user = userEvent.setup();

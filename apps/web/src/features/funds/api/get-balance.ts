@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Balance } from '@paydesk/shared/funds/funds.schemas.ts';
+import { type Balance, BalanceResponseSchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { Balance };
@@ -8,7 +8,7 @@ export const balanceQueryOptions = () =>
   queryOptions({
     queryKey: ['merchant', 'balance'],
     queryFn: ({ signal }) =>
-      http.get<{ data: Balance }>('/api/merchant/balance', { signal }).then((r) => r.data),
+      http.get('/api/merchant/balance', { signal, schema: BalanceResponseSchema }).then((r) => r.data),
   });
 
 /** GET /api/merchant/balance: total, available and locked funds (funds:view). */

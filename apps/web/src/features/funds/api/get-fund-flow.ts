@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { FundFlow } from '@paydesk/shared/funds/funds.schemas.ts';
+import { type FundFlow, FundFlowResponseSchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { FundFlow };
@@ -8,7 +8,9 @@ export const fundFlowQueryOptions = (id: number) =>
   queryOptions({
     queryKey: ['merchant', 'fund-flows', 'detail', id],
     queryFn: ({ signal }) =>
-      http.get<{ data: FundFlow }>(`/api/merchant/fund-flows/${id}`, { signal }).then((r) => r.data),
+      http
+        .get(`/api/merchant/fund-flows/${id}`, { signal, schema: FundFlowResponseSchema })
+        .then((r) => r.data),
   });
 
 /** GET /api/merchant/fund-flows/:id: one entry of the merchant's fund flow. */

@@ -1,5 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { FundFlowListQuery, FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
+import {
+  type FundFlowListQuery,
+  type FundFlowListResponse,
+  FundFlowListResponseSchema,
+} from '@paydesk/shared/funds/funds.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { FundFlowListQuery, FundFlowListResponse };
@@ -10,7 +14,8 @@ export const fundFlowsQueryKey = ['merchant', 'fund-flows'] as const;
 export const fundFlowsQueryOptions = (query: FundFlowListQuery) =>
   queryOptions({
     queryKey: [...fundFlowsQueryKey, query],
-    queryFn: ({ signal }) => http.get<FundFlowListResponse>('/api/merchant/fund-flows', { signal, query }),
+    queryFn: ({ signal }) =>
+      http.get('/api/merchant/fund-flows', { signal, query, schema: FundFlowListResponseSchema }),
     placeholderData: keepPreviousData,
   });
 

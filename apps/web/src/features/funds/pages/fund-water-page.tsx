@@ -1,111 +1,105 @@
-import { Button, Card, Empty, type TableProps } from 'antd';
-import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type FundFlow, FundFlowListQuerySchema } from '@paydesk/shared/funds/funds.schemas.ts';
+import {
+  FUND_FLOW_TYPES,
+  type FundFlow,
+  FundFlowListQuerySchema,
+  type FundFlowListResponse,
+} from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Currency } from '@paydesk/shared/money.ts';
-import { DataTable } from '../../../components/data-table.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
+import {
+  type FilterField,
+  type ListColumn,
+  ListPage,
+  type ListSum,
+} from '../../../components/list-page/index.ts';
 import { MoneyText } from '../../../components/money-text.tsx';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { useUrlFilters } from '../../../components/use-url-filters.ts';
 import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useFundFlows } from '../api/get-fund-flows.ts';
 import { FundFlowDetailDrawer } from '../components/fund-flow-detail-drawer.tsx';
-import { type FundFlowFilterPatch, FundFlowFilters } from '../components/fund-flow-filters.tsx';
-import { FundFlowSums } from '../components/fund-flow-sums.tsx';
 import { FundFlowTypeTag } from '../components/fund-flow-type-tag.tsx';
+
+type Filter = keyof typeof FundFlowListQuerySchema.shape;
 
 /** Funds > Transactions: every movement of the merchant's available balance, newest first. */
 export default function FundWaterPage() {
   const { t } = useTranslation(['funds', 'routes']);
   const currency = (useCurrentUser()?.merchant.currency ?? 'CNY') as Currency;
-  const { filters, setFilters, resetFilters } = useUrlFilters(FundFlowListQuerySchema);
-  const { data, isFetching } = useFundFlows(filters);
-  const [openId, setOpenId] = useState<number | undefined>(undefined);
 
-  // Paging forward (or back to a page seen before) goes by the position of that page's first row (the
-  // server's cursor), so deep pages cost what the first does; a jump to an unseen page goes by number.
-  const cursors = useRef(new Map<string, string | undefined>());
-  const filterKey = JSON.stringify([
-    filters.type,
-    filters.start_time,
-    filters.end_time,
-    filters.ref_no,
-    filters.per_page,
-  ]);
-  const onPageChange = useCallback(
-    (page: number, perPage: number) => {
-      if (perPage !== filters.per_page) return setFilters({ page: 1, per_page: perPage, cursor: undefined });
-      const pageKey = `${filterKey}:${page}`;
-      if (page === filters.page + 1 && data?.meta.next_cursor && !cursors.current.has(pageKey)) {
-        cursors.current.set(pageKey, data.meta.next_cursor);
-      }
-      if (filters.cursor) cursors.current.set(`${filterKey}:${filters.page}`, filters.cursor);
-      setFilters({ page, cursor: page === 1 ? undefined : cursors.current.get(pageKey) });
-    },
-    [data, filterKey, filters.cursor, filters.page, filters.per_page, setFilters],
-  );
-  const onSearch = (patch: FundFlowFilterPatch) => setFilters({ ...patch, cursor: undefined });
-
-  const isFiltered = Boolean(filters.type || filters.start_time || filters.end_time || filters.ref_no);
-  const columns: TableProps<FundFlow>['columns'] = [
-    {
-      key: 'type',
-      title: t('columns.type'),
-      dataIndex: 'type',
-      render: (_, row) => <FundFlowTypeTag type={row.type} />,
-    },
+  const columns: ListColumn<FundFlow>[] = [
+    { key: 'type', title: t('columns.type'), render: (row) => <FundFlowTypeTag type={row.type} /> },
     {
       key: 'amount',
       title: t('columns.amount'),
       align: 'right',
-      render: (_, row) => <MoneyText value={row.amount} currency={currency} signed unit="code" />,
+      render: (row) => <MoneyText value={row.amount} currency={currency} signed unit="code" />,
     },
     {
       key: 'availableAfter',
       title: t('columns.availableAfter'),
       align: 'right',
-      render: (_, row) => <MoneyText value={row.available_after} currency={currency} unit="code" />,
+      render: (row) => <MoneyText value={row.available_after} currency={currency} unit="code" />,
     },
-    { key: 'refNo', title: t('columns.refNo'), render: (_, row) => row.ref_no ?? '-' },
-    { key: 'note', title: t('columns.note'), render: (_, row) => row.note ?? '-' },
-    { key: 'time', title: t('columns.time'), render: (_, row) => <DateTime value={row.created_at} /> },
+    { key: 'refNo', title: t('columns.refNo'), render: (row) => row.ref_no ?? '-' },
+    { key: 'note', title: t('columns.note'), render: (row) => row.note ?? '-' },
+    { key: 'time', title: t('columns.time'), render: (row) => <DateTime value={row.created_at} /> },
+  ];
+
+  const filterFields: FilterField<Filter>[] = [
     {
-      key: 'actions',
-      title: '',
-      render: (_, row) => (
-        <Button type="link" size="small" onClick={() => setOpenId(row.id)}>
-          {t('detail.open')}
-        </Button>
+      kind: 'select',
+      name: 'type',
+      label: t('columns.type'),
+      placeholder: t('filters.type'),
+      width: 240,
+      options: FUND_FLOW_TYPES.map((value) => ({ value, label: t(`types.${value}`) })),
+    },
+    {
+      kind: 'timeRange',
+      from: 'start_time',
+      to: 'end_time',
+      label: t('columns.time'),
+      placeholder: [t('filters.startTime'), t('filters.endTime')],
+    },
+    { kind: 'text', name: 'ref_no', label: t('columns.refNo'), placeholder: t('filters.refNo'), width: 260 },
+  ];
+
+  // Money in, money out and the number of transactions of the whole filter, not just this page.
+  const sums: ListSum<FundFlowListResponse['meta']>[] = [
+    {
+      key: 'moneyIn',
+      label: t('sums.moneyIn'),
+      render: (meta) => <MoneyText value={meta.sums.money_in} currency={currency} signed unit="code" />,
+    },
+    {
+      key: 'moneyOut',
+      label: t('sums.moneyOut'),
+      render: ({ sums: { money_out: out } }) => (
+        <MoneyText value={out.startsWith('-') ? out : `-${out}`} currency={currency} signed unit="code" />
       ),
+    },
+    {
+      key: 'entries',
+      label: t('sums.entries'),
+      render: (meta) => <span>{meta.total.toLocaleString('en-US')}</span>,
     },
   ];
 
   return (
-    <PageContainer title={t('routes:fundWater')}>
-      <Card>
-        <FundFlowFilters filters={filters} onSearch={onSearch} onReset={resetFilters} />
-        <FundFlowSums meta={data?.meta} currency={currency} />
-        <DataTable<FundFlow>
-          rowKey="id"
-          aria-label={t('routes:fundWater')}
-          columns={columns}
-          result={data}
-          loading={isFetching}
-          page={filters.page}
-          perPage={filters.per_page}
-          onPageChange={onPageChange}
-          locale={{
-            emptyText: (
-              <Empty
-                image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={isFiltered ? t('empty.filtered') : t('empty.none')}
-              />
-            ),
-          }}
-        />
-      </Card>
-      <FundFlowDetailDrawer id={openId} onClose={() => setOpenId(undefined)} />
-    </PageContainer>
+    <ListPage
+      title={t('routes:fundWater')}
+      name="fund-flow"
+      filters={FundFlowListQuerySchema}
+      useList={useFundFlows}
+      rowKey="id"
+      columns={columns}
+      filterFields={filterFields}
+      sums={sums}
+      empty={{ none: t('empty.none'), filtered: t('empty.filtered') }}
+      detail={{
+        actionLabel: t('detail.open'),
+        render: (row, close) => <FundFlowDetailDrawer id={row?.id} onClose={close} />,
+      }}
+    />
   );
 }

@@ -1,7 +1,8 @@
-import { http, type RequestOptions } from '../../../lib/http.ts';
+import { OtherSessionsEndedSchema } from '@paydesk/shared/security/security.schemas.ts';
+import { http } from '../../../lib/http.ts';
 
-/** DELETE /api/user/other-browser-sessions: every other session of the user ends. 423 until confirmed. */
-export const endOtherSessions = (options?: RequestOptions): Promise<number> =>
+/** DELETE /api/user/other-browser-sessions: every other session of the user ends (after a password confirmation). */
+export const endOtherSessions = (): Promise<number> =>
   http
-    .delete<{ data: { ended: number } }>('/api/user/other-browser-sessions', undefined, options)
+    .delete('/api/user/other-browser-sessions', undefined, { schema: OtherSessionsEndedSchema })
     .then((r) => r.data.ended);

@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type AccessKey, AccessKeyResponseSchema } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
-export type AccessKey = { access_key: string; created_at: string; rotated_at: string | null };
+export type { AccessKey };
 
 export const accessKeyQueryOptions = () =>
   queryOptions({
     queryKey: ['merchant', 'access-key'],
     queryFn: ({ signal }) =>
-      http.get<{ data: AccessKey | null }>('/api/merchant/access-key', { signal }).then((r) => r.data),
+      http.get('/api/merchant/access-key', { signal, schema: AccessKeyResponseSchema }).then((r) => r.data),
   });
 
 export const useAccessKey = () => useQuery(accessKeyQueryOptions());

@@ -1,5 +1,6 @@
-import { http, type RequestOptions } from '../../../lib/http.ts';
+import { RecoveryCodesSchema } from '@paydesk/shared/security/security.schemas.ts';
+import { http } from '../../../lib/http.ts';
 
-/** GET /api/user/two-factor-recovery-codes: the 8 codes (logged as viewed). 423 until confirmed. */
-export const getRecoveryCodes = (options?: RequestOptions): Promise<string[]> =>
-  http.get<string[]>('/api/user/two-factor-recovery-codes', options);
+/** GET /api/user/two-factor-recovery-codes: the 8 codes (logged as viewed), after a password confirmation. */
+export const getRecoveryCodes = (): Promise<string[]> =>
+  http.get('/api/user/two-factor-recovery-codes', { schema: RecoveryCodesSchema });

@@ -1,6 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { SecurityEventItem, SecurityEventType } from '@paydesk/shared/security/security.schemas.ts';
-import type { ListResult } from '../../../components/data-table.tsx';
+import {
+  type SecurityEventItem,
+  SecurityEventListResponseSchema,
+  type SecurityEventType,
+} from '@paydesk/shared/security/security.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { SecurityEventItem };
@@ -18,9 +21,10 @@ export const securityEventsQueryOptions = (filter: SecurityEventsFilter) =>
   queryOptions({
     queryKey: [...securityEventsQueryKey, filter],
     queryFn: ({ signal }) =>
-      http.get<ListResult<SecurityEventItem>>('/api/merchant/security-events', {
+      http.get('/api/merchant/security-events', {
         signal,
         query: filter,
+        schema: SecurityEventListResponseSchema,
       }),
     placeholderData: keepPreviousData,
   });

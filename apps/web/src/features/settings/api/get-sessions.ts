@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionItem } from '@paydesk/shared/security/security.schemas.ts';
+import { type SessionItem, SessionListResponseSchema } from '@paydesk/shared/security/security.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { SessionItem };
@@ -11,7 +11,7 @@ export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: sessionsQueryKey,
     queryFn: ({ signal }) =>
-      http.get<{ data: SessionItem[] }>('/api/user/sessions', { signal }).then((r) => r.data),
+      http.get('/api/user/sessions', { signal, schema: SessionListResponseSchema }).then((r) => r.data),
   });
 
 export const useSessions = () => useQuery(sessionsQueryOptions());

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
+import { type UserMeta, UserMetaResponseSchema } from '@paydesk/shared/security/security.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type { UserMeta };
@@ -10,7 +10,8 @@ export const userMetaQueryKey = ['user', 'meta'] as const;
 export const userMetaQueryOptions = () =>
   queryOptions({
     queryKey: userMetaQueryKey,
-    queryFn: ({ signal }) => http.get<{ data: UserMeta }>('/api/user/meta', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      http.get('/api/user/meta', { signal, schema: UserMetaResponseSchema }).then((r) => r.data),
   });
 
 export const useUserMeta = () => useQuery(userMetaQueryOptions());

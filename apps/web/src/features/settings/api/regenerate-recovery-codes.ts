@@ -1,5 +1,4 @@
-import { http, type RequestOptions } from '../../../lib/http.ts';
+import { http } from '../../../lib/http.ts';
 
-/** POST /api/user/two-factor-recovery-codes: new codes replace the old ones. 423 until confirmed. */
-export const regenerateRecoveryCodes = (options?: RequestOptions): Promise<void> =>
-  http.post<void>('/api/user/two-factor-recovery-codes', undefined, options);
+/** POST /api/user/two-factor-recovery-codes: new codes replace the old ones (after a password confirmation). */
+export const regenerateRecoveryCodes = (): Promise<void> => http.post('/api/user/two-factor-recovery-codes');

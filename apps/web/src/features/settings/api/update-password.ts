@@ -13,7 +13,7 @@ export type UpdatePasswordInput = {
  * the query string (the server still reads them there); a body keeps passwords out of URLs and logs.
  */
 export const updatePassword = (input: UpdatePasswordInput): Promise<void> =>
-  http.put<void>('/api/user/password', input, { handled: [422, 429] });
+  http.put('/api/user/password', input, { handled: [422, 429] });
 
 export function useUpdatePassword() {
   const queryClient = useQueryClient();

@@ -17,7 +17,7 @@ export type UpdatePaymentPasswordInput = {
  * 423 while payments are locked after wrong payment passwords.
  */
 export const updatePaymentPassword = (input: UpdatePaymentPasswordInput): Promise<void> =>
-  http.put<void>('/api/merchant/payment-password', input, {
+  http.put('/api/merchant/payment-password', input, {
     handled: [400, 422, 423, 429],
   });
 

@@ -6,7 +6,7 @@ import { userMetaQueryKey } from './get-user-meta.ts';
 
 /** PUT /api/user/profile-information: name, email and time zone; 422 per field. */
 export const updateProfile = (body: ProfileInformationBody): Promise<void> =>
-  http.put<void>('/api/user/profile-information', body, { handled: [422] });
+  http.put('/api/user/profile-information', body, { handled: [422] });
 
 export function useUpdateProfile() {
   const queryClient = useQueryClient();

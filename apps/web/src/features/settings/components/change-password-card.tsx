@@ -5,7 +5,6 @@ import { PASSWORD_MIN } from '@paydesk/shared/security/security.schemas.ts';
 import { SectionCard } from '../../../components/page-container.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { type UpdatePasswordInput, useUpdatePassword } from '../api/update-password.ts';
-import { securityFieldError, securityFieldErrors } from '../security-messages.ts';
 
 /** Settings > Security: change the login password; the server signs out the user's other devices. */
 export function ChangePasswordCard() {
@@ -21,21 +20,7 @@ export function ChangePasswordCard() {
       message.success(t('password.changed'));
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      if (error.status === 429) {
-        form.setFields([
-          {
-            name: 'current_password',
-            errors: [securityFieldError(error, 'current_password', t)],
-          },
-        ]);
-        return;
-      }
-      form.setFields(
-        securityFieldErrors(error, t) as {
-          name: keyof UpdatePasswordInput;
-          errors: string[];
-        }[],
-      );
+      form.setFields(error.formErrors<keyof UpdatePasswordInput>('current_password'));
     }
   };
 

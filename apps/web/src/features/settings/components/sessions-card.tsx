@@ -16,7 +16,7 @@ export function SessionsCard() {
   const { modal, message } = App.useApp();
   const queryClient = useQueryClient();
   const sessions = useSessions();
-  const { withConfirmation, dialog } = usePasswordConfirmation();
+  const { withConfirmation } = usePasswordConfirmation();
   const [isEnding, setIsEnding] = useState(false);
 
   const signOutOthers = () =>
@@ -30,7 +30,7 @@ export function SessionsCard() {
         void (async () => {
           setIsEnding(true);
           try {
-            const ended = await withConfirmation((options) => endOtherSessions(options));
+            const ended = await withConfirmation(endOtherSessions);
             if (ended === undefined) return;
             message.success(t('sessions.signedOut', { count: ended }));
             await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
@@ -99,7 +99,6 @@ export function SessionsCard() {
           },
         ]}
       />
-      {dialog}
     </SectionCard>
   );
 }

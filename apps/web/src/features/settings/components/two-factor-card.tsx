@@ -20,7 +20,7 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
   const { t } = useTranslation('security');
   const { modal, message } = App.useApp();
   const queryClient = useQueryClient();
-  const { withConfirmation, dialog } = usePasswordConfirmation();
+  const { withConfirmation } = usePasswordConfirmation();
   const [authenticator, setAuthenticator] = useState<Authenticator | null>(null);
   const [shownCodes, setShownCodes] = useState<string[] | null>(null);
   const [busy, setBusy] = useState<'enable' | 'show' | 'regenerate' | 'disable' | null>(null);
@@ -44,13 +44,13 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
 
   const enable = () =>
     run('enable', async () => {
-      const found = await withConfirmation((options) => getAuthenticator(options));
+      const found = await withConfirmation(getAuthenticator);
       if (found) setAuthenticator(found);
     });
 
   const showCodes = () =>
     run('show', async () => {
-      const codes = await withConfirmation((options) => getRecoveryCodes(options));
+      const codes = await withConfirmation(getRecoveryCodes);
       if (codes) setShownCodes(codes);
       await refresh();
     });
@@ -65,8 +65,8 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
       // Closes at once: the password dialog may have to open next.
       onOk: () =>
         void run('regenerate', async () => {
-          const done = await withConfirmation(async (options) => {
-            await regenerateRecoveryCodes(options);
+          const done = await withConfirmation(async () => {
+            await regenerateRecoveryCodes();
             return true;
           });
           if (!done) return;
@@ -86,8 +86,8 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
       centered: true,
       onOk: () =>
         void run('disable', async () => {
-          const done = await withConfirmation(async (options) => {
-            await disableTwoFactor(options);
+          const done = await withConfirmation(async () => {
+            await disableTwoFactor();
             return true;
           });
           if (!done) return;
@@ -139,7 +139,6 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
           )}
         </Space>
       )}
-      {dialog}
       <TwoFactorSetupDialog
         authenticator={authenticator}
         onClose={(isNowEnabled) => {

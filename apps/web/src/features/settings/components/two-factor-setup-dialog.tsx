@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { isHttpError } from '../../../lib/http.ts';
 import { useConfirmTwoFactor } from '../api/confirm-two-factor.ts';
 import type { Authenticator } from '../api/get-authenticator.ts';
-import { securityFieldError } from '../security-messages.ts';
 import { copyText, RecoveryCodes } from './recovery-codes.tsx';
 
 const CODE = /^\d{6}$/;
@@ -47,7 +46,7 @@ export function TwoFactorSetupDialog({
       setStep(2);
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      form.setFields([{ name: 'code', errors: [securityFieldError(error, 'code', t)] }]);
+      form.setFields(error.formErrors('code'));
     }
   };
 

@@ -5,6 +5,7 @@ import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
+import { PasswordPromptHost } from '../../../components/password-prompt-host.tsx';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { resetHttpStateForTests } from '../../../lib/http.ts';
 import AccountSecurityPage from './account-security-page.tsx';
@@ -75,6 +76,7 @@ beforeEach(async () => {
           ? json(201, '')
           : json(422, {
               message: 'The provided password was incorrect.',
+              code: 'password_incorrect',
               errors: { password: ['The provided password was incorrect.'] },
             });
       }
@@ -83,13 +85,14 @@ beforeEach(async () => {
           ? json(200, {
               data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
             })
-          : json(423, { message: 'Password confirmation required.' });
+          : json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' });
       }
       if (url === '/api/merchant/confirmed-two-factor-authentication') {
         return (init.body as string).includes('246810')
           ? json(200, { data: { two_factor_enabled: true, recovery_codes: CODES } })
           : json(422, {
               message: 'The provided two factor authentication code was invalid.',
+              code: 'invalid_code',
               errors: { code: ['The provided two factor authentication code was invalid.'] },
             });
       }
@@ -112,6 +115,7 @@ function renderPage() {
       <MemoryRouter>
         <App>
           <AccountSecurityPage />
+          <PasswordPromptHost />
         </App>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -129,7 +133,7 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     const passwordDialog = await dialogTitled('Confirm your password');
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'wrong');
     await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
-    expect(await within(passwordDialog).findByText('The password is incorrect.')).toBeTruthy();
+    expect(await within(passwordDialog).findByText('The password is incorrect.')).toBeInTheDocument();
     await user.clear(within(passwordDialog).getByLabelText('Login password'));
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
     await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
@@ -138,18 +142,18 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     expect(within(setup).getByTestId('two-factor-secret').textContent).toBe(
       SECRET.replace(/(.{4})(?=.)/g, '$1 '),
     );
-    expect(within(setup).getByAltText('QR code for the authenticator app')).toBeTruthy();
+    expect(within(setup).getByAltText('QR code for the authenticator app')).toBeInTheDocument();
     await user.click(within(setup).getByRole('button', { name: 'Next' }));
 
     await user.type(within(setup).getByLabelText('Verification code'), '12345');
     await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
-    expect(await within(setup).findByText('The Google code must be exactly 6 digits')).toBeTruthy();
+    expect(await within(setup).findByText('The Google code must be exactly 6 digits')).toBeInTheDocument();
     await user.clear(within(setup).getByLabelText('Verification code'));
     await user.type(within(setup).getByLabelText('Verification code'), '135790');
     await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
     expect(
       await within(setup).findByText('The verification code is invalid or has already been used.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     await user.clear(within(setup).getByLabelText('Verification code'));
     await user.type(within(setup).getByLabelText('Verification code'), '246810');
     await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
@@ -160,7 +164,7 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual(CODES);
-    expect(within(setup).getByRole('button', { name: /Download \.txt/ })).toBeTruthy();
+    expect(within(setup).getByRole('button', { name: /Download \.txt/ })).toBeInTheDocument();
     await user.click(within(setup).getByRole('button', { name: 'I have saved them' }));
     // Closing refreshes the account state (two-factor now on).
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/user/meta')).toHaveLength(2));
@@ -183,7 +187,7 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
     await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
     const setup = await dialogTitled('Set up two-factor authentication');
-    expect(within(setup).getByTestId('two-factor-secret')).toBeTruthy();
+    expect(within(setup).getByTestId('two-factor-secret')).toBeInTheDocument();
     const secretCalls = calls.filter((c) => c.url === '/api/merchant/two-factor-secret-key');
     expect(secretCalls).toHaveLength(2);
   });

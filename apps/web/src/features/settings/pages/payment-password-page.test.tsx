@@ -86,7 +86,7 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
   it('says the feature is not enabled, with the way to Security, while two-factor is off', async () => {
     serve({ ...META, two_factor_enabled: false }, () => json(500));
     renderPage();
-    expect(await screen.findByText('This feature is not enabled yet')).toBeTruthy();
+    expect(await screen.findByText('This feature is not enabled yet')).toBeInTheDocument();
     expect(screen.getByRole('link').getAttribute('href')).toBe('/setting/accountSecurity');
   });
 
@@ -98,10 +98,10 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
     await user.type(screen.getByLabelText('Confirm payment password'), '12346');
     await user.type(screen.getByLabelText('Google code'), '12a');
     await user.click(screen.getByRole('button', { name: 'Set payment password' }));
-    expect(await screen.findByText('Please enter the login password')).toBeTruthy();
-    expect(screen.getByText('Payment password length cannot be less than 6 characters')).toBeTruthy();
-    expect(screen.getByText('Confirm password does not match password')).toBeTruthy();
-    expect(screen.getByText('The Google code must be exactly 6 digits')).toBeTruthy();
+    expect(await screen.findByText('Please enter the login password')).toBeInTheDocument();
+    expect(screen.getByText('Payment password length cannot be less than 6 characters')).toBeInTheDocument();
+    expect(screen.getByText('Confirm password does not match password')).toBeInTheDocument();
+    expect(screen.getByText('The Google code must be exactly 6 digits')).toBeInTheDocument();
     expect(sent).toEqual([]);
   });
 
@@ -109,6 +109,7 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
     let answer = () =>
       json(422, {
         message: 'The provided two factor authentication code was invalid.',
+        code: 'invalid_code',
         errors: { code: ['The provided two factor authentication code was invalid.'] },
       });
     serve(META, () => answer());
@@ -121,7 +122,7 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Set payment password' }));
     expect(
       await screen.findByText('The verification code is invalid or has already been used.'),
-    ).toBeTruthy();
+    ).toBeInTheDocument();
     expect(sent).toEqual([
       {
         method: 'PUT',
@@ -139,7 +140,7 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
     await user.type(screen.getByLabelText('Google code'), '654321');
     await user.click(screen.getByRole('button', { name: 'Set payment password' }));
     await waitFor(() => expect(sent).toHaveLength(2));
-    expect(await screen.findByText('Payment password saved')).toBeTruthy();
+    expect(await screen.findByText('Payment password saved')).toBeInTheDocument();
   });
 
   it('asks for the current payment password once one is set, and shows the lock in Chinese', async () => {
@@ -158,8 +159,38 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
     await user.type(screen.getByLabelText('确认支付密码'), 'new-pay-1');
     await user.type(screen.getByLabelText('谷歌验证码'), '123456');
     await user.click(screen.getByRole('button', { name: '修改支付密码' }));
-    expect(await screen.findByText('支付密码错误次数过多，资金操作已锁定，请 29 分钟后再试。')).toBeTruthy();
+    expect(
+      await screen.findByText('支付密码错误次数过多，资金操作已锁定，请 29 分钟后再试。'),
+    ).toBeInTheDocument();
     expect(sent[0].body).toMatchObject({ current_payment_password: 'old-pay-1' });
     expect(sent[0].body).not.toHaveProperty('password');
+  });
+
+  it('resets a forgotten one with the login password and a code, in Vietnamese', async () => {
+    await changeLanguage('vi');
+    serve({ ...META, payment_password_set: true }, () => json(200, { data: { payment_password_set: true } }));
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Quên mật khẩu thanh toán?' }));
+    expect(screen.queryByLabelText('Mật khẩu thanh toán hiện tại')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Mật khẩu đăng nhập'), 'login-pass');
+    await user.type(screen.getByLabelText('Mật khẩu thanh toán mới'), 'pay-654321');
+    await user.type(screen.getByLabelText('Xác nhận mật khẩu thanh toán'), 'pay-654321');
+    await user.type(screen.getByLabelText('Mã Google'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Đặt lại mật khẩu thanh toán' }));
+    await waitFor(() =>
+      expect(sent).toEqual([
+        {
+          method: 'POST',
+          url: '/api/merchant/payment-password/reset',
+          body: {
+            password: 'login-pass',
+            payment_password: 'pay-654321',
+            payment_password_confirmation: 'pay-654321',
+            code: '123456',
+          },
+        },
+      ]),
+    );
   });
 });

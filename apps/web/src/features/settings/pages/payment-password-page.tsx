@@ -2,15 +2,16 @@ import { KeyOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Form, Input, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_PASSWORD_MIN, SECURITY_ERROR_CODES } from '@paydesk/shared/security/security.schemas.ts';
+import { ERROR_CODES } from '@paydesk/shared/errors.ts';
+import { PAYMENT_PASSWORD_MIN } from '@paydesk/shared/security/security.schemas.ts';
 import { useTimeZone } from '../../../components/date-time.tsx';
 import { formatDateTime } from '../../../lib/date-time.ts';
 import { PageContainer, SectionCard } from '../../../components/page-container.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUserMeta } from '../api/get-user-meta.ts';
+import { useResetPaymentPassword } from '../api/reset-payment-password.ts';
 import { type UpdatePaymentPasswordInput, useUpdatePaymentPassword } from '../api/update-payment-password.ts';
 import { TwoFactorRequired } from '../components/two-factor-required.tsx';
-import { securityFieldError, securityFieldErrors } from '../security-messages.ts';
 
 type Values = Required<Omit<UpdatePaymentPasswordInput, 'password' | 'current_payment_password'>> & {
   password?: string;
@@ -19,13 +20,18 @@ type Values = Required<Omit<UpdatePaymentPasswordInput, 'password' | 'current_pa
 
 const CODE = /^\d{6}$/;
 
-/** Settings > Payment password: set it (login password + Google code) or change it (current one + code). */
+/**
+ * Settings > Payment password: set it (login password + Google code), change it (current one + code), or,
+ * forgotten, reset it (login password + code).
+ */
 export default function PaymentPasswordPage() {
   const { t } = useTranslation(['security', 'routes']);
   const { message } = App.useApp();
   const meta = useUserMeta();
   const [form] = Form.useForm<Values>();
   const update = useUpdatePaymentPassword();
+  const reset = useResetPaymentPassword();
+  const [isResetting, setResetting] = useState(false);
   const [lockMessage, setLockMessage] = useState<string | null>(null);
   const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
   const timeZone = useTimeZone();
@@ -50,37 +56,37 @@ export default function PaymentPasswordPage() {
   }
 
   const isSet = meta.data.payment_password_set;
-  const proofField = isSet ? 'current_payment_password' : 'password';
+  // A forgotten payment password is proven like a first one: with the login password.
+  const isReset = isSet && isResetting;
+  const proofField = isSet && !isReset ? 'current_payment_password' : 'password';
 
   const submit = async (values: Values) => {
     setLockMessage(null);
+    const next = {
+      payment_password: values.payment_password,
+      payment_password_confirmation: values.payment_password_confirmation,
+      code: values.code.trim(),
+    };
     try {
-      await update.mutateAsync({
-        ...(isSet
-          ? { current_payment_password: values.current_payment_password }
-          : { password: values.password }),
-        payment_password: values.payment_password,
-        payment_password_confirmation: values.payment_password_confirmation,
-        code: values.code.trim(),
-      });
+      if (isReset) {
+        await reset.mutateAsync({ password: values.password ?? '', ...next });
+        setResetting(false);
+      } else {
+        await update.mutateAsync({
+          ...(isSet
+            ? { current_payment_password: values.current_payment_password }
+            : { password: values.password }),
+          ...next,
+        });
+      }
       form.resetFields();
       message.success(t('paymentPassword.saved'));
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      if (error.body?.code === SECURITY_ERROR_CODES.twoFactorRequired) return setNeedsTwoFactor(true);
-      if (error.status === 423) {
-        const minutes = Math.max(1, Math.ceil((error.retryAfterSeconds ?? 60) / 60));
-        return setLockMessage(t('server.paymentLocked', { count: minutes }));
-      }
-      if (error.status === 429) {
-        return form.setFields([{ name: 'code', errors: [securityFieldError(error, 'code', t)] }]);
-      }
-      form.setFields(
-        securityFieldErrors(error, t) as {
-          name: keyof Values;
-          errors: string[];
-        }[],
-      );
+      if (error.code === ERROR_CODES.twoFactorRequired) return setNeedsTwoFactor(true);
+      // The lock's text (with the minutes left) is the HTTP client's; the page shows it above the form.
+      if (error.code === ERROR_CODES.paymentLocked) return setLockMessage(error.message);
+      form.setFields(error.formErrors<keyof Values>('code'));
     }
   };
 
@@ -100,7 +106,11 @@ export default function PaymentPasswordPage() {
         }
       >
         <Typography.Paragraph type="secondary">
-          {isSet ? t('paymentPassword.descriptionSet') : t('paymentPassword.descriptionNew')}
+          {isReset
+            ? t('paymentPassword.descriptionReset')
+            : isSet
+              ? t('paymentPassword.descriptionSet')
+              : t('paymentPassword.descriptionNew')}
         </Typography.Paragraph>
         {(lockMessage || lockedUntil) && (
           <Alert
@@ -127,17 +137,40 @@ export default function PaymentPasswordPage() {
           <Form.Item
             key={proofField}
             name={proofField}
-            label={isSet ? t('paymentPassword.current') : t('paymentPassword.loginPassword')}
+            label={
+              proofField === 'current_payment_password'
+                ? t('paymentPassword.current')
+                : t('paymentPassword.loginPassword')
+            }
             rules={[
               {
                 required: true,
-                message: isSet
-                  ? t('validation.currentPaymentPasswordRequired')
-                  : t('validation.loginPasswordRequired'),
+                message:
+                  proofField === 'current_payment_password'
+                    ? t('validation.currentPaymentPasswordRequired')
+                    : t('validation.loginPasswordRequired'),
               },
             ]}
+            extra={
+              isSet && (
+                <Button
+                  type="link"
+                  size="small"
+                  style={{ paddingInline: 0 }}
+                  onClick={() => {
+                    form.resetFields();
+                    setLockMessage(null);
+                    setResetting(!isReset);
+                  }}
+                >
+                  {isReset ? t('paymentPassword.useCurrent') : t('paymentPassword.forgot')}
+                </Button>
+              )
+            }
           >
-            <Input.Password autoComplete={isSet ? 'off' : 'current-password'} />
+            <Input.Password
+              autoComplete={proofField === 'current_payment_password' ? 'off' : 'current-password'}
+            />
           </Form.Item>
           <Form.Item
             name="payment_password"
@@ -187,8 +220,12 @@ export default function PaymentPasswordPage() {
           >
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={update.isPending}>
-            {isSet ? t('paymentPassword.submitChange') : t('paymentPassword.submitSet')}
+          <Button type="primary" htmlType="submit" loading={update.isPending || reset.isPending}>
+            {isReset
+              ? t('paymentPassword.submitReset')
+              : isSet
+                ? t('paymentPassword.submitChange')
+                : t('paymentPassword.submitSet')}
           </Button>
         </Form>
       </SectionCard>

@@ -7,7 +7,6 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 import { TimeZoneSelect } from '../components/time-zone-select.tsx';
-import { securityFieldErrors } from '../security-messages.ts';
 import '../components/security.css';
 
 type Values = { name: string; email: string; timezone: string };
@@ -39,12 +38,7 @@ export default function PersonalDataPage() {
       message.success(t('profile.saved'));
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      form.setFields(
-        securityFieldErrors(error, t) as {
-          name: keyof Values;
-          errors: string[];
-        }[],
-      );
+      form.setFields(error.formErrors<keyof Values>('email'));
     }
   };
 

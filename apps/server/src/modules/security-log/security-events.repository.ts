@@ -1,13 +1,20 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { SecurityEventType } from '@paydesk/shared/security/security.schemas.ts';
 import { type DbOrTx, queryRows } from '../../db/client.ts';
 import { securityEvents, users } from '../../db/schema/index.ts';
+import type { ClientInfo } from '../../plugins/auth-context.ts';
 
 export type { SecurityEventType } from '@paydesk/shared/security/security.schemas.ts';
 
 /** Counting stops here: a longer log shows "10000+" rather than being counted for seconds. */
 export const EVENTS_COUNT_CAP = 10000;
+
+export type SecurityEvent = {
+  type: SecurityEventType;
+  merchantId: number | null;
+  userId: number | null;
+  detail?: Record<string, unknown>;
+};
 
 export type SecurityEventFilter = {
   merchantId: number;
@@ -17,23 +24,15 @@ export type SecurityEventFilter = {
 };
 
 export const securityEventsRepository = {
-  record: async (
-    db: DbOrTx,
-    request: FastifyRequest | null,
-    event: {
-      type: SecurityEventType;
-      merchantId: number | null;
-      userId: number | null;
-      detail?: Record<string, unknown>;
-    },
-  ): Promise<void> => {
+  /** Run it in the transaction of the change it records, so the change and its event commit together. */
+  record: async (db: DbOrTx, client: ClientInfo | null, event: SecurityEvent): Promise<void> => {
     await db.insert(securityEvents).values({
       type: event.type,
       merchantId: event.merchantId,
       userId: event.userId,
       detail: event.detail ?? null,
-      ip: request?.ip ?? null,
-      userAgent: request?.headers['user-agent']?.slice(0, 500) ?? null,
+      ip: client?.ip ?? null,
+      userAgent: client?.userAgent?.slice(0, 500) ?? null,
     });
   },
 

@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { type Role, toMinor } from '@paydesk/shared';
-import { hashPassword } from '../lib/password.ts';
-import { createLedger } from '../modules/ledger/index.ts';
-import { actionRefNo } from '../modules/ops/ops.service.ts';
-import type { Db, Tx } from './client.ts';
-import { merchants, operatorActions, users } from './schema/index.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { createLedger } from '../ledger/index.ts';
+import { actionRefNo, opsRepository } from '../ops/index.ts';
+import { usersRepository } from '../users/index.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -17,26 +16,28 @@ export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
 
 /** Seeds the demo merchant and its four users into an empty database; does nothing otherwise. */
 export async function seedDemo(db: Db): Promise<boolean> {
-  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(merchants);
-  if (Number(count) > 0) return false;
+  if (await opsRepository.hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
-    const [merchant] = await tx
-      .insert(merchants)
-      .values({ no: DEMO_MERCHANT_NO, name: 'Demo Store', currency: 'CNY' })
-      .returning();
-    await tx.insert(users).values(
-      DEMO_USERS.map((u) => ({
+  return db.transaction(async (tx) => {
+    const merchant = await opsRepository.insertMerchant(tx, {
+      no: DEMO_MERCHANT_NO,
+      name: 'Demo Store',
+      currency: 'CNY',
+    });
+    // Another process seeded it first.
+    if (!merchant) return false;
+    for (const u of DEMO_USERS) {
+      await usersRepository.insert(tx, {
         merchantId: merchant.id,
         email: u.email,
         name: u.name,
         passwordHash,
         roles: [u.role],
-      })),
-    );
+      });
+    }
     await seedFundHistory(tx, merchant.id, new Date());
+    return true;
   });
-  return true;
 }
 
 type DemoMove = {
@@ -80,18 +81,15 @@ async function seedFundHistory(tx: Tx, merchantId: number, now: Date) {
   for (const [index, move] of DEMO_HISTORY.entries()) {
     const at = new Date(today - move.daysAgo * 86_400_000 + move.hour * 3_600_000 + index * 61_000);
     const action = move.kind === 'freeze' ? 'funds.freeze' : `funds.transfer_${move.kind}`;
-    const [row] = await tx
-      .insert(operatorActions)
-      .values({
-        operatorName: 'Paydesk demo',
-        action,
-        merchantId,
-        reason: 'Demo history',
-        idempotencyKey: `demo:${DEMO_MERCHANT_NO}:${index}`,
-        detail: { request: { merchant: DEMO_MERCHANT_NO, amount: move.amount, note: move.note } },
-        createdAt: at,
-      })
-      .returning({ id: operatorActions.id });
+    const row = (await opsRepository.claimAction(tx, {
+      operatorName: 'Paydesk demo',
+      action,
+      merchantId,
+      reason: 'Demo history',
+      idempotencyKey: `demo:${DEMO_MERCHANT_NO}:${index}`,
+      detail: { request: { merchant: DEMO_MERCHANT_NO, amount: move.amount, note: move.note } },
+      createdAt: at,
+    }))!;
     const cause = {
       merchantId,
       refType: 'operator_action',

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The server's layers (apps/server/README.md), enforced by eslint.config.js: lib, db and plugins never
+// import a module; modules use each other only through index.ts; no import cycles. This proves the rules
+// bite, by linting code as if it sat in a given file.
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const eslint = new ESLint({ cwd: repoRoot });
+
+async function ruleErrors(file: string, code: string, ruleId: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  return result.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
+}
+
+describe('the layering lint rules', () => {
+  it.each([
+    ['apps/server/src/lib/anything.ts', "import { usersRepository } from '../modules/users/index.ts';"],
+    ['apps/server/src/db/anything.ts', "import { createLedger } from '../modules/ledger/index.ts';"],
+    ['apps/server/src/plugins/anything.ts', "import { createGuards } from '../modules/auth/index.ts';"],
+  ])('%s may not import a module', async (file, code) => {
+    expect(await ruleErrors(file, `${code}\nexport const x = 1;`, 'no-restricted-imports')).toEqual([
+      expect.stringMatching(/never import a module/),
+    ]);
+  });
+
+  it('a module reaches another only through its index.ts', async () => {
+    const file = 'apps/server/src/modules/ops/anything.ts';
+    const deep = "import { ledgerRepository } from '../ledger/ledger.repository.ts';\nexport const x = 1;";
+    expect(await ruleErrors(file, deep, 'no-restricted-imports')).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
+    const door =
+      "import { createLedger } from '../ledger/index.ts';\nimport { x as y } from './ops.schemas.ts';";
+    expect(await ruleErrors(file, door, 'no-restricted-imports')).toEqual([]);
+    const lower = "import { ValidationError } from '../../lib/errors.ts';\nexport const x = ValidationError;";
+    expect(await ruleErrors(file, lower, 'no-restricted-imports')).toEqual([]);
+  });
+
+  it('refuses an import cycle (users -> auth -> users)', async () => {
+    const file = 'apps/server/src/modules/users/index.ts';
+    const source = readFileSync(path.join(repoRoot, file), 'utf8');
+    expect(await ruleErrors(file, source, 'paydesk/no-import-cycle')).toEqual([]);
+    const cyclic = `import { createGuards } from '../auth/index.ts';\nexport const g = createGuards;\n${source}`;
+    expect(await ruleErrors(file, cyclic, 'paydesk/no-import-cycle')).toEqual([
+      expect.stringMatching(/cycle/i),
+    ]);
+  });
+});

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { authRoutes } from './auth.routes.ts';
+import { createAuthService } from './auth.service.ts';
+import type { SessionStarter } from './session.ts';
+
+// Sign-in: sessions (cookie, loading with the user in one read), the guards, login and logout.
+export { createGuards } from './guards.ts';
+export {
+  createSessions,
+  registerSessionLoading,
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  type SessionStarter,
+} from './session.ts';
+export { sessionsRepository, type SessionRow } from './sessions.repository.ts';
+export { ACCOUNT_FAILURES_PER_HOUR, LOGIN_LIMIT_PER_MINUTE, type AuthService } from './auth.service.ts';
+
+export function registerAuthModule(
+  app: FastifyInstance,
+  { db, config, sessions }: { db: Db; config: Config; sessions: SessionStarter },
+): void {
+  authRoutes(app, { auth: createAuthService({ db }), sessions, appKey: config.appKey });
+}

@@ -1,0 +1,45 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Currency, Perm } from '@paydesk/shared';
+import type { merchants, users } from '../db/schema/index.ts';
+import { unauthenticated } from '../lib/errors.ts';
+
+// What a signed-in request carries, set by the auth module's guards and read by every module's routes.
+// It lives below the modules so that any of them can read it without importing the auth module.
+
+export type UserRow = typeof users.$inferSelect;
+export type MerchantRow = typeof merchants.$inferSelect;
+
+export type AuthContext = {
+  user: UserRow;
+  merchant: MerchantRow & { currency: Currency };
+  perms: Perm[];
+  sessionId: string;
+  /** When this session last confirmed the password (two-factor settings need a recent one). */
+  passwordConfirmedAt: Date | null;
+};
+
+/** Who is calling, as services record it (security log, sessions): never the request itself. */
+export type ClientInfo = { ip: string | null; userAgent: string | null };
+
+/** The route guards every module receives through the app context. */
+export type Guards = {
+  requireAuth: preHandlerAsyncHookHandler;
+  requirePerm: (perm: Perm) => preHandlerAsyncHookHandler[];
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** The authenticated context of a route that ran requireAuth. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthenticated();
+  return request.auth;
+}
+
+export const clientOf = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip ?? null,
+  userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+});

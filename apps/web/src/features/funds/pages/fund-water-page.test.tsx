@@ -1,0 +1,153 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FundFlow, FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import FundWaterPage from './fund-water-page.tsx';
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const entry = (id: number, overrides: Partial<FundFlow> = {}): FundFlow => ({
+  id,
+  type: 'transfer_in',
+  amount: '1234.5',
+  available_after: '10000.00',
+  currency: 'CNY',
+  ref_type: 'operator_action',
+  ref_no: `OP${id}`,
+  note: `note ${id}`,
+  created_at: '2026-03-01T00:30:00Z',
+  ...overrides,
+});
+
+const page = (rows: FundFlow[], meta: Partial<FundFlowListResponse['meta']> = {}): FundFlowListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    sums: { money_in: '1234.50', money_out: '250.00' },
+    next_cursor: null,
+    ...meta,
+  },
+});
+
+let lists: URLSearchParams[];
+let answer: (query: URLSearchParams) => FundFlowListResponse;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  lists = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const [path, search = ''] = url.split('?');
+      if (path === '/api/merchant/fund-flows') {
+        const query = new URLSearchParams(search);
+        lists.push(query);
+        return json(200, answer(query));
+      }
+      const detail = /^\/api\/merchant\/fund-flows\/(\d+)$/.exec(path);
+      if (detail) return json(200, { data: entry(Number(detail[1])) });
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/fund/fundWater') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/fund/fundWater', Component: FundWaterPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+
+describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
+  it('shows the rows, the sums of the whole filter and the filters read from the URL', async () => {
+    answer = () => page([entry(2, { type: 'funds_frozen', amount: '-250.00' }), entry(1)], { total: 12345 });
+    renderPage('/fund/fundWater?type=transfer_in&start_time=2026-03-01&end_time=2026-03-02');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(rows()[0].textContent).toContain('Funds frozen');
+    expect(rows()[0].textContent).toContain('-250.00 CNY');
+    expect(rows()[1].textContent).toContain('+1,234.50 CNY');
+    expect(rows()[1].textContent).toContain('10,000.00 CNY');
+    expect(screen.getByTestId('fund-flow-sums').textContent).toBe(
+      'Money in: +1,234.50 CNYMoney out: -250.00 CNYTransactions: 12,345',
+    );
+    expect(Object.fromEntries(lists[0])).toEqual({
+      page: '1',
+      per_page: '20',
+      type: 'transfer_in',
+      start_time: '2026-03-01',
+      end_time: '2026-03-02',
+    });
+    expect(screen.getByRole('combobox', { name: 'Transaction type' })).toBeInTheDocument();
+  });
+
+  it('says whether nothing exists yet or nothing matches the filters', async () => {
+    answer = () => page([]);
+    renderPage();
+    expect(await screen.findByText(/No transactions yet/)).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('textbox', { name: 'Reference number' }), ' NO-SUCH ');
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    expect(await screen.findByText('No transactions match these filters.')).toBeInTheDocument();
+    expect(lists.at(-1)?.get('ref_no')).toBe('NO-SUCH');
+  });
+
+  it('goes to the next page by the cursor of the page before, and back to a seen page by its own', async () => {
+    answer = (query) =>
+      page(
+        Array.from({ length: 20 }, (_, i) => entry((Number(query.get('page')) - 1) * 20 + i + 1)),
+        { total: 60, page: Number(query.get('page')), next_cursor: `after-${query.get('page')}` },
+      );
+    const router = renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByTitle('2'));
+    await waitFor(() =>
+      expect(new URLSearchParams(router.state.location.search).get('cursor')).toBe('after-1'),
+    );
+    await user.click(screen.getByTitle('3'));
+    await waitFor(() =>
+      expect(new URLSearchParams(router.state.location.search).get('cursor')).toBe('after-2'),
+    );
+    await user.click(screen.getByTitle('2'));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2&cursor=after-1'));
+    await user.click(screen.getByTitle('1'));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=1'));
+  });
+
+  it('opens one entry in the detail drawer', async () => {
+    answer = () => page([entry(7)]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('Transaction 7')).toBeInTheDocument();
+    expect(await within(drawer).findByText('Platform operator')).toBeInTheDocument();
+  });
+});
