@@ -36,8 +36,13 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
   );
   expect(tables.map((t) => t.table_name)).toEqual([
     'access_keys',
+    'callback_attempts',
+    'callback_events',
+    'channels',
+    'collections',
     'fund_flow_hourly',
     'fund_flows',
+    'gateway_nonces',
     'holds',
     'journal_entries',
     'ledger_accounts',
@@ -48,6 +53,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'rate_limits',
     'security_events',
     'sessions',
+    'settlements',
     'users',
   ]);
   const before = await schemaOf(database);

@@ -2,3 +2,4 @@ export * from './merchants.ts';
 export * from './auth.ts';
 export * from './ledger.ts';
 export * from './ops.ts';
+export * from './collections.ts';

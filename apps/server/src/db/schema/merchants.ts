@@ -11,6 +11,13 @@ export const merchants = pgTable(
     name: text('name').notNull(),
     currency: text('currency').notNull(),
     status: text('status').notNull().default('active'),
+    /** IANA name: "today", settlement cycles and daily reports of the merchant are in this zone. */
+    timezone: text('timezone').notNull().default('Asia/Shanghai'),
+    /** The gateway's IP whitelist: IPv4, IPv6 and CIDR blocks, normalised; empty refuses every call. */
+    ipWhitelist: text('ip_whitelist')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -68,6 +75,10 @@ export const accessKeys = pgTable('access_keys', {
     .references(() => merchants.id),
   accessKey: text('access_key').notNull().unique(),
   secretEncrypted: text('secret_encrypted').notNull(),
+  /** whsec_<base64>, encrypted with APP_KEY: signs our callbacks (Standard Webhooks). */
+  webhookSecretEncrypted: text('webhook_secret_encrypted').notNull().default(''),
+  /** The default callback address of the merchant's orders. */
+  notifyUrl: text('notify_url'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   rotatedAt: timestamp('rotated_at', { withTimezone: true }),
 });

@@ -8,6 +8,7 @@ export const accessKeysRepository = {
     const [row] = await db
       .select({
         accessKey: accessKeys.accessKey,
+        notifyUrl: accessKeys.notifyUrl,
         createdAt: accessKeys.createdAt,
         rotatedAt: accessKeys.rotatedAt,
       })

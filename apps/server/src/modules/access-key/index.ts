@@ -12,11 +12,14 @@ export function registerAccessKeyModule(app: FastifyInstance, { db, guards }: Ap
     '/api/merchant/access-key',
     { preHandler: guards.requirePerm('access-key:manage') },
     async (request) => {
-      const row = await accessKeysRepository.findPublic(db, authOf(request).merchant.id);
+      const { merchant } = authOf(request);
+      const row = await accessKeysRepository.findPublic(db, merchant.id);
       return {
         data: row
           ? {
+              merchant_no: merchant.no,
               access_key: row.accessKey,
+              notify_url: row.notifyUrl,
               created_at: row.createdAt.toISOString(),
               rotated_at: row.rotatedAt?.toISOString() ?? null,
             }

@@ -1,0 +1,272 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { CURRENCIES } from '@paydesk/shared';
+import {
+  CALLBACK_EVENT_TYPES,
+  CALLBACK_STATUSES,
+  CHANNEL_KINDS,
+  CHANNEL_STATUSES,
+  COLLECTION_STATUSES,
+  COUNTRIES,
+  SETTLEMENT_CYCLES,
+  SETTLEMENT_STATUSES,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import { journalEntries } from './ledger.ts';
+import { merchants } from './merchants.ts';
+import { quotedList } from './sql-lists.ts';
+
+// Receive money (DESIGN sections 4 and 6): channels, collection orders, settlement batches, the callback
+// outbox and its delivery log, and the gateway's nonces.
+
+export const CHANNEL_PROVIDERS = ['sandbox'] as const;
+export const SANDBOX_MODES = ['manual', 'auto'] as const;
+
+/** A channel opened for one merchant by an operator. */
+export const channels = pgTable(
+  'channels',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    /** What merchants send as `channel`; the ledger's clearing account is keyed by it. */
+    code: text('code').notNull(),
+    kind: text('kind').notNull(),
+    /** The adapter that talks to the channel (the sandbox is the built-in one). */
+    provider: text('provider').notNull().default('sandbox'),
+    country: text('country').notNull(),
+    currency: text('currency').notNull(),
+    feeRatePpm: integer('fee_rate_ppm').notNull(),
+    fixedFeeMinor: bigint('fixed_fee_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    minAmountMinor: bigint('min_amount_minor', { mode: 'bigint' }).notNull(),
+    maxAmountMinor: bigint('max_amount_minor', { mode: 'bigint' }).notNull(),
+    /** Collections only: T+0 or T+1 in the merchant's time zone. */
+    settlementCycle: text('settlement_cycle'),
+    /** Minutes before an unpaid collection closes. */
+    expiryMinutes: integer('expiry_minutes').notNull().default(30),
+    /** Sandbox: manual (the hosted page's buttons, ops) or auto (finishes by itself, for demo traffic). */
+    sandboxMode: text('sandbox_mode').notNull().default('manual'),
+    sandboxSuccessPpm: integer('sandbox_success_ppm').notNull().default(900_000),
+    sandboxDelaySeconds: integer('sandbox_delay_seconds').notNull().default(5),
+    status: text('status').notNull().default('open'),
+    openedBy: text('opened_by').notNull(),
+    closedBy: text('closed_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('channels_merchant_kind_code_key').on(t.merchantId, t.kind, t.code),
+    check('channels_kind_valid', sql`${t.kind} in (${quotedList(CHANNEL_KINDS)})`),
+    check('channels_provider_valid', sql`${t.provider} in (${quotedList(CHANNEL_PROVIDERS)})`),
+    check('channels_country_valid', sql`${t.country} in (${quotedList(COUNTRIES)})`),
+    check('channels_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
+    check('channels_status_valid', sql`${t.status} in (${quotedList(CHANNEL_STATUSES)})`),
+    check('channels_sandbox_mode_valid', sql`${t.sandboxMode} in (${quotedList(SANDBOX_MODES)})`),
+    check('channels_fee_valid', sql`${t.feeRatePpm} between 0 and 1000000 and ${t.fixedFeeMinor} >= 0`),
+    check(
+      'channels_limits_valid',
+      sql`${t.minAmountMinor} > 0 and ${t.minAmountMinor} <= ${t.maxAmountMinor}`,
+    ),
+    check(
+      'channels_cycle_valid',
+      sql`(${t.kind} = 'collection') = (${t.settlementCycle} is not null)
+          and (${t.settlementCycle} is null or ${t.settlementCycle} in (${quotedList(SETTLEMENT_CYCLES)}))`,
+    ),
+    check('channels_expiry_valid', sql`${t.expiryMinutes} between 1 and 1440`),
+    check(
+      'channels_sandbox_valid',
+      sql`${t.sandboxSuccessPpm} between 0 and 1000000 and ${t.sandboxDelaySeconds} between 0 and 86400`,
+    ),
+  ],
+);
+
+/** A batch of one channel's paid collections moved into the merchant's balance by one journal entry. */
+export const settlements = pgTable(
+  'settlements',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    settlementNo: text('settlement_no').notNull().unique(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    channelId: bigint('channel_id', { mode: 'number' })
+      .notNull()
+      .references(() => channels.id),
+    channelCode: text('channel_code').notNull(),
+    cycle: text('cycle').notNull(),
+    /** The merchant-local day whose paid orders it settles (T+1), or the day it ran (T+0). */
+    businessDate: date('business_date', { mode: 'string' }).notNull(),
+    orderCount: integer('order_count').notNull(),
+    grossMinor: bigint('gross_minor', { mode: 'bigint' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+    netMinor: bigint('net_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    /** pending_settlement until its journal entry is posted, then settled. */
+    status: text('status').notNull().default('pending_settlement'),
+    entryId: bigint('entry_id', { mode: 'number' }).references(() => journalEntries.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('settlements_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('settlements_channel_idx').on(t.channelId),
+    index('settlements_entry_idx').on(t.entryId),
+    index('settlements_pending_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending_settlement'`),
+    check('settlements_cycle_valid', sql`${t.cycle} in (${quotedList(SETTLEMENT_CYCLES)})`),
+    check('settlements_status_valid', sql`${t.status} in ('pending_settlement', 'settled')`),
+    check(
+      'settlements_sums_valid',
+      sql`${t.orderCount} > 0 and ${t.feeMinor} >= 0 and ${t.netMinor} = ${t.grossMinor} - ${t.feeMinor}`,
+    ),
+    check(
+      'settlements_posted_when_settled',
+      sql`(${t.status} = 'settled') = (${t.entryId} is not null and ${t.settledAt} is not null)`,
+    ),
+  ],
+);
+
+/** A collection (pay-in) order. */
+export const collections = pgTable(
+  'collections',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    channelId: bigint('channel_id', { mode: 'number' })
+      .notNull()
+      .references(() => channels.id),
+    channelCode: text('channel_code').notNull(),
+    tradeNo: text('trade_no').notNull().unique(),
+    outTradeNo: text('out_trade_no').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    /** Frozen at creation: round_half_up(amount x rate) + fixed. */
+    feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull().default('to_be_paid'),
+    settlementStatus: text('settlement_status').notNull().default('unsettled'),
+    settlementId: bigint('settlement_id', { mode: 'number' }).references(() => settlements.id),
+    notifyUrl: text('notify_url'),
+    returnUrl: text('return_url'),
+    payerName: text('payer_name'),
+    note: text('note'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** When it became closed or failed. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('collections_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
+    index('collections_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('collections_merchant_status_created_idx').on(
+      t.merchantId,
+      t.status,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('collections_merchant_paid_idx')
+      .on(t.merchantId, t.paidAt)
+      .where(sql`${t.paidAt} is not null`),
+    index('collections_channel_idx').on(t.channelId),
+    index('collections_settlement_idx').on(t.settlementId),
+    index('collections_expiring_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'to_be_paid'`),
+    index('collections_unsettled_idx')
+      .on(t.channelId, t.paidAt)
+      .where(sql`${t.status} = 'paid' and ${t.settlementStatus} = 'unsettled'`),
+    check('collections_status_valid', sql`${t.status} in (${quotedList(COLLECTION_STATUSES)})`),
+    check(
+      'collections_settlement_status_valid',
+      sql`${t.settlementStatus} in (${quotedList(SETTLEMENT_STATUSES)})`,
+    ),
+    check('collections_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
+    check('collections_amounts_valid', sql`${t.amountMinor} > 0 and ${t.feeMinor} >= 0`),
+    check(
+      'collections_settled_only_when_paid',
+      sql`${t.settlementStatus} = 'unsettled' or (${t.status} = 'paid' and ${t.settlementId} is not null)`,
+    ),
+  ],
+);
+
+/** The callback outbox: one event per state change, written in the change's transaction. */
+export const callbackEvents = pgTable(
+  'callback_events',
+  {
+    /** The Standard Webhooks `webhook-id`: the same on every attempt. */
+    id: text('id').primaryKey(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    type: text('type').notNull(),
+    refType: text('ref_type').notNull(),
+    refId: bigint('ref_id', { mode: 'number' }).notNull(),
+    url: text('url').notNull(),
+    /** The exact JSON body sent (and signed) on every attempt. */
+    payload: text('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('callback_events_ref_idx').on(t.merchantId, t.refType, t.refId),
+    index('callback_events_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    check('callback_events_type_valid', sql`${t.type} in (${quotedList(CALLBACK_EVENT_TYPES)})`),
+    check('callback_events_status_valid', sql`${t.status} in (${quotedList(CALLBACK_STATUSES)})`),
+    check('callback_events_ref_type_valid', sql`${t.refType} in ('collection', 'payout')`),
+  ],
+);
+
+/** Every delivery attempt: status, latency, the first 1 KB of the answer. */
+export const callbackAttempts = pgTable(
+  'callback_attempts',
+  {
+    eventId: text('event_id')
+      .notNull()
+      .references(() => callbackEvents.id),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.attempt] })],
+);
+
+/** Nonces the gateway saw in the last 10 minutes, per merchant: a second use is refused. */
+export const gatewayNonces = pgTable(
+  'gateway_nonces',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    nonce: text('nonce').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.nonce] }),
+    index('gateway_nonces_created_idx').on(t.createdAt),
+  ],
+);
