@@ -24,7 +24,17 @@ import { registerOpsModule } from './modules/ops/index.ts';
 import { registerSecurityModule } from './modules/security/index.ts';
 import { registerAccessKeyModule } from './modules/access-key/index.ts';
 import type { AppContext } from './context.ts';
-import { startHousekeeping } from './jobs/housekeeping.ts';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJobRunner, type JobRunner } from './db/jobs.ts';
+import { startHousekeeping, sweepExpired } from './jobs/housekeeping.ts';
+import { type JobServices, startWorkers } from './jobs/workers.ts';
+import { createCallbacksService } from './modules/callbacks/index.ts';
+import { registerCollectionsModule } from './modules/collections/index.ts';
+import { registerGatewayDocs, registerGatewayModule } from './modules/gateway/index.ts';
+import { GATEWAY_API_DESCRIPTION } from './modules/gateway/gateway-docs.ts';
+import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
+import type { AccessKeyService } from './modules/access-key/index.ts';
 import { redactUrl } from './lib/redact.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
@@ -36,9 +46,28 @@ export type AppDeps = {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** The clock of every time rule; tests pass theirs. */
+  now?: () => Date;
+  /** Delivers callbacks (tests may pass one with a short timeout). */
+  deliverTimeoutMs?: number;
 };
 
-export async function buildApp({ config, database, logger }: AppDeps): Promise<FastifyInstance> {
+/** What the app's background work and tests reach: the services behind the routes, and the job runner. */
+export type AppServices = JobServices & { jobs: JobRunner; accessKeys: AccessKeyService };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+export async function buildApp({
+  config,
+  database,
+  logger,
+  now = () => new Date(),
+  deliverTimeoutMs,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -90,6 +119,19 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 50 },
   });
   markBodyRead(app);
+  // The gateway's OpenAPI 3.1 document, built from the /gateway route schemas (DESIGN section 6).
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Paydesk gateway API', version: '1.0.0', description: GATEWAY_API_DESCRIPTION },
+      servers: config.publicUrl ? [{ url: config.publicUrl }] : [],
+    },
+    transform: (input) => {
+      if (!input.url.startsWith('/gateway/v1/'))
+        return { schema: { ...input.schema, hide: true }, url: input.url };
+      return jsonSchemaTransform(input);
+    },
+  });
   refuseUnstorableText(app);
   // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
   await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
@@ -105,17 +147,48 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
   registerAuthModule(app, { db, config, sessions });
   registerUsersModule(app, { guards });
 
-  const ctx: AppContext = { config, database, db, sessions, guards };
+  const jobs = createJobRunner(database.jobConnection);
+  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now };
   registerSecurityModule(app, ctx);
   registerLedgerModule(app, ctx);
-  registerOpsModule(app, ctx);
-  registerAccessKeyModule(app, ctx);
+  const accessKeys = registerAccessKeyModule(app, ctx);
+  const callbacks = createCallbacksService({
+    db,
+    jobs,
+    now,
+    allowPrivate: config.notifyAllowPrivate,
+    settingsOf: (dbOrTx, merchantId) => accessKeys.credentialsOf(dbOrTx, merchantId),
+    ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
+  });
+  const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
+  const sandbox = createSandboxService({ db, collections, now });
+  registerSandboxModule(app, { db, collections, now });
+  await registerGatewayModule(app, ctx, (gateway) => gatewayRoutes(gateway));
+  registerOpsModule(app, ctx, { settlements, sandbox });
+  await registerGatewayDocs(app);
+
+  const services: AppServices = {
+    jobs,
+    accessKeys,
+    collections,
+    settlements,
+    callbacks,
+    sandbox,
+    housekeeping: () => sweepExpired(db, now()),
+  };
+  app.decorate('services', services);
 
   let stopHousekeeping = () => {};
   app.addHook('onReady', async () => {
     stopHousekeeping = startHousekeeping(db, app.log);
+    await jobs.start();
+    if (config.jobsInline) await startWorkers(jobs, services);
   });
-  app.addHook('onClose', async () => stopHousekeeping());
+  // SIGTERM: requests finish first (Fastify), then running jobs (pg-boss's graceful stop).
+  app.addHook('onClose', async () => {
+    stopHousekeeping();
+    await jobs.stop();
+  });
 
   const hasConsole = existsSync(path.join(config.webDist, 'index.html'));
   if (hasConsole) await serveConsoleAssets(app, config.webDist);
@@ -133,7 +206,7 @@ export async function buildApp({ config, database, logger }: AppDeps): Promise<F
   return app;
 }
 
-const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/healthz'];
+const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/sandbox/', '/healthz'];
 
 /** The built console: hashed assets cached for a year, index.html never. */
 async function serveConsoleAssets(app: FastifyInstance, root: string) {

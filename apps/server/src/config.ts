@@ -23,6 +23,12 @@ const EnvSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
   WEB_DIST: z.string().optional(),
+  /** inline: this process also runs the background jobs; off: leave them to `npm run worker`. */
+  JOBS: z.enum(['inline', 'off']).optional(),
+  /** Callbacks may go to loopback and private addresses (development, the demo). */
+  NOTIFY_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+  /** The address merchants and payers reach this server at (pay_url links). */
+  PUBLIC_URL: z.string().url().optional(),
 });
 
 export type Config = {
@@ -38,6 +44,10 @@ export type Config = {
   trustProxy: boolean;
   db: { poolSize: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   webDist: string;
+  jobsInline: boolean;
+  notifyAllowPrivate: boolean;
+  /** No trailing slash; empty means "relative links" (the sandbox page is on this same server). */
+  publicUrl: string;
 };
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -84,5 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     },
     webDist: path.resolve(repoRoot, e.WEB_DIST ?? 'apps/web/dist'),
+    // Tests drive jobs by hand; a server runs them unless told to leave them to worker processes.
+    jobsInline: (e.JOBS ?? (e.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline',
+    // In production callbacks never reach private addresses unless allowed (npm start's demo allows it).
+    notifyAllowPrivate:
+      (e.NOTIFY_ALLOW_PRIVATE ?? (e.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
+    publicUrl: (e.PUBLIC_URL ?? '').replace(/\/+$/, ''),
   };
 }

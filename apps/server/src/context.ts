@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { JobQueue } from './db/jobs.ts';
 import type { SessionStarter } from './modules/auth/index.ts';
 import type { Guards } from './plugins/auth-context.ts';
 
@@ -10,4 +11,8 @@ export type AppContext = {
   db: Db;
   sessions: SessionStarter;
   guards: Guards;
+  /** Enqueue background work inside the caller's transaction. */
+  jobs: JobQueue;
+  /** The clock every rule of time reads (expiry, signatures' window, retries); tests inject theirs. */
+  now: () => Date;
 };

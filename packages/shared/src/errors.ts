@@ -51,6 +51,18 @@ export const ERROR_CODES = {
   insufficientFunds: 'insufficient_funds',
   invalidTransition: 'invalid_transition',
   idempotencyKeyReused: 'idempotency_key_reused',
+  // Receive money and the gateway (DESIGN section 6).
+  channelUnavailable: 'channel_unavailable',
+  amountOutOfRange: 'amount_out_of_range',
+  outTradeNoTaken: 'out_trade_no_taken',
+  orderNotPayable: 'order_not_payable',
+  signatureInvalid: 'signature_invalid',
+  timestampOutOfWindow: 'timestamp_out_of_window',
+  nonceReused: 'nonce_reused',
+  unknownKey: 'unknown_key',
+  ipNotAllowed: 'ip_not_allowed',
+  merchantDisabled: 'merchant_disabled',
+  invalidIpWhitelist: 'invalid_ip_whitelist',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -3,6 +3,11 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { groupDecimal } from '@paydesk/shared';
 import {
+  CloseChannelBodySchema,
+  RunSettlementBodySchema,
+  SandboxCompleteBodySchema,
+  ListChannelsQuerySchema,
+  OpenChannelBodySchema,
   CreateMerchantBodySchema,
   CreateOperatorTokenBodySchema,
   RevokeOperatorTokenBodySchema,
@@ -69,6 +74,24 @@ type MerchantView = { no: string; name: string; currency: string; status: string
 const money = (amount: string, currency: string) => `${groupDecimal(amount)} ${currency}`;
 const balanceLine = (b: Money) =>
   `Balance: available ${money(b.available, b.currency)}, locked ${money(b.locked, b.currency)}, total ${money(b.total, b.currency)}.`;
+
+type ChannelView = {
+  merchant: string;
+  code: string;
+  kind: string;
+  status: string;
+  currency: string;
+  fee_rate: string;
+  fixed_fee: string;
+  min_amount: string;
+  max_amount: string;
+  settlement_cycle: string | null;
+  sandbox_mode: string;
+};
+
+const channelLine = (c: ChannelView) =>
+  `${c.merchant} ${c.kind} channel ${c.code} (${c.status}): fee ${c.fee_rate}% + ${c.fixed_fee} ${c.currency}, ` +
+  `${c.min_amount} to ${c.max_amount}${c.settlement_cycle ? `, settles ${c.settlement_cycle}` : ''}, sandbox ${c.sandbox_mode}.`;
 
 function fundsResult(verb: string) {
   return (data: Data) => {
@@ -201,6 +224,116 @@ export const COMMANDS: Record<string, CommandSpec> = {
     request: (body) => ({ method: 'POST', path: '/ops/v1/funds/unfreeze', body }),
     print: fundsResult('Unfroze'),
     examples: ['npm run ops -- funds:unfreeze --merchant M100001 --freeze 3 --reason "dispute closed"'],
+  },
+  'channel:open': {
+    summary: "Open a channel for a merchant (or open it again with new terms); merchants' orders use it.",
+    options: {
+      merchant: MERCHANT,
+      code: { value: '<code>', required: true, help: 'what merchants send as channel, e.g. sandbox' },
+      kind: { value: 'collection|payout', required: true, help: 'what the channel does' },
+      country: { value: 'CN|IN|BR|VN', help: "default: the merchant's currency's country" },
+      'fee-rate': { value: '<percent>', required: true, help: 'fee rate in percent, e.g. 1.5' },
+      'fixed-fee': { value: '<amount>', help: 'fixed fee per order (default 0)' },
+      'min-amount': { value: '<amount>', required: true, help: 'smallest order amount' },
+      'max-amount': { value: '<amount>', required: true, help: 'largest order amount' },
+      cycle: { value: 'T0|T1', help: 'settlement cycle of a collection channel (default T1)' },
+      'expiry-minutes': { value: '<n>', help: 'minutes before an unpaid collection closes (default 30)' },
+      'sandbox-mode': { value: 'manual|auto', help: 'auto: orders finish by themselves (demo traffic)' },
+      'success-rate': { value: '<percent>', help: 'auto mode: share of orders paid (default 90)' },
+      'delay-seconds': { value: '<n>', help: 'auto mode: seconds before an order finishes (default 5)' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: OpenChannelBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/channels/open', body }),
+    print: (data) => [`Opened: ${channelLine(data.channel as ChannelView)}`],
+    examples: [
+      'npm run ops -- channel:open --merchant M100001 --code sandbox --kind collection --fee-rate 1.5 --min-amount 1.00 --max-amount 50000.00 --cycle T1 --reason "onboarding"',
+    ],
+  },
+  'channel:close': {
+    summary: 'Close a channel: new orders can no longer use it (orders already made go on).',
+    options: {
+      merchant: MERCHANT,
+      code: { value: '<code>', required: true, help: 'the channel code' },
+      kind: { value: 'collection|payout', required: true, help: 'the channel kind' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: CloseChannelBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/channels/close', body }),
+    print: (data) => [`Closed: ${channelLine(data.channel as ChannelView)}`],
+    examples: [
+      'npm run ops -- channel:close --merchant M100001 --code sandbox --kind payout --reason "bank outage"',
+    ],
+  },
+  'channel:list': {
+    summary: "List channels, every merchant's or one's.",
+    options: { merchant: { value: '<no>', help: 'only this merchant' } },
+    changes: false,
+    schema: ListChannelsQuerySchema,
+    request: (query) => ({
+      method: 'GET',
+      path: `/ops/v1/channels${query.merchant ? `?merchant=${encodeURIComponent(String(query.merchant))}` : ''}`,
+    }),
+    print: (data) => {
+      const rows = (data as unknown as ChannelView[]).map((c) => [
+        c.merchant,
+        c.kind,
+        c.code,
+        c.status,
+        c.currency,
+        `${c.fee_rate}% + ${c.fixed_fee}`,
+        `${c.min_amount} - ${c.max_amount}`,
+        c.settlement_cycle ?? '',
+        c.sandbox_mode,
+      ]);
+      return table(['MERCHANT', 'KIND', 'CODE', 'STATUS', 'CUR', 'FEE', 'LIMITS', 'CYCLE', 'SANDBOX'], rows);
+    },
+    examples: ['npm run ops -- channel:list', 'npm run ops -- channel:list --merchant M100001 --json'],
+  },
+  'settlement:run': {
+    summary:
+      "Settle paid collections now, per channel and cycle (T+1: those paid before today, merchant's zone).",
+    options: { reason: REASON },
+    changes: true,
+    schema: RunSettlementBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/settlements/run', body }),
+    print: (data) => {
+      const posted = data.posted as {
+        settlement_no: string;
+        channel: string;
+        order_count: number;
+        gross: string;
+        fee: string;
+        net: string;
+        currency: string;
+      }[];
+      if (posted.length === 0) return ['Nothing to settle.'];
+      return [
+        `Settled ${posted.length} batch(es):`,
+        ...posted.map(
+          (s) =>
+            `  ${s.settlement_no}  ${s.channel}  ${s.order_count} orders  gross ${groupDecimal(s.gross)}  fee ${groupDecimal(s.fee)}  net ${groupDecimal(s.net)} ${s.currency}`,
+        ),
+      ];
+    },
+    examples: ['npm run ops -- settlement:run --reason "end of day"'],
+  },
+  'sandbox:complete': {
+    summary: 'Finish a sandbox collection at will: paid or failed (its callback goes out).',
+    options: {
+      'trade-no': { value: '<trade_no>', required: true, help: 'the collection number (C...)' },
+      result: { value: 'paid|failed', required: true, help: 'how it ends' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: SandboxCompleteBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/sandbox/complete', body }),
+    print: (data) => [`${String(data.trade_no)} is now ${String(data.status)}.`],
+    examples: [
+      'npm run ops -- sandbox:complete --trade-no C20261123101500123456 --result paid --reason "test"',
+    ],
   },
   'ledger:verify': {
     summary: 'Check every ledger invariant, for one merchant or all; exits 1 and lists each broken one.',
@@ -445,15 +578,18 @@ export async function runOps(argv: string[], { io, connect, defaultOperator }: R
     .map(([key]) => `--${key} is required.`);
   if (missing.length) return usageError(missing);
 
+  // --fee-rate is the API's fee_rate.
   const input = Object.fromEntries(
     Object.keys(spec.options)
       .filter((key) => values[key] !== undefined)
-      .map((key) => [key, values[key]]),
+      .map((key) => [key.replaceAll('-', '_'), values[key]]),
   );
   const parsed = spec.schema.safeParse(input);
   if (!parsed.success) {
     return usageError(
-      parsed.error.issues.map((i) => (i.path.length ? `--${i.path.join('.')}: ${i.message}` : i.message)),
+      parsed.error.issues.map((i) =>
+        i.path.length ? `--${i.path.join('.').replaceAll('_', '-')}: ${i.message}` : i.message,
+      ),
     );
   }
   const operator = String(values.operator ?? defaultOperator).trim();

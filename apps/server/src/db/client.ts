@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { fromPglite, type Db as IDatabase } from 'pg-boss';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -68,9 +69,13 @@ export function preparedOnce<P>(db: DbOrTx, key: string, build: (db: DbOrTx) => 
   return query;
 }
 
+/** How pg-boss reaches the same database: PGlite's one connection, or a small pool of its own. */
+export type JobConnection = { db: IDatabase; backend: 'pglite' } | { connectionString: string; max: number };
+
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  jobConnection: JobConnection;
   /** One round trip; used by /healthz. */
   ping(): Promise<void>;
   migrate(): Promise<void>;
@@ -105,6 +110,7 @@ async function openPglite(dir: string | undefined, migrationsFolder: string): Pr
   return {
     db,
     kind: 'pglite',
+    jobConnection: { db: fromPglite(client), backend: 'pglite' },
     ping: async () => {
       await client.query('select 1');
     },
@@ -130,6 +136,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     db,
     kind: 'postgres',
+    jobConnection: { connectionString: url, max: 4 },
     ping: async () => {
       await pool.query('select 1');
     },

@@ -8,15 +8,18 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly headers: Record<string, string>;
+  /** Extra fields of the answer's body beside message and code. */
+  readonly fields: Record<string, unknown>;
   constructor(
     status: number,
     message: string,
-    options: { code?: ErrorCode; headers?: Record<string, string> } = {},
+    options: { code?: ErrorCode; headers?: Record<string, string>; fields?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = status;
     this.code = options.code ?? errorCodeOfStatus(status);
     this.headers = options.headers ?? {};
+    this.fields = options.fields ?? {};
   }
 }
 

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '@paydesk/shared';
-import { isValidTimeZone } from '@paydesk/shared/time-zone.ts';
+import { normalizeLocalTime } from '@paydesk/shared/funds/funds.schemas.ts';
+import { isValidTimeZone, zonedTimeToUtc } from '@paydesk/shared/time-zone.ts';
 import { ValidationError } from './errors.ts';
 
 // The arithmetic (offsets, zone names, local time <-> instant) is shared with the console.
@@ -24,4 +25,19 @@ export function resolveTimeZone(
     );
   }
   return sent;
+}
+
+/**
+ * A list filter's local start and end times as instants: the start inclusive, the end inclusive to the
+ * second (a date alone: the whole day), so `to` is exclusive.
+ */
+export function localRangeToUtc(
+  start: string | undefined,
+  end: string | undefined,
+  timeZone: string,
+): { from?: Date; to?: Date } {
+  return {
+    from: start ? zonedTimeToUtc(normalizeLocalTime(start, 'start'), timeZone) : undefined,
+    to: end ? new Date(zonedTimeToUtc(normalizeLocalTime(end, 'end'), timeZone).getTime() + 1000) : undefined,
+  };
 }

@@ -76,6 +76,8 @@ export function registerErrorHandler(app: FastifyInstance) {
         request_id: requestId,
       };
       if ('errors' in error) body.errors = error.errors;
+      // Fields a caller acts on (the existing trade_no of a repeated out_trade_no), never overriding ours.
+      for (const [key, value] of Object.entries(error.fields)) if (!(key in body)) body[key] = value;
       return reply.status(error.status).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

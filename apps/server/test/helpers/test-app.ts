@@ -70,10 +70,13 @@ export type TestContext = {
   close(): Promise<void>;
 };
 
-export async function createTestApp(overrides: NodeJS.ProcessEnv = {}): Promise<TestContext> {
+export async function createTestApp(
+  overrides: NodeJS.ProcessEnv = {},
+  options: { now?: () => Date; deliverTimeoutMs?: number } = {},
+): Promise<TestContext> {
   const config = testConfig(overrides);
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...options });
   await app.ready();
   return {
     app,

@@ -225,6 +225,10 @@ export const SECURITY_EVENT_TYPES = [
   'payment_password_locked',
   'profile_updated',
   'other_sessions_ended',
+  'access_key_revealed',
+  'access_key_regenerated',
+  'notify_url_changed',
+  'ip_whitelist_changed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

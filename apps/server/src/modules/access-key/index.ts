@@ -1,30 +1,104 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AccessKeyResponseSchema,
+  AccessKeySecretResponseSchema,
+  IpWhitelistResponseSchema,
+  RegeneratedAccessKeyResponseSchema,
+  UpdateIpWhitelistBodySchema,
+  UpdateNotifyUrlBodySchema,
+} from '@paydesk/shared/access-key/access-key.schemas.ts';
 import type { AppContext } from '../../context.ts';
-import { authOf } from '../../plugins/auth-context.ts';
-import { accessKeysRepository } from './access-keys.repository.ts';
+import { authOf, clientOf } from '../../plugins/auth-context.ts';
+import { type AccessKeyService, createAccessKeyService } from './access-key.service.ts';
+
+export { accessKeysRepository } from './access-keys.repository.ts';
+export type { AccessKeyService } from './access-key.service.ts';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** Step-up fields are checked by the step-up itself (its own messages, counts and lock). */
+const StepUpInputSchema = z.object({ payment_password: z.unknown(), code: z.unknown() }).partial();
 
 /**
- * The merchant's access key (ROOT only). Showing the secret and regenerating it need the step-up check
- * and come with the gateway work; this answers the key itself, or null when none was issued yet.
+ * The merchant's access key and IP whitelist (ROOT: access-key:manage and ip-whitelist:manage). Revealing
+ * and regenerating the secret and saving the whitelist need the payment password and a Google code.
  */
-export function registerAccessKeyModule(app: FastifyInstance, { db, guards }: AppContext): void {
-  app.get(
+export function registerAccessKeyModule(
+  app: FastifyInstance,
+  { db, guards, config }: AppContext,
+): AccessKeyService {
+  const service = createAccessKeyService({ db, appKey: config.appKey });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const keyPerm = guards.requirePerm('access-key:manage');
+  const ipPerm = guards.requirePerm('ip-whitelist:manage');
+  const actorOf = (request: Parameters<typeof authOf>[0]) => {
+    const { user, merchant } = authOf(request);
+    return { user, merchant, client: clientOf(request) };
+  };
+  const stepUpOf = (input: { payment_password?: unknown; code?: unknown }) => ({
+    paymentPassword: text(input.payment_password),
+    code: text(input.code),
+  });
+
+  r.get(
     '/api/merchant/access-key',
-    { preHandler: guards.requirePerm('access-key:manage') },
-    async (request) => {
-      const { merchant } = authOf(request);
-      const row = await accessKeysRepository.findPublic(db, merchant.id);
-      return {
-        data: row
-          ? {
-              merchant_no: merchant.no,
-              access_key: row.accessKey,
-              notify_url: row.notifyUrl,
-              created_at: row.createdAt.toISOString(),
-              rotated_at: row.rotatedAt?.toISOString() ?? null,
-            }
-          : null,
-      };
-    },
+    { preHandler: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
+    async (request) => ({ data: await service.get(authOf(request).merchant) }),
   );
+
+  r.get(
+    '/api/merchant/access-key/secret',
+    {
+      preHandler: keyPerm,
+      schema: { querystring: StepUpInputSchema, response: { 200: AccessKeySecretResponseSchema } },
+    },
+    async (request) => ({ data: await service.reveal(actorOf(request), stepUpOf(request.query)) }),
+  );
+
+  r.put(
+    '/api/merchant/access-key/regenerate',
+    {
+      preHandler: keyPerm,
+      schema: { body: StepUpInputSchema.optional(), response: { 200: RegeneratedAccessKeyResponseSchema } },
+    },
+    async (request) => ({ data: await service.regenerate(actorOf(request), stepUpOf(request.body ?? {})) }),
+  );
+
+  r.put(
+    '/api/merchant/access-key/update',
+    {
+      preHandler: keyPerm,
+      schema: { body: UpdateNotifyUrlBodySchema, response: { 200: AccessKeyResponseSchema } },
+    },
+    async (request) => ({
+      data: await service.updateNotifyUrl(actorOf(request), request.body.notify_url ?? null),
+    }),
+  );
+
+  r.get(
+    '/api/merchant/ip-address',
+    { preHandler: ipPerm, schema: { response: { 200: IpWhitelistResponseSchema } } },
+    async (request) => ({ data: { ips: await service.whitelist(authOf(request).merchant.id) } }),
+  );
+
+  r.put(
+    '/api/merchant/ip-address',
+    {
+      preHandler: ipPerm,
+      schema: {
+        body: StepUpInputSchema.extend({
+          ip_address: UpdateIpWhitelistBodySchema.shape.ip_address,
+        }),
+        response: { 200: IpWhitelistResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: {
+        ips: await service.updateWhitelist(actorOf(request), request.body.ip_address, stepUpOf(request.body)),
+      },
+    }),
+  );
+
+  return service;
 }

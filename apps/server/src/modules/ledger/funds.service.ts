@@ -1,20 +1,16 @@
-import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
+import { type Currency, fromMinor } from '@paydesk/shared';
 import {
   type Balance,
   type FundFlow,
   type FundFlowListQuery,
   type FundFlowListResponse,
   type FundFlowType,
-  normalizeLocalTime,
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { notFound, ValidationError } from '../../lib/errors.ts';
-import { zonedTimeToUtc } from '../../lib/timezone.ts';
-import {
-  type FundFlowCursor,
-  type FundFlowFilter,
-  fundFlowsRepository as repo,
-} from './fund-flows.repository.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { notFound } from '../../lib/errors.ts';
+import { localRangeToUtc } from '../../lib/timezone.ts';
+import { type FundFlowFilter, fundFlowsRepository as repo } from './fund-flows.repository.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 import type { Ledger } from './ledger.service.ts';
 
@@ -37,21 +33,7 @@ export function presentFundFlow(row: FundFlowRow, currency: Currency): FundFlow 
   };
 }
 
-// The cursor is opaque to clients: base64url of "<created_at ms>.<id>" of the last row they saw.
-export const encodeCursor = (row: FundFlowCursor) =>
-  Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
-
-// A cursor of ours points at a row written before now; a later time (beyond year 9999 the database cannot
-// even read it) is not one.
-const LATEST_CURSOR_MS = Date.UTC(9999, 11, 31);
-
-function decodeCursor(cursor: string): FundFlowCursor {
-  const match = /^(\d{1,15})\.(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match || Number(match[1]) > LATEST_CURSOR_MS) {
-    throw ValidationError.field('cursor', 'The cursor is not valid.', ERROR_CODES.invalidCursor);
-  }
-  return { createdAt: new Date(Number(match[1])), id: Number(match[2]) };
-}
+export { encodeCursor } from '../../lib/cursor.ts';
 
 export type FundsService = ReturnType<typeof createFundsService>;
 
@@ -72,15 +54,7 @@ export function createFundsService({ db, ledger }: Deps) {
       merchantId: viewer.merchantId,
       type: query.type,
       refNo: query.ref_no,
-      // A start is inclusive; an end is inclusive to the second (a date alone: the whole day).
-      from: query.start_time
-        ? zonedTimeToUtc(normalizeLocalTime(query.start_time, 'start'), viewer.timeZone)
-        : undefined,
-      to: query.end_time
-        ? new Date(
-            zonedTimeToUtc(normalizeLocalTime(query.end_time, 'end'), viewer.timeZone).getTime() + 1000,
-          )
-        : undefined,
+      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
     };
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     const [rows, totals] = await Promise.all([

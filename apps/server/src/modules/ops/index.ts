@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { SettlementsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
+import type { SandboxService } from '../sandbox/index.ts';
 import { createOperatorGuard } from './operator-auth.ts';
 import { opsRoutes } from './ops.routes.ts';
 import { createOpsService } from './ops.service.ts';
@@ -15,7 +17,11 @@ export {
 } from './operator-auth.ts';
 
 /** The operator API (/ops/v1), authenticated by operator tokens (DESIGN section 10). */
-export function registerOpsModule(app: FastifyInstance, { db }: AppContext): void {
-  const ops = createOpsService({ db, ledger: createLedger() });
+export function registerOpsModule(
+  app: FastifyInstance,
+  { db }: AppContext,
+  { settlements, sandbox }: { settlements: SettlementsService; sandbox: SandboxService },
+): void {
+  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox });
   opsRoutes(app, { ops, requireOperator: createOperatorGuard({ db }) });
 }

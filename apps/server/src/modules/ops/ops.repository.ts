@@ -16,6 +16,9 @@ export const opsRepository = {
     return row;
   },
 
+  listMerchants: (db: DbOrTx): Promise<MerchantRow[]> =>
+    db.select().from(merchants).orderBy(asc(merchants.id)),
+
   listMerchantsWithBalances: (db: DbOrTx) =>
     db
       .select({

@@ -3,6 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ValidationError } from '../../lib/errors.ts';
 import { operatorOf } from './operator-auth.ts';
 import {
+  CloseChannelBodySchema,
+  RunSettlementBodySchema,
+  SandboxCompleteBodySchema,
+  ListChannelsQuerySchema,
+  OpenChannelBodySchema,
   CreateMerchantBodySchema,
   CreateOperatorTokenBodySchema,
   RevokeOperatorTokenBodySchema,
@@ -74,6 +79,39 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     { ...guard, schema: { body: UnfreezeBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.unfreeze(request.body, contextOf(request, request.body.reason))),
+  );
+
+  r.get(
+    '/ops/v1/channels',
+    { ...guard, schema: { querystring: ListChannelsQuerySchema } },
+    async (request) => ({ data: await ops.listChannels(request.query.merchant) }),
+  );
+
+  r.post(
+    '/ops/v1/channels/open',
+    { ...guard, schema: { body: OpenChannelBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.openChannel(request.body, contextOf(request, request.body.reason))),
+  );
+
+  r.post(
+    '/ops/v1/channels/close',
+    { ...guard, schema: { body: CloseChannelBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.closeChannel(request.body, contextOf(request, request.body.reason))),
+  );
+
+  r.post(
+    '/ops/v1/settlements/run',
+    { ...guard, schema: { body: RunSettlementBodySchema } },
+    async (request, reply) => answer(reply, await ops.runSettlement(contextOf(request, request.body.reason))),
+  );
+
+  r.post(
+    '/ops/v1/sandbox/complete',
+    { ...guard, schema: { body: SandboxCompleteBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.completeSandbox(request.body, contextOf(request, request.body.reason))),
   );
 
   r.get(

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema, ROLES } from '@paydesk/shared';
+import {
+  ChannelCodeSchema,
+  ChannelKindSchema,
+  CountrySchema,
+  SettlementCycleSchema,
+} from '@paydesk/shared/collections/collections.schemas.ts';
 
 // The operator API's requests (DESIGN section 10). Every change carries the reason it is made.
 
@@ -86,3 +92,60 @@ export const VerifyQuerySchema = z.object({ merchant: MerchantNoSchema.optional(
 export const IdempotencyKeyHeaderSchema = z
   .string()
   .regex(/^[A-Za-z0-9:_-]{8,100}$/, 'The Idempotency-Key header must be 8 to 100 letters, digits, - _ or :.');
+
+// ---- Channels (DESIGN section 4)
+
+const PercentSchema = (field: string) =>
+  z
+    .string(required(field))
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,4})?$/, `The ${field} must be a percent with at most 4 decimals, e.g. 1.5.`)
+    .refine((value) => Number(value) <= 100, `The ${field} must be at most 100.`);
+
+export const OpenChannelBodySchema = z
+  .object({
+    merchant: MerchantNoSchema,
+    code: ChannelCodeSchema,
+    kind: ChannelKindSchema,
+    /** Defaults to the merchant's currency's country. */
+    country: z.string().trim().toUpperCase().pipe(CountrySchema).optional(),
+    fee_rate: PercentSchema('fee_rate'),
+    fixed_fee: z.string().pipe(AmountSchema).default('0'),
+    min_amount: PositiveAmountSchema,
+    max_amount: PositiveAmountSchema,
+    /** Collections: T0 or T1 (default T1). */
+    cycle: z.string().trim().toUpperCase().pipe(SettlementCycleSchema).optional(),
+    expiry_minutes: z.coerce.number().int().min(1).max(1440).default(30),
+    /** Sandbox: manual (hosted page, ops) or auto (finishes by itself with the success rate and delay). */
+    sandbox_mode: z.enum(['manual', 'auto']).default('manual'),
+    success_rate: PercentSchema('success_rate').default('90'),
+    delay_seconds: z.coerce.number().int().min(0).max(86400).default(5),
+    reason: ReasonSchema,
+  })
+  .refine((b) => b.kind === 'collection' || b.cycle === undefined, {
+    message: 'A settlement cycle is for collection channels only.',
+    path: ['cycle'],
+  });
+export type OpenChannelBody = z.infer<typeof OpenChannelBodySchema>;
+
+export const CloseChannelBodySchema = z.object({
+  merchant: MerchantNoSchema,
+  code: ChannelCodeSchema,
+  kind: ChannelKindSchema,
+  reason: ReasonSchema,
+});
+export type CloseChannelBody = z.infer<typeof CloseChannelBodySchema>;
+
+export const ListChannelsQuerySchema = z.object({ merchant: MerchantNoSchema.optional() });
+
+export const RunSettlementBodySchema = z.object({ reason: ReasonSchema });
+
+export const SandboxCompleteBodySchema = z.object({
+  trade_no: z
+    .string(required('trade_no'))
+    .trim()
+    .regex(/^C\d{8,40}$/, 'The trade_no must be a collection number.'),
+  result: z.enum(['paid', 'failed'], { error: 'The result must be paid or failed.' }),
+  reason: ReasonSchema,
+});
+export type SandboxCompleteBody = z.infer<typeof SandboxCompleteBodySchema>;

@@ -1,4 +1,9 @@
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import {
+  COUNTRIES,
+  type Country,
+  CURRENCY_OF_COUNTRY,
+} from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
@@ -12,10 +17,16 @@ import {
   verifyLedger,
 } from '../ledger/index.ts';
 import { usersRepository } from '../users/index.ts';
+import { channelsRepository, percentToPpm, presentChannel } from '../channels/index.ts';
+import type { SettlementsService } from '../collections/index.ts';
+import type { SandboxService } from '../sandbox/index.ts';
 import type { Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
 import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
 import type {
+  CloseChannelBody,
+  OpenChannelBody,
+  SandboxCompleteBody,
   CreateMerchantBody,
   CreateOperatorTokenBody,
   CreateUserBody,
@@ -24,7 +35,12 @@ import type {
   UnfreezeBody,
 } from './ops.schemas.ts';
 
-type Deps = { db: Db; ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'> };
+type Deps = {
+  db: Db;
+  ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'>;
+  settlements: Pick<SettlementsService, 'run' | 'present'>;
+  sandbox: Pick<SandboxService, 'complete'>;
+};
 
 /** Who asks, why, and the client's key for this one command (a retry with it replays the answer). */
 export type ActionContext = { operator: Operator; reason: string; idempotencyKey?: string };
@@ -35,6 +51,9 @@ export type ActionResult<T> = { data: T; replayed: boolean };
 export const actionRefNo = (actionId: number) => `OA${String(actionId).padStart(8, '0')}`;
 
 const currencyOf = (merchant: MerchantRow) => merchant.currency as Currency;
+
+const countryOfCurrency = (currency: Currency): Country | undefined =>
+  COUNTRIES.find((country) => CURRENCY_OF_COUNTRY[country] === currency);
 
 const presentMerchant = (m: MerchantRow) => ({
   no: m.no,
@@ -80,7 +99,7 @@ function canonicalJson(value: unknown): string {
 
 export type OpsService = ReturnType<typeof createOpsService>;
 
-export function createOpsService({ db, ledger }: Deps) {
+export function createOpsService({ db, ledger, settlements, sandbox }: Deps) {
   /**
    * Runs one operator command in one transaction and records it in operator_actions (who, when, why, what).
    * The client's idempotency key makes a retried command answer the first result instead of acting twice.
@@ -312,6 +331,86 @@ export function createOpsService({ db, ledger }: Deps) {
     });
   }
 
+  async function openChannel(body: OpenChannelBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    const currency = currencyOf(merchant);
+    const country = body.country ?? countryOfCurrency(currency);
+    if (!country || CURRENCY_OF_COUNTRY[country] !== currency) {
+      throw ValidationError.field(
+        'country',
+        `A ${currency} merchant's channels are in ${countryOfCurrency(currency) ?? 'no supported country'}.`,
+      );
+    }
+    const min = amountIn(body.min_amount, currency);
+    const max = amountIn(body.max_amount, currency);
+    if (min > max) throw ValidationError.field('max_amount', 'The maximum must not be below the minimum.');
+    return act('channel.open', context, body, merchant.id, async (tx) => {
+      const row = await channelsRepository.upsertOpen(tx, {
+        merchantId: merchant.id,
+        code: body.code,
+        kind: body.kind,
+        country,
+        currency,
+        feeRatePpm: percentToPpm(body.fee_rate),
+        fixedFeeMinor: amountIn(body.fixed_fee, currency),
+        minAmountMinor: min,
+        maxAmountMinor: max,
+        settlementCycle: body.kind === 'collection' ? (body.cycle ?? 'T1') : null,
+        expiryMinutes: body.expiry_minutes,
+        sandboxMode: body.sandbox_mode,
+        sandboxSuccessPpm: percentToPpm(body.success_rate),
+        sandboxDelaySeconds: body.delay_seconds,
+        openedBy: context.operator.name,
+      });
+      return { data: { channel: presentChannel(row, merchant.no) } };
+    });
+  }
+
+  async function closeChannel(body: CloseChannelBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant);
+    return act('channel.close', context, body, merchant.id, async (tx) => {
+      const row = await channelsRepository.close(
+        tx,
+        merchant.id,
+        body.kind,
+        body.code,
+        context.operator.name,
+      );
+      if (!row) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
+      return { data: { channel: presentChannel(row, merchant.no) } };
+    });
+  }
+
+  async function listChannels(merchantNo?: string) {
+    const merchants = merchantNo ? [await merchantByNo(merchantNo)] : await repo.listMerchants(db);
+    const noOf = new Map(merchants.map((m) => [m.id, m.no]));
+    const rows = merchantNo
+      ? await channelsRepository.listOfMerchant(db, merchants[0].id)
+      : await channelsRepository.listAll(db);
+    return rows.map((row) => presentChannel(row, noOf.get(row.merchantId) ?? String(row.merchantId)));
+  }
+
+  /** Settles what every channel's cycle allows now; a batch is posted once however often this runs. */
+  async function runSettlement(context: ActionContext) {
+    return act('settlement.run', context, {}, null, async () => {
+      const { created, posted } = await settlements.run();
+      return {
+        data: {
+          created: created.map(settlements.present),
+          posted: posted.map(settlements.present),
+        },
+      };
+    });
+  }
+
+  /** Finishes one sandbox collection at will (paid or failed). */
+  async function completeSandbox(body: SandboxCompleteBody, context: ActionContext) {
+    return act('sandbox.complete', context, body, null, async () => {
+      const row = await sandbox.complete(body.trade_no, body.result);
+      return { data: { trade_no: row.tradeNo, status: row.status }, merchantId: row.merchantId };
+    });
+  }
+
   async function verify(merchantNo?: string) {
     if (merchantNo) await merchantByNo(merchantNo);
     return verifyLedger(db, merchantNo);
@@ -330,5 +429,10 @@ export function createOpsService({ db, ledger }: Deps) {
     freeze,
     unfreeze,
     verify,
+    openChannel,
+    closeChannel,
+    runSettlement,
+    completeSandbox,
+    listChannels,
   };
 }

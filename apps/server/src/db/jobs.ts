@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import { fromDrizzle, PgBoss, type SendOptions } from 'pg-boss';
+import type { JobConnection, Tx } from './client.ts';
+
+// Background jobs on pg-boss, in the same database (DESIGN section 2). A job caused by a change is sent
+// inside that change's transaction (fromDrizzle(tx)), so a rollback drops it; on PGlite, sending outside
+// the transaction that holds the one connection would deadlock.
+
+export const QUEUES = [
+  'collection.expire',
+  'callback.deliver',
+  'settlement.run',
+  'sandbox.complete',
+  'housekeeping',
+] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+export type SendJobOptions = {
+  /** Not before this time. */
+  startAfter?: Date;
+  /** One queued job per key (a second send while one waits is dropped). */
+  singletonKey?: string;
+};
+
+/** What modules enqueue through: always inside the caller's transaction. */
+export type JobQueue = {
+  send(tx: Tx, queue: QueueName, data: object, options?: SendJobOptions): Promise<void>;
+};
+
+export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
+
+export type JobRunner = JobQueue & {
+  /** Creates pg-boss's schema (first start) and the queues. */
+  start(): Promise<void>;
+  /** Takes jobs of these queues in this process until stop(). */
+  work(
+    handlers: Partial<Record<QueueName, JobHandler>>,
+    options?: { pollingSeconds?: number },
+  ): Promise<void>;
+  /** A cron schedule (in UTC) sending an empty job to the queue. */
+  schedule(queue: QueueName, cron: string): Promise<void>;
+  /** Lets running jobs finish (up to timeoutMs), then stops. */
+  stop(timeoutMs?: number): Promise<void>;
+};
+
+/** Retries of a failed job step: every step is idempotent, so a retry is always safe. */
+const SEND_DEFAULTS = { retryLimit: 5, retryDelay: 15, retryBackoff: true } as const;
+
+export function createJobRunner(connection: JobConnection): JobRunner {
+  const boss = new PgBoss({
+    ...connection,
+    schema: 'pgboss',
+    // Maintenance and monitoring every few minutes is plenty for our volumes.
+    superviseIntervalSeconds: 60,
+    maintenanceIntervalSeconds: 300,
+  });
+  let started = false;
+  boss.on('error', (error: unknown) => {
+    // A failed poll (database restarting) is retried by pg-boss; the logger of the process reports it.
+    process.emitWarning(`pg-boss: ${(error as Error)?.message ?? String(error)}`);
+  });
+
+  return {
+    async send(tx, queue, data, options = {}) {
+      const sendOptions: SendOptions = {
+        ...SEND_DEFAULTS,
+        db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql),
+      };
+      if (options.startAfter) sendOptions.startAfter = options.startAfter;
+      if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
+      await boss.send(queue, data, sendOptions);
+    },
+    async start() {
+      if (started) return;
+      await boss.start();
+      for (const queue of QUEUES) await boss.createQueue(queue);
+      started = true;
+    },
+    async work(handlers, { pollingSeconds = 1 } = {}) {
+      for (const [queue, handler] of Object.entries(handlers)) {
+        if (!handler) continue;
+        await boss.work<Record<string, unknown>>(
+          queue,
+          { batchSize: 1, pollingIntervalSeconds: pollingSeconds },
+          async ([job]) => {
+            if (job) await handler(job.data ?? {});
+          },
+        );
+      }
+    },
+    async schedule(queue, cron) {
+      await boss.schedule(queue, cron, {});
+    },
+    async stop(timeoutMs = 30_000) {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+  };
+}

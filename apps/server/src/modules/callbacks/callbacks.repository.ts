@@ -1,0 +1,101 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { callbackAttempts, callbackEvents } from '../../db/schema/index.ts';
+
+export type CallbackEventRow = typeof callbackEvents.$inferSelect;
+export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
+
+export const callbacksRepository = {
+  insertEvent: async (tx: Tx, row: typeof callbackEvents.$inferInsert): Promise<CallbackEventRow> => {
+    const [saved] = await tx.insert(callbackEvents).values(row).returning();
+    return saved;
+  },
+
+  /** The event, locked: one delivery attempt at a time, whichever worker took the job. */
+  lockPending: async (tx: Tx, id: string): Promise<CallbackEventRow | undefined> => {
+    const [row] = await tx
+      .select()
+      .from(callbackEvents)
+      .where(and(eq(callbackEvents.id, id), eq(callbackEvents.status, 'pending')))
+      .for('update', { skipLocked: true });
+    return row;
+  },
+
+  findById: async (db: DbOrTx, id: string): Promise<CallbackEventRow | undefined> => {
+    const [row] = await db.select().from(callbackEvents).where(eq(callbackEvents.id, id));
+    return row;
+  },
+
+  find: async (db: DbOrTx, merchantId: number, id: string) => {
+    const [row] = await db
+      .select()
+      .from(callbackEvents)
+      .where(and(eq(callbackEvents.id, id), eq(callbackEvents.merchantId, merchantId)));
+    return row;
+  },
+
+  recordAttempt: async (
+    tx: Tx,
+    attempt: typeof callbackAttempts.$inferInsert,
+    event: Pick<CallbackEventRow, 'id' | 'status' | 'nextAttemptAt' | 'deliveredAt'>,
+  ) => {
+    await tx.insert(callbackAttempts).values(attempt).onConflictDoNothing();
+    await tx
+      .update(callbackEvents)
+      .set({
+        status: event.status,
+        attempts: sql`${callbackEvents.attempts} + 1`,
+        nextAttemptAt: event.nextAttemptAt,
+        deliveredAt: event.deliveredAt,
+      })
+      .where(eq(callbackEvents.id, event.id));
+  },
+
+  /** A resend: the same event (same webhook-id) goes out again, with the next attempt number. */
+  requeue: async (tx: Tx, id: string, at: Date) => {
+    const [row] = await tx
+      .update(callbackEvents)
+      .set({ status: 'pending', nextAttemptAt: at })
+      .where(eq(callbackEvents.id, id))
+      .returning();
+    return row;
+  },
+
+  latestOfRef: async (db: DbOrTx, merchantId: number, refType: string, refId: number) => {
+    const [row] = await db
+      .select()
+      .from(callbackEvents)
+      .where(
+        and(
+          eq(callbackEvents.merchantId, merchantId),
+          eq(callbackEvents.refType, refType),
+          eq(callbackEvents.refId, refId),
+        ),
+      )
+      .orderBy(desc(callbackEvents.createdAt), desc(callbackEvents.id))
+      .limit(1);
+    return row;
+  },
+
+  eventsOfRef: (db: DbOrTx, merchantId: number, refType: string, refId: number) =>
+    db
+      .select()
+      .from(callbackEvents)
+      .where(
+        and(
+          eq(callbackEvents.merchantId, merchantId),
+          eq(callbackEvents.refType, refType),
+          eq(callbackEvents.refId, refId),
+        ),
+      )
+      .orderBy(asc(callbackEvents.createdAt)),
+
+  attemptsOf: (db: DbOrTx, eventIds: string[]) =>
+    eventIds.length === 0
+      ? Promise.resolve([] as CallbackAttemptRow[])
+      : db
+          .select()
+          .from(callbackAttempts)
+          .where(inArray(callbackAttempts.eventId, eventIds))
+          .orderBy(asc(callbackAttempts.eventId), asc(callbackAttempts.attempt)),
+};

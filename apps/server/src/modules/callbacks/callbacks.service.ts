@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import type { CallbackEvent, CallbackEventType } from '@paydesk/shared/collections/collections.schemas.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { JobQueue } from '../../db/jobs.ts';
+import { notFound } from '../../lib/errors.ts';
+import { deliverWebhook, retryDelayMs } from '../../lib/webhooks.ts';
+import { type CallbackEventRow, callbacksRepository as repo } from './callbacks.repository.ts';
+
+// Callbacks (DESIGN section 6): an event is written to the outbox in the transaction of the state change
+// that causes it, then delivered by jobs with Standard Webhooks signatures. A 2xx ends it; otherwise the
+// retry schedule (15 s ... 24 h, with jitter) sends it again under the same webhook-id; every attempt is
+// logged. The HTTP call never runs inside a transaction: no lock or connection is held while we wait.
+
+export type MerchantCallbackSettings = { notifyUrl: string | null; webhookSecret: string | null };
+
+type Deps = {
+  db: Db;
+  jobs: JobQueue;
+  now: () => Date;
+  allowPrivate: boolean;
+  /** The merchant's default notify URL and webhook secret (the access key module). */
+  settingsOf: (db: DbOrTx, merchantId: number) => Promise<MerchantCallbackSettings | undefined>;
+  deliver?: typeof deliverWebhook;
+  timeoutMs?: number;
+  random?: () => number;
+};
+
+export type EnqueueInput = {
+  merchantId: number;
+  type: CallbackEventType;
+  refType: 'collection' | 'payout';
+  refId: number;
+  /** The order's own notify URL; the merchant's default when absent. */
+  url: string | null;
+  data: Record<string, unknown>;
+};
+
+/** Time-ordered and unique: "evt_" + milliseconds (base 36) + 80 random bits. */
+const newEventId = (now: Date) =>
+  `evt_${now.getTime().toString(36).padStart(9, '0')}${randomBytes(10).toString('hex')}`;
+
+export type CallbacksService = ReturnType<typeof createCallbacksService>;
+
+export function createCallbacksService(deps: Deps) {
+  const { db, jobs, now, settingsOf } = deps;
+  const deliver = deps.deliver ?? deliverWebhook;
+
+  /** Writes the event in the caller's transaction and queues its first attempt; null when no URL is set. */
+  async function enqueue(tx: Tx, input: EnqueueInput): Promise<CallbackEventRow | null> {
+    const url = input.url ?? (await settingsOf(tx, input.merchantId))?.notifyUrl ?? null;
+    if (!url) return null;
+    const at = now();
+    const id = newEventId(at);
+    const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data: input.data });
+    const event = await repo.insertEvent(tx, {
+      id,
+      merchantId: input.merchantId,
+      type: input.type,
+      refType: input.refType,
+      refId: input.refId,
+      url,
+      payload,
+      nextAttemptAt: at,
+      createdAt: at,
+    });
+    await jobs.send(tx, 'callback.deliver', { id });
+    return event;
+  }
+
+  /**
+   * One delivery attempt of a pending event (the job's work). Returns what happened, or null when the event
+   * is not pending (delivered, given up, or another worker has it right now).
+   */
+  async function attempt(id: string) {
+    const event = await repo.findById(db, id);
+    if (!event || event.status !== 'pending') return null;
+    const settings = await settingsOf(db, event.merchantId);
+    const startedAt = now();
+    const result = settings?.webhookSecret
+      ? await deliver({
+          url: event.url,
+          id: event.id,
+          body: event.payload,
+          secret: settings.webhookSecret,
+          allowPrivate: deps.allowPrivate,
+          now,
+          ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
+        })
+      : {
+          ok: false,
+          statusCode: null,
+          latencyMs: 0,
+          error: 'no webhook secret: generate the access key',
+          responseExcerpt: null,
+        };
+    return db.transaction(async (tx) => {
+      const locked = await repo.lockPending(tx, id);
+      if (!locked) return null;
+      const number = locked.attempts + 1;
+      const delay = result.ok ? null : retryDelayMs(number, deps.random);
+      const nextAttemptAt = delay === null ? null : new Date(now().getTime() + delay);
+      await repo.recordAttempt(
+        tx,
+        {
+          eventId: id,
+          attempt: number,
+          statusCode: result.statusCode,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          responseExcerpt: result.responseExcerpt,
+          createdAt: startedAt,
+        },
+        {
+          id,
+          status: result.ok ? 'delivered' : nextAttemptAt ? 'pending' : 'failed',
+          nextAttemptAt,
+          deliveredAt: result.ok ? now() : null,
+        },
+      );
+      if (nextAttemptAt) await jobs.send(tx, 'callback.deliver', { id }, { startAfter: nextAttemptAt });
+      return { attempt: number, ok: result.ok, statusCode: result.statusCode, nextAttemptAt };
+    });
+  }
+
+  /** The merchant's Resend: the latest event of the order goes out again (same webhook-id, next attempt). */
+  async function resend(merchantId: number, refType: 'collection' | 'payout', refId: number) {
+    const latest = await repo.latestOfRef(db, merchantId, refType, refId);
+    if (!latest) throw notFound('This order has no callback to send again.');
+    await db.transaction(async (tx) => {
+      await repo.requeue(tx, latest.id, now());
+      await jobs.send(tx, 'callback.deliver', { id: latest.id });
+    });
+    const events = await eventsOf(db, merchantId, refType, refId);
+    return events.find((e) => e.id === latest.id)!;
+  }
+
+  /** The events of one order with every attempt, oldest first (the detail drawer). */
+  async function eventsOf(
+    dbOrTx: DbOrTx,
+    merchantId: number,
+    refType: string,
+    refId: number,
+  ): Promise<CallbackEvent[]> {
+    const events = await repo.eventsOfRef(dbOrTx, merchantId, refType, refId);
+    const attempts = await repo.attemptsOf(
+      dbOrTx,
+      events.map((e) => e.id),
+    );
+    return events.map((event) =>
+      presentEvent(
+        event,
+        attempts.filter((a) => a.eventId === event.id),
+      ),
+    );
+  }
+
+  return { enqueue, attempt, resend, eventsOf };
+}
+
+export function presentEvent(
+  event: CallbackEventRow,
+  attempts: {
+    attempt: number;
+    statusCode: number | null;
+    latencyMs: number | null;
+    error: string | null;
+    responseExcerpt: string | null;
+    createdAt: Date;
+  }[],
+): CallbackEvent {
+  return {
+    id: event.id,
+    type: event.type as CallbackEventType,
+    url: event.url,
+    status: event.status as CallbackEvent['status'],
+    next_attempt_at: event.nextAttemptAt?.toISOString() ?? null,
+    created_at: event.createdAt.toISOString(),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      status_code: a.statusCode,
+      latency_ms: a.latencyMs,
+      error: a.error,
+      response_excerpt: a.responseExcerpt,
+      created_at: a.createdAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,49 @@
+import { type Currency, fromMinor } from '@paydesk/shared';
+import type { ChannelRow } from './channels.repository.ts';
+
+// Channels (DESIGN section 4): opened per merchant by an operator (ops channel:open), each with its fee,
+// limits, settlement cycle and, for the built-in sandbox, how it completes orders by itself.
+
+export { channelsRepository, type ChannelRow, type NewChannel } from './channels.repository.ts';
+
+/** A channel as the operator API and the command line show it. */
+export function presentChannel(row: ChannelRow, merchantNo: string) {
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    merchant: merchantNo,
+    code: row.code,
+    kind: row.kind,
+    provider: row.provider,
+    country: row.country,
+    currency,
+    /** Percent, exact: 15000 ppm -> "1.5". */
+    fee_rate: ppmToPercent(row.feeRatePpm),
+    fixed_fee: fromMinor(row.fixedFeeMinor, currency),
+    min_amount: fromMinor(row.minAmountMinor, currency),
+    max_amount: fromMinor(row.maxAmountMinor, currency),
+    settlement_cycle: row.settlementCycle,
+    expiry_minutes: row.expiryMinutes,
+    sandbox_mode: row.sandboxMode,
+    sandbox_success_rate: ppmToPercent(row.sandboxSuccessPpm),
+    sandbox_delay_seconds: row.sandboxDelaySeconds,
+    status: row.status,
+    opened_by: row.openedBy,
+    closed_by: row.closedBy,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** "1.5" (percent, at most 4 decimals) -> 15000 parts per million. */
+export function percentToPpm(percent: string): number {
+  const [whole, fraction = ''] = percent.split('.');
+  return Number(whole) * 10_000 + Number(fraction.padEnd(4, '0'));
+}
+
+export function ppmToPercent(ppm: number): string {
+  const whole = Math.trunc(ppm / 10_000);
+  const fraction = String(ppm % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}

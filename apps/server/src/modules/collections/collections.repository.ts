@@ -1,0 +1,187 @@
+import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { collections, merchants } from '../../db/schema/index.ts';
+import type { Cursor } from '../../lib/cursor.ts';
+
+export type CollectionRow = typeof collections.$inferSelect;
+
+export type CollectionFilter = {
+  merchantId: number;
+  tradeNo?: string;
+  outTradeNo?: string;
+  status?: string;
+  from?: Date;
+  to?: Date;
+};
+
+function where(f: CollectionFilter): SQL | undefined {
+  return and(
+    eq(collections.merchantId, f.merchantId),
+    f.tradeNo ? eq(collections.tradeNo, f.tradeNo) : undefined,
+    f.outTradeNo ? eq(collections.outTradeNo, f.outTradeNo) : undefined,
+    f.status ? eq(collections.status, f.status) : undefined,
+    f.from ? gte(collections.createdAt, f.from) : undefined,
+    f.to ? lt(collections.createdAt, f.to) : undefined,
+  );
+}
+
+const after = (cursor: Cursor | undefined) =>
+  cursor
+    ? or(
+        lt(collections.createdAt, cursor.createdAt),
+        and(eq(collections.createdAt, cursor.createdAt), lt(collections.id, cursor.id)),
+      )
+    : undefined;
+
+export const collectionsRepository = {
+  /** The new order, or undefined when the merchant already used this out_trade_no. */
+  insert: async (tx: Tx, row: typeof collections.$inferInsert): Promise<CollectionRow | undefined> => {
+    const [saved] = await tx.insert(collections).values(row).onConflictDoNothing().returning();
+    return saved;
+  },
+
+  findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {
+    const [row] = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.merchantId, merchantId), eq(collections.tradeNo, tradeNo)));
+    return row;
+  },
+
+  findByOutTradeNo: async (db: DbOrTx, merchantId: number, outTradeNo: string) => {
+    const [row] = await db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.merchantId, merchantId), eq(collections.outTradeNo, outTradeNo)));
+    return row;
+  },
+
+  merchantOf: async (db: DbOrTx, merchantId: number) => {
+    const [row] = await db
+      .select({ no: merchants.no, name: merchants.name })
+      .from(merchants)
+      .where(eq(merchants.id, merchantId));
+    return row;
+  },
+
+  /** Any merchant's order by our number: the hosted sandbox page and the channel's jobs. */
+  findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
+    const [row] = await db.select().from(collections).where(eq(collections.tradeNo, tradeNo));
+    return row;
+  },
+
+  /** A state change from to_be_paid only: a second, racing one finds nothing and changes nothing. */
+  finish: async (
+    tx: Tx,
+    id: number,
+    set: { status: 'paid' | 'failed' | 'closed'; at: Date },
+    onlyExpiredBy?: Date,
+  ): Promise<CollectionRow | undefined> => {
+    const [row] = await tx
+      .update(collections)
+      .set(
+        set.status === 'paid'
+          ? { status: 'paid', paidAt: set.at }
+          : { status: set.status, finishedAt: set.at },
+      )
+      .where(
+        and(
+          eq(collections.id, id),
+          eq(collections.status, 'to_be_paid'),
+          onlyExpiredBy ? sql`${collections.expiresAt} <= ${onlyExpiredBy}` : undefined,
+        ),
+      )
+      .returning();
+    return row;
+  },
+
+  page: (
+    db: DbOrTx,
+    filter: CollectionFilter,
+    limit: number,
+    position: { cursor?: Cursor; offset: number },
+  ) =>
+    db
+      .select()
+      .from(collections)
+      .where(and(where(filter), after(position.cursor)))
+      .orderBy(desc(collections.createdAt), desc(collections.id))
+      .limit(limit)
+      .offset(position.cursor ? 0 : position.offset),
+
+  totals: async (db: DbOrTx, filter: CollectionFilter) => {
+    const [row] = await db
+      .select({
+        count: sql<number>`count(*)::int`,
+        amount: sql<string>`coalesce(sum(${collections.amountMinor}), 0)::text`,
+        fee: sql<string>`coalesce(sum(${collections.feeMinor}), 0)::text`,
+      })
+      .from(collections)
+      .where(where(filter));
+    return { count: Number(row.count), amountMinor: BigInt(row.amount), feeMinor: BigInt(row.fee) };
+  },
+
+  /** Today's figures: orders created in [from, to) and the paid ones among them. */
+  dayFigures: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {
+    const [row] = await db
+      .select({
+        orders: sql<number>`count(*)::int`,
+        paid: sql<number>`count(*) filter (where ${collections.status} = 'paid')::int`,
+        finished: sql<number>`count(*) filter (where ${collections.status} <> 'to_be_paid')::int`,
+        paidAmount: sql<string>`coalesce(sum(${collections.amountMinor}) filter (where ${collections.status} = 'paid'), 0)::text`,
+      })
+      .from(collections)
+      .where(
+        and(
+          eq(collections.merchantId, merchantId),
+          gte(collections.createdAt, from),
+          lt(collections.createdAt, to),
+        ),
+      );
+    return {
+      orders: Number(row.orders),
+      paid: Number(row.paid),
+      finished: Number(row.finished),
+      paidAmountMinor: BigInt(row.paidAmount),
+    };
+  },
+
+  ofSettlement: (db: DbOrTx, merchantId: number, settlementId: number) =>
+    db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.merchantId, merchantId), eq(collections.settlementId, settlementId)))
+      .orderBy(asc(collections.paidAt), asc(collections.id)),
+
+  /** Paid, unsettled orders of a channel paid before the cutoff, locked for this batch. */
+  lockSettleable: (tx: Tx, channelId: number, cutoff: Date) =>
+    tx
+      .select({ id: collections.id, amountMinor: collections.amountMinor, feeMinor: collections.feeMinor })
+      .from(collections)
+      .where(
+        and(
+          eq(collections.channelId, channelId),
+          eq(collections.status, 'paid'),
+          eq(collections.settlementStatus, 'unsettled'),
+          lt(collections.paidAt, cutoff),
+        ),
+      )
+      .orderBy(asc(collections.id))
+      .for('update'),
+
+  attachToBatch: async (tx: Tx, settlementId: number, ids: number[]) => {
+    await tx
+      .update(collections)
+      .set({ settlementStatus: 'pending_settlement', settlementId })
+      .where(
+        sql`${collections.id} = any(${sql.param(ids)}::bigint[]) and ${collections.settlementStatus} = 'unsettled'`,
+      );
+  },
+
+  markSettled: async (tx: Tx, settlementId: number, at: Date) => {
+    await tx
+      .update(collections)
+      .set({ settlementStatus: 'settled', settledAt: at })
+      .where(eq(collections.settlementId, settlementId));
+  },
+};

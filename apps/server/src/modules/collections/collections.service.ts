@@ -1,0 +1,288 @@
+import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import {
+  type Collection,
+  type CollectionListQuery,
+  type CollectionListResponse,
+  type CollectionStatus,
+  type CreateCollectionBody,
+  feeOf,
+  type GatewayCollection,
+  type SettlementStatus,
+  type TodayCollection,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import { randomInt } from 'node:crypto';
+import type { Db, Tx } from '../../db/client.ts';
+import type { JobQueue } from '../../db/jobs.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
+import { localRangeToUtc } from '../../lib/timezone.ts';
+import type { CallbacksService } from '../callbacks/index.ts';
+import { type ChannelRow, channelsRepository } from '../channels/index.ts';
+import { transactionWithRetry } from '../ledger/index.ts';
+import { type CollectionRow, collectionsRepository as repo } from './collections.repository.ts';
+
+// Collection (pay-in) orders (DESIGN sections 4 and 6): to_be_paid -> paid | closed (expired) | failed.
+// The fee is frozen on the order at creation. Every final state writes its callback event in the same
+// transaction. Paid orders wait for their settlement batch (settlements.service.ts), which moves the money.
+
+export type MerchantRef = { id: number; no: string; name: string; currency: Currency };
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+
+type Deps = { db: Db; jobs: JobQueue; callbacks: CallbacksService; now: () => Date; publicUrl: string };
+
+/** Ours, time-ordered and unique: "C" + UTC yyyyMMddHHmmss + 6 random digits. */
+export function newTradeNo(prefix: string, at: Date): string {
+  const stamp = at
+    .toISOString()
+    .replace(/[-:TZ.]/g, '')
+    .slice(0, 14);
+  return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export type CollectionsService = ReturnType<typeof createCollectionsService>;
+
+export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }: Deps) {
+  const payUrlOf = (tradeNo: string) => `${publicUrl}/sandbox/pay/${tradeNo}`;
+
+  function gatewayView(row: CollectionRow): GatewayCollection {
+    const currency = row.currency as Currency;
+    return {
+      trade_no: row.tradeNo,
+      out_trade_no: row.outTradeNo,
+      status: row.status as CollectionStatus,
+      amount: fromMinor(row.amountMinor, currency),
+      fee: fromMinor(row.feeMinor, currency),
+      currency,
+      channel: row.channelCode,
+      pay_url: payUrlOf(row.tradeNo),
+      expires_at: row.expiresAt.toISOString(),
+      created_at: row.createdAt.toISOString(),
+      paid_at: iso(row.paidAt),
+      settlement_status: row.settlementStatus as SettlementStatus,
+    };
+  }
+
+  function consoleView(row: CollectionRow, settlementNo: string | null = null): Collection {
+    const currency = row.currency as Currency;
+    return {
+      trade_no: row.tradeNo,
+      out_trade_no: row.outTradeNo,
+      status: row.status as CollectionStatus,
+      settlement_status: row.settlementStatus as SettlementStatus,
+      amount: fromMinor(row.amountMinor, currency),
+      fee: fromMinor(row.feeMinor, currency),
+      currency,
+      channel: row.channelCode,
+      payer_name: row.payerName,
+      note: row.note,
+      settlement_no: settlementNo,
+      created_at: row.createdAt.toISOString(),
+      paid_at: iso(row.paidAt),
+      expires_at: row.expiresAt.toISOString(),
+      settled_at: iso(row.settledAt),
+    };
+  }
+
+  async function create(merchant: MerchantRef, body: CreateCollectionBody): Promise<CollectionRow> {
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(body.amount, merchant.currency);
+    } catch (error) {
+      throw ValidationError.field('amount', (error as Error).message);
+    }
+    if (amountMinor <= 0n) throw ValidationError.field('amount', 'The amount must be greater than 0.');
+    const channel = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
+    if (!channel) {
+      throw new AppError(
+        422,
+        body.channel
+          ? `The collection channel ${body.channel} is not open for this merchant.`
+          : 'No collection channel is open for this merchant. Please contact customer service.',
+        { code: ERROR_CODES.channelUnavailable },
+      );
+    }
+    checkLimits(channel, amountMinor, merchant.currency);
+    const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
+    if (feeMinor >= amountMinor) {
+      throw ValidationError.field(
+        'amount',
+        'The amount must be greater than the fee.',
+        ERROR_CODES.amountOutOfRange,
+      );
+    }
+    const at = now();
+    const expiresAt = new Date(at.getTime() + channel.expiryMinutes * 60_000);
+    return transactionWithRetry(db, async (tx) => {
+      const row = await repo.insert(tx, {
+        merchantId: merchant.id,
+        channelId: channel.id,
+        channelCode: channel.code,
+        tradeNo: newTradeNo('C', at),
+        outTradeNo: body.out_trade_no,
+        amountMinor,
+        feeMinor,
+        currency: merchant.currency,
+        notifyUrl: body.notify_url ?? null,
+        returnUrl: body.return_url ?? null,
+        payerName: body.payer_name ?? null,
+        note: body.note ?? null,
+        expiresAt,
+        createdAt: at,
+      });
+      if (!row) {
+        const existing = await repo.findByOutTradeNo(tx, merchant.id, body.out_trade_no);
+        throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
+          code: ERROR_CODES.outTradeNoTaken,
+          fields: { trade_no: existing?.tradeNo ?? null },
+        });
+      }
+      await jobs.send(tx, 'collection.expire', { trade_no: row.tradeNo }, { startAfter: expiresAt });
+      if (channel.provider === 'sandbox' && channel.sandboxMode === 'auto') {
+        await jobs.send(
+          tx,
+          'sandbox.complete',
+          { trade_no: row.tradeNo },
+          { startAfter: new Date(at.getTime() + channel.sandboxDelaySeconds * 1000) },
+        );
+      }
+      return row;
+    });
+  }
+
+  /**
+   * to_be_paid -> paid | failed | closed, with its callback, in one transaction. A repeat or a race answers
+   * 409 and changes nothing. `closed` only once the order has expired.
+   */
+  async function finish(tradeNo: string, status: 'paid' | 'failed' | 'closed'): Promise<CollectionRow> {
+    return transactionWithRetry(db, async (tx) => {
+      const order = await repo.findAnyByTradeNo(tx, tradeNo);
+      if (!order) throw notFound('The order was not found.');
+      const at = now();
+      if (status !== 'closed' && order.expiresAt <= at) {
+        throw conflict('The order has expired and can no longer be paid.', ERROR_CODES.orderNotPayable);
+      }
+      const row = await repo.finish(tx, order.id, { status, at }, status === 'closed' ? at : undefined);
+      if (!row) {
+        throw conflict(
+          `The order is ${order.status}; it cannot become ${status}.`,
+          ERROR_CODES.invalidTransition,
+        );
+      }
+      await notify(tx, row);
+      return row;
+    });
+  }
+
+  async function notify(tx: Tx, row: CollectionRow) {
+    await callbacks.enqueue(tx, {
+      merchantId: row.merchantId,
+      type: `collection.${row.status}` as 'collection.paid' | 'collection.failed' | 'collection.closed',
+      refType: 'collection',
+      refId: row.id,
+      url: row.notifyUrl,
+      data: gatewayView(row),
+    });
+  }
+
+  /** The expiry job: closes the order if it is still unpaid at its expiry; anything else is a no-op. */
+  async function expire(tradeNo: string): Promise<CollectionRow | null> {
+    try {
+      return await finish(tradeNo, 'closed');
+    } catch (error) {
+      if (error instanceof AppError && (error.status === 409 || error.status === 404)) return null;
+      throw error;
+    }
+  }
+
+  async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
+    const row = ref.tradeNo
+      ? await repo.findByTradeNo(db, merchantId, ref.tradeNo)
+      : ref.outTradeNo
+        ? await repo.findByOutTradeNo(db, merchantId, ref.outTradeNo)
+        : undefined;
+    // Another merchant's order reads as one that does not exist.
+    if (!row) throw notFound('The order was not found.');
+    return row;
+  }
+
+  async function list(viewer: Viewer, query: CollectionListQuery): Promise<CollectionListResponse> {
+    const filter = {
+      merchantId: viewer.merchantId,
+      tradeNo: query.trade_no,
+      outTradeNo: query.out_trade_no,
+      status: query.status,
+      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
+    };
+    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = await repo.page(db, filter, query.per_page + 1, {
+      cursor,
+      offset: (query.page - 1) * query.per_page,
+    });
+    const totals = await repo.totals(db, filter);
+    const page = rows.slice(0, query.per_page);
+    const last = page.at(-1);
+    return {
+      data: page.map((row) => consoleView(row)),
+      meta: {
+        page: query.page,
+        per_page: query.per_page,
+        total: totals.count,
+        sums: {
+          amount: fromMinor(totals.amountMinor, viewer.currency),
+          count: totals.count,
+          fee: fromMinor(totals.feeMinor, viewer.currency),
+        },
+        next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+      },
+    };
+  }
+
+  async function detail(
+    viewer: Viewer,
+    tradeNo: string,
+    settlementNoOf: (id: number) => Promise<string | null>,
+  ) {
+    const row = await findForMerchant(viewer.merchantId, { tradeNo });
+    const events = await callbacks.eventsOf(db, viewer.merchantId, 'collection', row.id);
+    const timeline: {
+      step: 'created' | 'paid' | 'failed' | 'closed' | 'settled' | 'notified';
+      at: string;
+    }[] = [{ step: 'created', at: row.createdAt.toISOString() }];
+    if (row.paidAt) timeline.push({ step: 'paid', at: row.paidAt.toISOString() });
+    if (row.finishedAt)
+      timeline.push({ step: row.status as 'failed' | 'closed', at: row.finishedAt.toISOString() });
+    const delivered = events.flatMap((e) =>
+      e.attempts.filter((a) => a.status_code !== null && a.status_code < 300 && a.status_code >= 200),
+    );
+    if (delivered[0]) timeline.push({ step: 'notified', at: delivered[0].created_at });
+    if (row.settledAt) timeline.push({ step: 'settled', at: row.settledAt.toISOString() });
+    timeline.sort((a, b) => a.at.localeCompare(b.at));
+    const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;
+    return { ...consoleView(row, settlementNo), timeline, callbacks: events };
+  }
+
+  async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
+    const figures = await repo.dayFigures(db, viewer.merchantId, day.from, day.to);
+    return {
+      paid_amount: fromMinor(figures.paidAmountMinor, viewer.currency),
+      paid_count: figures.paid,
+      order_count: figures.orders,
+      success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
+      currency: viewer.currency,
+    };
+  }
+
+  return { create, finish, expire, findForMerchant, list, detail, today, gatewayView, consoleView };
+}
+
+function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currency) {
+  if (amountMinor < channel.minAmountMinor || amountMinor > channel.maxAmountMinor) {
+    throw ValidationError.field(
+      'amount',
+      `The amount must be between ${fromMinor(channel.minAmountMinor, currency)} and ${fromMinor(channel.maxAmountMinor, currency)}.`,
+      ERROR_CODES.amountOutOfRange,
+    );
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { CallbacksService } from '../callbacks/index.ts';
+import type { GatewayScope } from '../gateway/index.ts';
+import { createLedger } from '../ledger/index.ts';
+import { collectionsConsoleRoutes, collectionsGatewayRoutes } from './collections.routes.ts';
+import { createCollectionsService } from './collections.service.ts';
+import { createSettlementsService } from './settlements.service.ts';
+
+export { collectionsRepository, type CollectionRow } from './collections.repository.ts';
+export { type CollectionsService, newTradeNo } from './collections.service.ts';
+export { settlementCutoff, type SettlementsService } from './settlements.service.ts';
+
+/** Receive money: collection orders, their settlement batches, and their console and gateway routes. */
+export function registerCollectionsModule(
+  app: FastifyInstance,
+  ctx: AppContext,
+  { callbacks }: { callbacks: CallbacksService },
+) {
+  const collections = createCollectionsService({
+    db: ctx.db,
+    jobs: ctx.jobs,
+    callbacks,
+    now: ctx.now,
+    publicUrl: ctx.config.publicUrl,
+  });
+  const settlements = createSettlementsService({
+    db: ctx.db,
+    ledger: createLedger(),
+    now: ctx.now,
+    collections,
+  });
+  collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards, now: ctx.now });
+  return {
+    collections,
+    settlements,
+    gatewayRoutes: (gateway: GatewayScope) => collectionsGatewayRoutes(gateway, { collections }),
+  };
+}

@@ -1,0 +1,128 @@
+import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { channels, merchants, settlements } from '../../db/schema/index.ts';
+import type { Cursor } from '../../lib/cursor.ts';
+
+export type SettlementRow = typeof settlements.$inferSelect;
+
+export type SettlementFilter = {
+  merchantId: number;
+  settlementNo?: string;
+  channel?: string;
+  from?: Date;
+  to?: Date;
+};
+
+function where(f: SettlementFilter): SQL | undefined {
+  return and(
+    eq(settlements.merchantId, f.merchantId),
+    f.settlementNo ? eq(settlements.settlementNo, f.settlementNo) : undefined,
+    f.channel ? eq(settlements.channelCode, f.channel) : undefined,
+    f.from ? gte(settlements.createdAt, f.from) : undefined,
+    f.to ? lt(settlements.createdAt, f.to) : undefined,
+  );
+}
+
+export const settlementsRepository = {
+  insert: async (tx: Tx, row: typeof settlements.$inferInsert): Promise<SettlementRow> => {
+    const [saved] = await tx.insert(settlements).values(row).returning();
+    return saved;
+  },
+
+  /** Collection channels with their merchant's time zone: what a settlement run walks through. */
+  collectionChannels: (db: DbOrTx) =>
+    db
+      .select({ channel: channels, timeZone: merchants.timezone })
+      .from(channels)
+      .innerJoin(merchants, eq(merchants.id, channels.merchantId))
+      .where(eq(channels.kind, 'collection'))
+      .orderBy(asc(channels.id)),
+
+  pendingIds: async (db: DbOrTx): Promise<number[]> => {
+    const rows = await db
+      .select({ id: settlements.id })
+      .from(settlements)
+      .where(eq(settlements.status, 'pending_settlement'))
+      .orderBy(asc(settlements.id));
+    return rows.map((r) => r.id);
+  },
+
+  lockPending: async (tx: Tx, id: number): Promise<SettlementRow | undefined> => {
+    const [row] = await tx
+      .select()
+      .from(settlements)
+      .where(and(eq(settlements.id, id), eq(settlements.status, 'pending_settlement')))
+      .for('update');
+    return row;
+  },
+
+  markSettled: async (tx: Tx, id: number, entryId: number, at: Date) => {
+    const [row] = await tx
+      .update(settlements)
+      .set({ status: 'settled', entryId, settledAt: at })
+      .where(eq(settlements.id, id))
+      .returning();
+    return row;
+  },
+
+  findByNo: async (db: DbOrTx, merchantId: number, settlementNo: string) => {
+    const [row] = await db
+      .select()
+      .from(settlements)
+      .where(and(eq(settlements.merchantId, merchantId), eq(settlements.settlementNo, settlementNo)));
+    return row;
+  },
+
+  noOf: async (db: DbOrTx, id: number): Promise<string | null> => {
+    const [row] = await db
+      .select({ no: settlements.settlementNo })
+      .from(settlements)
+      .where(eq(settlements.id, id));
+    return row?.no ?? null;
+  },
+
+  page: (
+    db: DbOrTx,
+    filter: SettlementFilter,
+    limit: number,
+    position: { cursor?: Cursor; offset: number },
+  ) =>
+    db
+      .select()
+      .from(settlements)
+      .where(
+        and(
+          where(filter),
+          position.cursor
+            ? or(
+                lt(settlements.createdAt, position.cursor.createdAt),
+                and(
+                  eq(settlements.createdAt, position.cursor.createdAt),
+                  lt(settlements.id, position.cursor.id),
+                ),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(desc(settlements.createdAt), desc(settlements.id))
+      .limit(limit)
+      .offset(position.cursor ? 0 : position.offset),
+
+  totals: async (db: DbOrTx, filter: SettlementFilter) => {
+    const [row] = await db
+      .select({
+        count: sql<number>`count(*)::int`,
+        gross: sql<string>`coalesce(sum(${settlements.grossMinor}), 0)::text`,
+        fee: sql<string>`coalesce(sum(${settlements.feeMinor}), 0)::text`,
+        net: sql<string>`coalesce(sum(${settlements.netMinor}), 0)::text`,
+      })
+      .from(settlements)
+      .where(where(filter));
+    return {
+      count: Number(row.count),
+      grossMinor: BigInt(row.gross),
+      feeMinor: BigInt(row.fee),
+      netMinor: BigInt(row.net),
+    };
+  },
+};

@@ -1,0 +1,118 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { fromMinor, type Currency } from '@paydesk/shared';
+import type { Db } from '../../db/client.ts';
+import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
+import { channelsRepository } from '../channels/index.ts';
+import type { CollectionsService } from '../collections/index.ts';
+import { collectionsRepository } from '../collections/index.ts';
+import {
+  payPageCsp,
+  payPagePath,
+  pickLanguage,
+  renderPayPage,
+  type PayPageCurrency,
+  type PayPageStatus,
+} from './pay-page.ts';
+
+// The sandbox channel (DESIGN section 6): the reference implementation of a channel, so every order's
+// whole life runs on one machine. Collections are paid on the hosted test checkout page, or finish by
+// themselves in `auto` mode (a success rate and a delay) for demo traffic.
+
+type Deps = { db: Db; collections: CollectionsService; now: () => Date; random?: () => number };
+
+const ResultBody = z.object({ result: z.enum(['paid', 'failed']) });
+
+export type SandboxService = ReturnType<typeof createSandboxService>;
+
+export function createSandboxService({
+  db,
+  collections,
+  random = () => randomInt(0, 1_000_000) / 1_000_000,
+}: Deps) {
+  /** The auto mode's job: pays the order with the channel's success rate, else fails it. */
+  async function autoComplete(tradeNo: string) {
+    const order = await collectionsRepository.findAnyByTradeNo(db, tradeNo);
+    if (!order || order.status !== 'to_be_paid') return null;
+    const channel = await channelsRepository.findById(db, order.channelId);
+    if (!channel || channel.sandboxMode !== 'auto') return null;
+    const paid = random() * 1_000_000 < channel.sandboxSuccessPpm;
+    try {
+      return await collections.finish(tradeNo, paid ? 'paid' : 'failed');
+    } catch (error) {
+      // Paid on the page or expired meanwhile: nothing left to do.
+      if (error instanceof AppError && error.status === 409) return null;
+      throw error;
+    }
+  }
+
+  /** ops sandbox:complete: finishes one collection at will. */
+  const complete = (tradeNo: string, result: 'paid' | 'failed') => collections.finish(tradeNo, result);
+
+  return { autoComplete, complete };
+}
+
+export function registerSandboxModule(app: FastifyInstance, { db, collections, now }: Deps): void {
+  app.register(async (scope) => {
+    // The page's forms post application/x-www-form-urlencoded.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+
+    async function page(tradeNo: string, lang: ReturnType<typeof pickLanguage>) {
+      const order = /^C\d{8,40}$/.test(tradeNo)
+        ? await collectionsRepository.findAnyByTradeNo(db, tradeNo)
+        : undefined;
+      if (!order) return undefined;
+      const merchant = await collectionsRepository.merchantOf(db, order.merchantId);
+      return renderPayPage({
+        lang,
+        tradeNo: order.tradeNo,
+        outTradeNo: order.outTradeNo,
+        merchantName: merchant?.name ?? '',
+        merchantNo: merchant?.no ?? '',
+        amount: fromMinor(order.amountMinor, order.currency as Currency),
+        currency: order.currency as PayPageCurrency,
+        status: order.status as PayPageStatus,
+        expiresAt: order.expiresAt.toISOString(),
+        now: now().toISOString(),
+        returnUrl: order.returnUrl,
+      });
+    }
+
+    scope.get<{ Params: { trade_no: string }; Querystring: { lang?: string } }>(
+      '/sandbox/pay/:trade_no',
+      async (request, reply) => {
+        const lang = pickLanguage(request.headers['accept-language'], request.query.lang);
+        const rendered = await page(request.params.trade_no, lang);
+        if (!rendered) throw notFound('The order was not found.');
+        return reply
+          .header('content-security-policy', payPageCsp(rendered.nonce))
+          .header('cache-control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(rendered.html);
+      },
+    );
+
+    scope.post<{ Params: { trade_no: string }; Querystring: { lang?: string } }>(
+      '/sandbox/pay/:trade_no',
+      async (request, reply) => {
+        const parsed = ResultBody.safeParse(request.body);
+        if (!parsed.success) throw ValidationError.field('result', 'The result must be paid or failed.');
+        try {
+          await collections.finish(request.params.trade_no, parsed.data.result);
+        } catch (error) {
+          // Already finished or expired: the page shows where the order stands.
+          if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 404)) throw error;
+          if (error.status === 404)
+            return reply.status(404).type('text/plain; charset=utf-8').send('Order not found.');
+        }
+        const lang = request.query.lang ? `?lang=${encodeURIComponent(request.query.lang)}` : '';
+        return reply.redirect(`${payPagePath(request.params.trade_no)}${lang}`, 303);
+      },
+    );
+  });
+}

@@ -1,0 +1,419 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGatewayMerchant,
+  freshNonce,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs } from '../helpers/client.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+
+// Receive money end to end through the signed gateway, the sandbox page, callbacks and settlement, with
+// an injected clock (no waiting): DESIGN sections 3, 4 and 6.
+
+let ctx: TestContext;
+// Starts at the real time: standardwebhooks checks a callback's timestamp against the real clock (5 min).
+let clock = new Date(Math.floor(Date.now() / 1000) * 1000);
+const now = () => clock;
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
+
+type Received = { headers: IncomingHttpHeaders; body: string };
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+let answers: number[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestApp({}, { now });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.statusCode = answers.shift() ?? 200;
+      response.end(response.statusCode === 200 ? 'ok' : 'try again');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await ctx?.close();
+});
+
+const merchantFor = (options: Parameters<typeof createGatewayMerchant>[2] = {}) =>
+  createGatewayMerchant(ctx.database.db, ctx.config.appKey, options);
+
+const create = (
+  m: GatewayMerchant,
+  body: Record<string, unknown>,
+  options: Parameters<typeof gatewayCall>[4] = {},
+) => gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', { body, now, ...options });
+
+describe('creating a collection through the gateway', () => {
+  it('answers 201 with the order, its frozen fee, its pay_url and its expiry after 30 minutes', async () => {
+    const m = await merchantFor();
+    const response = await create(m, { out_trade_no: 'ORDER-1', amount: '100.00', payer_name: 'Li Lei' });
+    expect(response.statusCode, response.body).toBe(201);
+    const { data } = response.json();
+    expect(data).toMatchObject({
+      out_trade_no: 'ORDER-1',
+      status: 'to_be_paid',
+      amount: '100.00',
+      fee: '1.50',
+      currency: 'CNY',
+      channel: 'sandbox',
+      settlement_status: 'unsettled',
+      paid_at: null,
+    });
+    expect(data.trade_no).toMatch(/^C\d{20}$/);
+    expect(data.pay_url).toBe(`/sandbox/pay/${data.trade_no}`);
+    expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(30 * 60 * 1000);
+  });
+
+  it('rounds the fee half up and adds the fixed fee', async () => {
+    const m = await merchantFor({ channel: { feeRatePpm: 12_345, fixedFeeMinor: 30n } });
+    // 33.33 x 1.2345% = 0.41146... -> 0.41, + 0.30
+    const response = await create(m, { out_trade_no: 'FEE-1', amount: '33.33' });
+    expect(response.json().data.fee).toBe('0.71');
+  });
+
+  it('refuses a repeated out_trade_no with 409 and the existing trade_no', async () => {
+    const m = await merchantFor();
+    const first = (await create(m, { out_trade_no: 'DUP-1', amount: '10.00' })).json().data;
+    const again = await create(m, { out_trade_no: 'DUP-1', amount: '20.00' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'out_trade_no_taken', trade_no: first.trade_no });
+  });
+
+  it('answers 422 channel_unavailable without an open channel, and 422 outside its limits', async () => {
+    const none = await merchantFor({ channel: false });
+    const refused = await create(none, { out_trade_no: 'NC-1', amount: '10.00' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().code).toBe('channel_unavailable');
+
+    const m = await merchantFor();
+    const tooBig = await create(m, { out_trade_no: 'BIG-1', amount: '50000.01' });
+    expect(tooBig.statusCode).toBe(422);
+    expect(tooBig.json()).toMatchObject({
+      code: 'amount_out_of_range',
+      errors: { amount: [expect.stringContaining('50000.00')] },
+    });
+    const decimals = await create(m, { out_trade_no: 'DEC-1', amount: '10.001' });
+    expect(decimals.statusCode).toBe(422);
+    expect(decimals.json().errors.amount).toBeDefined();
+  });
+
+  it('reads an order by trade_no and by out_trade_no; another merchant gets 404 on the gateway and the console', async () => {
+    const m = await merchantFor();
+    const other = await merchantFor();
+    const order = (await create(m, { out_trade_no: 'MINE-1', amount: '12.00' })).json().data;
+
+    const byNo = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
+    expect(byNo.json().data.trade_no).toBe(order.trade_no);
+    const byOut = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/collections?out_trade_no=MINE-1', {
+      now,
+    });
+    expect(byOut.json().data.trade_no).toBe(order.trade_no);
+
+    const theirs = await gatewayCall(ctx.app, other, 'GET', `/gateway/v1/collections/${order.trade_no}`, {
+      now,
+    });
+    expect(theirs.statusCode).toBe(404);
+    const theirsByOut = await gatewayCall(
+      ctx.app,
+      other,
+      'GET',
+      '/gateway/v1/collections?out_trade_no=MINE-1',
+      { now },
+    );
+    expect(theirsByOut.statusCode).toBe(404);
+    const console = await loginAs(ctx.app, other.users.ROOT.email, TEST_PASSWORD);
+    expect((await console.get(`/api/merchant/collections/${order.trade_no}`)).statusCode).toBe(404);
+  });
+});
+
+describe('the signed call', () => {
+  it('refuses each kind of failure with its status and code, never naming a secret part', async () => {
+    const m = await merchantFor();
+    const path = '/gateway/v1/balance';
+    const cases: [string, Parameters<typeof gatewayCall>[4], number, string][] = [
+      ['unknown key', { headers: { 'x-access-key': 'ak_nope' } }, 401, 'unknown_key'],
+      ['key of another merchant number', { headers: { 'x-merchant-no': 'M999999' } }, 401, 'unknown_key'],
+      ['no key', { headers: { 'x-access-key': undefined } }, 401, 'unknown_key'],
+      ['wrong signature', { headers: { 'x-signature': 'f'.repeat(64) } }, 401, 'signature_invalid'],
+      ['no signature', { headers: { 'x-signature': undefined } }, 401, 'signature_invalid'],
+      ['short nonce', { nonce: 'short' }, 401, 'signature_invalid'],
+      [
+        'timestamp 301 s behind',
+        { timestamp: Math.floor(clock.getTime() / 1000) - 301 },
+        401,
+        'timestamp_out_of_window',
+      ],
+      [
+        'timestamp 301 s ahead',
+        { timestamp: Math.floor(clock.getTime() / 1000) + 301 },
+        401,
+        'timestamp_out_of_window',
+      ],
+      ['timestamp not a number', { headers: { 'x-timestamp': 'yesterday' } }, 401, 'timestamp_out_of_window'],
+      ['IP not whitelisted', { ip: '203.0.113.9' }, 403, 'ip_not_allowed'],
+    ];
+    for (const [name, options, status, code] of cases) {
+      const response = await gatewayCall(ctx.app, m, 'GET', path, { now, ...options });
+      expect({ name, status: response.statusCode, code: response.json().code }).toEqual({
+        name,
+        status,
+        code,
+      });
+      expect(response.json().message).not.toMatch(new RegExp(m.secret));
+    }
+  });
+
+  it('takes a timestamp 299 s away either side', async () => {
+    const m = await merchantFor();
+    for (const skew of [-299, 299]) {
+      const response = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', {
+        now,
+        timestamp: Math.floor(clock.getTime() / 1000) + skew,
+      });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('signs the path with its query and the exact body bytes: a changed byte is refused', async () => {
+    const m = await merchantFor();
+    const signed = await create(m, { out_trade_no: 'BYTES-1', amount: '10.00' });
+    expect(signed.statusCode).toBe(201);
+    const tampered = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+      now,
+      body: { out_trade_no: 'BYTES-2', amount: '10.00' },
+      headers: { 'x-signature': undefined },
+    });
+    expect(tampered.statusCode).toBe(401);
+  });
+
+  it('refuses a disabled merchant (403) and an empty whitelist refuses every call', async () => {
+    const disabled = await merchantFor();
+    const { merchants } = await import('../../src/db/schema/index.ts');
+    const { eq } = await import('drizzle-orm');
+    await ctx.database.db
+      .update(merchants)
+      .set({ status: 'disabled' })
+      .where(eq(merchants.id, disabled.merchant.id));
+    const refused = await gatewayCall(ctx.app, disabled, 'GET', '/gateway/v1/balance', { now });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('merchant_disabled');
+
+    const empty = await merchantFor({ whitelist: [] });
+    const none = await gatewayCall(ctx.app, empty, 'GET', '/gateway/v1/balance', { now });
+    expect(none.statusCode).toBe(403);
+    expect(none.json().code).toBe('ip_not_allowed');
+  });
+
+  it('matches IPv6 addresses and CIDR blocks of the whitelist', async () => {
+    const m = await merchantFor({ whitelist: ['2001:db8::/32', '198.51.100.0/24'] });
+    const call = (ip: string) => gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now, ip });
+    expect((await call('2001:db8:1::5')).statusCode).toBe(200);
+    expect((await call('198.51.100.255')).statusCode).toBe(200);
+    expect((await call('::ffff:198.51.100.7')).statusCode).toBe(200);
+    expect((await call('2001:db9::1')).statusCode).toBe(403);
+    expect((await call('198.51.101.0')).statusCode).toBe(403);
+  });
+
+  it('lets one of 20 concurrent calls with the same nonce through', async () => {
+    const m = await merchantFor();
+    const nonce = freshNonce();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now, nonce })),
+    );
+    const statuses = responses.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(responses.filter((r) => r.statusCode === 401).map((r) => r.json().code)).toEqual(
+      Array(19).fill('nonce_reused'),
+    );
+  });
+
+  it('answers the balance of the signing merchant', async () => {
+    const m = await merchantFor();
+    const response = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });
+    expect(response.json()).toEqual({
+      data: { available: '0.00', locked: '0.00', total: '0.00', currency: 'CNY' },
+    });
+  });
+});
+
+describe('paying, expiring, calling back and settling', () => {
+  it('pays an order on the sandbox page, sends the signed callback, and settles it once', async () => {
+    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const order = (await create(m, { out_trade_no: 'PAY-1', amount: '200.00' })).json().data;
+
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: order.pay_url,
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('200.00');
+    const paid = await ctx.app.inject({
+      method: 'POST',
+      url: order.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=paid',
+    });
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe(order.pay_url);
+
+    // A second Pay changes nothing.
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: order.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=failed',
+    });
+    expect(again.statusCode).toBe(303);
+    const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
+    expect(read.json().data).toMatchObject({ status: 'paid', paid_at: clock.toISOString() });
+
+    // The callback: 500 twice, then 200; one event id; three attempts logged; verified by standardwebhooks.
+    answers = [500, 500, 200];
+    received.length = 0;
+    const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const eventId = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data
+      .callbacks[0].id;
+    const first = await ctx.app.services.callbacks.attempt(eventId);
+    expect(first).toMatchObject({ attempt: 1, ok: false, statusCode: 500 });
+    // Not due yet: the job runs at next_attempt_at (15 s +- 10%); the clock moves on instead of waiting.
+    advance(20_000);
+    const second = await ctx.app.services.callbacks.attempt(eventId);
+    expect(second).toMatchObject({ attempt: 2, ok: false });
+    const secondDelay = second!.nextAttemptAt!.getTime() - clock.getTime();
+    expect(secondDelay).toBeGreaterThanOrEqual(54_000);
+    expect(secondDelay).toBeLessThanOrEqual(66_000);
+    advance(70_000);
+    const third = await ctx.app.services.callbacks.attempt(eventId);
+    expect(third).toMatchObject({ attempt: 3, ok: true, statusCode: 200, nextAttemptAt: null });
+    expect(await ctx.app.services.callbacks.attempt(eventId)).toBeNull();
+
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
+    const webhook = new Webhook(m.webhookSecret);
+    for (const r of received) {
+      const payload = webhook.verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      }) as { id: string; type: string; data: { trade_no: string; status: string } };
+      expect(payload).toMatchObject({
+        id: eventId,
+        type: 'collection.paid',
+        data: { trade_no: order.trade_no, status: 'paid' },
+      });
+    }
+    const detail = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data;
+    expect(detail.callbacks[0]).toMatchObject({ id: eventId, status: 'delivered' });
+    expect(detail.callbacks[0].attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
+      500, 500, 200,
+    ]);
+    expect(detail.timeline.map((t: { step: string }) => t.step)).toEqual(['created', 'paid', 'notified']);
+
+    // Resend from the console: the same event goes out again as attempt 4.
+    const resent = await console.post(`/api/merchant/collections/${order.trade_no}/notify`);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json().data).toMatchObject({ id: eventId, status: 'pending' });
+    expect(await ctx.app.services.callbacks.attempt(eventId)).toMatchObject({ attempt: 4, ok: true });
+
+    // T+1: nothing settles the same day; the next day, twice and concurrently, posts once.
+    expect(
+      (await ctx.app.services.settlements.run()).posted.filter((s) => s.merchantId === m.merchant.id),
+    ).toEqual([]);
+    advance(24 * 3600 * 1000);
+    const runs = await Promise.all([
+      ctx.app.services.settlements.run(),
+      ctx.app.services.settlements.run(),
+      ctx.app.services.settlements.run(),
+    ]);
+    const mine = runs.flatMap((r) => r.posted).filter((s) => s.merchantId === m.merchant.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ orderCount: 1, grossMinor: 20000n, feeMinor: 300n, netMinor: 19700n });
+    await ctx.app.services.settlements.run();
+    const balance = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });
+    expect(balance.json().data.available).toBe('197.00');
+    const after = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data;
+    expect(after).toMatchObject({
+      settlement_status: 'settled',
+      settlement_no: expect.stringMatching(/^S\d+/),
+    });
+    const settlements = (await console.get('/api/merchant/settlements')).json();
+    expect(settlements.data).toHaveLength(1);
+    expect(settlements.meta.sums).toEqual({ gross: '200.00', fee: '3.00', net: '197.00', count: 1 });
+    const batch = (await console.get(`/api/merchant/settlements/${settlements.data[0].settlement_no}`)).json()
+      .data;
+    expect(batch.orders.map((o: { trade_no: string }) => o.trade_no)).toEqual([order.trade_no]);
+    const flows = (await console.get('/api/merchant/fund-flows')).json().data;
+    expect(flows[0]).toMatchObject({
+      type: 'collection_settlement',
+      amount: '197.00',
+      ref_no: settlements.data[0].settlement_no,
+    });
+  });
+
+  it('closes an unpaid order at its expiry (not before) and it can no longer be paid', async () => {
+    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const order = (await create(m, { out_trade_no: 'EXP-1', amount: '5.00' })).json().data;
+    expect(await ctx.app.services.collections.expire(order.trade_no)).toBeNull();
+    advance(30 * 60 * 1000);
+    const closed = await ctx.app.services.collections.expire(order.trade_no);
+    expect(closed?.status).toBe('closed');
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: order.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=paid',
+    });
+    expect(pay.statusCode).toBe(303);
+    const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
+    expect(read.json().data.status).toBe('closed');
+    const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const detail = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data;
+    expect(detail.callbacks.map((c: { type: string }) => c.type)).toEqual(['collection.closed']);
+  });
+
+  it("lists the merchant's orders newest first with the sums of the filter", async () => {
+    const m = await merchantFor();
+    for (const [i, amount] of ['1.00', '2.00', '3.00'].entries()) {
+      advance(1000);
+      await create(m, { out_trade_no: `LIST-${i}`, amount });
+    }
+    const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const all = (await console.get('/api/merchant/collections?per_page=2')).json();
+    expect(all.data.map((o: { out_trade_no: string }) => o.out_trade_no)).toEqual(['LIST-2', 'LIST-1']);
+    // 1.5% of 1.00, 2.00 and 3.00, each rounded half up: 0.02 + 0.03 + 0.05.
+    expect(all.meta).toMatchObject({ total: 3, sums: { amount: '6.00', count: 3, fee: '0.10' } });
+    const next = (
+      await console.get(`/api/merchant/collections?per_page=2&page=2&cursor=${all.meta.next_cursor}`)
+    ).json();
+    expect(next.data.map((o: { out_trade_no: string }) => o.out_trade_no)).toEqual(['LIST-0']);
+    const filtered = (await console.get('/api/merchant/collections?out_trade_no=LIST-1')).json();
+    expect(filtered.meta.sums).toEqual({ amount: '2.00', count: 1, fee: '0.03' });
+    const bad = await console.get('/api/merchant/collections?status=nope');
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it("auto mode pays or fails by itself, with the channel's success rate", async () => {
+    const m = await merchantFor({ channel: { sandboxMode: 'auto', sandboxSuccessPpm: 1_000_000 } });
+    const order = (await create(m, { out_trade_no: 'AUTO-1', amount: '8.00' })).json().data;
+    const done = await ctx.app.services.sandbox.autoComplete(order.trade_no);
+    expect(done?.status).toBe('paid');
+    expect(await ctx.app.services.sandbox.autoComplete(order.trade_no)).toBeNull();
+  });
+});
