@@ -2,7 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './modules/demo/index.ts';
+import { DEMO_OTHER_MERCHANTS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './modules/demo/index.ts';
 import { claimDataDir, publishServerUrl, releaseDataDir } from './cli/server-file.ts';
 import { ensureLocalOperatorToken } from './modules/ops/index.ts';
 
@@ -32,7 +32,7 @@ await ensureLocalOperatorToken(database.db, config.dataDir);
 
 // Development seeds an empty database; production only when asked (npm start asks with --demo).
 const wantsDemo = process.argv.includes('--demo') || !config.isProduction;
-const seeded = wantsDemo ? await seedDemo(database.db) : false;
+const seeded = wantsDemo ? await seedDemo(database.db, { appKey: config.appKey }) : false;
 
 const app = await buildApp({ config, database });
 await app.listen({ port: config.port, host: config.host });
@@ -46,6 +46,8 @@ console.log(`\nPaydesk is running at ${url} (database: ${database.kind})`);
 if (wantsDemo) {
   console.log(seeded ? 'Demo merchant created. Logins:' : 'Demo logins:');
   for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);
+  for (const other of DEMO_OTHER_MERCHANTS)
+    console.log(`  ROOT      ${other.email}  /  ${DEMO_PASSWORD}  (${other.no}, ${other.currency})`);
 }
 console.log('');
 

@@ -13,55 +13,88 @@ beforeEach(async () => {
 afterEach(() => ctx.close());
 
 describe('the demo merchant', () => {
-  it('starts with five weeks of fund flow posted through the ledger, and a frozen amount', async () => {
-    expect(await seedDemo(ctx.database.db)).toBe(true);
+  it('starts with five weeks of fund flow posted through the ledger, a frozen amount and a settled batch', async () => {
+    expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
     const finance = await loginAs(ctx.app, 'finance@demo.paydesk.test', DEMO_PASSWORD);
 
     const balance = (await finance.get('/api/merchant/balance')).json().data;
+    // Transfers (149,789.24 available, 5,000.00 frozen) + the settled batch: 830.95 gross - 12.46 fees.
     expect(balance).toEqual({
-      total: '154789.24',
-      available: '149789.24',
+      total: '155607.73',
+      available: '150607.73',
       locked: '5000.00',
       currency: 'CNY',
     });
 
     const list = (await finance.get('/api/merchant/fund-flows?per_page=100')).json();
-    expect(list.meta).toMatchObject({ total: 22, sums: { money_in: '172019.99', money_out: '22230.75' } });
+    expect(list.meta).toMatchObject({ total: 23, sums: { money_in: '172838.48', money_out: '22230.75' } });
     const types = new Set(list.data.map((e: { type: string }) => e.type));
-    expect(types).toEqual(new Set(['transfer_in', 'transfer_out', 'funds_frozen']));
+    expect(types).toEqual(new Set(['collection_settlement', 'transfer_in', 'transfer_out', 'funds_frozen']));
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
     const times = list.data.map((e: { created_at: string }) => Date.parse(e.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(Date.now() - times[0]).toBeLessThan(2 * 86_400_000);
     expect(Date.now() - times.at(-1)).toBeGreaterThan(34 * 86_400_000);
-    expect(list.data.every((e: { ref_no: string }) => /^OA\d{8}$/.test(e.ref_no))).toBe(true);
+    expect(list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22})$/.test(e.ref_no))).toBe(true);
     expect(list.data[0].available_after).toBe(balance.available);
 
     expect((await verifyLedger(ctx.database.db, DEMO_MERCHANT_NO)).ok).toBe(true);
-    // The books balance: the operator's transfers against the merchant's available and frozen money.
+    // The books balance: operator transfers, the channel's clearing and our fees against the merchants.
     const books = await trialBalance(ctx.database.db);
     expect(books.balanced).toBe(true);
-    expect(books.currencies).toEqual([
+    const cny = books.currencies.find((c) => c.currency === 'CNY')!;
+    expect(cny.accounts).toEqual([
       {
-        currency: 'CNY',
-        accounts: [
-          {
-            code: 'operator_adjustments:CNY',
-            kind: 'operator_adjustments',
-            channel: null,
-            balance: '-154789.24',
-          },
-        ],
-        merchants: { available: '149789.24', locked: '5000.00', count: 1 },
-        total: '0.00',
+        code: 'channel_clearing:sandbox:CNY',
+        kind: 'channel_clearing',
+        channel: 'sandbox',
+        balance: '-830.95',
+      },
+      { code: 'fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '12.46' },
+      {
+        code: 'operator_adjustments:CNY',
+        kind: 'operator_adjustments',
+        channel: null,
+        balance: '-154789.24',
       },
     ]);
+    expect(cny).toMatchObject({
+      merchants: { available: '150607.73', locked: '5000.00', count: 1 },
+      total: '0.00',
+    });
+    expect(books.currencies.map((c) => c.currency).sort()).toEqual(['BRL', 'CNY', 'INR', 'VND']);
+  });
+
+  it('gives a merchant in each currency open channels, a key for this machine and orders in every state', async () => {
+    expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
+    for (const [email, currency] of [
+      ['root@demo.paydesk.test', 'CNY'],
+      ['root@inr.demo.paydesk.test', 'INR'],
+      ['root@brl.demo.paydesk.test', 'BRL'],
+      ['root@vnd.demo.paydesk.test', 'VND'],
+    ]) {
+      const root = await loginAs(ctx.app, email, DEMO_PASSWORD);
+      const orders = (await root.get('/api/merchant/collections?per_page=100')).json();
+      expect(new Set(orders.data.map((o: { status: string }) => o.status))).toEqual(
+        new Set(['to_be_paid', 'paid', 'closed', 'failed']),
+      );
+      expect(new Set(orders.data.map((o: { settlement_status: string }) => o.settlement_status))).toEqual(
+        new Set(['unsettled', 'settled']),
+      );
+      expect(orders.data.every((o: { currency: string }) => o.currency === currency)).toBe(true);
+      const settlements = (await root.get('/api/merchant/settlements')).json();
+      expect(settlements.data).toHaveLength(1);
+      expect((await root.get('/api/merchant/access-key')).json().data).toMatchObject({
+        merchant_no: expect.any(String),
+      });
+      expect((await root.get('/api/merchant/ip-address')).json().data.ips).toEqual(['127.0.0.1', '::1']);
+    }
   });
 
   it('seeds only an empty database', async () => {
-    expect(await seedDemo(ctx.database.db)).toBe(true);
-    expect(await seedDemo(ctx.database.db)).toBe(false);
+    expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
+    expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(false);
     const report = await verifyLedger(ctx.database.db);
-    expect(report).toMatchObject({ ok: true, merchants_checked: 1, entries_checked: 22 });
+    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 26 });
   });
 });

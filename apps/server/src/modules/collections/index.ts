@@ -10,6 +10,7 @@ import { createSettlementsService } from './settlements.service.ts';
 export { collectionsRepository, type CollectionRow } from './collections.repository.ts';
 export { type CollectionsService, newTradeNo } from './collections.service.ts';
 export { settlementCutoff, type SettlementsService } from './settlements.service.ts';
+export { settlementsRepository } from './settlements.repository.ts';
 
 /** Receive money: collection orders, their settlement batches, and their console and gateway routes. */
 export function registerCollectionsModule(

@@ -1,9 +1,15 @@
-import { type Role, toMinor } from '@paydesk/shared';
+import { type Currency, type Role, toMinor } from '@paydesk/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { createLedger } from '../ledger/index.ts';
 import { actionRefNo, opsRepository } from '../ops/index.ts';
 import { usersRepository } from '../users/index.ts';
+import {
+  type DemoMerchant,
+  seedDemoAccessKey,
+  seedDemoChannels,
+  seedDemoCollections,
+} from './demo-collections.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -14,8 +20,45 @@ export const DEMO_USERS: { email: string; name: string; role: Role }[] = [
   { email: 'viewer@demo.paydesk.test', name: 'Demo Viewer', role: 'VIEWER' },
 ];
 
-/** Seeds the demo merchant and its four users into an empty database; does nothing otherwise. */
-export async function seedDemo(db: Db): Promise<boolean> {
+/** One merchant in each other currency, each with a ROOT login (DESIGN section 4). */
+export const DEMO_OTHER_MERCHANTS: {
+  no: string;
+  name: string;
+  currency: Currency;
+  timeZone: string;
+  email: string;
+}[] = [
+  {
+    no: 'M100002',
+    name: 'Mumbai Spice House',
+    currency: 'INR',
+    timeZone: 'Asia/Kolkata',
+    email: 'root@inr.demo.paydesk.test',
+  },
+  {
+    no: 'M100003',
+    name: 'Loja Paulista',
+    currency: 'BRL',
+    timeZone: 'America/Sao_Paulo',
+    email: 'root@brl.demo.paydesk.test',
+  },
+  {
+    no: 'M100004',
+    name: 'Cửa hàng Sài Gòn',
+    currency: 'VND',
+    timeZone: 'Asia/Ho_Chi_Minh',
+    email: 'root@vnd.demo.paydesk.test',
+  },
+];
+
+/**
+ * Seeds the demo merchants, their users, history, channels, access keys and orders into an empty database;
+ * does nothing otherwise.
+ */
+export async function seedDemo(
+  db: Db,
+  { appKey, now = new Date() }: { appKey: Buffer; now?: Date },
+): Promise<boolean> {
   if (await opsRepository.hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
@@ -23,6 +66,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       no: DEMO_MERCHANT_NO,
       name: 'Demo Store',
       currency: 'CNY',
+      timezone: 'Asia/Shanghai',
     });
     // Another process seeded it first.
     if (!merchant) return false;
@@ -35,9 +79,42 @@ export async function seedDemo(db: Db): Promise<boolean> {
         roles: [u.role],
       });
     }
-    await seedFundHistory(tx, merchant.id, new Date());
+    await seedFundHistory(tx, merchant.id, now);
+    await seedReceiveMoney(
+      tx,
+      appKey,
+      { id: merchant.id, no: merchant.no, currency: 'CNY', timeZone: 'Asia/Shanghai' },
+      now,
+    );
+    for (const other of DEMO_OTHER_MERCHANTS) {
+      const row = (await opsRepository.insertMerchant(tx, {
+        no: other.no,
+        name: other.name,
+        currency: other.currency,
+        timezone: other.timeZone,
+      }))!;
+      await usersRepository.insert(tx, {
+        merchantId: row.id,
+        email: other.email,
+        name: `${other.name} admin`,
+        passwordHash,
+        roles: ['ROOT'],
+      });
+      await seedReceiveMoney(
+        tx,
+        appKey,
+        { id: row.id, no: row.no, currency: other.currency, timeZone: other.timeZone },
+        now,
+      );
+    }
     return true;
   });
+}
+
+async function seedReceiveMoney(tx: Tx, appKey: Buffer, merchant: DemoMerchant, now: Date) {
+  const channel = await seedDemoChannels(tx, merchant);
+  await seedDemoAccessKey(tx, appKey, merchant);
+  await seedDemoCollections(tx, merchant, channel, now);
 }
 
 type DemoMove = {

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { type Currency, toMinor } from '@paydesk/shared';
+import { feeOf } from '@paydesk/shared/collections/collections.schemas.ts';
+import type { Tx } from '../../db/client.ts';
+import { encrypt } from '../../lib/crypto.ts';
+import { newWebhookSecret } from '../../lib/webhooks.ts';
+import { accessKeysRepository } from '../access-key/index.ts';
+import { channelsRepository, type ChannelRow } from '../channels/index.ts';
+import { collectionsRepository, newTradeNo, settlementsRepository } from '../collections/index.ts';
+import { createLedger } from '../ledger/index.ts';
+
+// The demo's receive-money data (DESIGN section 4): open sandbox channels, an access key whitelisted for
+// this machine, and collection orders in every state (to be paid, paid, settled, closed, failed) over the
+// last days, with one settled batch posted through the ledger like a real settlement run.
+
+export type DemoMerchant = { id: number; no: string; currency: Currency; timeZone: string };
+
+const DAY = 86_400_000;
+
+/** Amounts in the merchant's currency, scaled for VND (no decimals, larger numbers). */
+const amountsOf = (currency: Currency) =>
+  currency === 'VND'
+    ? ['250000', '1200000', '85000', '3400000', '560000', '99000', '2150000', '740000']
+    : ['128.00', '1299.50', '45.90', '3200.00', '568.25', '88.80', '2150.00', '760.40'];
+
+export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
+  const country = ({ CNY: 'CN', INR: 'IN', BRL: 'BR', VND: 'VN' } as const)[merchant.currency as 'CNY'];
+  const min = merchant.currency === 'VND' ? '10000' : '1.00';
+  const max = merchant.currency === 'VND' ? '500000000' : '50000.00';
+  const base = {
+    merchantId: merchant.id,
+    kind: 'collection',
+    country,
+    currency: merchant.currency,
+    minAmountMinor: toMinor(min, merchant.currency),
+    maxAmountMinor: toMinor(max, merchant.currency),
+    openedBy: 'Paydesk demo',
+  } as const;
+  // The default (first opened): paid on the hosted page; settles T+1.
+  const manual = await channelsRepository.upsertOpen(tx, {
+    ...base,
+    code: 'sandbox',
+    feeRatePpm: 15_000,
+    settlementCycle: 'T1',
+  });
+  // For demo traffic: pays 90% of orders by itself after 3 s; settles T+0.
+  await channelsRepository.upsertOpen(tx, {
+    ...base,
+    code: 'sandbox-auto',
+    feeRatePpm: 12_000,
+    fixedFeeMinor: merchant.currency === 'VND' ? 1000n : 50n,
+    settlementCycle: 'T0',
+    sandboxMode: 'auto',
+    sandboxSuccessPpm: 900_000,
+    sandboxDelaySeconds: 3,
+  });
+  return manual;
+}
+
+/** A key whose secret the ops command line can use for demo traffic; the merchant reveals it with step-up. */
+export async function seedDemoAccessKey(tx: Tx, appKey: Buffer, merchant: DemoMerchant) {
+  await accessKeysRepository.upsert(tx, merchant.id, {
+    accessKey: `ak_demo${merchant.no.toLowerCase()}${randomBytes(6).toString('hex')}`,
+    secretEncrypted: encrypt(appKey, randomBytes(24).toString('base64url')),
+    webhookSecretEncrypted: encrypt(appKey, newWebhookSecret()),
+  });
+  await accessKeysRepository.setIpWhitelist(tx, merchant.id, ['127.0.0.1', '::1']);
+}
+
+/** Orders over the last four days in every state; the ones paid before today settled in one batch now. */
+export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channel: ChannelRow, now: Date) {
+  const amounts = amountsOf(merchant.currency);
+  const plan: { daysAgo: number; status: 'paid' | 'failed' | 'closed' | 'to_be_paid' }[] = [
+    { daysAgo: 4, status: 'paid' },
+    { daysAgo: 4, status: 'failed' },
+    { daysAgo: 3, status: 'paid' },
+    { daysAgo: 3, status: 'closed' },
+    { daysAgo: 2, status: 'paid' },
+    { daysAgo: 1, status: 'paid' },
+    { daysAgo: 0, status: 'paid' },
+    { daysAgo: 0, status: 'to_be_paid' },
+  ];
+  const settle: { id: number; amountMinor: bigint; feeMinor: bigint }[] = [];
+  const startOfToday = new Date(Math.floor(now.getTime() / DAY) * DAY);
+  for (const [index, step] of plan.entries()) {
+    const createdAt =
+      step.daysAgo === 0
+        ? new Date(now.getTime() - (plan.length - index) * 60_000)
+        : new Date(startOfToday.getTime() - step.daysAgo * DAY + (3 + index) * 3_600_000);
+    const amountMinor = toMinor(amounts[index % amounts.length], merchant.currency);
+    const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
+    const expiresAt = new Date(createdAt.getTime() + channel.expiryMinutes * 60_000);
+    const row = await collectionsRepository.insert(tx, {
+      merchantId: merchant.id,
+      channelId: channel.id,
+      channelCode: channel.code,
+      tradeNo: newTradeNo('C', createdAt),
+      outTradeNo: `DEMO-${merchant.no}-${String(index + 1).padStart(4, '0')}`,
+      amountMinor,
+      feeMinor,
+      currency: merchant.currency,
+      payerName: ['Li Wei', 'Priya Sharma', 'Ana Souza', 'Nguyễn Văn An'][index % 4],
+      note: index % 3 === 0 ? 'Order from the demo shop' : null,
+      status: step.status,
+      expiresAt,
+      paidAt: step.status === 'paid' ? new Date(createdAt.getTime() + 90_000) : null,
+      finishedAt:
+        step.status === 'failed'
+          ? new Date(createdAt.getTime() + 120_000)
+          : step.status === 'closed'
+            ? expiresAt
+            : null,
+      createdAt,
+    });
+    if (row && step.status === 'paid' && step.daysAgo > 0) settle.push(row);
+  }
+  if (settle.length === 0) return;
+  const gross = settle.reduce((s, o) => s + o.amountMinor, 0n);
+  const fee = settle.reduce((s, o) => s + o.feeMinor, 0n);
+  const batch = await settlementsRepository.insert(tx, {
+    settlementNo: `S${now
+      .toISOString()
+      .replace(/[-:TZ.]/g, '')
+      .slice(0, 14)}${String(channel.id).padStart(4, '0')}0000`,
+    merchantId: merchant.id,
+    channelId: channel.id,
+    channelCode: channel.code,
+    cycle: 'T1',
+    businessDate: new Date(startOfToday.getTime() - DAY).toISOString().slice(0, 10),
+    orderCount: settle.length,
+    grossMinor: gross,
+    feeMinor: fee,
+    netMinor: gross - fee,
+    currency: merchant.currency,
+    createdAt: now,
+  });
+  await collectionsRepository.attachToBatch(
+    tx,
+    batch.id,
+    settle.map((o) => o.id),
+  );
+  const { entry } = await createLedger().post(tx, {
+    merchantId: merchant.id,
+    type: 'collection_settlement',
+    amountMinor: batch.netMinor,
+    feeMinor: batch.feeMinor,
+    channel: channel.code,
+    refType: 'settlement',
+    refId: String(batch.id),
+    refNo: batch.settlementNo,
+    note: `${batch.orderCount} orders, ${batch.businessDate}`,
+    idempotencyKey: `settlement:${batch.id}`,
+    at: now,
+  });
+  await collectionsRepository.markSettled(tx, batch.id, now);
+  await settlementsRepository.markSettled(tx, batch.id, entry.entryId, now);
+}
