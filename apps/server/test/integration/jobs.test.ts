@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+
+// The background jobs really run (pg-boss on the same database, workers inside the app): an order paid on
+// the sandbox page reaches the merchant's receiver by the callback job, and a job sent in a transaction
+// that rolls back never exists.
+
+let ctx: TestContext;
+let receiver: Server;
+let receiverUrl: string;
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestApp({ JOBS: 'inline' });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      bodies.push(body);
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await ctx?.close();
+});
+
+describe('jobs', () => {
+  it('delivers the callback of an order paid on the sandbox page, once', async () => {
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+      body: { out_trade_no: 'JOB-1', amount: '9.90' },
+    });
+    const order = created.json().data;
+    const paid = await ctx.app.inject({
+      method: 'POST',
+      url: order.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=paid',
+    });
+    expect(paid.statusCode).toBe(303);
+    await vi.waitFor(() => expect(bodies).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    expect(JSON.parse(bodies[0])).toMatchObject({
+      type: 'collection.paid',
+      data: { trade_no: order.trade_no },
+    });
+    // The attempt is recorded once the receiver has answered.
+    const eventOf = () =>
+      queryRows<{ status: string; attempts: number }>(
+        ctx.database.db,
+        sql`select status, attempts from callback_events where ref_id = (select id from collections where trade_no = ${order.trade_no})`,
+      );
+    await vi.waitFor(async () => expect(await eventOf()).toEqual([{ status: 'delivered', attempts: 1 }]), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('drops a job sent in a transaction that rolls back', async () => {
+    const marker = `rollback-${Date.now()}`;
+    await expect(
+      ctx.database.db.transaction(async (tx) => {
+        await ctx.app.services.jobs.send(tx, 'settlement.run', { marker });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await ctx.database.db.transaction(async (tx) => {
+      await ctx.app.services.jobs.send(tx, 'settlement.run', { marker: `${marker}-kept` });
+    });
+    const rows = await queryRows<{ marker: string }>(
+      ctx.database.db,
+      sql`select data->>'marker' as marker from pgboss.job where name = 'settlement.run' and data->>'marker' like ${`${marker}%`}`,
+    );
+    expect(rows.map((r) => r.marker)).toEqual([`${marker}-kept`]);
+  });
+});
