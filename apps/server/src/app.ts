@@ -164,7 +164,7 @@ export async function buildApp({
   const sandbox = createSandboxService({ db, collections, now });
   registerSandboxModule(app, { db, collections, now });
   await registerGatewayModule(app, ctx, (gateway) => gatewayRoutes(gateway));
-  registerOpsModule(app, ctx, { settlements, sandbox });
+  registerOpsModule(app, ctx, { settlements, sandbox, accessKeys });
   await registerGatewayDocs(app);
 
   const services: AppServices = {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { groupDecimal } from '@paydesk/shared';
 import {
   CloseChannelBodySchema,
+  DemoTrafficOptionsSchema,
   RunSettlementBodySchema,
   SandboxCompleteBodySchema,
   ListChannelsQuerySchema,
@@ -29,6 +30,15 @@ type OptionSpec = {
 };
 
 type Values = Record<string, string | boolean | undefined>;
+
+type RunContext = {
+  input: Record<string, unknown>;
+  send: (
+    request: OpsRequest,
+  ) => Promise<{ status: number; data?: Record<string, unknown>; message?: string }>;
+  io: { out(text: string): void; err(text: string): void };
+  json: boolean;
+};
 type Data = Record<string, unknown>;
 
 type CommandSpec = {
@@ -42,6 +52,8 @@ type CommandSpec = {
   print: (data: Data, values: Values) => string[];
   /** Exit code for a successful answer (ledger:verify fails when the ledger is broken). */
   exitCode?: (data: Data) => number;
+  /** A command that sends its request many times (demo:traffic) instead of once. */
+  run?: (context: RunContext) => Promise<number>;
   examples: string[];
 };
 
@@ -335,6 +347,58 @@ export const COMMANDS: Record<string, CommandSpec> = {
       'npm run ops -- sandbox:complete --trade-no C20261123101500123456 --result paid --reason "test"',
     ],
   },
+  'demo:traffic': {
+    summary:
+      "Demo traffic: collections for a merchant through its real signed gateway route, at a rate for a time; the sandbox's auto channel pays or fails them by itself.",
+    options: {
+      merchant: MERCHANT,
+      rate: { value: '<per second>', help: 'orders per second (default 2)' },
+      duration: { value: '<seconds>', help: 'how long (default 60)' },
+      channel: { value: '<code>', help: 'the collection channel (default sandbox-auto, the auto mode)' },
+    },
+    changes: false,
+    schema: DemoTrafficOptionsSchema,
+    request: (input) => ({
+      method: 'POST',
+      path: '/ops/v1/demo/collections',
+      body: { merchant: input.merchant, channel: input.channel },
+    }),
+    print: (data) => [JSON.stringify(data)],
+    run: async ({ input, send, io, json }) => {
+      const rate = Number(input.rate);
+      const total = Math.max(1, Math.round(rate * Number(input.duration)));
+      const counts = new Map<string, number>();
+      const inFlight: Promise<void>[] = [];
+      const started = Date.now();
+      for (let i = 0; i < total; i++) {
+        const due = started + (i * 1000) / rate;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+        inFlight.push(
+          send(COMMANDS['demo:traffic'].request(input)).then((answer) => {
+            const data = answer.data ?? {};
+            const key =
+              answer.status !== 200
+                ? `error ${answer.status}: ${answer.message ?? ''}`
+                : data.gateway_status === 201
+                  ? 'created'
+                  : `refused ${String(data.gateway_status)} ${String(data.code ?? '')}`;
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          }),
+        );
+      }
+      await Promise.all(inFlight);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const summary = Object.fromEntries(counts);
+      if (json) io.out(JSON.stringify({ sent: total, seconds: Number(seconds), results: summary }, null, 2));
+      else {
+        io.out(`Sent ${total} collection(s) for ${String(input.merchant)} in ${seconds} s:`);
+        for (const [key, count] of counts) io.out(`  ${key}: ${count}`);
+        io.out('The sandbox auto channel pays or fails them within seconds; their callbacks follow.');
+      }
+      return (counts.get('created') ?? 0) > 0 ? EXIT.ok : EXIT.failed;
+    },
+    examples: ['npm run ops -- demo:traffic --merchant M100001 --rate 5 --duration 60'],
+  },
   'ledger:verify': {
     summary: 'Check every ledger invariant, for one merchant or all; exits 1 and lists each broken one.',
     options: { merchant: { value: '<no>', help: 'only this merchant (default: all)' } },
@@ -602,6 +666,21 @@ export async function runOps(argv: string[], { io, connect, defaultOperator }: R
     return EXIT.failed;
   }
   try {
+    if (spec.run) {
+      return await spec.run({
+        input: parsed.data as Data,
+        io,
+        json: Boolean(values.json),
+        send: async (request) => {
+          const response = await transport.request({
+            ...request,
+            headers: { [OPERATOR_HEADER]: operator, ...request.headers },
+          });
+          const body = (response.body ?? {}) as { data?: Data; message?: string };
+          return { status: response.status, data: body.data, message: body.message };
+        },
+      });
+    }
     const request = spec.request(parsed.data as Data);
     const response = await transport.request({
       ...request,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
@@ -20,8 +21,12 @@ export {
 export function registerOpsModule(
   app: FastifyInstance,
   { db }: AppContext,
-  { settlements, sandbox }: { settlements: SettlementsService; sandbox: SandboxService },
+  {
+    settlements,
+    sandbox,
+    accessKeys,
+  }: { settlements: SettlementsService; sandbox: SandboxService; accessKeys: AccessKeyService },
 ): void {
-  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox });
+  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox, accessKeys });
   opsRoutes(app, { ops, requireOperator: createOperatorGuard({ db }) });
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomBytes, randomInt } from 'node:crypto';
 import { ValidationError } from '../../lib/errors.ts';
+import { signRequest } from '../../lib/gateway-signature.ts';
 import { operatorOf } from './operator-auth.ts';
 import {
   CloseChannelBodySchema,
+  DemoCollectionBodySchema,
   RunSettlementBodySchema,
   SandboxCompleteBodySchema,
   ListChannelsQuerySchema,
@@ -112,6 +115,57 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     { ...guard, schema: { body: SandboxCompleteBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.completeSandbox(request.body, contextOf(request, request.body.reason))),
+  );
+
+  // Demo traffic (ops demo:traffic): one collection per call, made through the real signed gateway route
+  // with the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine).
+  r.post(
+    '/ops/v1/demo/collections',
+    { ...guard, schema: { body: DemoCollectionBodySchema } },
+    async (request, reply) => {
+      const credentials = await ops.demoCredentials(request.body.merchant);
+      const body = JSON.stringify({
+        out_trade_no: `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+        amount: `${randomInt(10, 2000)}.${String(randomInt(0, 100)).padStart(2, '0')}`,
+        channel: request.body.channel,
+      });
+      const path = '/gateway/v1/collections';
+      const timestamp = Math.floor(Date.now() / 1000);
+      const nonce = randomBytes(16).toString('hex');
+      const response = await app.inject({
+        method: 'POST',
+        url: path,
+        remoteAddress: '127.0.0.1',
+        headers: {
+          'content-type': 'application/json',
+          'x-merchant-no': credentials.merchantNo,
+          'x-access-key': credentials.accessKey,
+          'x-timestamp': String(timestamp),
+          'x-nonce': nonce,
+          'x-signature': signRequest(credentials.secret, {
+            method: 'POST',
+            pathWithQuery: path,
+            timestamp,
+            nonce,
+            body,
+          }),
+        },
+        payload: body,
+      });
+      const answer = response.json() as {
+        data?: { trade_no: string; status: string };
+        code?: string;
+        message?: string;
+      };
+      return reply.status(200).send({
+        data: {
+          gateway_status: response.statusCode,
+          trade_no: answer.data?.trade_no ?? null,
+          code: answer.code ?? null,
+          message: answer.message ?? null,
+        },
+      });
+    },
   );
 
   r.get(

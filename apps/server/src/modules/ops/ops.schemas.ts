@@ -149,3 +149,19 @@ export const SandboxCompleteBodySchema = z.object({
   reason: ReasonSchema,
 });
 export type SandboxCompleteBody = z.infer<typeof SandboxCompleteBodySchema>;
+
+/** One demo collection through the signed gateway (demo:traffic sends these at a rate). */
+export const DemoCollectionBodySchema = z.object({
+  merchant: MerchantNoSchema,
+  channel: ChannelCodeSchema.default('sandbox-auto'),
+});
+export type DemoCollectionBody = z.infer<typeof DemoCollectionBodySchema>;
+
+export const DemoTrafficOptionsSchema = DemoCollectionBodySchema.extend({
+  rate: z.coerce
+    .number()
+    .min(0.1, 'The rate is at least 0.1 per second.')
+    .max(200, 'The rate is at most 200 per second.')
+    .default(2),
+  duration: z.coerce.number().int().min(1).max(3600, 'The duration is at most 3600 seconds.').default(60),
+});

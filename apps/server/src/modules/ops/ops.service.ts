@@ -18,6 +18,7 @@ import {
 } from '../ledger/index.ts';
 import { usersRepository } from '../users/index.ts';
 import { channelsRepository, percentToPpm, presentChannel } from '../channels/index.ts';
+import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import type { Operator } from './operator-auth.ts';
@@ -40,6 +41,7 @@ type Deps = {
   ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'>;
   settlements: Pick<SettlementsService, 'run' | 'present'>;
   sandbox: Pick<SandboxService, 'complete'>;
+  accessKeys: Pick<AccessKeyService, 'credentialsOf'>;
 };
 
 /** Who asks, why, and the client's key for this one command (a retry with it replays the answer). */
@@ -99,7 +101,7 @@ function canonicalJson(value: unknown): string {
 
 export type OpsService = ReturnType<typeof createOpsService>;
 
-export function createOpsService({ db, ledger, settlements, sandbox }: Deps) {
+export function createOpsService({ db, ledger, settlements, sandbox, accessKeys }: Deps) {
   /**
    * Runs one operator command in one transaction and records it in operator_actions (who, when, why, what).
    * The client's idempotency key makes a retried command answer the first result instead of acting twice.
@@ -411,6 +413,18 @@ export function createOpsService({ db, ledger, settlements, sandbox }: Deps) {
     });
   }
 
+  /**
+   * What demo traffic signs its gateway calls with: the merchant's number, key and secret. Only in the
+   * server (the secret never leaves it); refused for a merchant without a key.
+   */
+  async function demoCredentials(merchantNo: string) {
+    const merchant = await merchantByNo(merchantNo);
+    const credentials = await accessKeys.credentialsOf(db, merchant.id);
+    if (!credentials)
+      throw conflict(`${merchant.no} has no access key yet: it is issued in Settings > Access key.`);
+    return { merchantNo: merchant.no, accessKey: credentials.accessKey, secret: credentials.secret };
+  }
+
   async function verify(merchantNo?: string) {
     if (merchantNo) await merchantByNo(merchantNo);
     return verifyLedger(db, merchantNo);
@@ -433,6 +447,7 @@ export function createOpsService({ db, ledger, settlements, sandbox }: Deps) {
     closeChannel,
     runSettlement,
     completeSandbox,
+    demoCredentials,
     listChannels,
   };
 }

@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOps } from '../../src/cli/ops-commands.ts';
+import { injectTransport } from '../../src/cli/transport.ts';
+import { queryRows } from '../../src/db/client.ts';
+import { seedDemo } from '../../src/modules/demo/index.ts';
+import { verifyLedger } from '../../src/modules/ledger/index.ts';
+import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+
+// ops demo:traffic: collections through the demo merchant's real signed gateway route, finished by the
+// sandbox's auto mode; the books still balance after.
+
+let ctx: TestContext;
+let token: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  await seedDemo(ctx.database.db, { appKey: ctx.config.appKey });
+  token = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
+});
+afterAll(() => ctx?.close());
+
+async function ops(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOps(argv, {
+    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
+    connect: async () => injectTransport(ctx.app, token),
+    defaultOperator: 'tester',
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const trafficOrders = () =>
+  queryRows<{ trade_no: string; channel_code: string; status: string }>(
+    ctx.database.db,
+    sql`select trade_no, channel_code, status from collections where out_trade_no like 'TRAFFIC-%' order by id`,
+  );
+
+describe('ops demo:traffic', () => {
+  it('sends signed collections at the rate asked, and the auto channel finishes them', async () => {
+    const run = await ops('demo:traffic', '--merchant', 'M100001', '--rate', '40', '--duration', '1');
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Sent 40 collection(s) for M100001');
+    expect(run.out).toContain('created: 40');
+    const orders = await trafficOrders();
+    expect(orders).toHaveLength(40);
+    expect(new Set(orders.map((o) => o.channel_code))).toEqual(new Set(['sandbox-auto']));
+
+    // The auto channel's job: 90% paid, the rest failed, none left to pay.
+    for (const order of orders) await ctx.app.services.sandbox.autoComplete(order.trade_no);
+    const finished = await trafficOrders();
+    expect(finished.filter((o) => o.status === 'to_be_paid')).toEqual([]);
+    expect(finished.some((o) => o.status === 'paid')).toBe(true);
+    await ctx.app.services.settlements.run();
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('refuses a merchant without a key, and bad options, changing nothing', async () => {
+    const before = (await trafficOrders()).length;
+    const unknown = await ops('demo:traffic', '--merchant', 'M999999', '--duration', '1');
+    expect(unknown.code).not.toBe(0);
+    const badRate = await ops('demo:traffic', '--merchant', 'M100001', '--rate', '0');
+    expect(badRate.code).not.toBe(0);
+    expect(badRate.err).toContain('--rate');
+    expect((await trafficOrders()).length).toBe(before);
+  });
+});
