@@ -368,6 +368,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
       const rate = Number(input.rate);
       const total = Math.max(1, Math.round(rate * Number(input.duration)));
       const counts = new Map<string, number>();
+      const tradeNos: string[] = [];
       const inFlight: Promise<void>[] = [];
       const started = Date.now();
       for (let i = 0; i < total; i++) {
@@ -383,14 +384,23 @@ export const COMMANDS: Record<string, CommandSpec> = {
                   ? 'created'
                   : `refused ${String(data.gateway_status)} ${String(data.code ?? '')}`;
             counts.set(key, (counts.get(key) ?? 0) + 1);
+            if (key === 'created' && tradeNos.length < 100) tradeNos.push(String(data.trade_no));
           }),
         );
       }
       await Promise.all(inFlight);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const summary = Object.fromEntries(counts);
-      if (json) io.out(JSON.stringify({ sent: total, seconds: Number(seconds), results: summary }, null, 2));
-      else {
+      if (json) {
+        // The first 100 order numbers, for scripts that follow them up.
+        io.out(
+          JSON.stringify(
+            { sent: total, seconds: Number(seconds), results: summary, trade_nos: tradeNos },
+            null,
+            2,
+          ),
+        );
+      } else {
         io.out(`Sent ${total} collection(s) for ${String(input.merchant)} in ${seconds} s:`);
         for (const [key, count] of counts) io.out(`  ${key}: ${count}`);
         io.out('The sandbox auto channel pays or fails them within seconds; their callbacks follow.');
