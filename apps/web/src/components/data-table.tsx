@@ -2,7 +2,8 @@ import { Table, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ListMeta } from '@paydesk/shared/pagination.ts';
 
-export type ListResult<T> = { data: T[]; meta: ListMeta };
+/** A page of rows and what the pager needs of its meta (a list's sums are its page's business). */
+export type ListResult<T> = { data: T[]; meta: Pick<ListMeta, 'total' | 'total_capped'> };
 
 const PAGE_SIZES = [10, 20, 50, 100];
 

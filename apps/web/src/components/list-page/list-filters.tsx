@@ -62,15 +62,14 @@ export function ListFilters({
   onReset: () => void;
 }) {
   // Stable between renders while the URL's values stay the same (FilterBar resets the form on a change).
-  const key = JSON.stringify(
-    fields.flatMap((field) =>
-      field.kind === 'text' || field.kind === 'select'
-        ? [filters[field.name]]
-        : [filters[field.from], filters[field.to]],
-    ),
+  // Pages build their field list on every render (labels come from t()), so the fields count by their
+  // names, not their identity: a page rendering again (its user or currency loaded) keeps what is typed.
+  const names = fields.flatMap((field) =>
+    field.kind === 'text' || field.kind === 'select' ? [field.name] : [field.from, field.to],
   );
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- key stands for the values read from filters
-  const values = useMemo(() => toForm(fields, filters), [fields, key]);
+  const key = JSON.stringify([names, names.map((name) => filters[name])]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- key stands for the fields and the values read from filters
+  const values = useMemo(() => toForm(fields, filters), [key]);
   return (
     <FilterBar<FormValues>
       values={values}

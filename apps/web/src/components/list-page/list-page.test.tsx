@@ -1,5 +1,6 @@
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { act, configure, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -15,6 +16,7 @@ const ReportsQuery = CursorListQuerySchema.extend({
   start_date: z.string().optional(),
   end_date: z.string().optional(),
 });
+const NumberQuery = CursorListQuerySchema.extend({ no: z.string().optional() });
 type Report = { no: string; status: 'open' | 'closed' };
 
 beforeAll(async () => {
@@ -97,5 +99,33 @@ describe('the list kit', { timeout: 60_000 }, () => {
         end_date: '2026-03-05',
       }),
     );
+  });
+
+  it('keeps what is typed when the page renders again with a new field list (its labels from t())', async () => {
+    let rerender: () => void = () => undefined;
+    function Reports() {
+      const [, setCount] = useState(0);
+      rerender = () => setCount((count) => count + 1);
+      return (
+        <ListPage<Report, typeof NumberQuery, ListResponse<Report>>
+          title="Reports"
+          name="reports"
+          filters={NumberQuery}
+          useList={() => ({ data: undefined, isFetching: false })}
+          rowKey="no"
+          columns={[{ key: 'no', title: 'Number', render: (row) => row.no }]}
+          filterFields={[{ kind: 'text', name: 'no', label: 'Number', placeholder: 'Any number' }]}
+          empty={{ none: 'Nothing yet', filtered: 'Nothing matches' }}
+        />
+      );
+    }
+    const router = createMemoryRouter([{ path: '/reports', Component: Reports }], {
+      initialEntries: ['/reports'],
+    });
+    render(<RouterProvider router={router} />);
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('textbox', { name: 'Number' }), 'R7');
+    act(() => rerender());
+    expect(screen.getByRole('textbox', { name: 'Number' })).toHaveProperty('value', 'R7');
   });
 });

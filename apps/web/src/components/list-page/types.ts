@@ -8,8 +8,14 @@ export type ListFilterSchema = z.ZodType<
   { page: number; per_page: number; cursor?: string } & Record<string, unknown>
 >;
 
-/** One page of a list as the server answers it; next_cursor when the list pages by position. */
-export type ListResponse<Row> = { data: Row[]; meta: ListMeta & { next_cursor?: string | null } };
+/**
+ * One page of a list as the server answers it; next_cursor when the list pages by position. The sums are
+ * the list's own shape (amounts as decimal strings, counts as numbers); only its ListSum renderers read them.
+ */
+export type ListResponse<Row> = {
+  data: Row[];
+  meta: Omit<ListMeta, 'sums'> & { sums?: object; next_cursor?: string | null };
+};
 
 /** A column: its title and how a row shows in it. */
 export type ListColumn<Row> = {

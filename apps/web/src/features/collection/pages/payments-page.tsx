@@ -1,6 +1,127 @@
-import { ComingSoonPage } from '../../../components/coming-soon.tsx';
+import { useTranslation } from 'react-i18next';
+import {
+  COLLECTION_STATUSES,
+  type Collection,
+  CollectionListQuerySchema,
+  type CollectionListResponse,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import type { Currency } from '@paydesk/shared/money.ts';
+import { DateTime } from '../../../components/date-time.tsx';
+import {
+  type FilterField,
+  type ListColumn,
+  ListPage,
+  type ListSum,
+} from '../../../components/list-page/index.ts';
+import { MoneyText } from '../../../components/money-text.tsx';
+import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
+import { useCollections } from '../api/get-collections.ts';
+import { CollectionDetailDrawer } from '../components/collection-detail-drawer.tsx';
+import { CollectionStatusTag, SettlementStatusTag } from '../components/collection-status-tag.tsx';
 
-// Title only until its feature is built; the route table (app/routes.ts) loads the default export.
+type Filter = keyof typeof CollectionListQuerySchema.shape;
+
+/** Receive money > Transactions: the merchant's collection (pay-in) orders, newest first. */
 export default function PaymentsPage() {
-  return <ComingSoonPage titleKey="routes:payments" />;
+  const { t } = useTranslation(['collection', 'routes']);
+  // Each row carries its currency; the sums do not, and a merchant has one currency.
+  const merchantCurrency = (useCurrentUser()?.merchant.currency ?? 'CNY') as Currency;
+
+  const columns: ListColumn<Collection>[] = [
+    { key: 'tradeNo', title: t('columns.tradeNo'), render: (row) => row.trade_no },
+    { key: 'outTradeNo', title: t('columns.outTradeNo'), render: (row) => row.out_trade_no },
+    {
+      key: 'amount',
+      title: t('columns.amount'),
+      align: 'right',
+      render: (row) => <MoneyText value={row.amount} currency={row.currency} unit="code" />,
+    },
+    {
+      key: 'fee',
+      title: t('columns.fee'),
+      align: 'right',
+      render: (row) => <MoneyText value={row.fee} currency={row.currency} unit="code" />,
+    },
+    {
+      key: 'status',
+      title: t('columns.status'),
+      render: (row) => <CollectionStatusTag status={row.status} />,
+    },
+    {
+      key: 'settlementStatus',
+      title: t('columns.settlementStatus'),
+      render: (row) => <SettlementStatusTag status={row.settlement_status} />,
+    },
+    { key: 'channel', title: t('columns.channel'), render: (row) => row.channel },
+    { key: 'createdAt', title: t('columns.createdAt'), render: (row) => <DateTime value={row.created_at} /> },
+    { key: 'paidAt', title: t('columns.paidAt'), render: (row) => <DateTime value={row.paid_at} /> },
+  ];
+
+  const filterFields: FilterField<Filter>[] = [
+    {
+      kind: 'text',
+      name: 'trade_no',
+      label: t('columns.tradeNo'),
+      placeholder: t('filters.tradeNo'),
+      width: 240,
+    },
+    {
+      kind: 'text',
+      name: 'out_trade_no',
+      label: t('columns.outTradeNo'),
+      placeholder: t('filters.outTradeNo'),
+      width: 260,
+    },
+    {
+      kind: 'select',
+      name: 'status',
+      label: t('columns.status'),
+      placeholder: t('filters.status'),
+      options: COLLECTION_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })),
+    },
+    {
+      kind: 'timeRange',
+      from: 'start_time',
+      to: 'end_time',
+      label: t('columns.time'),
+      placeholder: [t('filters.startTime'), t('filters.endTime')],
+    },
+  ];
+
+  // The collection amount, order count and service fee of the whole filter, not just this page.
+  const sums: ListSum<CollectionListResponse['meta']>[] = [
+    {
+      key: 'amount',
+      label: t('sums.amount'),
+      render: (meta) => <MoneyText value={meta.sums.amount} currency={merchantCurrency} unit="code" />,
+    },
+    {
+      key: 'count',
+      label: t('sums.count'),
+      render: (meta) => <span>{meta.sums.count.toLocaleString('en-US')}</span>,
+    },
+    {
+      key: 'fee',
+      label: t('sums.fee'),
+      render: (meta) => <MoneyText value={meta.sums.fee} currency={merchantCurrency} unit="code" />,
+    },
+  ];
+
+  return (
+    <ListPage
+      title={t('routes:payments')}
+      name="collection"
+      filters={CollectionListQuerySchema}
+      useList={useCollections}
+      rowKey="trade_no"
+      columns={columns}
+      filterFields={filterFields}
+      sums={sums}
+      empty={{ none: t('empty.none'), filtered: t('empty.filtered') }}
+      detail={{
+        actionLabel: t('detail.open'),
+        render: (row, close) => <CollectionDetailDrawer tradeNo={row?.trade_no} onClose={close} />,
+      }}
+    />
+  );
 }

@@ -4,11 +4,14 @@ import { http } from '../../../lib/http.ts';
 
 export type { AccessKey };
 
+export const accessKeyQueryKey = ['merchant', 'access-key'] as const;
+
 export const accessKeyQueryOptions = () =>
   queryOptions({
-    queryKey: ['merchant', 'access-key'],
+    queryKey: accessKeyQueryKey,
     queryFn: ({ signal }) =>
       http.get('/api/merchant/access-key', { signal, schema: AccessKeyResponseSchema }).then((r) => r.data),
   });
 
+/** GET /api/merchant/access-key (ROOT): the key without its secrets, or null before one is issued. */
 export const useAccessKey = () => useQuery(accessKeyQueryOptions());

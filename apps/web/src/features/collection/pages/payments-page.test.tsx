@@ -1,0 +1,323 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type {
+  CallbackEvent,
+  Collection,
+  CollectionDetail,
+  CollectionListResponse,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import PaymentsPage from './payments-page.tsx';
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
+const USER = {
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms: ['collection:view'],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const order = (tradeNo: string, overrides: Partial<Collection> = {}): Collection => ({
+  trade_no: tradeNo,
+  out_trade_no: `OUT-${tradeNo}`,
+  status: 'paid',
+  settlement_status: 'unsettled',
+  amount: '1234.5',
+  fee: '7.41',
+  currency: 'CNY',
+  channel: 'sandbox',
+  payer_name: 'Li Lei',
+  note: null,
+  settlement_no: null,
+  created_at: '2026-03-01T00:30:00Z',
+  paid_at: '2026-03-01T00:31:05Z',
+  expires_at: '2026-03-01T01:00:00Z',
+  settled_at: null,
+  ...overrides,
+});
+
+const page = (
+  rows: Collection[],
+  meta: Partial<CollectionListResponse['meta']> = {},
+): CollectionListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    next_cursor: null,
+    sums: { amount: '98765.4', count: 4321, fee: '592.59' },
+    ...meta,
+  },
+});
+
+const paidEvent = (attempts: CallbackEvent['attempts']): CallbackEvent => ({
+  id: 'evt_1',
+  type: 'collection.paid',
+  url: 'https://shop.example/notify',
+  status: 'pending',
+  next_attempt_at: '2026-03-01T00:36:05Z',
+  created_at: '2026-03-01T00:31:05Z',
+  attempts,
+});
+
+const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail => ({
+  ...order(tradeNo, { note: 'table 7' }),
+  timeline: [
+    { step: 'created', at: '2026-03-01T00:30:00Z' },
+    { step: 'paid', at: '2026-03-01T00:31:05Z' },
+  ],
+  callbacks,
+});
+
+let requests: { method: string; path: string; query: URLSearchParams }[];
+let answerList: (query: URLSearchParams) => CollectionListResponse;
+let answerDetail: (tradeNo: string) => CollectionDetail;
+let answerNotify: (tradeNo: string) => Response;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  requests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path, search = ''] = url.split('?');
+      const method = init.method ?? 'GET';
+      if (path === '/api/csrf-cookie') {
+        document.cookie = 'XSRF-TOKEN=t';
+        return new Response(null, { status: 204 });
+      }
+      if (path === '/api/merchant/user') return json(200, { data: USER });
+      requests.push({ method, path, query: new URLSearchParams(search) });
+      if (path === '/api/merchant/collections') return json(200, answerList(new URLSearchParams(search)));
+      const notify = /^\/api\/merchant\/collections\/([^/]+)\/notify$/.exec(path);
+      if (notify && method === 'POST') return answerNotify(notify[1]);
+      const detail = /^\/api\/merchant\/collections\/([^/]+)$/.exec(path);
+      if (detail) return json(200, { data: answerDetail(detail[1]) });
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/collection/payments') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/collection/payments', Component: PaymentsPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const listCalls = () => requests.filter((r) => r.path === '/api/merchant/collections');
+
+describe('Receive money > Transactions', { timeout: 60_000 }, () => {
+  it('shows the orders with their tags and times, and the sums of the whole filter', async () => {
+    answerList = () =>
+      page([
+        order('C2', { status: 'to_be_paid', paid_at: null }),
+        order('C1', { settlement_status: 'settled' }),
+      ]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const [first, second] = rows().map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+    expect(first.slice(0, 9)).toEqual([
+      'C2',
+      'OUT-C2',
+      '1,234.50 CNY',
+      '7.41 CNY',
+      'To be paid',
+      'Unsettled',
+      'sandbox',
+      '2026-03-01 08:30:00',
+      '-',
+    ]);
+    expect(second.slice(4, 9)).toEqual([
+      'Paid',
+      'Settled',
+      'sandbox',
+      '2026-03-01 08:30:00',
+      '2026-03-01 08:31:05',
+    ]);
+    expect(screen.getByTestId('collection-sums').textContent).toBe(
+      'Collection amount: 98,765.40 CNYOrder count: 4,321Service fee: 592.59 CNY',
+    );
+  });
+
+  it('reads the filters from the URL into the request, and writes the ones typed back to the URL', async () => {
+    answerList = () => page([order('C1')]);
+    const router = renderPage(
+      '/collection/payments?out_trade_no=OUT-9&status=closed&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
+    );
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+      page: '1',
+      per_page: '20',
+      out_trade_no: 'OUT-9',
+      status: 'closed',
+      start_time: '2026-03-01 00:00:00',
+      end_time: '2026-03-02 23:59:59',
+    });
+    expect(screen.getByPlaceholderText('Please enter the order number')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Merchant order number' })).toHaveProperty('value', 'OUT-9');
+
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('textbox', { name: 'Order number' }), ' C77 ');
+    await user.click(screen.getByRole('combobox', { name: 'Order status' }));
+    await user.click(await screen.findByTitle('Failed'));
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() =>
+      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+        trade_no: 'C77',
+        out_trade_no: 'OUT-9',
+        status: 'failed',
+        start_time: '2026-03-01 00:00:00',
+        end_time: '2026-03-02 23:59:59',
+      }),
+    );
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('failed'));
+    expect(listCalls().at(-1)?.query.get('trade_no')).toBe('C77');
+  });
+
+  it('says whether nothing exists yet or nothing matches the filters', async () => {
+    answerList = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
+    renderPage();
+    expect(await screen.findByText(/No collection orders yet/)).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('textbox', { name: 'Order number' }), 'NOPE');
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    expect(await screen.findByText('No collection orders match these filters.')).toBeInTheDocument();
+  });
+
+  it('opens an order with its timeline and callback attempts, and resends the callback', async () => {
+    const failed = {
+      attempt: 1,
+      status_code: null,
+      latency_ms: 15000,
+      error: 'timeout',
+      response_excerpt: null,
+      created_at: '2026-03-01T00:31:06Z',
+    };
+    const rejected = {
+      attempt: 2,
+      status_code: 500,
+      latency_ms: 42,
+      error: null,
+      response_excerpt: 'upstream exploded',
+      created_at: '2026-03-01T00:31:21Z',
+    };
+    let attempts = [failed, rejected];
+    answerList = () => page([order('C1')]);
+    answerDetail = (tradeNo) => detailOf(tradeNo, [paidEvent(attempts)]);
+    answerNotify = () => {
+      attempts = [
+        ...attempts,
+        { ...rejected, attempt: 3, status_code: 200, response_excerpt: 'ok', latency_ms: 12 },
+      ];
+      return json(200, { data: paidEvent(attempts) });
+    };
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('Order C1')).toBeInTheDocument();
+    expect(await within(drawer).findByText('table 7')).toBeInTheDocument();
+    expect(within(drawer).getByText('Li Lei')).toBeInTheDocument();
+
+    const timeline = within(drawer).getByTestId('collection-timeline');
+    expect(timeline.textContent).toContain('2026-03-01 08:30:00Created');
+    expect(timeline.textContent).toContain('2026-03-01 08:31:05Paid');
+
+    const callbacks = within(drawer).getByTestId('collection-callbacks');
+    expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
+    expect(within(callbacks).getByText('https://shop.example/notify')).toBeInTheDocument();
+    const attemptRows = () =>
+      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((cell) => cell.textContent),
+        );
+    expect(attemptRows()).toEqual([
+      ['1', 'timeout', '15000 ms', '2026-03-01 08:31:06', '-'],
+      ['2', 'HTTP 500', '42 ms', '2026-03-01 08:31:21', 'upstream exploded'],
+    ]);
+
+    await user.click(within(drawer).getByRole('button', { name: /Resend callback/ }));
+    await waitFor(() =>
+      expect(requests.filter((r) => r.method === 'POST')).toEqual([
+        expect.objectContaining({ path: '/api/merchant/collections/C1/notify' }),
+      ]),
+    );
+    // The drawer reads the order again and shows the new attempt.
+    await waitFor(() => expect(attemptRows()).toHaveLength(3));
+    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
+    expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
+  });
+
+  it('offers no resend for an order without a callback event', async () => {
+    answerList = () => page([order('C5', { status: 'to_be_paid', paid_at: null })]);
+    answerDetail = (tradeNo) => ({
+      ...detailOf(tradeNo, []),
+      timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+    });
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('No callback has been sent for this order.')).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).not.toBeInTheDocument();
+  });
+
+  it('speaks Chinese: status labels, filter prompts and sums', async () => {
+    await changeLanguage('zh-cn');
+    answerList = () => page([order('C1', { status: 'closed', settlement_status: 'pending_settlement' })]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(within(rows()[0]).getByText('已关闭')).toBeInTheDocument();
+    expect(within(rows()[0]).getByText('待结算')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('请输入订单号')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('请输入商户订单号')).toBeInTheDocument();
+    expect(screen.getByTestId('collection-sums').textContent).toBe(
+      '代收金额: 98,765.40 CNY订单数: 4,321手续费: 592.59 CNY',
+    );
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('combobox', { name: '订单状态' }));
+    for (const label of ['待支付', '已支付', '失败'])
+      expect(await screen.findByTitle(label)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,209 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type {
+  Collection,
+  Settlement,
+  SettlementDetail,
+  SettlementListResponse,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import SettlementsPage from './settlements-page.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const USER = {
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms: ['collection:view'],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const batch = (no: string, overrides: Partial<Settlement> = {}): Settlement => ({
+  settlement_no: no,
+  channel: 'sandbox',
+  cycle: 'T1',
+  business_date: '2026-02-28',
+  order_count: 1200,
+  gross: '10000',
+  fee: '60.5',
+  net: '9939.5',
+  currency: 'CNY',
+  settled_at: '2026-02-28T18:05:00Z',
+  ...overrides,
+});
+
+const paidOrder = (tradeNo: string): Collection => ({
+  trade_no: tradeNo,
+  out_trade_no: `OUT-${tradeNo}`,
+  status: 'paid',
+  settlement_status: 'settled',
+  amount: '5000',
+  fee: '30.25',
+  currency: 'CNY',
+  channel: 'sandbox',
+  payer_name: null,
+  note: null,
+  settlement_no: 'S1',
+  created_at: '2026-02-27T01:00:00Z',
+  paid_at: '2026-02-27T01:02:00Z',
+  expires_at: '2026-02-27T01:30:00Z',
+  settled_at: '2026-02-28T18:05:00Z',
+});
+
+let lists: URLSearchParams[];
+let details: string[];
+let answer: (query: URLSearchParams) => SettlementListResponse;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  lists = [];
+  details = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const [path, search = ''] = url.split('?');
+      if (path === '/api/merchant/user') return json(200, { data: USER });
+      if (path === '/api/merchant/settlements') {
+        lists.push(new URLSearchParams(search));
+        return json(200, answer(new URLSearchParams(search)));
+      }
+      const detail = /^\/api\/merchant\/settlements\/([^/]+)$/.exec(path);
+      if (detail) {
+        details.push(detail[1]);
+        const data: SettlementDetail = { ...batch(detail[1]), orders: [paidOrder('C1'), paidOrder('C2')] };
+        return json(200, { data });
+      }
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/collection/Settlements') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/collection/Settlements', Component: SettlementsPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = (scope: HTMLElement = document.body) =>
+  within(scope)
+    .getAllByRole('row')
+    .filter((row) => row.classList.contains('ant-table-row'));
+const cells = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+
+describe('Receive money > Settlements', { timeout: 60_000 }, () => {
+  it('shows the batches and the sums of the filter, and sends the URL filters', async () => {
+    answer = () => ({
+      data: [batch('S2', { cycle: 'T0', business_date: '2026-03-01' }), batch('S1')],
+      meta: {
+        page: 1,
+        per_page: 20,
+        total: 2,
+        next_cursor: null,
+        sums: { gross: '20000', fee: '121', net: '19879', count: 2 },
+      },
+    });
+    renderPage('/collection/Settlements?channel=sandbox&start_time=2026-03-01');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(cells(rows()[0]).slice(0, 9)).toEqual([
+      'S2',
+      'sandbox',
+      'T+0',
+      '2026-03-01',
+      '1,200',
+      '10,000.00 CNY',
+      '60.50 CNY',
+      '9,939.50 CNY',
+      '2026-03-01 02:05:00',
+    ]);
+    expect(cells(rows()[1])[2]).toBe('T+1');
+    expect(screen.getByTestId('settlement-sums').textContent).toBe(
+      'Gross amount: 20,000.00 CNYService fee: 121.00 CNYNet amount: 19,879.00 CNYSettlements: 2',
+    );
+    expect(Object.fromEntries(lists[0])).toEqual({
+      page: '1',
+      per_page: '20',
+      channel: 'sandbox',
+      start_time: '2026-03-01',
+    });
+  });
+
+  it('writes a typed settlement number to the URL and the request', async () => {
+    answer = () => ({
+      data: [],
+      meta: {
+        page: 1,
+        per_page: 20,
+        total: 0,
+        next_cursor: null,
+        sums: { gross: '0', fee: '0', net: '0', count: 0 },
+      },
+    });
+    const router = renderPage();
+    expect(await screen.findByText(/No settlements yet/)).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByPlaceholderText('Please enter the settlement number'), 'S404');
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    expect(await screen.findByText('No settlements match these filters.')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?settlement_no=S404');
+    expect(lists.at(-1)?.get('settlement_no')).toBe('S404');
+  });
+
+  it('lists the orders of a batch in its drawer', async () => {
+    answer = () => ({
+      data: [batch('S1')],
+      meta: {
+        page: 1,
+        per_page: 20,
+        total: 1,
+        next_cursor: null,
+        sums: { gross: '1', fee: '0', net: '1', count: 1 },
+      },
+    });
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('Settlement S1')).toBeInTheDocument();
+    const orders = await within(drawer).findByRole('table', { name: 'Orders in this settlement' });
+    await waitFor(() => expect(rows(orders)).toHaveLength(2));
+    expect(cells(rows(orders)[0])).toEqual([
+      'C1',
+      'OUT-C1',
+      '5,000.00',
+      '30.25',
+      'Paid',
+      '2026-02-27 09:02:00',
+    ]);
+    expect(details).toEqual(['S1']);
+  });
+});

@@ -1,0 +1,143 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  configure,
+  render,
+  screen,
+  waitFor,
+  waitForElementToBeRemoved,
+  within,
+} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import DashboardPage from './dashboard-page.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const userWith = (perms: string[]) => ({
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms,
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+});
+
+const TODAY: Dashboard = {
+  today: '2026-03-05',
+  collection: {
+    paid_amount: '123456.7',
+    paid_count: 1520,
+    order_count: 1600,
+    success_rate: '0.9512',
+    currency: 'CNY',
+  },
+};
+
+let perms: string[];
+let answer: Dashboard;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  perms = ['dashboard:view', 'collection:view'];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url === '/api/merchant/user') return json(200, { data: userWith(perms) });
+      if (url === '/api/merchant/dashboard') return json(200, { data: answer });
+      if (url === '/api/merchant/balance')
+        return json(200, { data: { total: '300', available: '200', locked: '100', currency: 'CNY' } });
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/dashboard', Component: DashboardPage },
+      { path: '/collection/payments', Component: () => <p>Transactions page</p> },
+    ],
+    { initialEntries: ['/dashboard'] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
+  it('shows the paid amount, paid orders and success rate, and opens today’s paid orders', async () => {
+    answer = TODAY;
+    const router = renderPage();
+    const card = await screen.findByTestId('today-collection');
+    await waitFor(() => expect(card.textContent).toContain('123,456.70'));
+    expect(card.textContent).toContain('Paid amount123,456.70CNY');
+    expect(card.textContent).toContain('Paid orders1,520');
+    expect(card.textContent).toContain('Success rate95.12%');
+    await userEvent
+      .setup({ delay: null })
+      .click(screen.getByRole('link', { name: "Open today's paid orders" }));
+    await screen.findByText('Transactions page');
+    expect(router.state.location.pathname).toBe('/collection/payments');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      status: 'paid',
+      start_time: '2026-03-05',
+      end_time: '2026-03-05',
+    });
+  });
+
+  it('shows a dash for the success rate of a day without orders, in Vietnamese', async () => {
+    await changeLanguage('vi');
+    answer = {
+      today: '2026-03-05',
+      collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
+    };
+    renderPage();
+    const card = await screen.findByTestId('today-collection');
+    await waitFor(() => expect(card.textContent).toContain('Tỷ lệ thành công—'));
+    expect(within(card).getByText('Thu hộ hôm nay')).toBeInTheDocument();
+    expect(card.textContent).toContain('Số tiền đã thanh toán0VND');
+  });
+
+  it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
+    perms = ['dashboard:view', 'funds:view', 'collection:view'];
+    answer = { today: '2026-03-05', collection: null };
+    let release: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchMock = vi.mocked(fetch);
+    const serve = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url, init) => {
+      if (url === '/api/merchant/dashboard') await answered;
+      return serve(url, init);
+    });
+    renderPage();
+    // Until the answer, the user's permission says a card is coming.
+    expect(await screen.findByTestId('today-collection')).toBeInTheDocument();
+    release();
+    await waitForElementToBeRemoved(() => screen.queryByTestId('today-collection'));
+    expect(screen.queryByText("Today's collection")).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('funds-available').textContent).toContain('200.00'));
+  });
+});
