@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
@@ -42,4 +44,25 @@ export async function logIn(page: Page, email: string, { language = 'en' as 'en'
   await page.locator('input#password').fill(DEMO_PASSWORD);
   await page.locator('button[type=submit]').click();
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/** `npm run ops -- <args> --json` against the suite's running server (found in its DATA_DIR); the parsed answer. */
+export function runOps<T>(...args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '-s', 'ops', '--', ...args, '--json'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`ops ${args[0]} exited ${code}: ${err}`)),
+    );
+  });
 }

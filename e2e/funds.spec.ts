@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, test } from './fixtures.ts';
+import { DEMO, expect, logIn, runOps, test } from './fixtures.ts';
 
 // An operator moves money with the ops command line (against the running server, found in its DATA_DIR);
 // the merchant's finance user sees it on the Dashboard and on Funds > Transactions, in Chinese.
-
-const repoRoot = path.resolve(import.meta.dirname, '..');
 
 type OpsEntry = { id: number; amount: string; available_after: string; ref_no: string; created_at: string };
 type OpsResult = {
@@ -15,25 +11,7 @@ type OpsResult = {
   balance: { total: string; available: string; locked: string; currency: string };
 };
 
-function ops(...args: string[]): Promise<OpsResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '-s', 'ops', '--', ...args, '--json'], {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as OpsResult)
-        : reject(new Error(`ops ${args[0]} exited ${code}: ${err}`)),
-    );
-  });
-}
+const ops = (...args: string[]) => runOps<OpsResult>(...args);
 
 /** "167134.91" -> "167,134.91". */
 const grouped = (decimal: string) => {

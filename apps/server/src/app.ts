@@ -174,7 +174,10 @@ export async function buildApp({
     settlements,
     callbacks,
     sandbox,
-    housekeeping: () => sweepExpired(db, now()),
+    housekeeping: async () => {
+      await sweepExpired(db, now());
+      await collections.expireOverdue();
+    },
   };
   app.decorate('services', services);
 

@@ -11,7 +11,14 @@ if (Number(process.versions.node.split('.')[0]) !== 24) {
   process.exit(1);
 }
 
-const config = loadConfig();
+// The demo (npm start, the browser suite) calls back to this machine: private addresses are allowed unless
+// NOTIFY_ALLOW_PRIVATE says otherwise.
+const isDemo = process.argv.includes('--demo');
+const config = loadConfig(
+  isDemo && !process.env.NOTIFY_ALLOW_PRIVATE
+    ? { ...process.env, NOTIFY_ALLOW_PRIVATE: 'true' }
+    : process.env,
+);
 // DATA_DIR/server.json: the ops command line finds this server there (and never opens its PGlite beside it).
 try {
   claimDataDir(config.dataDir, { role: 'server', database: config.databaseUrl ? 'postgres' : 'pglite' });
@@ -31,7 +38,7 @@ await database.migrate();
 await ensureLocalOperatorToken(database.db, config.dataDir);
 
 // Development seeds an empty database; production only when asked (npm start asks with --demo).
-const wantsDemo = process.argv.includes('--demo') || !config.isProduction;
+const wantsDemo = isDemo || !config.isProduction;
 const seeded = wantsDemo ? await seedDemo(database.db, { appKey: config.appKey }) : false;
 
 const app = await buildApp({ config, database });

@@ -388,6 +388,15 @@ describe('paying, expiring, calling back and settling', () => {
     expect(detail.callbacks.map((c: { type: string }) => c.type)).toEqual(['collection.closed']);
   });
 
+  it('closes overdue orders whose expiry job was lost (the housekeeping job)', async () => {
+    const m = await merchantFor();
+    const order = (await create(m, { out_trade_no: 'LOST-1', amount: '5.00' })).json().data;
+    advance(31 * 60 * 1000);
+    await ctx.app.services.housekeeping();
+    const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
+    expect(read.json().data.status).toBe('closed');
+  });
+
   it("lists the merchant's orders newest first with the sums of the filter", async () => {
     const m = await merchantFor();
     for (const [i, amount] of ['1.00', '2.00', '3.00'].entries()) {

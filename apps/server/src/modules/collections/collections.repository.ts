@@ -64,6 +64,17 @@ export const collectionsRepository = {
     return row;
   },
 
+  /** Unpaid orders past their expiry (their job was lost, or they were imported): oldest first. */
+  overdue: async (db: DbOrTx, at: Date, limit: number): Promise<string[]> => {
+    const rows = await db
+      .select({ tradeNo: collections.tradeNo })
+      .from(collections)
+      .where(and(eq(collections.status, 'to_be_paid'), lt(collections.expiresAt, at)))
+      .orderBy(asc(collections.expiresAt))
+      .limit(limit);
+    return rows.map((r) => r.tradeNo);
+  },
+
   /** Any merchant's order by our number: the hosted sandbox page and the channel's jobs. */
   findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
     const [row] = await db.select().from(collections).where(eq(collections.tradeNo, tradeNo));

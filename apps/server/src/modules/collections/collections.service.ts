@@ -196,6 +196,13 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     }
   }
 
+  /** The housekeeping job's safety net: closes unpaid orders whose expiry job never ran. */
+  async function expireOverdue(limit = 500): Promise<number> {
+    let closed = 0;
+    for (const tradeNo of await repo.overdue(db, now(), limit)) if (await expire(tradeNo)) closed += 1;
+    return closed;
+  }
+
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
     const row = ref.tradeNo
       ? await repo.findByTradeNo(db, merchantId, ref.tradeNo)
@@ -274,7 +281,18 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     };
   }
 
-  return { create, finish, expire, findForMerchant, list, detail, today, gatewayView, consoleView };
+  return {
+    create,
+    finish,
+    expire,
+    expireOverdue,
+    findForMerchant,
+    list,
+    detail,
+    today,
+    gatewayView,
+    consoleView,
+  };
 }
 
 function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currency) {
