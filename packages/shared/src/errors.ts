@@ -63,6 +63,9 @@ export const ERROR_CODES = {
   ipNotAllowed: 'ip_not_allowed',
   merchantDisabled: 'merchant_disabled',
   invalidIpWhitelist: 'invalid_ip_whitelist',
+  // Send money.
+  possibleDuplicate: 'possible_duplicate',
+  idempotencyKeyInFlight: 'idempotency_key_in_flight',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -8,6 +8,8 @@ export const DashboardSchema = z.object({
   /** The user's local date the figures are for (YYYY-MM-DD). */
   today: z.string(),
   collection: TodayCollectionSchema.nullable(),
+  /** Today's payouts (paid = succeeded today), for users with payout:view; null otherwise. */
+  payout: TodayCollectionSchema.nullable(),
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 export const DashboardResponseSchema = z.object({ data: DashboardSchema });

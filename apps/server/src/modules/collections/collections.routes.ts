@@ -125,6 +125,7 @@ export function collectionsConsoleRoutes(
         data: {
           today,
           collection: canSee ? await collections.today(viewer, { from: start, to: end }) : null,
+          payout: null,
         },
       };
     },

@@ -44,6 +44,7 @@ const TODAY: Dashboard = {
     success_rate: '0.9512',
     currency: 'CNY',
   },
+  payout: null,
 };
 
 let perms: string[];
@@ -111,6 +112,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     answer = {
       today: '2026-03-05',
       collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
+      payout: null,
     };
     renderPage();
     const card = await screen.findByTestId('today-collection');
@@ -121,7 +123,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
 
   it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
     perms = ['dashboard:view', 'funds:view', 'collection:view'];
-    answer = { today: '2026-03-05', collection: null };
+    answer = { today: '2026-03-05', collection: null, payout: null };
     let release: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => {
       release = resolve;
