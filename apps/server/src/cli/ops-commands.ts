@@ -713,7 +713,7 @@ export async function runOps(argv: string[], { io, connect, defaultOperator }: R
     if (values.json) io.err(JSON.stringify({ status: response.status, ...body }, null, 2));
     if (response.status === 422 && body.code !== 'insufficient_funds') {
       const fieldErrors = Object.entries(body.errors ?? {}).flatMap(([field, messages]) =>
-        messages.map((m) => `--${field}: ${m}`),
+        messages.map((m) => `--${field.replaceAll('_', '-')}: ${m}`),
       );
       return usageError(fieldErrors.length ? fieldErrors : [body.message ?? 'Invalid input data']);
     }

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '@paydesk/shared';
 import type { AccessKey, AccessKeySecret } from '@paydesk/shared/access-key/access-key.schemas.ts';
+import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { decrypt, encrypt, randomToken } from '../../lib/crypto.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
@@ -19,7 +20,7 @@ type Actor = { user: { id: number }; merchant: MerchantRow; client: ClientInfo }
 type StepUp = { paymentPassword: string | undefined; code: string | undefined };
 
 /** "ak_" + 24 hex characters: public, sent on every gateway call. */
-const newAccessKey = () => `ak_${randomToken(18).replace(/[-_]/g, '').slice(0, 24).toLowerCase()}`;
+const newAccessKey = () => `ak_${randomBytes(12).toString('hex')}`;
 
 export type AccessKeyService = ReturnType<typeof createAccessKeyService>;
 

@@ -11,6 +11,7 @@ import {
 } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf, clientOf } from '../../plugins/auth-context.ts';
+import { parseInput } from '../security/index.ts';
 import { type AccessKeyService, createAccessKeyService } from './access-key.service.ts';
 
 export { accessKeysRepository } from './access-keys.repository.ts';
@@ -19,6 +20,9 @@ export type { AccessKeyService } from './access-key.service.ts';
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 /** Step-up fields are checked by the step-up itself (its own messages, counts and lock). */
 const StepUpInputSchema = z.object({ payment_password: z.unknown(), code: z.unknown() }).partial();
+const IpWhitelistInputSchema = StepUpInputSchema.extend({
+  ip_address: UpdateIpWhitelistBodySchema.shape.ip_address,
+});
 
 /**
  * The merchant's access key and IP whitelist (ROOT: access-key:manage and ip-whitelist:manage). Revealing
@@ -49,30 +53,29 @@ export function registerAccessKeyModule(
 
   r.get(
     '/api/merchant/access-key/secret',
-    {
-      preHandler: keyPerm,
-      schema: { querystring: StepUpInputSchema, response: { 200: AccessKeySecretResponseSchema } },
-    },
-    async (request) => ({ data: await service.reveal(actorOf(request), stepUpOf(request.query)) }),
+    { preHandler: keyPerm, schema: { response: { 200: AccessKeySecretResponseSchema } } },
+    async (request) => ({
+      data: await service.reveal(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.query))),
+    }),
   );
 
   r.put(
     '/api/merchant/access-key/regenerate',
-    {
-      preHandler: keyPerm,
-      schema: { body: StepUpInputSchema.optional(), response: { 200: RegeneratedAccessKeyResponseSchema } },
-    },
-    async (request) => ({ data: await service.regenerate(actorOf(request), stepUpOf(request.body ?? {})) }),
+    { preHandler: keyPerm, schema: { response: { 200: RegeneratedAccessKeyResponseSchema } } },
+    async (request) => ({
+      data: await service.regenerate(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.body))),
+    }),
   );
 
   r.put(
     '/api/merchant/access-key/update',
-    {
-      preHandler: keyPerm,
-      schema: { body: UpdateNotifyUrlBodySchema, response: { 200: AccessKeyResponseSchema } },
-    },
+    { preHandler: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
     async (request) => ({
-      data: await service.updateNotifyUrl(actorOf(request), request.body.notify_url ?? null),
+      // Parsed after the guard: a caller who may not use the form learns nothing from its validation.
+      data: await service.updateNotifyUrl(
+        actorOf(request),
+        parseInput(UpdateNotifyUrlBodySchema, request.body).notify_url ?? null,
+      ),
     }),
   );
 
@@ -86,18 +89,14 @@ export function registerAccessKeyModule(
     '/api/merchant/ip-address',
     {
       preHandler: ipPerm,
-      schema: {
-        body: StepUpInputSchema.extend({
-          ip_address: UpdateIpWhitelistBodySchema.shape.ip_address,
-        }),
-        response: { 200: IpWhitelistResponseSchema },
-      },
+      schema: { response: { 200: IpWhitelistResponseSchema } },
     },
-    async (request) => ({
-      data: {
-        ips: await service.updateWhitelist(actorOf(request), request.body.ip_address, stepUpOf(request.body)),
-      },
-    }),
+    async (request) => {
+      const body = parseInput(IpWhitelistInputSchema, request.body);
+      return {
+        data: { ips: await service.updateWhitelist(actorOf(request), body.ip_address, stepUpOf(body)) },
+      };
+    },
   );
 
   return service;

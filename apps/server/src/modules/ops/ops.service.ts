@@ -394,23 +394,20 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys 
 
   /** Settles what every channel's cycle allows now; a batch is posted once however often this runs. */
   async function runSettlement(context: ActionContext) {
-    return act('settlement.run', context, {}, null, async () => {
-      const { created, posted } = await settlements.run();
-      return {
-        data: {
-          created: created.map(settlements.present),
-          posted: posted.map(settlements.present),
-        },
-      };
-    });
+    // The run commits batch by batch in transactions of its own (a batch is posted once whatever runs it),
+    // so it runs first and the action records what it did; inside act's transaction it would wait on
+    // PGlite's one connection forever.
+    const { created, posted } = await settlements.run();
+    const data = { created: created.map(settlements.present), posted: posted.map(settlements.present) };
+    return act('settlement.run', context, {}, null, async () => ({ data }));
   }
 
   /** Finishes one sandbox collection at will (paid or failed). */
   async function completeSandbox(body: SandboxCompleteBody, context: ActionContext) {
-    return act('sandbox.complete', context, body, null, async () => {
-      const row = await sandbox.complete(body.trade_no, body.result);
-      return { data: { trade_no: row.tradeNo, status: row.status }, merchantId: row.merchantId };
-    });
+    // Its own transaction (with the order's callback), then recorded: see runSettlement.
+    const row = await sandbox.complete(body.trade_no, body.result);
+    const data = { trade_no: row.tradeNo, status: row.status };
+    return act('sandbox.complete', context, body, null, async () => ({ data, merchantId: row.merchantId }));
   }
 
   /**

@@ -7,6 +7,7 @@ import { securityRoutes } from './security.routes.ts';
 import { createTwoFactorService } from './two-factor.service.ts';
 
 export { verifyStepUp } from './step-up.ts';
+export { parseInput } from './validation.ts';
 export {
   CHALLENGE_FAILURES_PER_DAY,
   CHALLENGE_FAILURES_PER_HOUR,
