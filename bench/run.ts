@@ -12,6 +12,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
       'fund flow first page by type at 1,000,000 entries vs the bare index query (target <= 3x); page 500 vs 1',
     run: async () => (await import('./fund-flow-list.ts')).runFundFlowList(),
   },
+  collections: {
+    about:
+      'collection creation via the signed gateway over HTTP, 16 clients, vs pgbench -N (target >= 0.4); callback delivery vs a bare POST loop (target >= 0.3)',
+    run: async () => (await import('./collections.ts')).runCollections(),
+  },
 };
 
 const name = process.argv[2];

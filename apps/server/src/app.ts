@@ -34,6 +34,8 @@ import { registerCollectionsModule } from './modules/collections/index.ts';
 import { registerGatewayDocs, registerGatewayModule } from './modules/gateway/index.ts';
 import { GATEWAY_API_DESCRIPTION } from './modules/gateway/gateway-docs.ts';
 import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
+import { registerDashboardModule } from './modules/dashboard/index.ts';
+import { payoutsRepository, registerPayoutsModule } from './modules/payouts/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
 import { redactUrl } from './lib/redact.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -161,9 +163,15 @@ export async function buildApp({
     ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
   });
   const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
-  const sandbox = createSandboxService({ db, collections, now });
-  registerSandboxModule(app, { db, collections, now });
-  await registerGatewayModule(app, ctx, (gateway) => gatewayRoutes(gateway));
+  const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
+  const payouts = payoutsModule.payouts;
+  registerDashboardModule(app, ctx, { collections, payouts });
+  const sandbox = createSandboxService({ db, collections, payouts, now });
+  registerSandboxModule(app, { db, collections, payouts, now });
+  await registerGatewayModule(app, ctx, (gateway) => {
+    gatewayRoutes(gateway);
+    payoutsModule.gatewayRoutes(gateway);
+  });
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys });
   await registerGatewayDocs(app);
 
@@ -172,10 +180,12 @@ export async function buildApp({
     accessKeys,
     collections,
     settlements,
+    payouts,
     callbacks,
     sandbox,
     housekeeping: async () => {
       await sweepExpired(db, now());
+      await payoutsRepository.deleteExpiredKeys(db, now());
       await collections.expireOverdue();
     },
   };

@@ -333,10 +333,15 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: ['npm run ops -- settlement:run --reason "end of day"'],
   },
   'sandbox:complete': {
-    summary: 'Finish a sandbox collection at will: paid or failed (its callback goes out).',
+    summary:
+      'Finish a sandbox order at will: a collection paid or failed, a payout success, failed or refunded (its callback goes out).',
     options: {
-      'trade-no': { value: '<trade_no>', required: true, help: 'the collection number (C...)' },
-      result: { value: 'paid|failed', required: true, help: 'how it ends' },
+      'trade-no': {
+        value: '<trade_no>',
+        required: true,
+        help: 'the collection (C...) or payout (P...) number',
+      },
+      result: { value: 'paid|failed|success|refunded', required: true, help: 'how it ends' },
       reason: REASON,
     },
     changes: true,

@@ -1,11 +1,13 @@
 import type { JobRunner } from '../db/jobs.ts';
 import type { CallbacksService } from '../modules/callbacks/index.ts';
 import type { CollectionsService, SettlementsService } from '../modules/collections/index.ts';
+import type { PayoutsService } from '../modules/payouts/index.ts';
 import type { SandboxService } from '../modules/sandbox/index.ts';
 
 export type JobServices = {
   collections: CollectionsService;
   settlements: SettlementsService;
+  payouts: PayoutsService;
   callbacks: CallbacksService;
   sandbox: SandboxService;
   housekeeping: () => Promise<void>;
@@ -30,6 +32,7 @@ export async function startWorkers(
       'settlement.run': async () => {
         await services.settlements.run();
       },
+      // The sandbox channel: collections (C...) in auto mode, payouts (P...) always.
       'sandbox.complete': async (data) => {
         await services.sandbox.autoComplete(text(data.trade_no));
       },

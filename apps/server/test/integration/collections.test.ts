@@ -74,7 +74,7 @@ describe('creating a collection through the gateway', () => {
       settlement_status: 'unsettled',
       paid_at: null,
     });
-    expect(data.trade_no).toMatch(/^C\d{20}$/);
+    expect(data.trade_no).toMatch(/^C\d{23}$/);
     expect(data.pay_url).toBe(`/sandbox/pay/${data.trade_no}`);
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(30 * 60 * 1000);
   });

@@ -18,24 +18,36 @@ describe('the demo merchant', () => {
     const finance = await loginAs(ctx.app, 'finance@demo.paydesk.test', DEMO_PASSWORD);
 
     const balance = (await finance.get('/api/merchant/balance')).json().data;
-    // Transfers (149,789.24 available, 5,000.00 frozen) + the settled batch: 830.95 gross - 12.46 fees.
+    // Transfers (149,789.24 available, 5,000.00 frozen) + the settled batch (830.95 gross - 12.46 fees)
+    // - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
     expect(balance).toEqual({
-      total: '155607.73',
-      available: '150607.73',
-      locked: '5000.00',
+      total: '155444.52',
+      available: '150361.32',
+      locked: '5083.20',
       currency: 'CNY',
     });
 
     const list = (await finance.get('/api/merchant/fund-flows?per_page=100')).json();
-    expect(list.meta).toMatchObject({ total: 23, sums: { money_in: '172838.48', money_out: '22230.75' } });
+    expect(list.meta).toMatchObject({ total: 33, sums: { money_in: '172915.99', money_out: '22554.67' } });
     const types = new Set(list.data.map((e: { type: string }) => e.type));
-    expect(types).toEqual(new Set(['collection_settlement', 'transfer_in', 'transfer_out', 'funds_frozen']));
+    expect(types).toEqual(
+      new Set([
+        'collection_settlement',
+        'payout_deduction',
+        'payout_refund',
+        'transfer_in',
+        'transfer_out',
+        'funds_frozen',
+      ]),
+    );
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
     const times = list.data.map((e: { created_at: string }) => Date.parse(e.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(Date.now() - times[0]).toBeLessThan(2 * 86_400_000);
     expect(Date.now() - times.at(-1)).toBeGreaterThan(34 * 86_400_000);
-    expect(list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22})$/.test(e.ref_no))).toBe(true);
+    expect(list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22}|P\d{23})$/.test(e.ref_no))).toBe(
+      true,
+    );
     expect(list.data[0].available_after).toBe(balance.available);
 
     expect((await verifyLedger(ctx.database.db, DEMO_MERCHANT_NO)).ok).toBe(true);
@@ -45,12 +57,18 @@ describe('the demo merchant', () => {
     const cny = books.currencies.find((c) => c.currency === 'CNY')!;
     expect(cny.accounts).toEqual([
       {
+        code: 'channel_clearing:sandbox-pay:CNY',
+        kind: 'channel_clearing',
+        channel: 'sandbox-pay',
+        balance: '158.86',
+      },
+      {
         code: 'channel_clearing:sandbox:CNY',
         kind: 'channel_clearing',
         channel: 'sandbox',
         balance: '-830.95',
       },
-      { code: 'fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '12.46' },
+      { code: 'fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '16.81' },
       {
         code: 'operator_adjustments:CNY',
         kind: 'operator_adjustments',
@@ -59,7 +77,7 @@ describe('the demo merchant', () => {
       },
     ]);
     expect(cny).toMatchObject({
-      merchants: { available: '150607.73', locked: '5000.00', count: 1 },
+      merchants: { available: '150361.32', locked: '5083.20', count: 1 },
       total: '0.00',
     });
     expect(books.currencies.map((c) => c.currency).sort()).toEqual(['BRL', 'CNY', 'INR', 'VND']);
@@ -82,6 +100,11 @@ describe('the demo merchant', () => {
         new Set(['unsettled', 'settled']),
       );
       expect(orders.data.every((o: { currency: string }) => o.currency === currency)).toBe(true);
+      const payouts = (await root.get('/api/merchant/payouts?per_page=100')).json();
+      expect(new Set(payouts.data.map((p: { status: string }) => p.status))).toEqual(
+        new Set(['success', 'failed', 'refund_received', 'rejected', 'processing', 'pending']),
+      );
+      expect((await root.get('/api/merchant/payout-channels')).json().data.channels).toHaveLength(1);
       const settlements = (await root.get('/api/merchant/settlements')).json();
       expect(settlements.data).toHaveLength(1);
       expect((await root.get('/api/merchant/access-key')).json().data).toMatchObject({
@@ -95,6 +118,6 @@ describe('the demo merchant', () => {
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(false);
     const report = await verifyLedger(ctx.database.db);
-    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 26 });
+    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 78 });
   });
 });

@@ -3,3 +3,4 @@ export * from './auth.ts';
 export * from './ledger.ts';
 export * from './ops.ts';
 export * from './collections.ts';
+export * from './payouts.ts';

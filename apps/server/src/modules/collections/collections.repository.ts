@@ -36,7 +36,12 @@ const after = (cursor: Cursor | undefined) =>
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
   insert: async (tx: Tx, row: typeof collections.$inferInsert): Promise<CollectionRow | undefined> => {
-    const [saved] = await tx.insert(collections).values(row).onConflictDoNothing().returning();
+    // Only the merchant's own number may already exist; a clash of ours (trade_no) is an error to retry.
+    const [saved] = await tx
+      .insert(collections)
+      .values(row)
+      .onConflictDoNothing({ target: [collections.merchantId, collections.outTradeNo] })
+      .returning();
     return saved;
   },
 

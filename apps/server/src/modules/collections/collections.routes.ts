@@ -13,9 +13,6 @@ import {
   SettlementListQuerySchema,
   SettlementListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import { DashboardResponseSchema } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
-import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
-import { hasPerm } from '@paydesk/shared';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
 import { authOf, type Guards } from '../../plugins/auth-context.ts';
@@ -29,7 +26,6 @@ type Deps = {
   settlements: SettlementsService;
   callbacks: CallbacksService;
   guards: Guards;
-  now: () => Date;
 };
 
 function viewerOf(request: FastifyRequest): Viewer {
@@ -49,10 +45,10 @@ const ourNumber = (value: string, what: string) => {
   return value;
 };
 
-/** Receive money in the console (DESIGN section 5): transactions, settlements, the dashboard's card. */
+/** Receive money in the console (DESIGN section 5): transactions and settlements. */
 export function collectionsConsoleRoutes(
   app: FastifyInstance,
-  { collections, settlements, callbacks, guards, now }: Deps,
+  { collections, settlements, callbacks, guards }: Deps,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const preHandler = guards.requirePerm('collection:view');
@@ -108,27 +104,6 @@ export function collectionsConsoleRoutes(
         ourNumber(request.params.settlement_no, 'settlement'),
       ),
     }),
-  );
-
-  r.get(
-    '/api/merchant/dashboard',
-    {
-      preHandler: guards.requirePerm('dashboard:view'),
-      schema: { response: { 200: DashboardResponseSchema } },
-    },
-    async (request) => {
-      const viewer = viewerOf(request);
-      const today = localDate(now(), viewer.timeZone);
-      const { start, end } = dayRange(today, viewer.timeZone);
-      const canSee = hasPerm(authOf(request).perms, 'collection:view');
-      return {
-        data: {
-          today,
-          collection: canSee ? await collections.today(viewer, { from: start, to: end }) : null,
-          payout: null,
-        },
-      };
-    },
   );
 }
 

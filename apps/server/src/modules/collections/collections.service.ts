@@ -18,7 +18,7 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { type ChannelRow, channelsRepository } from '../channels/index.ts';
-import { transactionWithRetry } from '../ledger/index.ts';
+import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import { type CollectionRow, collectionsRepository as repo } from './collections.repository.ts';
 
 // Collection (pay-in) orders (DESIGN sections 4 and 6): to_be_paid -> paid | closed (expired) | failed.
@@ -30,13 +30,38 @@ export type Viewer = { merchantId: number; currency: Currency; timeZone: string 
 
 type Deps = { db: Db; jobs: JobQueue; callbacks: CallbacksService; now: () => Date; publicUrl: string };
 
-/** Ours, time-ordered and unique: "C" + UTC yyyyMMddHHmmss + 6 random digits. */
+/**
+ * Ours, time-ordered: "C" + UTC yyyyMMddHHmmssSSS + 6 random digits. Two in the same millisecond may
+ * still clash: creation then retries with a new number (withFreshTradeNo).
+ */
 export function newTradeNo(prefix: string, at: Date): string {
   const stamp = at
     .toISOString()
     .replace(/[-:TZ.]/g, '')
-    .slice(0, 14);
+    .slice(0, 17);
   return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+const causeOf = (error: unknown): unknown => (error as { cause?: unknown })?.cause ?? error;
+
+/** The unique trade_no refused a new order's number (not the merchant's out_trade_no). */
+const isTradeNoClash = (error: unknown): boolean => {
+  const cause = causeOf(error) as { constraint?: string; message?: string };
+  return (
+    sqlStateOf(error) === '23505' &&
+    /trade_no_unique/.test(`${cause?.constraint ?? ''} ${cause?.message ?? ''}`)
+  );
+};
+
+/** Runs a creation again (it draws a new number) when its number clashed; anything else is thrown. */
+export async function withFreshTradeNo<T>(create: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (attempt >= 5 || !isTradeNoClash(error)) throw error;
+    }
+  }
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -114,41 +139,43 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     }
     const at = now();
     const expiresAt = new Date(at.getTime() + channel.expiryMinutes * 60_000);
-    return transactionWithRetry(db, async (tx) => {
-      const row = await repo.insert(tx, {
-        merchantId: merchant.id,
-        channelId: channel.id,
-        channelCode: channel.code,
-        tradeNo: newTradeNo('C', at),
-        outTradeNo: body.out_trade_no,
-        amountMinor,
-        feeMinor,
-        currency: merchant.currency,
-        notifyUrl: body.notify_url ?? null,
-        returnUrl: body.return_url ?? null,
-        payerName: body.payer_name ?? null,
-        note: body.note ?? null,
-        expiresAt,
-        createdAt: at,
-      });
-      if (!row) {
-        const existing = await repo.findByOutTradeNo(tx, merchant.id, body.out_trade_no);
-        throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
-          code: ERROR_CODES.outTradeNoTaken,
-          fields: { trade_no: existing?.tradeNo ?? null },
+    return withFreshTradeNo(() =>
+      transactionWithRetry(db, async (tx) => {
+        const row = await repo.insert(tx, {
+          merchantId: merchant.id,
+          channelId: channel.id,
+          channelCode: channel.code,
+          tradeNo: newTradeNo('C', at),
+          outTradeNo: body.out_trade_no,
+          amountMinor,
+          feeMinor,
+          currency: merchant.currency,
+          notifyUrl: body.notify_url ?? null,
+          returnUrl: body.return_url ?? null,
+          payerName: body.payer_name ?? null,
+          note: body.note ?? null,
+          expiresAt,
+          createdAt: at,
         });
-      }
-      await jobs.send(tx, 'collection.expire', { trade_no: row.tradeNo }, { startAfter: expiresAt });
-      if (channel.provider === 'sandbox' && channel.sandboxMode === 'auto') {
-        await jobs.send(
-          tx,
-          'sandbox.complete',
-          { trade_no: row.tradeNo },
-          { startAfter: new Date(at.getTime() + channel.sandboxDelaySeconds * 1000) },
-        );
-      }
-      return row;
-    });
+        if (!row) {
+          const existing = await repo.findByOutTradeNo(tx, merchant.id, body.out_trade_no);
+          throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
+            code: ERROR_CODES.outTradeNoTaken,
+            fields: { trade_no: existing?.tradeNo ?? null },
+          });
+        }
+        await jobs.send(tx, 'collection.expire', { trade_no: row.tradeNo }, { startAfter: expiresAt });
+        if (channel.provider === 'sandbox' && channel.sandboxMode === 'auto') {
+          await jobs.send(
+            tx,
+            'sandbox.complete',
+            { trade_no: row.tradeNo },
+            { startAfter: new Date(at.getTime() + channel.sandboxDelaySeconds * 1000) },
+          );
+        }
+        return row;
+      }),
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ import { createCollectionsService } from './collections.service.ts';
 import { createSettlementsService } from './settlements.service.ts';
 
 export { collectionsRepository, type CollectionRow } from './collections.repository.ts';
-export { type CollectionsService, newTradeNo } from './collections.service.ts';
+export { type CollectionsService, newTradeNo, withFreshTradeNo } from './collections.service.ts';
 export { settlementCutoff, type SettlementsService } from './settlements.service.ts';
 export { settlementsRepository } from './settlements.repository.ts';
 
@@ -31,7 +31,7 @@ export function registerCollectionsModule(
     now: ctx.now,
     collections,
   });
-  collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards, now: ctx.now });
+  collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards });
   return {
     collections,
     settlements,

@@ -8,6 +8,7 @@ import { accessKeysRepository } from '../access-key/index.ts';
 import { channelsRepository, type ChannelRow } from '../channels/index.ts';
 import { collectionsRepository, newTradeNo, settlementsRepository } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
+import { payoutsRepository } from '../payouts/index.ts';
 
 // The demo's receive-money data (DESIGN section 4): open sandbox channels, an access key whitelisted for
 // this machine, and collection orders in every state (to be paid, paid, settled, closed, failed) over the
@@ -154,4 +155,125 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
   });
   await collectionsRepository.markSettled(tx, batch.id, now);
   await settlementsRepository.markSettled(tx, batch.id, entry.entryId, now);
+}
+
+/** The payee of a demo payout in the merchant's country (a valid form of that country). */
+const DEMO_PAYEES: Record<Currency & ('CNY' | 'INR' | 'BRL' | 'VND'), Record<string, string>> = {
+  CNY: {
+    bank_code: 'ICBC',
+    bank_name: '中国工商银行',
+    branch_name: '上海分行',
+    payee_name: '张伟',
+    account_no: '6222020200112233445',
+  },
+  INR: { ifsc: 'SBIN0001234', bank_code: 'SBIN', payee_name: 'Priya Sharma', account_no: '123456789012' },
+  BRL: { bank_code: '341', cpf_cnpj: '529.982.247-25', payee_name: 'Ana Souza', account_no: '12345-6' },
+  VND: { bank_code: '970436', payee_name: 'Nguyen Van An', account_no: '0011004455667' },
+};
+
+/**
+ * A sandbox payout channel, and payouts in every state posted through the ledger as the real life cycle
+ * posts them: held at creation, captured on success, released on failure, the amount back on a refund.
+ */
+export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date) {
+  const country = ({ CNY: 'CN', INR: 'IN', BRL: 'BR', VND: 'VN' } as const)[merchant.currency as 'CNY'];
+  const vnd = merchant.currency === 'VND';
+  const channel = await channelsRepository.upsertOpen(tx, {
+    merchantId: merchant.id,
+    kind: 'payout',
+    code: 'sandbox-pay',
+    country,
+    currency: merchant.currency,
+    feeRatePpm: 8_000,
+    fixedFeeMinor: vnd ? 2000n : 100n,
+    minAmountMinor: toMinor(vnd ? '10000' : '1.00', merchant.currency),
+    maxAmountMinor: toMinor(vnd ? '500000000' : '50000.00', merchant.currency),
+    openedBy: 'Paydesk demo',
+  });
+  const payee = DEMO_PAYEES[merchant.currency as 'CNY'];
+  const ledger = createLedger();
+  const plan: {
+    status: 'success' | 'failed' | 'processing' | 'pending' | 'refund_received' | 'rejected';
+    amount: string;
+  }[] = [
+    { status: 'success', amount: vnd ? '120000' : '120.00' },
+    { status: 'success', amount: vnd ? '38000' : '38.86' },
+    { status: 'failed', amount: vnd ? '50000' : '50.00' },
+    { status: 'refund_received', amount: vnd ? '10000' : '9.99' },
+    { status: 'rejected', amount: vnd ? '15000' : '15.00' },
+    { status: 'processing', amount: vnd ? '76000' : '76.00' },
+    { status: 'pending', amount: vnd ? '45000' : '4.55' },
+  ];
+  for (const [index, step] of plan.entries()) {
+    const amountMinor = toMinor(step.amount, merchant.currency);
+    const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
+    const tradeNo = newTradeNo('P', new Date(now.getTime() - (plan.length - index) * 60_000));
+    const failed = step.status === 'failed' || step.status === 'rejected';
+    const finished = step.status === 'pending' || step.status === 'processing' ? null : now;
+    const row = (await payoutsRepository.insert(tx, {
+      merchantId: merchant.id,
+      channelId: channel.id,
+      channelCode: channel.code,
+      tradeNo,
+      outTradeNo: `DEMO-PAY-${merchant.no}-${String(index + 1).padStart(3, '0')}`,
+      source: index % 2 === 0 ? 'console' : 'gateway',
+      amountMinor,
+      feeMinor,
+      currency: merchant.currency,
+      status: step.status,
+      accountType: 'individual',
+      bankCode: payee.bank_code ?? null,
+      bankName: payee.bank_name ?? null,
+      branchName: payee.branch_name ?? null,
+      ifsc: payee.ifsc ?? null,
+      cpfCnpj: payee.cpf_cnpj ?? null,
+      payeeName: payee.payee_name,
+      accountNo: failed ? payee.account_no.slice(0, -4) + '0000' : payee.account_no,
+      failureReason: failed
+        ? 'Sandbox: the receiving account does not exist (it ends in 0000).'
+        : step.status === 'refund_received'
+          ? 'Returned by the bank'
+          : null,
+      processingAt: step.status === 'pending' || step.status === 'rejected' ? null : now,
+      finishedAt: finished,
+      refundedAt: step.status === 'refund_received' ? now : null,
+      createdAt: new Date(now.getTime() - (plan.length - index) * 60_000),
+    }))!;
+    // Posted at the database's clock, after the settlement (captures and releases cannot be back-dated).
+    const cause = { merchantId: merchant.id, refType: 'payout', refId: String(row.id), refNo: tradeNo };
+    const { hold } = await ledger.hold(tx, {
+      ...cause,
+      type: 'payout_deduction',
+      amountMinor: amountMinor + feeMinor,
+      note: payee.payee_name,
+      idempotencyKey: `payout:${row.id}:deduct`,
+    });
+    if (step.status === 'success' || step.status === 'refund_received') {
+      await ledger.capture(tx, {
+        merchantId: merchant.id,
+        holdId: hold.id,
+        channel: channel.code,
+        feeMinor,
+        idempotencyKey: `payout:${row.id}:success`,
+      });
+    }
+    if (failed) {
+      await ledger.release(tx, {
+        merchantId: merchant.id,
+        holdId: hold.id,
+        idempotencyKey: `payout:${row.id}:${step.status}`,
+        note: row.failureReason,
+      });
+    }
+    if (step.status === 'refund_received') {
+      await ledger.post(tx, {
+        ...cause,
+        type: 'payout_refund',
+        amountMinor,
+        channel: channel.code,
+        note: row.failureReason,
+        idempotencyKey: `payout:${row.id}:refund`,
+      });
+    }
+  }
 }

@@ -9,6 +9,7 @@ import {
   seedDemoAccessKey,
   seedDemoChannels,
   seedDemoCollections,
+  seedDemoPayouts,
 } from './demo-collections.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
@@ -115,6 +116,7 @@ async function seedReceiveMoney(tx: Tx, appKey: Buffer, merchant: DemoMerchant, 
   const channel = await seedDemoChannels(tx, merchant);
   await seedDemoAccessKey(tx, appKey, merchant);
   await seedDemoCollections(tx, merchant, channel, now);
+  await seedDemoPayouts(tx, merchant, now);
 }
 
 type DemoMove = {

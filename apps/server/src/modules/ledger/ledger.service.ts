@@ -439,7 +439,13 @@ export function createLedger() {
     return repo.findBalance(db, merchantId);
   }
 
-  return { post, hold, capture, release, balanceOf, findHold: repo.findHold };
+  /** The hold a cause's key opened ("payout:<id>:deduct"), if it is this merchant's. */
+  async function findHoldByKey(db: DbOrTx, merchantId: number, key: string) {
+    const hold = await repo.findHoldByKey(db, key);
+    return hold?.merchantId === merchantId ? hold : undefined;
+  }
+
+  return { post, hold, capture, release, balanceOf, findHold: repo.findHold, findHoldByKey };
 }
 
 export type { FundFlowRow, HoldRow, FundFlowType };

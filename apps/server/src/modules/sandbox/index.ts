@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { channelsRepository } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
 import { collectionsRepository } from '../collections/index.ts';
 import {
   payPageCsp,
@@ -20,7 +21,13 @@ import {
 // whole life runs on one machine. Collections are paid on the hosted test checkout page, or finish by
 // themselves in `auto` mode (a success rate and a delay) for demo traffic.
 
-type Deps = { db: Db; collections: CollectionsService; now: () => Date; random?: () => number };
+type Deps = {
+  db: Db;
+  collections: CollectionsService;
+  payouts: PayoutsService;
+  now: () => Date;
+  random?: () => number;
+};
 
 const ResultBody = z.object({ result: z.enum(['paid', 'failed']) });
 
@@ -29,10 +36,18 @@ export type SandboxService = ReturnType<typeof createSandboxService>;
 export function createSandboxService({
   db,
   collections,
+  payouts,
   random = () => randomInt(0, 1_000_000) / 1_000_000,
 }: Deps) {
-  /** The auto mode's job: pays the order with the channel's success rate, else fails it. */
+  /**
+   * The channel's job: a payout (P...) moves to processing, then finishes (an account ending in 0000 fails);
+   * a collection in auto mode is paid with the channel's success rate, else failed.
+   */
   async function autoComplete(tradeNo: string) {
+    if (tradeNo.startsWith('P')) {
+      await payouts.sandboxStep(tradeNo);
+      return null;
+    }
     const order = await collectionsRepository.findAnyByTradeNo(db, tradeNo);
     if (!order || order.status !== 'to_be_paid') return null;
     const channel = await channelsRepository.findById(db, order.channelId);
@@ -47,13 +62,34 @@ export function createSandboxService({
     }
   }
 
-  /** ops sandbox:complete: finishes one collection at will. */
-  const complete = (tradeNo: string, result: 'paid' | 'failed') => collections.finish(tradeNo, result);
+  /** ops sandbox:complete: finishes one collection (paid, failed) or payout (success, failed, refunded) at will. */
+  async function complete(tradeNo: string, result: 'paid' | 'failed' | 'success' | 'refunded') {
+    if (tradeNo.startsWith('P')) {
+      if (result === 'paid')
+        throw ValidationError.field('result', 'A payout ends in success, failed or refunded.');
+      const row = await payouts.findAny(tradeNo);
+      if (row?.status === 'pending') await payouts.transition(tradeNo, 'processing');
+      const done = await payouts.transition(
+        tradeNo,
+        result === 'refunded' ? 'refund_received' : result,
+        result === 'success' ? null : `Sandbox: ${result} by an operator.`,
+      );
+      return { tradeNo: done.tradeNo, status: done.status, merchantId: done.merchantId };
+    }
+    if (result !== 'paid' && result !== 'failed') {
+      throw ValidationError.field('result', 'A collection ends paid or failed.');
+    }
+    const row = await collections.finish(tradeNo, result);
+    return { tradeNo: row.tradeNo, status: row.status, merchantId: row.merchantId };
+  }
 
   return { autoComplete, complete };
 }
 
-export function registerSandboxModule(app: FastifyInstance, { db, collections, now }: Deps): void {
+export function registerSandboxModule(
+  app: FastifyInstance,
+  { db, collections, now }: Omit<Deps, 'random'>,
+): void {
   app.register(async (scope) => {
     // The page's forms post application/x-www-form-urlencoded.
     scope.addContentTypeParser(

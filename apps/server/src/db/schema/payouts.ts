@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
+import { CURRENCIES } from '@paydesk/shared';
+import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { channels } from './collections.ts';
+import { holds } from './ledger.ts';
+import { merchants, users } from './merchants.ts';
+import { quotedList } from './sql-lists.ts';
+
+// Send money (DESIGN sections 3, 4 and 6): payouts and the gateway's idempotency keys.
+
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    channelId: bigint('channel_id', { mode: 'number' })
+      .notNull()
+      .references(() => channels.id),
+    channelCode: text('channel_code').notNull(),
+    tradeNo: text('trade_no').notNull().unique(),
+    outTradeNo: text('out_trade_no').notNull(),
+    /** console or gateway */
+    source: text('source').notNull(),
+    createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull().default('pending'),
+    accountType: text('account_type').notNull(),
+    bankCode: text('bank_code'),
+    bankName: text('bank_name'),
+    branchName: text('branch_name'),
+    ifsc: text('ifsc'),
+    cpfCnpj: text('cpf_cnpj'),
+    payeeName: text('payee_name').notNull(),
+    accountNo: text('account_no').notNull(),
+    notifyUrl: text('notify_url'),
+    note: text('note'),
+    /** The hold of amount + fee taken at creation (the ledger's). */
+    holdId: bigint('hold_id', { mode: 'number' }).references(() => holds.id),
+    failureReason: text('failure_reason'),
+    processingAt: timestamp('processing_at', { withTimezone: true }),
+    /** success, failed, cancelled or rejected. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payouts_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
+    index('payouts_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payouts_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('payouts_merchant_account_idx').on(t.merchantId, t.accountNo, t.createdAt),
+    index('payouts_merchant_finished_idx')
+      .on(t.merchantId, t.finishedAt)
+      .where(sql`${t.finishedAt} is not null`),
+    index('payouts_channel_idx').on(t.channelId),
+    index('payouts_hold_idx').on(t.holdId),
+    index('payouts_user_idx').on(t.createdByUserId),
+    check('payouts_status_valid', sql`${t.status} in (${quotedList(PAYOUT_STATUSES)})`),
+    check('payouts_account_type_valid', sql`${t.accountType} in (${quotedList(ACCOUNT_TYPES)})`),
+    check('payouts_source_valid', sql`${t.source} in ('console', 'gateway')`),
+    check('payouts_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
+    check('payouts_amounts_valid', sql`${t.amountMinor} > 0 and ${t.feeMinor} >= 0`),
+  ],
+);
+
+/** Gateway Idempotency-Keys (DESIGN 6): 24 h per merchant; the first answer is kept and replayed. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    key: text('key').notNull(),
+    /** What it was used for, and the SHA-256 of the body: the same key with another body is refused. */
+    scope: text('scope').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** in_flight until the first request's answer is stored. */
+    status: text('status').notNull().default('in_flight'),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+    check('idempotency_keys_status_valid', sql`${t.status} in ('in_flight', 'done')`),
+  ],
+);

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { CallbacksService } from '../callbacks/index.ts';
+import type { GatewayScope } from '../gateway/index.ts';
+import { createLedger } from '../ledger/index.ts';
+import { payoutsConsoleRoutes, payoutsGatewayRoutes } from './payouts.routes.ts';
+import { createPayoutsService } from './payouts.service.ts';
+
+export { payoutsRepository, type PayoutRow } from './payouts.repository.ts';
+export type { PayoutsService } from './payouts.service.ts';
+
+/** Send money: payouts from the console and the gateway, their life cycle, ledger entries and callbacks. */
+export function registerPayoutsModule(
+  app: FastifyInstance,
+  ctx: AppContext,
+  { callbacks }: { callbacks: CallbacksService },
+) {
+  const payouts = createPayoutsService({
+    db: ctx.db,
+    jobs: ctx.jobs,
+    callbacks,
+    ledger: createLedger(),
+    now: ctx.now,
+  });
+  payoutsConsoleRoutes(app, { payouts, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });
+  return {
+    payouts,
+    gatewayRoutes: (gateway: GatewayScope) => payoutsGatewayRoutes(gateway, { payouts, db: ctx.db }),
+  };
+}

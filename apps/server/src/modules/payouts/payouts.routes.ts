@@ -1,0 +1,275 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ERROR_CODES, fromMinor } from '@paydesk/shared';
+import { OutTradeNoSchema } from '@paydesk/shared/collections/collections.schemas.ts';
+import { banksOf } from '@paydesk/shared/payouts/bank-rules.ts';
+import {
+  ConsolePayoutBodySchema,
+  CreatePayoutBodySchema,
+  GatewayPayoutSchema,
+  PayoutChannelsResponseSchema,
+  PayoutDetailResponseSchema,
+  PayoutListQuerySchema,
+  PayoutListResponseSchema,
+} from '@paydesk/shared/payouts/payouts.schemas.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
+import { resolveTimeZone } from '../../lib/timezone.ts';
+import { authOf, clientOf, type Guards } from '../../plugins/auth-context.ts';
+import { channelsRepository, ppmToPercent } from '../channels/index.ts';
+import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
+import { createLedger } from '../ledger/index.ts';
+import { parseInput, verifyStepUp } from '../security/index.ts';
+import { payoutsRepository } from './payouts.repository.ts';
+import type { PayoutsService, Viewer } from './payouts.service.ts';
+
+const TradeNoParams = z.object({ trade_no: z.string() });
+const ourNumber = (value: string) => {
+  if (!/^P[0-9]{8,40}$/.test(value)) throw notFound('The payout was not found.');
+  return value;
+};
+
+function viewerOf(request: FastifyRequest): Viewer {
+  const { user, merchant } = authOf(request);
+  return {
+    merchantId: merchant.id,
+    currency: merchant.currency,
+    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
+  };
+}
+
+/** Send money in the console (DESIGN section 5). */
+export function payoutsConsoleRoutes(
+  app: FastifyInstance,
+  { payouts, guards, db, appKey }: { payouts: PayoutsService; guards: Guards; db: Db; appKey: Buffer },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const view = guards.requirePerm('payout:view');
+  const send = guards.requirePerm('payout:create');
+  const ledger = createLedger();
+
+  r.get(
+    '/api/merchant/payout-channels',
+    { preHandler: send, schema: { response: { 200: PayoutChannelsResponseSchema } } },
+    async (request) => {
+      const { merchant } = authOf(request);
+      const open = (await channelsRepository.listOfMerchant(db, merchant.id)).filter(
+        (c) => c.kind === 'payout' && c.status === 'open',
+      );
+      const { availableMinor } = await ledger.balanceOf(db, merchant.id);
+      return {
+        data: {
+          channels: open.map((c) => ({
+            code: c.code,
+            country: c.country as 'CN',
+            currency: merchant.currency,
+            fee_rate: ppmToPercent(c.feeRatePpm),
+            fixed_fee: fromMinor(c.fixedFeeMinor, merchant.currency),
+            min_amount: fromMinor(c.minAmountMinor, merchant.currency),
+            max_amount: fromMinor(c.maxAmountMinor, merchant.currency),
+            banks: banksOf(c.country as 'CN'),
+          })),
+          available: fromMinor(availableMinor, merchant.currency),
+          currency: merchant.currency,
+        },
+      };
+    },
+  );
+
+  r.post(
+    '/api/merchant/payouts',
+    { preHandler: send, schema: { response: { 201: PayoutDetailResponseSchema } } },
+    async (request, reply) => {
+      const { user, merchant } = authOf(request);
+      // The form is checked before the step-up: a typo costs no code. The code is spent by the step-up.
+      const body = parseInput(
+        ConsolePayoutBodySchema.omit({ payment_password: true, code: true }),
+        request.body,
+      );
+      const input = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
+      await verifyStepUp(
+        db,
+        user,
+        {
+          paymentPassword: typeof input.payment_password === 'string' ? input.payment_password : undefined,
+          code: typeof input.code === 'string' ? input.code : undefined,
+        },
+        { appKey, client: clientOf(request) },
+      );
+      const row = await payouts.create(
+        merchant,
+        { ...body, channel: body.channel, note: body.note ?? null },
+        { source: 'console', userId: user.id, confirmDuplicate: body.confirm_duplicate === true },
+      );
+      return reply.status(201).send({ data: await payouts.detail(merchant.id, row.tradeNo) });
+    },
+  );
+
+  r.get(
+    '/api/merchant/payouts',
+    {
+      preHandler: view,
+      schema: { querystring: PayoutListQuerySchema, response: { 200: PayoutListResponseSchema } },
+    },
+    async (request) => payouts.list(viewerOf(request), request.query),
+  );
+
+  r.get(
+    '/api/merchant/payouts/:trade_no',
+    { preHandler: view, schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } } },
+    async (request) => ({
+      data: await payouts.detail(authOf(request).merchant.id, ourNumber(request.params.trade_no)),
+    }),
+  );
+}
+
+const PayoutResponse = z.object({ data: GatewayPayoutSchema });
+const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'The Idempotency-Key header is 1 to 255 printable characters.');
+
+/** The gateway's payout routes (DESIGN section 6), with Idempotency-Key. */
+export function payoutsGatewayRoutes(
+  { scope, requireSignature }: GatewayScope,
+  { payouts, db }: { payouts: PayoutsService; db: Db },
+) {
+  const r = scope.withTypeProvider<ZodTypeProvider>();
+  const options = { preHandler: requireSignature, config: GATEWAY_ROUTE_CONFIG };
+
+  /** Answers the stored first answer of a key, or runs the request once and stores its answer. */
+  async function withIdempotency(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    merchantId: number,
+    run: () => Promise<{ status: number; body: unknown }>,
+  ) {
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) {
+      const answer = await run();
+      return reply.status(answer.status).send(answer.body);
+    }
+    const parsed = IdempotencyKeySchema.safeParse(header);
+    if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+    const key = parsed.data;
+    const requestHash = createHash('sha256')
+      .update(request.rawBody ?? Buffer.alloc(0))
+      .digest('hex');
+    const claim = await payoutsRepository.claimKey(db, {
+      merchantId,
+      key,
+      scope: 'payout.create',
+      requestHash,
+      at: new Date(),
+    });
+    if (claim !== 'claimed') {
+      if (claim.scope !== 'payout.create' || claim.requestHash !== requestHash) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used with a different request.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      if (claim.status === 'in_flight') {
+        throw new AppError(409, 'The first request with this Idempotency-Key is still being processed.', {
+          code: ERROR_CODES.idempotencyKeyInFlight,
+        });
+      }
+      reply.header('idempotent-replayed', 'true');
+      return reply
+        .status(claim.responseStatus ?? 200)
+        .type('application/json; charset=utf-8')
+        .send(claim.responseBody ?? '{}');
+    }
+    try {
+      const answer = await run();
+      await payoutsRepository.completeKey(db, merchantId, key, answer.status, JSON.stringify(answer.body));
+      return reply.status(answer.status).send(answer.body);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) {
+        // A refusal is the answer too: the same key replays it.
+        const body = {
+          message: error.message,
+          code: error.code,
+          ...('errors' in error ? { errors: error.errors } : {}),
+          ...error.fields,
+        };
+        await payoutsRepository.completeKey(db, merchantId, key, error.status, JSON.stringify(body));
+      } else {
+        // Nothing committed: the key is free for a retry.
+        await payoutsRepository.releaseKey(db, merchantId, key);
+      }
+      throw error;
+    }
+  }
+
+  r.post(
+    '/gateway/v1/payouts',
+    {
+      ...options,
+      schema: {
+        summary: 'Create a payout',
+        description:
+          'Holds amount + fee at once (422 insufficient_funds when the available balance cannot cover it; nothing is written). Send an Idempotency-Key header to retry safely: the same key and body replay the first answer with Idempotent-Replayed: true; another body answers 422; while the first is still running, 409.',
+        tags: ['Payouts'],
+        body: CreatePayoutBodySchema,
+        response: { 201: PayoutResponse },
+      },
+    },
+    async (request, reply) => {
+      const merchant = gatewayMerchantOf(request);
+      return withIdempotency(request, reply, merchant.id, async () => {
+        const { out_trade_no, notify_url, note, ...fields } = request.body;
+        const row = await payouts.create(
+          merchant,
+          { ...fields, outTradeNo: out_trade_no, notifyUrl: notify_url ?? null, note: note ?? null },
+          { source: 'gateway' },
+        );
+        return { status: 201, body: { data: payouts.gatewayView(row) } };
+      });
+    },
+  );
+
+  r.get(
+    '/gateway/v1/payouts/:trade_no',
+    {
+      ...options,
+      schema: {
+        summary: 'Get a payout by our trade_no',
+        tags: ['Payouts'],
+        params: TradeNoParams,
+        response: { 200: PayoutResponse },
+      },
+    },
+    async (request) => {
+      const merchant = gatewayMerchantOf(request);
+      return {
+        data: payouts.gatewayView(
+          await payouts.findForMerchant(merchant.id, { tradeNo: request.params.trade_no }),
+        ),
+      };
+    },
+  );
+
+  r.get(
+    '/gateway/v1/payouts',
+    {
+      ...options,
+      schema: {
+        summary: 'Get a payout by your out_trade_no',
+        tags: ['Payouts'],
+        querystring: z.object({ out_trade_no: OutTradeNoSchema }),
+        response: { 200: PayoutResponse },
+      },
+    },
+    async (request) => {
+      const merchant = gatewayMerchantOf(request);
+      return {
+        data: payouts.gatewayView(
+          await payouts.findForMerchant(merchant.id, { outTradeNo: request.query.out_trade_no }),
+        ),
+      };
+    },
+  );
+}

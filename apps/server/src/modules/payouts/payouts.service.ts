@@ -1,0 +1,410 @@
+import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import {
+  type CallbackEventType,
+  feeOf,
+  type TodayCollection,
+} from '@paydesk/shared/collections/collections.schemas.ts';
+import { maskAccount, payeeIssues } from '@paydesk/shared/payouts/bank-rules.ts';
+import {
+  type AccountType,
+  canTransition,
+  DUPLICATE_WINDOW_MINUTES,
+  type GatewayPayout,
+  type PayeeFields,
+  type Payout,
+  type PayoutDetail,
+  type PayoutListQuery,
+  type PayoutListResponse,
+  type PayoutStatus,
+} from '@paydesk/shared/payouts/payouts.schemas.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import type { JobQueue } from '../../db/jobs.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
+import { localRangeToUtc } from '../../lib/timezone.ts';
+import type { CallbacksService } from '../callbacks/index.ts';
+import { channelsRepository } from '../channels/index.ts';
+import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
+import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
+import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
+
+// Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
+// rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
+// written); success captures the hold into the channel's clearing account and our fee revenue; failure,
+// rejection and cancellation release it; a refund received gives the amount back (the fee is kept). Every
+// change and its ledger entry and callback commit together; a transition not in the table answers 409.
+
+export type MerchantRef = { id: number; no: string; currency: Currency };
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+
+export type PayoutInput = PayeeFields & {
+  outTradeNo?: string;
+  amount: string;
+  channel?: string;
+  notifyUrl?: string | null;
+  note?: string | null;
+};
+
+type Deps = {
+  db: Db;
+  jobs: JobQueue;
+  callbacks: CallbacksService;
+  ledger: Pick<Ledger, 'hold' | 'capture' | 'release' | 'post' | 'findHoldByKey'>;
+  now: () => Date;
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const holdKey = (id: number) => `payout:${id}:deduct`;
+
+const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
+  success: 'payout.succeeded',
+  failed: 'payout.failed',
+  rejected: 'payout.failed',
+  cancelled: 'payout.failed',
+  refund_received: 'payout.refunded',
+};
+
+export type PayoutsService = ReturnType<typeof createPayoutsService>;
+
+export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps) {
+  function gatewayView(row: PayoutRow): GatewayPayout {
+    const currency = row.currency as Currency;
+    return {
+      trade_no: row.tradeNo,
+      out_trade_no: row.outTradeNo,
+      status: row.status as PayoutStatus,
+      amount: fromMinor(row.amountMinor, currency),
+      fee: fromMinor(row.feeMinor, currency),
+      currency,
+      channel: row.channelCode,
+      payee_name: row.payeeName,
+      account_no: maskAccount(row.accountNo),
+      created_at: row.createdAt.toISOString(),
+      finished_at: iso(row.finishedAt),
+      failure_reason: row.failureReason,
+    };
+  }
+
+  function consoleView(row: PayoutRow): Payout {
+    return {
+      ...gatewayView(row),
+      account_type: row.accountType as AccountType,
+      bank_code: row.bankCode,
+      bank_name: row.bankName,
+      branch_name: row.branchName,
+      ifsc: row.ifsc,
+      cpf_cnpj: row.cpfCnpj ? maskAccount(row.cpfCnpj) : null,
+      note: row.note,
+      source: row.source as 'console' | 'gateway',
+    };
+  }
+
+  /** Creates the payout and holds amount + fee, in one transaction; the hold is its last statement. */
+  async function create(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
+  ): Promise<PayoutRow> {
+    const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
+    if (!channel) {
+      throw new AppError(
+        422,
+        input.channel
+          ? `The payout channel ${input.channel} is not open for this merchant.`
+          : 'No payout channel is open for this merchant. Please contact customer service.',
+        { code: ERROR_CODES.channelUnavailable },
+      );
+    }
+    const issues = payeeIssues(channel.country as 'CN', input);
+    if (Object.keys(issues).length > 0) {
+      throw new ValidationError(
+        Object.fromEntries(Object.entries(issues).map(([field, issue]) => [field, [issue!.message]])),
+      );
+    }
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(input.amount, merchant.currency);
+    } catch (error) {
+      throw ValidationError.field('amount', (error as Error).message);
+    }
+    if (amountMinor < channel.minAmountMinor || amountMinor > channel.maxAmountMinor) {
+      throw ValidationError.field(
+        'amount',
+        `The amount must be between ${fromMinor(channel.minAmountMinor, merchant.currency)} and ${fromMinor(channel.maxAmountMinor, merchant.currency)}.`,
+        ERROR_CODES.amountOutOfRange,
+      );
+    }
+    const at = now();
+    const accountNo = input.account_no.replace(/\s+/g, '');
+    if (options.source === 'console' && !options.confirmDuplicate) {
+      const similar = await repo.recentSimilar(
+        db,
+        merchant.id,
+        accountNo,
+        amountMinor,
+        new Date(at.getTime() - DUPLICATE_WINDOW_MINUTES * 60_000),
+      );
+      if (similar) {
+        throw new AppError(
+          409,
+          `A payout of this amount to this account was sent in the last ${DUPLICATE_WINDOW_MINUTES} minutes (${similar.tradeNo}). Send it again?`,
+          { code: ERROR_CODES.possibleDuplicate, fields: { trade_no: similar.tradeNo } },
+        );
+      }
+    }
+    const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
+    return withFreshTradeNo(() =>
+      transactionWithRetry(db, async (tx) => {
+        const tradeNo = newTradeNo('P', at);
+        const row = await repo.insert(tx, {
+          merchantId: merchant.id,
+          channelId: channel.id,
+          channelCode: channel.code,
+          tradeNo,
+          outTradeNo: input.outTradeNo ?? `WEB${tradeNo.slice(1)}`,
+          source: options.source,
+          createdByUserId: options.userId ?? null,
+          amountMinor,
+          feeMinor,
+          currency: merchant.currency,
+          accountType: input.account_type,
+          bankCode: input.bank_code ?? null,
+          bankName: input.bank_name ?? null,
+          branchName: input.branch_name ?? null,
+          ifsc: input.ifsc?.toUpperCase() ?? null,
+          cpfCnpj: input.cpf_cnpj ?? null,
+          payeeName: input.payee_name,
+          accountNo,
+          notifyUrl: input.notifyUrl ?? null,
+          note: input.note ?? null,
+          createdAt: at,
+        });
+        if (!row) {
+          const existing = await repo.findByOutTradeNo(tx, merchant.id, input.outTradeNo ?? '');
+          throw new AppError(409, `The merchant order number ${input.outTradeNo} is already used.`, {
+            code: ERROR_CODES.outTradeNoTaken,
+            fields: { trade_no: existing?.tradeNo ?? null },
+          });
+        }
+        if (channel.provider === 'sandbox')
+          await jobs.send(tx, 'sandbox.complete', { trade_no: row.tradeNo });
+        // Last: the merchant's balance row is locked from here to the commit only.
+        await ledger.hold(tx, {
+          merchantId: merchant.id,
+          type: 'payout_deduction',
+          amountMinor: amountMinor + feeMinor,
+          refType: 'payout',
+          refId: String(row.id),
+          refNo: row.tradeNo,
+          note: row.payeeName,
+          idempotencyKey: holdKey(row.id),
+        });
+        return row;
+      }),
+    );
+  }
+
+  /**
+   * Moves a payout along the life cycle with its ledger entry and callback, in one transaction. Anything
+   * the table does not allow (or a racing change got there first) answers 409 and changes nothing.
+   */
+  async function transition(
+    tradeNo: string,
+    to: PayoutStatus,
+    reason: string | null = null,
+  ): Promise<PayoutRow> {
+    return transactionWithRetry(db, async (tx) => {
+      const row = await repo.findAnyByTradeNo(tx, tradeNo);
+      if (!row) throw notFound('The payout was not found.');
+      const from = row.status as PayoutStatus;
+      if (!canTransition(from, to)) {
+        throw conflict(`The payout is ${from}; it cannot become ${to}.`, ERROR_CODES.invalidTransition);
+      }
+      const at = now();
+      const set =
+        to === 'processing'
+          ? { status: to, processingAt: at }
+          : to === 'refund_received'
+            ? { status: to, refundedAt: at, failureReason: reason }
+            : { status: to, finishedAt: at, failureReason: to === 'success' ? null : reason };
+      const updated = await repo.transition(tx, row.id, from, set);
+      if (!updated)
+        throw conflict(
+          `The payout changed meanwhile; it cannot become ${to}.`,
+          ERROR_CODES.invalidTransition,
+        );
+      await moveMoney(tx, updated, to);
+      const type = CALLBACK_OF[to];
+      if (type) {
+        await callbacks.enqueue(tx, {
+          merchantId: updated.merchantId,
+          type,
+          refType: 'payout',
+          refId: updated.id,
+          url: updated.notifyUrl,
+          data: gatewayView(updated),
+        });
+      }
+      return updated;
+    });
+  }
+
+  async function moveMoney(tx: Tx, row: PayoutRow, to: PayoutStatus) {
+    if (to === 'processing') return;
+    if (to === 'refund_received') {
+      await ledger.post(tx, {
+        merchantId: row.merchantId,
+        type: 'payout_refund',
+        amountMinor: row.amountMinor,
+        channel: row.channelCode,
+        refType: 'payout',
+        refId: String(row.id),
+        refNo: row.tradeNo,
+        note: row.failureReason,
+        idempotencyKey: `payout:${row.id}:refund`,
+      });
+      return;
+    }
+    const hold = await ledger.findHoldByKey(tx, row.merchantId, holdKey(row.id));
+    if (!hold) throw new Error(`Payout ${row.tradeNo} has no hold.`);
+    const key = `payout:${row.id}:${to}`;
+    if (to === 'success') {
+      await ledger.capture(tx, {
+        merchantId: row.merchantId,
+        holdId: hold.id,
+        channel: row.channelCode,
+        feeMinor: row.feeMinor,
+        idempotencyKey: key,
+      });
+    } else {
+      await ledger.release(tx, {
+        merchantId: row.merchantId,
+        holdId: hold.id,
+        idempotencyKey: key,
+        note: row.failureReason,
+      });
+    }
+  }
+
+  async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
+    const row = ref.tradeNo
+      ? await repo.findByTradeNo(db, merchantId, ref.tradeNo)
+      : ref.outTradeNo
+        ? await repo.findByOutTradeNo(db, merchantId, ref.outTradeNo)
+        : undefined;
+    if (!row) throw notFound('The payout was not found.');
+    return row;
+  }
+
+  async function list(viewer: Viewer, query: PayoutListQuery): Promise<PayoutListResponse> {
+    const filter = {
+      merchantId: viewer.merchantId,
+      tradeNo: query.trade_no,
+      outTradeNo: query.out_trade_no,
+      status: query.status,
+      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
+    };
+    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+    const rows = await repo.page(db, filter, query.per_page + 1, {
+      cursor,
+      offset: (query.page - 1) * query.per_page,
+    });
+    const totals = await repo.totals(db, filter);
+    const page = rows.slice(0, query.per_page);
+    const last = page.at(-1);
+    return {
+      data: page.map(consoleView),
+      meta: {
+        page: query.page,
+        per_page: query.per_page,
+        total: totals.count,
+        sums: {
+          amount: fromMinor(totals.amountMinor, viewer.currency),
+          count: totals.count,
+          fee: fromMinor(totals.feeMinor, viewer.currency),
+        },
+        next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+      },
+    };
+  }
+
+  async function detail(merchantId: number, tradeNo: string): Promise<PayoutDetail> {
+    const row = await findForMerchant(merchantId, { tradeNo });
+    const events = await callbacks.eventsOf(db, merchantId, 'payout', row.id);
+    const timeline: PayoutDetail['timeline'] = [{ step: 'created', at: row.createdAt.toISOString() }];
+    if (row.processingAt) timeline.push({ step: 'processing', at: row.processingAt.toISOString() });
+    if (row.finishedAt) {
+      const finished = row.status === 'refund_received' ? 'success' : (row.status as 'success');
+      timeline.push({ step: finished, at: row.finishedAt.toISOString() });
+    }
+    if (row.refundedAt) timeline.push({ step: 'refund_received', at: row.refundedAt.toISOString() });
+    const delivered = events.flatMap((e) =>
+      e.attempts.filter((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300),
+    );
+    if (delivered[0]) timeline.push({ step: 'notified', at: delivered[0].created_at });
+    timeline.sort((a, b) => a.at.localeCompare(b.at));
+    return { ...consoleView(row), timeline, callbacks: events };
+  }
+
+  async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
+    const figures = await repo.dayFigures(db, viewer.merchantId, day.from, day.to);
+    return {
+      paid_amount: fromMinor(figures.paidAmountMinor, viewer.currency),
+      paid_count: figures.paid,
+      order_count: figures.orders,
+      success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
+      currency: viewer.currency,
+    };
+  }
+
+  /** The sandbox channel (DESIGN 6): processing at once, then an account ending in 0000 fails, others succeed. */
+  async function sandboxStep(tradeNo: string): Promise<PayoutRow | null> {
+    const row = await repo.findAnyByTradeNo(db, tradeNo);
+    if (!row) return null;
+    try {
+      if (row.status === 'pending') {
+        const processing = await transition(tradeNo, 'processing');
+        const channel = await channelsRepository.findById(db, row.channelId);
+        await db.transaction(async (tx) => {
+          await jobs.send(
+            tx,
+            'sandbox.complete',
+            { trade_no: tradeNo },
+            {
+              startAfter: new Date(now().getTime() + (channel?.sandboxDelaySeconds ?? 5) * 1000),
+            },
+          );
+        });
+        return processing;
+      }
+      if (row.status === 'processing') {
+        return row.accountNo.endsWith('0000')
+          ? await transition(
+              tradeNo,
+              'failed',
+              'Sandbox: the receiving account does not exist (it ends in 0000).',
+            )
+          : await transition(tradeNo, 'success');
+      }
+    } catch (error) {
+      if (error instanceof AppError && error.status === 409) return null;
+      throw error;
+    }
+    return null;
+  }
+
+  const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
+
+  return {
+    create,
+    transition,
+    findAny,
+    findForMerchant,
+    list,
+    detail,
+    today,
+    sandboxStep,
+    gatewayView,
+    consoleView,
+  };
+}

@@ -1,0 +1,337 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PAYOUT_STATUSES,
+  PAYOUT_TRANSITIONS,
+  type PayoutStatus,
+} from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { queryRows } from '../../src/db/client.ts';
+import { channels } from '../../src/db/schema/index.ts';
+import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
+import {
+  createGatewayMerchant,
+  freshNonce,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs } from '../helpers/client.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+
+// Send money (DESIGN sections 3, 4 and 6): the hold at creation, the life cycle and its ledger entries,
+// insufficient funds under concurrency, Idempotency-Key, and the console's form behind the step-up.
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(() => ctx?.close());
+afterEach(() => releaseClock());
+
+const CN_PAYEE = {
+  account_type: 'individual',
+  bank_code: 'ICBC',
+  bank_name: '中国工商银行',
+  branch_name: '上海分行',
+  payee_name: '张三',
+  account_no: '6222020200112233445',
+};
+
+/** A merchant with a sandbox payout channel (1% + 0.50, 1.00 to 50,000.00) and money in. */
+async function payer(fundsMinor = 100_000n): Promise<GatewayMerchant> {
+  const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { roles: ['ROOT', 'VIEWER'] });
+  await ctx.database.db.insert(channels).values({
+    merchantId: m.merchant.id,
+    code: 'sandbox-pay',
+    kind: 'payout',
+    country: 'CN',
+    currency: 'CNY',
+    feeRatePpm: 10_000,
+    fixedFeeMinor: 50n,
+    minAmountMinor: 100n,
+    maxAmountMinor: 5_000_000n,
+    openedBy: 'test',
+  });
+  if (fundsMinor > 0n) {
+    await ctx.database.db.transaction((tx) =>
+      createLedger().post(tx, {
+        merchantId: m.merchant.id,
+        type: 'transfer_in',
+        amountMinor: fundsMinor,
+        refType: 'test',
+        refId: String(m.merchant.id),
+        idempotencyKey: `test:fund:${m.merchant.id}`,
+      }),
+    );
+  }
+  return m;
+}
+
+const balance = async (m: GatewayMerchant) =>
+  (await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance')).json().data as {
+    available: string;
+    locked: string;
+  };
+
+const createPayout = (
+  m: GatewayMerchant,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) =>
+  gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+    body: { amount: '100.00', ...CN_PAYEE, ...body },
+    headers,
+  });
+
+const payoutCount = async (merchantId: number) =>
+  (
+    await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from payouts where merchant_id = ${merchantId}`,
+    )
+  )[0].n;
+
+describe('a payout through the gateway', () => {
+  it('holds amount + fee at once, and success captures it', async () => {
+    const m = await payer();
+    const created = await createPayout(m, { out_trade_no: 'PO-1' });
+    expect(created.statusCode, created.body).toBe(201);
+    const payout = created.json().data;
+    expect(payout).toMatchObject({
+      out_trade_no: 'PO-1',
+      status: 'pending',
+      amount: '100.00',
+      fee: '1.50',
+      currency: 'CNY',
+      channel: 'sandbox-pay',
+      payee_name: '张三',
+      account_no: '***************3445',
+      finished_at: null,
+    });
+    expect(await balance(m)).toMatchObject({ available: '898.50', locked: '101.50' });
+
+    // The sandbox: processing at once, then success.
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    expect(
+      (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).json().data.status,
+    ).toBe('processing');
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    const done = (await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/payouts?out_trade_no=PO-1')).json().data;
+    expect(done).toMatchObject({ status: 'success', failure_reason: null });
+    expect(await balance(m)).toMatchObject({ available: '898.50', locked: '0.00' });
+
+    // A refund received gives the amount back; the fee is kept.
+    await ctx.app.services.payouts.transition(payout.trade_no, 'refund_received', 'Returned by the bank');
+    expect(await balance(m)).toMatchObject({ available: '998.50', locked: '0.00' });
+    const flows = (
+      await (await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD)).get('/api/merchant/fund-flows')
+    ).json().data;
+    expect(flows.map((f: { type: string; amount: string }) => [f.type, f.amount])).toEqual([
+      ['payout_refund', '100.00'],
+      ['payout_deduction', '-101.50'],
+      ['transfer_in', '1000.00'],
+    ]);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('fails an account ending in 0000 and gives amount + fee back', async () => {
+    const m = await payer();
+    const payout = (
+      await createPayout(m, { out_trade_no: 'PO-0000', account_no: '6222020200112230000' })
+    ).json().data;
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    const done = (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).json().data;
+    expect(done.status).toBe('failed');
+    expect(done.failure_reason).toContain('0000');
+    expect(await balance(m)).toMatchObject({ available: '1000.00', locked: '0.00' });
+  });
+
+  it('refuses what the funds cannot cover with 422 insufficient_funds, writing nothing', async () => {
+    const m = await payer(5_000n);
+    const refused = await createPayout(m, { out_trade_no: 'PO-BIG' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().code).toBe('insufficient_funds');
+    expect(await payoutCount(m.merchant.id)).toBe(0);
+    expect(await balance(m)).toMatchObject({ available: '50.00', locked: '0.00' });
+  });
+
+  it('checks the payee per the channel country and refuses a repeated out_trade_no with its trade_no', async () => {
+    const m = await payer();
+    const missing = await createPayout(m, { out_trade_no: 'PO-F', bank_name: '' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors.bank_name).toBeDefined();
+    const first = (await createPayout(m, { out_trade_no: 'PO-D' })).json().data;
+    const again = await createPayout(m, { out_trade_no: 'PO-D' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'out_trade_no_taken', trade_no: first.trade_no });
+  });
+
+  it('lets exactly the payouts the balance covers through, out of 200 at once', async () => {
+    // 10.00 + fee 0.60 each: 1,060.00 covers exactly 100.
+    const m = await payer(106_000n);
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => createPayout(m, { out_trade_no: `RUSH-${i}`, amount: '10.00' })),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(100);
+    expect(responses.filter((r) => r.statusCode === 422).map((r) => r.json().code)).toEqual(
+      Array(100).fill('insufficient_funds'),
+    );
+    expect(await balance(m)).toMatchObject({ available: '0.00', locked: '1060.00' });
+    expect(await payoutCount(m.merchant.id)).toBe(100);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('answers the same Idempotency-Key sent 20 times at once with one payout', async () => {
+    const m = await payer();
+    const key = `idem-${freshNonce()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        createPayout(m, { out_trade_no: 'IDEM-1' }, { 'idempotency-key': key }),
+      ),
+    );
+    expect(await payoutCount(m.merchant.id)).toBe(1);
+    const created = responses.filter((r) => r.statusCode === 201);
+    expect(created.filter((r) => r.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+    const others = responses.filter(
+      (r) => !(r.statusCode === 201 && r.headers['idempotent-replayed'] !== 'true'),
+    );
+    for (const r of others) {
+      expect(
+        (r.statusCode === 201 && r.headers['idempotent-replayed'] === 'true') ||
+          (r.statusCode === 409 && r.json().code === 'idempotency_key_in_flight'),
+      ).toBe(true);
+    }
+    const tradeNos = new Set(created.map((r) => r.json().data.trade_no));
+    expect(tradeNos.size).toBe(1);
+
+    // Later: a replay with the header, another body refused.
+    const replay = await createPayout(m, { out_trade_no: 'IDEM-1' }, { 'idempotency-key': key });
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().data.trade_no).toBe([...tradeNos][0]);
+    const other = await createPayout(m, { out_trade_no: 'IDEM-2' }, { 'idempotency-key': key });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().code).toBe('idempotency_key_reused');
+    expect(await payoutCount(m.merchant.id)).toBe(1);
+  });
+
+  it("answers 404 for another merchant's payout", async () => {
+    const m = await payer();
+    const other = await payer(0n);
+    const payout = (await createPayout(m, { out_trade_no: 'MINE' })).json().data;
+    expect(
+      (await gatewayCall(ctx.app, other, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).statusCode,
+    ).toBe(404);
+    const console = await loginAs(ctx.app, other.users.ROOT.email, TEST_PASSWORD);
+    expect((await console.get(`/api/merchant/payouts/${payout.trade_no}`)).statusCode).toBe(404);
+  });
+});
+
+describe('the life cycle', () => {
+  /** The shortest allowed path from pending to each state. */
+  const PATH: Record<PayoutStatus, PayoutStatus[]> = {
+    pending: [],
+    processing: ['processing'],
+    success: ['processing', 'success'],
+    failed: ['processing', 'failed'],
+    cancelled: ['cancelled'],
+    rejected: ['rejected'],
+    refund_received: ['processing', 'success', 'refund_received'],
+  };
+
+  it('allows exactly the transitions of the table; any other answers 409 and changes nothing', async () => {
+    const m = await payer(10_000_000n);
+    let n = 0;
+    for (const from of PAYOUT_STATUSES) {
+      for (const to of PAYOUT_STATUSES) {
+        n += 1;
+        const payout = (await createPayout(m, { out_trade_no: `SM-${n}`, amount: '10.00' })).json().data;
+        for (const step of PATH[from])
+          await ctx.app.services.payouts.transition(payout.trade_no, step, 'test');
+        const before = await balance(m);
+        const allowed = PAYOUT_TRANSITIONS[from].includes(to);
+        const attempt = ctx.app.services.payouts.transition(payout.trade_no, to, 'test');
+        if (allowed) {
+          expect((await attempt).status, `${from} -> ${to}`).toBe(to);
+        } else {
+          await expect(attempt, `${from} -> ${to}`).rejects.toMatchObject({ status: 409 });
+          expect(await balance(m), `${from} -> ${to}`).toEqual(before);
+        }
+      }
+    }
+    // Never captured after failing, never released after capture: the books prove it.
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+});
+
+describe('the console form', () => {
+  it('sends a payout with both factors, asks before a near-duplicate, and lists it with its sums', async () => {
+    const clock = freezeClock();
+    const m = await payer();
+    const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
+    const nextCode = async () => {
+      clock.nextStep();
+      return totpCode(secret);
+    };
+    const set = await client.put('/api/merchant/payment-password', {
+      password: TEST_PASSWORD,
+      payment_password: 'pay-123456',
+      payment_password_confirmation: 'pay-123456',
+      code: await nextCode(),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+
+    const channelsAnswer = (await client.get('/api/merchant/payout-channels')).json().data;
+    expect(channelsAnswer.available).toBe('1000.00');
+    expect(channelsAnswer.channels[0]).toMatchObject({
+      code: 'sandbox-pay',
+      country: 'CN',
+      fee_rate: '1',
+      fixed_fee: '0.50',
+    });
+    expect(channelsAnswer.channels[0].banks.length).toBeGreaterThan(5);
+
+    const form = { channel: 'sandbox-pay', amount: '20.00', ...CN_PAYEE, payment_password: 'pay-123456' };
+    const first = await client.post('/api/merchant/payouts', { ...form, code: await nextCode() });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().data).toMatchObject({
+      status: 'pending',
+      amount: '20.00',
+      fee: '0.70',
+      source: 'console',
+    });
+
+    const duplicate = await client.post('/api/merchant/payouts', { ...form, code: await nextCode() });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toMatchObject({
+      code: 'possible_duplicate',
+      trade_no: first.json().data.trade_no,
+    });
+    const confirmed = await client.post('/api/merchant/payouts', {
+      ...form,
+      code: await nextCode(),
+      confirm_duplicate: true,
+    });
+    expect(confirmed.statusCode).toBe(201);
+
+    const wrongPassword = await client.post('/api/merchant/payouts', {
+      ...form,
+      payment_password: 'nope-nope',
+      code: await nextCode(),
+    });
+    expect(wrongPassword.statusCode).toBe(422);
+    expect(wrongPassword.json().errors.payment_password).toBeDefined();
+
+    const list = (await client.get('/api/merchant/payouts')).json();
+    expect(list.meta).toMatchObject({ total: 2, sums: { amount: '40.00', count: 2, fee: '1.40' } });
+    const viewer = await loginAs(ctx.app, m.users.VIEWER.email, TEST_PASSWORD);
+    expect((await viewer.get('/api/merchant/payouts')).statusCode).toBe(200);
+    expect((await viewer.post('/api/merchant/payouts', { ...form, code: '123456' })).statusCode).toBe(403);
+    const dashboard = (await client.get('/api/merchant/dashboard')).json().data;
+    expect(dashboard.payout).toMatchObject({ order_count: 2, paid_count: 0 });
+  });
+});
