@@ -52,7 +52,7 @@ test('an order created through the gateway is paid on the sandbox page and shows
     'sandbox',
   );
   const [tradeNo] = traffic.trade_nos;
-  expect(tradeNo).toMatch(/^C\d{20}$/);
+  expect(tradeNo).toMatch(/^C\d{23}$/);
 
   // The payer pays on the hosted test checkout page (a browser in Chinese).
   const payer = await browser.newContext({ locale: 'zh-CN' });
