@@ -17,6 +17,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
       'collection creation via the signed gateway over HTTP, 16 clients, vs pgbench -N (target >= 0.4); callback delivery vs a bare POST loop (target >= 0.3)',
     run: async () => (await import('./collections.ts')).runCollections(),
   },
+  payouts: {
+    about:
+      'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, vs pgbench -N (target >= 0.25 both); ledger:verify after each run',
+    run: async () => (await import('./payouts.ts')).runPayouts(),
+  },
 };
 
 const name = process.argv[2];

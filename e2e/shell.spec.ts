@@ -33,6 +33,9 @@ async function tabMenu(page: Page, name: string, action: string) {
 test('tags view: Dashboard pinned, pages from the menu become tabs, close others, refresh', async ({
   page,
 }) => {
+  // Tall enough for the Access key page: the tags view scrolls with a long page (fixedHeader is false),
+  // and its context menu is what is tested here, not scrolling.
+  await page.setViewportSize({ width: 1280, height: 1600 });
   await logIn(page, DEMO.ROOT);
   await expect(tab(page, 'Dashboard')).toBeVisible();
   await expect(tabs(page).getByRole('tab', { name: 'Pinned Dashboard' })).toBeVisible();
@@ -175,10 +178,11 @@ test('a session ended on the server brings the "log in again" dialog once', asyn
   });
   expect(logout.status()).toBe(204);
 
-  // The user comes back to the window three times: each time the page refetches and gets 401.
+  // The user comes back to the window three times: each time the page refetches (the key and the
+  // whitelist) and gets 401.
   for (let i = 0; i < 3; i++) {
     const failed = page.waitForResponse(
-      (r) => r.url().endsWith('/api/merchant/access-key') && r.status() === 401,
+      (r) => /\/api\/merchant\/(access-key|ip-address)$/.test(r.url()) && r.status() === 401,
     );
     await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
     await failed;

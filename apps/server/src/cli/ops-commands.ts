@@ -360,6 +360,10 @@ export const COMMANDS: Record<string, CommandSpec> = {
       rate: { value: '<per second>', help: 'orders per second (default 2)' },
       duration: { value: '<seconds>', help: 'how long (default 60)' },
       channel: { value: '<code>', help: 'the collection channel (default sandbox-auto, the auto mode)' },
+      payouts: {
+        value: '<percent>',
+        help: 'share of the orders that are payouts on sandbox-pay (default 30)',
+      },
     },
     changes: false,
     schema: DemoTrafficOptionsSchema,
@@ -379,17 +383,24 @@ export const COMMANDS: Record<string, CommandSpec> = {
       for (let i = 0; i < total; i++) {
         const due = started + (i * 1000) / rate;
         if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+        // Every n-th order a payout, spread evenly: 30% -> 3 of every 10.
+        const share = Number(input.payouts ?? 0) / 100;
+        const isPayout = Math.floor((i + 1) * share) > Math.floor(i * share);
+        const request: OpsRequest = isPayout
+          ? { method: 'POST', path: '/ops/v1/demo/payouts', body: { merchant: input.merchant } }
+          : COMMANDS['demo:traffic'].request(input);
+        const kind = isPayout ? 'payout' : 'collection';
         inFlight.push(
-          send(COMMANDS['demo:traffic'].request(input)).then((answer) => {
+          send(request).then((answer) => {
             const data = answer.data ?? {};
             const key =
               answer.status !== 200
                 ? `error ${answer.status}: ${answer.message ?? ''}`
                 : data.gateway_status === 201
-                  ? 'created'
-                  : `refused ${String(data.gateway_status)} ${String(data.code ?? '')}`;
+                  ? `${kind}s created`
+                  : `${kind}s refused ${String(data.gateway_status)} ${String(data.code ?? '')}`;
             counts.set(key, (counts.get(key) ?? 0) + 1);
-            if (key === 'created' && tradeNos.length < 100) tradeNos.push(String(data.trade_no));
+            if (data.gateway_status === 201 && tradeNos.length < 100) tradeNos.push(String(data.trade_no));
           }),
         );
       }
@@ -406,11 +417,14 @@ export const COMMANDS: Record<string, CommandSpec> = {
           ),
         );
       } else {
-        io.out(`Sent ${total} collection(s) for ${String(input.merchant)} in ${seconds} s:`);
+        io.out(`Sent ${total} order(s) for ${String(input.merchant)} in ${seconds} s:`);
         for (const [key, count] of counts) io.out(`  ${key}: ${count}`);
-        io.out('The sandbox auto channel pays or fails them within seconds; their callbacks follow.');
+        io.out(
+          'The sandbox finishes them within seconds (collections on sandbox-auto, every payout); callbacks follow.',
+        );
       }
-      return (counts.get('created') ?? 0) > 0 ? EXIT.ok : EXIT.failed;
+      const created = (counts.get('collections created') ?? 0) + (counts.get('payouts created') ?? 0);
+      return created > 0 ? EXIT.ok : EXIT.failed;
     },
     examples: ['npm run ops -- demo:traffic --merchant M100001 --rate 5 --duration 60'],
   },

@@ -40,11 +40,21 @@ const trafficOrders = () =>
 
 describe('ops demo:traffic', () => {
   it('sends signed collections at the rate asked, and the auto channel finishes them', async () => {
-    const run = await ops('demo:traffic', '--merchant', 'M100001', '--rate', '40', '--duration', '1');
+    const run = await ops(
+      'demo:traffic',
+      '--merchant',
+      'M100001',
+      '--rate',
+      '40',
+      '--duration',
+      '1',
+      '--payouts',
+      '0',
+    );
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    expect(run.out).toContain('Sent 40 collection(s) for M100001');
-    expect(run.out).toContain('created: 40');
+    expect(run.out).toContain('Sent 40 order(s) for M100001');
+    expect(run.out).toContain('collections created: 40');
     const orders = await trafficOrders();
     expect(orders).toHaveLength(40);
     expect(new Set(orders.map((o) => o.channel_code))).toEqual(new Set(['sandbox-auto']));
@@ -55,6 +65,42 @@ describe('ops demo:traffic', () => {
     expect(finished.filter((o) => o.status === 'to_be_paid')).toEqual([]);
     expect(finished.some((o) => o.status === 'paid')).toBe(true);
     await ctx.app.services.settlements.run();
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('sends payouts too, in the share asked, in every demo currency', async () => {
+    const rich = await ops(
+      'demo:traffic',
+      '--merchant',
+      'M100001',
+      '--rate',
+      '20',
+      '--duration',
+      '1',
+      '--payouts',
+      '50',
+    );
+    expect(rich.err).toBe('');
+    expect(rich.out).toContain('collections created: 10');
+    expect(rich.out).toContain('payouts created: 10');
+    // The other demo merchants have less money: a payout is created or refused for want of funds, never
+    // refused for its form (each currency's payee passes its country's rules).
+    for (const merchant of ['M100002', 'M100003', 'M100004']) {
+      const run = await ops(
+        'demo:traffic',
+        '--merchant',
+        merchant,
+        '--rate',
+        '20',
+        '--duration',
+        '1',
+        '--payouts',
+        '50',
+      );
+      expect(run.out, run.out).toContain('collections created: 10');
+      expect(run.out, run.out).toMatch(/payouts created: \d+/);
+      expect(run.out, run.out).not.toMatch(/refused 422 (validation_failed|amount_out_of_range)/);
+    }
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 

@@ -315,18 +315,20 @@ describe('channel:open, channel:list and channel:close', () => {
 });
 
 describe('sandbox:complete', () => {
-  it('refuses a trade number that is not a collection number before reaching the API', async () => {
+  it('refuses a trade number that is not an order number before reaching the API', async () => {
     const result = await ops(
       'sandbox:complete',
       '--trade-no',
-      'P2026',
+      'X20261123',
       '--result',
       'paid',
       '--reason',
       'x y z',
     );
     expect(result.code).toBe(2);
-    expect(result.err).toContain('--trade-no: The trade_no must be a collection number.');
+    expect(result.err).toContain(
+      '--trade-no: The trade_no must be a collection (C...) or payout (P...) number.',
+    );
     expect(result.connections).toBe(0);
   });
 

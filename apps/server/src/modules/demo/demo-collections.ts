@@ -8,7 +8,7 @@ import { accessKeysRepository } from '../access-key/index.ts';
 import { channelsRepository, type ChannelRow } from '../channels/index.ts';
 import { collectionsRepository, newTradeNo, settlementsRepository } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { payoutsRepository } from '../payouts/index.ts';
+import { DEMO_PAYEES, payoutsRepository } from '../payouts/index.ts';
 
 // The demo's receive-money data (DESIGN section 4): open sandbox channels, an access key whitelisted for
 // this machine, and collection orders in every state (to be paid, paid, settled, closed, failed) over the
@@ -157,20 +157,6 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
   await settlementsRepository.markSettled(tx, batch.id, entry.entryId, now);
 }
 
-/** The payee of a demo payout in the merchant's country (a valid form of that country). */
-const DEMO_PAYEES: Record<Currency & ('CNY' | 'INR' | 'BRL' | 'VND'), Record<string, string>> = {
-  CNY: {
-    bank_code: 'ICBC',
-    bank_name: '中国工商银行',
-    branch_name: '上海分行',
-    payee_name: '张伟',
-    account_no: '6222020200112233445',
-  },
-  INR: { ifsc: 'SBIN0001234', bank_code: 'SBIN', payee_name: 'Priya Sharma', account_no: '123456789012' },
-  BRL: { bank_code: '341', cpf_cnpj: '529.982.247-25', payee_name: 'Ana Souza', account_no: '12345-6' },
-  VND: { bank_code: '970436', payee_name: 'Nguyen Van An', account_no: '0011004455667' },
-};
-
 /**
  * A sandbox payout channel, and payouts in every state posted through the ledger as the real life cycle
  * posts them: held at creation, captured on success, released on failure, the amount back on a refund.
@@ -190,7 +176,7 @@ export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date)
     maxAmountMinor: toMinor(vnd ? '500000000' : '50000.00', merchant.currency),
     openedBy: 'Paydesk demo',
   });
-  const payee = DEMO_PAYEES[merchant.currency as 'CNY'];
+  const payee: Record<string, string> = DEMO_PAYEES[merchant.currency as 'CNY'];
   const ledger = createLedger();
   const plan: {
     status: 'success' | 'failed' | 'processing' | 'pending' | 'refund_received' | 'rejected';

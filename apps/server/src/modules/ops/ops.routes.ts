@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomBytes, randomInt } from 'node:crypto';
+import type { Currency } from '@paydesk/shared';
 import { ValidationError } from '../../lib/errors.ts';
 import { signRequest } from '../../lib/gateway-signature.ts';
+import { DEMO_PAYEES } from '../payouts/index.ts';
 import { operatorOf } from './operator-auth.ts';
 import {
   CloseChannelBodySchema,
   DemoCollectionBodySchema,
+  DemoPayoutBodySchema,
   RunSettlementBodySchema,
   SandboxCompleteBodySchema,
   ListChannelsQuerySchema,
@@ -117,55 +120,74 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
       answer(reply, await ops.completeSandbox(request.body, contextOf(request, request.body.reason))),
   );
 
-  // Demo traffic (ops demo:traffic): one collection per call, made through the real signed gateway route
-  // with the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine).
+  // Demo traffic (ops demo:traffic): one order per call, made through the real signed gateway route with
+  // the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine).
+  async function signedGatewayPost(merchantNo: string, path: string, body: (currency: Currency) => object) {
+    const credentials = await ops.demoCredentials(merchantNo);
+    const raw = JSON.stringify(body(credentials.currency));
+    const timestamp = Math.floor(Date.now() / 1000);
+    const nonce = randomBytes(16).toString('hex');
+    const response = await app.inject({
+      method: 'POST',
+      url: path,
+      remoteAddress: '127.0.0.1',
+      headers: {
+        'content-type': 'application/json',
+        'x-merchant-no': credentials.merchantNo,
+        'x-access-key': credentials.accessKey,
+        'x-timestamp': String(timestamp),
+        'x-nonce': nonce,
+        'x-signature': signRequest(credentials.secret, {
+          method: 'POST',
+          pathWithQuery: path,
+          timestamp,
+          nonce,
+          body: raw,
+        }),
+      },
+      payload: raw,
+    });
+    const answer = response.json() as { data?: { trade_no: string }; code?: string; message?: string };
+    return {
+      data: {
+        gateway_status: response.statusCode,
+        trade_no: answer.data?.trade_no ?? null,
+        code: answer.code ?? null,
+        message: answer.message ?? null,
+      },
+    };
+  }
+
+  /** A demo amount in the merchant's currency: 1 to `top` units (VND: thousands of dong). */
+  const demoAmount = (currency: Currency, top: number) =>
+    currency === 'VND'
+      ? String(randomInt(1, top) * 1000)
+      : `${randomInt(1, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
+  const trafficNo = () => `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+
   r.post(
     '/ops/v1/demo/collections',
     { ...guard, schema: { body: DemoCollectionBodySchema } },
-    async (request, reply) => {
-      const credentials = await ops.demoCredentials(request.body.merchant);
-      const body = JSON.stringify({
-        out_trade_no: `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,
-        amount: `${randomInt(10, 2000)}.${String(randomInt(0, 100)).padStart(2, '0')}`,
+    async (request) =>
+      signedGatewayPost(request.body.merchant, '/gateway/v1/collections', (currency) => ({
+        out_trade_no: trafficNo(),
+        amount: demoAmount(currency, 2000),
         channel: request.body.channel,
-      });
-      const path = '/gateway/v1/collections';
-      const timestamp = Math.floor(Date.now() / 1000);
-      const nonce = randomBytes(16).toString('hex');
-      const response = await app.inject({
-        method: 'POST',
-        url: path,
-        remoteAddress: '127.0.0.1',
-        headers: {
-          'content-type': 'application/json',
-          'x-merchant-no': credentials.merchantNo,
-          'x-access-key': credentials.accessKey,
-          'x-timestamp': String(timestamp),
-          'x-nonce': nonce,
-          'x-signature': signRequest(credentials.secret, {
-            method: 'POST',
-            pathWithQuery: path,
-            timestamp,
-            nonce,
-            body,
-          }),
-        },
-        payload: body,
-      });
-      const answer = response.json() as {
-        data?: { trade_no: string; status: string };
-        code?: string;
-        message?: string;
+      })),
+  );
+
+  // Payouts: one account in twenty ends in 0000, which the sandbox fails.
+  r.post('/ops/v1/demo/payouts', { ...guard, schema: { body: DemoPayoutBodySchema } }, async (request) =>
+    signedGatewayPost(request.body.merchant, '/gateway/v1/payouts', (currency) => {
+      const payee = DEMO_PAYEES[currency as 'CNY'] ?? DEMO_PAYEES.CNY;
+      return {
+        ...payee,
+        account_no: randomInt(0, 20) === 0 ? `${payee.account_no.slice(0, -4)}0000` : payee.account_no,
+        out_trade_no: trafficNo(),
+        amount: demoAmount(currency, 200),
+        channel: request.body.channel,
       };
-      return reply.status(200).send({
-        data: {
-          gateway_status: response.statusCode,
-          trade_no: answer.data?.trade_no ?? null,
-          code: answer.code ?? null,
-          message: answer.message ?? null,
-        },
-      });
-    },
+    }),
   );
 
   r.get(

@@ -144,8 +144,11 @@ export const SandboxCompleteBodySchema = z.object({
   trade_no: z
     .string(required('trade_no'))
     .trim()
-    .regex(/^C\d{8,40}$/, 'The trade_no must be a collection number.'),
-  result: z.enum(['paid', 'failed'], { error: 'The result must be paid or failed.' }),
+    .regex(/^[CP]\d{8,40}$/, 'The trade_no must be a collection (C...) or payout (P...) number.'),
+  // The service refuses a result of the other kind (a payout never ends "paid").
+  result: z.enum(['paid', 'failed', 'success', 'refunded'], {
+    error: 'The result must be paid or failed (collections), success, failed or refunded (payouts).',
+  }),
   reason: ReasonSchema,
 });
 export type SandboxCompleteBody = z.infer<typeof SandboxCompleteBodySchema>;
@@ -157,7 +160,14 @@ export const DemoCollectionBodySchema = z.object({
 });
 export type DemoCollectionBody = z.infer<typeof DemoCollectionBodySchema>;
 
+export const DemoPayoutBodySchema = z.object({
+  merchant: MerchantNoSchema,
+  channel: ChannelCodeSchema.default('sandbox-pay'),
+});
+
 export const DemoTrafficOptionsSchema = DemoCollectionBodySchema.extend({
+  /** Percent of the orders that are payouts (through the payout channel sandbox-pay). */
+  payouts: z.coerce.number().int().min(0).max(100).default(30),
   rate: z.coerce
     .number()
     .min(0.1, 'The rate is at least 0.1 per second.')

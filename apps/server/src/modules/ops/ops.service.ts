@@ -419,7 +419,12 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys 
     const credentials = await accessKeys.credentialsOf(db, merchant.id);
     if (!credentials)
       throw conflict(`${merchant.no} has no access key yet: it is issued in Settings > Access key.`);
-    return { merchantNo: merchant.no, accessKey: credentials.accessKey, secret: credentials.secret };
+    return {
+      merchantNo: merchant.no,
+      accessKey: credentials.accessKey,
+      secret: credentials.secret,
+      currency: currencyOf(merchant),
+    };
   }
 
   async function verify(merchantNo?: string) {

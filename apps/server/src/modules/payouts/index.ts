@@ -8,6 +8,7 @@ import { createPayoutsService } from './payouts.service.ts';
 
 export { payoutsRepository, type PayoutRow } from './payouts.repository.ts';
 export type { PayoutsService } from './payouts.service.ts';
+export { DEMO_PAYEES } from './demo-payees.ts';
 
 /** Send money: payouts from the console and the gateway, their life cycle, ledger entries and callbacks. */
 export function registerPayoutsModule(
