@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { Currency } from '@paydesk/shared/money.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
+import { CallbackEvents } from '../../../components/callback-events.tsx';
 import { useCollection } from '../api/get-collection.ts';
-import { CallbackEvents } from './callback-events.tsx';
+import { useResendCallback } from '../api/resend-callback.ts';
 import { CollectionStatusTag, SettlementStatusTag } from './collection-status-tag.tsx';
-import './collection.css';
 
 const STEP_COLORS: Record<string, string> = {
   created: 'blue',
@@ -27,6 +27,7 @@ export function CollectionDetailDrawer({
 }) {
   const { t } = useTranslation('collection');
   const { data: order, isLoading } = useCollection(tradeNo);
+  const resend = useResendCallback();
   const currency = order?.currency as Currency;
   return (
     <Drawer
@@ -114,7 +115,11 @@ export function CollectionDetailDrawer({
             </div>
           )}
           <Divider />
-          <CallbackEvents tradeNo={order.trade_no} events={order.callbacks} />
+          <CallbackEvents
+            name="collection"
+            events={order.callbacks}
+            resend={{ onResend: () => resend.mutateAsync(order.trade_no), isPending: resend.isPending }}
+          />
         </>
       )}
     </Drawer>

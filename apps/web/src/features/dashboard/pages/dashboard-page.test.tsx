@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
+  cleanup,
   configure,
   render,
   screen,
@@ -73,6 +74,7 @@ function renderPage() {
     [
       { path: '/dashboard', Component: DashboardPage },
       { path: '/collection/payments', Component: () => <p>Transactions page</p> },
+      { path: '/behalfPay/transfers', Component: () => <p>Send money history page</p> },
     ],
     { initialEntries: ['/dashboard'] },
   );
@@ -141,5 +143,70 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     await waitForElementToBeRemoved(() => screen.queryByTestId('today-collection'));
     expect(screen.queryByText("Today's collection")).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('funds-available').textContent).toContain('200.00'));
+  });
+});
+
+describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
+  it('shows the paid amount, count and success rate beside the collection, and opens today’s successes', async () => {
+    perms = ['dashboard:view', 'collection:view', 'payout:view'];
+    answer = {
+      ...TODAY,
+      payout: {
+        paid_amount: '98000.5',
+        paid_count: 312,
+        order_count: 330,
+        success_rate: '0.9455',
+        currency: 'CNY',
+      },
+    };
+    const router = renderPage();
+    const card = await screen.findByTestId('today-payout');
+    await waitFor(() => expect(card.textContent).toContain('98,000.50'));
+    expect(within(card).getByText("Today's payouts")).toBeInTheDocument();
+    expect(card.textContent).toContain('Paid amount98,000.50CNY');
+    expect(card.textContent).toContain('Successful payouts312');
+    expect(card.textContent).toContain('Success rate94.55%');
+    // Beside the collection card, which keeps its own figures.
+    expect(screen.getByTestId('today-collection').textContent).toContain('Paid orders1,520');
+    await userEvent
+      .setup({ delay: null })
+      .click(screen.getByRole('link', { name: "Open today's successful payouts" }));
+    await screen.findByText('Send money history page');
+    expect(router.state.location.pathname).toBe('/behalfPay/transfers');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      status: 'success',
+      start_time: '2026-03-05',
+      end_time: '2026-03-05',
+    });
+  });
+
+  it('drops the payout card when the server leaves payout out, in Chinese', async () => {
+    await changeLanguage('zh-cn');
+    perms = ['dashboard:view', 'collection:view', 'payout:view'];
+    answer = TODAY;
+    renderPage();
+    const collection = await screen.findByTestId('today-collection');
+    await waitFor(() => expect(collection.textContent).toContain('123,456.70'));
+    expect(within(collection).getByText('今日代收')).toBeInTheDocument();
+    expect(screen.queryByTestId('today-payout')).toBeNull();
+    expect(screen.queryByText('今日代付')).toBeNull();
+  });
+
+  it('promises a payout card while loading only to a user who may see payouts', async () => {
+    answer = TODAY;
+    const fetchMock = vi.mocked(fetch);
+    const serve = fetchMock.getMockImplementation()!;
+    // The dashboard never answers here: the cards shown are the ones the permissions promise.
+    fetchMock.mockImplementation(async (url, init) =>
+      url === '/api/merchant/dashboard' ? new Promise<Response>(() => undefined) : serve(url, init),
+    );
+    renderPage();
+    expect(await screen.findByTestId('today-collection')).toBeInTheDocument();
+    expect(screen.queryByTestId('today-payout')).toBeNull();
+    cleanup();
+    perms = ['dashboard:view', 'payout:view'];
+    renderPage();
+    expect(await screen.findByTestId('today-payout')).toBeInTheDocument();
+    expect(screen.queryByTestId('today-collection')).toBeNull();
   });
 });

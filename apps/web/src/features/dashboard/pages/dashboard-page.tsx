@@ -1,23 +1,24 @@
 import { Card, Col, Descriptions, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../../components/coming-soon.tsx';
 import { useHasPerm } from '../../../components/has-perm.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { FundsCards } from '../components/funds-cards.tsx';
-import { TodayCollectionCard } from '../components/today-collection-card.tsx';
+import { TodayCard } from '../components/today-card.tsx';
 
 export default function DashboardPage() {
   const { t } = useTranslation(['dashboard', 'routes']);
   const user = useCurrentUser();
   const dashboard = useDashboard();
-  // The server leaves `collection` out (null) for users without collection:view; until it answers, the
-  // permission says whether a card is coming.
+  // The server leaves `collection` (`payout`) out (null) for users without collection:view (payout:view);
+  // until it answers, the permission says whether a card is coming.
   const canViewCollection = useHasPerm('collection:view');
-  const showsCollection = dashboard.data
-    ? dashboard.data.collection !== null
-    : canViewCollection && !dashboard.isError;
+  const canViewPayout = useHasPerm('payout:view');
+  const shows = (figures: 'collection' | 'payout', canView: boolean) =>
+    dashboard.data ? dashboard.data[figures] !== null : canView && !dashboard.isError;
+  const showsCollection = shows('collection', canViewCollection);
+  const showsPayout = shows('payout', canViewPayout);
   return (
     <PageContainer title={t('routes:dashboard')}>
       <Card style={{ marginBottom: 16 }}>
@@ -45,17 +46,22 @@ export default function DashboardPage() {
       <Row gutter={[16, 16]}>
         {showsCollection && (
           <Col xs={24} lg={12}>
-            <TodayCollectionCard
+            <TodayCard
+              kind="collection"
               today={dashboard.data?.today}
-              collection={dashboard.data?.collection ?? undefined}
+              figures={dashboard.data?.collection ?? undefined}
             />
           </Col>
         )}
-        <Col xs={24} lg={12}>
-          <Card title={t('todayPayout')}>
-            <ComingSoon />
-          </Card>
-        </Col>
+        {showsPayout && (
+          <Col xs={24} lg={12}>
+            <TodayCard
+              kind="payout"
+              today={dashboard.data?.today}
+              figures={dashboard.data?.payout ?? undefined}
+            />
+          </Col>
+        )}
       </Row>
     </PageContainer>
   );

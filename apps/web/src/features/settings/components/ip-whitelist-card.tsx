@@ -7,10 +7,10 @@ import {
   type UpdateIpWhitelistBody,
 } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
+import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useIpWhitelist } from '../api/get-ip-whitelist.ts';
 import { useUpdateIpWhitelist } from '../api/update-ip-whitelist.ts';
-import { TwoFactorRequired } from './two-factor-required.tsx';
 
 // An IPv4 address, an IPv4 range and an IPv6 range from the documentation blocks (RFC 5737, RFC 3849).
 const EXAMPLE = '127.0.0.1\n203.0.113.0/24\n2001:db8::/32';

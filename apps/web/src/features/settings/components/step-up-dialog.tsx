@@ -6,8 +6,8 @@ import {
   stepUpFormErrors,
   type StepUpValues,
 } from '../../../components/step-up-fields.tsx';
+import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
-import { TwoFactorRequired } from './two-factor-required.tsx';
 
 /**
  * A dialog that asks for the payment password and a Google code before an action on the access key.

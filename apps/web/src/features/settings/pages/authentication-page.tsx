@@ -1,7 +1,7 @@
 import { Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../../components/page-container.tsx';
-import { TwoFactorRequired } from '../components/two-factor-required.tsx';
+import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 
 /** /authentication (hidden): where a feature that needs two-factor sends a user who has not bound it. */
 export default function AuthenticationPage() {

@@ -7,11 +7,11 @@ import { PAYMENT_PASSWORD_MIN } from '@paydesk/shared/security/security.schemas.
 import { useTimeZone } from '../../../components/date-time.tsx';
 import { formatDateTime } from '../../../lib/date-time.ts';
 import { PageContainer, SectionCard } from '../../../components/page-container.tsx';
+import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUserMeta } from '../api/get-user-meta.ts';
 import { useResetPaymentPassword } from '../api/reset-payment-password.ts';
 import { type UpdatePaymentPasswordInput, useUpdatePaymentPassword } from '../api/update-payment-password.ts';
-import { TwoFactorRequired } from '../components/two-factor-required.tsx';
 
 type Values = Required<Omit<UpdatePaymentPasswordInput, 'password' | 'current_payment_password'>> & {
   password?: string;

@@ -2,8 +2,8 @@ import { SendOutlined } from '@ant-design/icons';
 import { App, Button, Card, Descriptions, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CallbackAttempt, CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
-import { DateTime } from '../../../components/date-time.tsx';
-import { useResendCallback } from '../api/resend-callback.ts';
+import { DateTime } from './date-time.tsx';
+import './callback-events.css';
 
 const STATUS_COLORS: Record<CallbackEvent['status'], string> = {
   pending: 'processing',
@@ -21,7 +21,7 @@ function AttemptResult({ attempt }: { attempt: CallbackAttempt }) {
 }
 
 function Attempts({ attempts }: { attempts: CallbackAttempt[] }) {
-  const { t } = useTranslation('collection');
+  const { t } = useTranslation('common');
   return (
     <Table<CallbackAttempt>
       size="small"
@@ -54,26 +54,35 @@ function Attempts({ attempts }: { attempts: CallbackAttempt[] }) {
 }
 
 /**
- * The order's callbacks (Standard Webhooks events) with every delivery attempt, and a button to send the
- * latest one again; there is nothing to resend before the first event exists.
+ * An order's callbacks (Standard Webhooks events) with every delivery attempt: collections and payouts
+ * alike. With `resend` there is a button to send the latest event again; there is nothing to resend before
+ * the first event exists.
  */
-export function CallbackEvents({ tradeNo, events }: { tradeNo: string; events: CallbackEvent[] }) {
-  const { t } = useTranslation('collection');
+export function CallbackEvents({
+  name,
+  events,
+  resend,
+}: {
+  /** Names the section tests find: `<name>-callbacks`. */
+  name: string;
+  events: CallbackEvent[];
+  resend?: { onResend: () => Promise<unknown>; isPending: boolean };
+}) {
+  const { t } = useTranslation('common');
   const { message } = App.useApp();
-  const resend = useResendCallback();
 
   const onResend = async () => {
-    await resend.mutateAsync(tradeNo);
+    await resend?.onResend();
     message.success(t('callbacks.resent'));
   };
 
   return (
-    <section data-testid="collection-callbacks">
+    <section data-testid={`${name}-callbacks`}>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }}>
         <Typography.Title level={5} style={{ margin: 0 }}>
           {t('callbacks.title')}
         </Typography.Title>
-        {events.length > 0 && (
+        {resend && events.length > 0 && (
           <Button
             icon={<SendOutlined />}
             loading={resend.isPending}

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
  * a money-moving form for a user without two-factor, with the way to the Security page.
  */
 export function TwoFactorRequired({ compact = false }: { compact?: boolean }) {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation('common');
   const link = (
     <Link to="/setting/accountSecurity">
       <Button type="primary" icon={<SafetyOutlined />}>

@@ -1,0 +1,573 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import TransfersApplyPage from './transfers-apply-page.tsx';
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const USER = {
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms: ['payout:view', 'payout:create', 'contact:view'],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const CHANNELS: Record<PayoutChannel['country'], PayoutChannel> = {
+  CN: {
+    code: 'sandbox-cn',
+    country: 'CN',
+    currency: 'CNY',
+    fee_rate: '1.5',
+    fixed_fee: '0.50',
+    min_amount: '10.00',
+    max_amount: '50000.00',
+    banks: [
+      { code: 'ICBC', name: 'Industrial and Commercial Bank of China' },
+      { code: 'CMB', name: 'China Merchants Bank' },
+    ],
+  },
+  IN: {
+    code: 'sandbox-in',
+    country: 'IN',
+    currency: 'INR',
+    fee_rate: '1',
+    fixed_fee: '5.00',
+    min_amount: '100.00',
+    max_amount: '200000.00',
+    banks: [],
+  },
+  BR: {
+    code: 'sandbox-br',
+    country: 'BR',
+    currency: 'BRL',
+    fee_rate: '2',
+    fixed_fee: '1.00',
+    min_amount: '5.00',
+    max_amount: '50000.00',
+    banks: [{ code: '001', name: 'Banco do Brasil' }],
+  },
+  VN: {
+    code: 'sandbox-vn',
+    country: 'VN',
+    currency: 'VND',
+    fee_rate: '0.8',
+    fixed_fee: '5000',
+    min_amount: '50000',
+    max_amount: '500000000',
+    banks: [
+      { code: 'VCB', name: 'Vietcombank' },
+      { code: 'TCB', name: 'Techcombank' },
+    ],
+  },
+};
+
+const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
+  trade_no: 'P20260301000001',
+  out_trade_no: 'C20260301000001',
+  status: 'processing',
+  amount: '1000.00',
+  fee: '15.50',
+  currency: 'CNY',
+  channel: 'sandbox-cn',
+  payee_name: 'Li Lei',
+  account_no: '************2233',
+  created_at: '2026-03-01T00:30:00Z',
+  finished_at: null,
+  failure_reason: null,
+  account_type: 'individual',
+  bank_code: 'CMB',
+  bank_name: 'China Merchants Bank',
+  branch_name: 'Shenzhen Branch',
+  ifsc: null,
+  cpf_cnpj: null,
+  note: 'March rent',
+  source: 'console',
+  timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+  callbacks: [],
+  ...overrides,
+});
+
+type Sent = { method: string; path: string; body: unknown };
+let sent: Sent[];
+let channels: { channels: PayoutChannel[]; available: string; currency: string };
+/** The answers to POST /api/merchant/payouts, one per call. */
+let answers: (() => Response)[];
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  sent = [];
+  channels = { channels: [CHANNELS.CN], available: '20000.00', currency: 'CNY' };
+  answers = [() => json(201, { data: created() })];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path] = url.split('?');
+      const method = init.method ?? 'GET';
+      if (path === '/api/csrf-cookie') {
+        document.cookie = 'XSRF-TOKEN=t';
+        return new Response(null, { status: 204 });
+      }
+      if (path === '/api/merchant/user') return json(200, { data: USER });
+      sent.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (method === 'GET' && path === '/api/merchant/payout-channels') return json(200, { data: channels });
+      if (method === 'POST' && path === '/api/merchant/payouts') {
+        const answer = answers.shift();
+        if (answer) return answer();
+      }
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/behalfPay/apply', Component: TransfersApplyPage },
+      { path: '/behalfPay/transfers', Component: () => <p>History page</p> },
+      { path: '/contactUs', Component: () => <p>Contact page</p> },
+    ],
+    { initialEntries: ['/behalfPay/apply'] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const user = () => userEvent.setup({ delay: null });
+const posts = () => sent.filter((call) => call.method !== 'GET');
+
+/** The form's labels, top to bottom (the button's row has none). */
+const labels = () =>
+  [...document.querySelectorAll('form .ant-form-item-label label')]
+    .map((label) => label.textContent?.trim())
+    .filter(Boolean);
+
+/** The error shown under a field, found by its label. */
+const errorUnder = (label: string) =>
+  screen.getByLabelText(label).closest('.ant-form-item')?.querySelector('.ant-form-item-explain')
+    ?.textContent;
+
+/** antd names its dialogs with ids jsdom cannot resolve: find the open one by its title. */
+async function dialogTitled(title: string): Promise<HTMLElement> {
+  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
+  return heading.closest('[role=dialog]') as HTMLElement;
+}
+
+/** antd leaves a closed dialog in the document under jsdom, in its leaving state. */
+const isClosing = (dialog: HTMLElement) => /-leave\b/.test(dialog.className);
+
+async function choose(label: string, option: string) {
+  const u = user();
+  await u.click(screen.getByRole('combobox', { name: label }));
+  await u.click(await screen.findByTitle(option));
+}
+
+async function fillChina({ amount = '1000.00' } = {}) {
+  const u = user();
+  await screen.findByLabelText('Payee');
+  await choose('Bank', 'China Merchants Bank');
+  await u.type(screen.getByLabelText('Branch name'), 'Shenzhen Branch');
+  await u.type(screen.getByLabelText('Payee'), ' Li Lei ');
+  await u.type(screen.getByLabelText('Receiving account'), '6222020200112233');
+  await u.type(screen.getByLabelText('Amount'), amount);
+  await u.type(screen.getByLabelText('Note'), 'March rent');
+  await u.type(screen.getByLabelText('Payment password'), 'pay-123456');
+  await u.type(screen.getByLabelText('Google code'), '123456');
+}
+
+const CHINA_BODY = {
+  channel: 'sandbox-cn',
+  account_type: 'individual',
+  bank_code: 'CMB',
+  // Filled from the bank chosen.
+  bank_name: 'China Merchants Bank',
+  branch_name: 'Shenzhen Branch',
+  payee_name: 'Li Lei',
+  account_no: '6222020200112233',
+  amount: '1000.00',
+  note: 'March rent',
+  payment_password: 'pay-123456',
+  code: '123456',
+};
+
+const pay = async () => user().click(screen.getByRole('button', { name: /Pay$/ }));
+
+describe('Send money', { timeout: 60_000 }, () => {
+  const COMMON_TAIL = [
+    'Payee',
+    'Receiving account',
+    'Amount',
+    'Service fee',
+    'Total deducted',
+    'Available balance',
+    'Note',
+    'Payment password',
+    'Google code',
+  ];
+  it.each([
+    ['CN', ['Bank', 'Bank name', 'Branch name'], 'China Merchants Bank'],
+    ['IN', ['IFSC code'], undefined],
+    ['BR', ['Bank', 'CPF'], 'Banco do Brasil'],
+    ['VN', ['Bank'], 'Techcombank'],
+  ] as const)('asks a %s channel for its own bank details', async (country, bankFields, aBank) => {
+    channels = { channels: [CHANNELS[country]], available: '1000', currency: CHANNELS[country].currency };
+    renderPage();
+    await screen.findByLabelText('Payee');
+    expect(labels()).toEqual(['Channel', 'Account type', ...bankFields, ...COMMON_TAIL]);
+    // The banks are the channel's own.
+    if (aBank) {
+      await user().click(screen.getByRole('combobox', { name: 'Bank' }));
+      expect(await screen.findByTitle(aBank)).toBeInTheDocument();
+    }
+  });
+
+  it('asks a company in Brazil for its CNPJ instead of a CPF', async () => {
+    channels = { channels: [CHANNELS.BR], available: '1000.00', currency: 'BRL' };
+    renderPage();
+    const u = user();
+    await u.type(await screen.findByLabelText('CPF'), '123.456.789-09');
+    await u.click(screen.getByRole('radio', { name: 'Company' }));
+    expect(screen.queryByLabelText('CPF')).toBeNull();
+    expect(screen.getByLabelText('CNPJ')).toHaveProperty('placeholder', "The company's 14-digit CNPJ");
+    await pay();
+    await waitFor(() => expect(errorUnder('CNPJ')).toBe('A CNPJ has 14 digits'));
+    expect(posts()).toEqual([]);
+  });
+
+  it('offers the channels to choose from, and forgets the bank details of the one left', async () => {
+    const other: PayoutChannel = {
+      ...CHANNELS.CN,
+      code: 'bank-cn-2',
+      fee_rate: '0.6',
+      fixed_fee: '2.00',
+      min_amount: '100.00',
+      max_amount: '20000.00',
+      banks: [{ code: 'BOC', name: 'Bank of China' }],
+    };
+    channels = { channels: [CHANNELS.CN, other], available: '1000.00', currency: 'CNY' };
+    renderPage();
+    await screen.findByRole('combobox', { name: 'Channel' });
+    // Nothing is asked before a channel is chosen.
+    expect(labels()).toEqual(['Channel']);
+    await choose('Channel', 'sandbox-cn (China)');
+    expect(
+      await screen.findByText('Fee 1.5% + 0.50 CNY per payout, amounts from 10.00 to 50,000.00 CNY'),
+    ).toBeInTheDocument();
+    await choose('Bank', 'China Merchants Bank');
+    expect(screen.getByLabelText('Bank name')).toHaveProperty('value', 'China Merchants Bank');
+    await user().type(screen.getByLabelText('Amount'), '1000');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 CNY');
+
+    await choose('Channel', 'bank-cn-2 (China)');
+    expect(
+      await screen.findByText('Fee 0.6% + 2.00 CNY per payout, amounts from 100.00 to 20,000.00 CNY'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Bank name')).toHaveProperty('value', '');
+    // The amount stays and is priced by the new channel: 1,000 x 0.6% + 2.00.
+    expect(screen.getByTestId('payout-fee').textContent).toBe('8.00 CNY');
+    await user().click(screen.getByRole('combobox', { name: 'Bank' }));
+    expect(await screen.findByTitle('Bank of China')).toBeInTheDocument();
+    expect(screen.queryByTitle('China Merchants Bank')).toBeNull();
+  });
+
+  it('says the form is incomplete and sends nothing', async () => {
+    renderPage();
+    await screen.findByLabelText('Payee');
+    await pay();
+    expect(
+      await screen.findByText('Please check if the form information is filled in completely'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(errorUnder('Bank')).toBe('Please select the bank'));
+    expect(errorUnder('Bank name')).toBe('Please enter the bank name');
+    expect(errorUnder('Branch name')).toBeUndefined();
+    expect(errorUnder('Payee')).toBe('Please enter the payee');
+    expect(errorUnder('Receiving account')).toBe('Please enter the receiving account');
+    expect(errorUnder('Amount')).toBe('Please enter the amount');
+    expect(errorUnder('Payment password')).toBe('Please enter the payment password');
+    expect(errorUnder('Google code')).toBe('Please enter the verification code');
+    expect(posts()).toEqual([]);
+  });
+
+  it('shows the fee and the total of the amount exactly, and the available balance', async () => {
+    channels = { ...channels, available: '1015.49' };
+    renderPage();
+    const amount = await screen.findByLabelText('Amount');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('-');
+    await user().type(amount, '1000.00');
+    // 1,000.00 x 1.5% + 0.50
+    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 CNY');
+    expect(screen.getByTestId('payout-total').textContent).toBe('1,015.50 CNY');
+    expect(screen.getByTestId('payout-available').textContent).toBe('1,015.49 CNY');
+    expect(screen.getByText('The total is more than the available balance.')).toBeInTheDocument();
+    await user().clear(amount);
+    await user().type(amount, '33.33');
+    // 0.49995 rounds half up to 0.50.
+    expect(screen.getByTestId('payout-fee').textContent).toBe('1.00 CNY');
+    expect(screen.getByTestId('payout-total').textContent).toBe('34.33 CNY');
+    expect(screen.queryByText('The total is more than the available balance.')).toBeNull();
+    await user().type(amount, '5');
+    await user().tab();
+    expect(screen.getByTestId('payout-fee').textContent).toBe('-');
+    await waitFor(() => expect(errorUnder('Amount')).toBe('Please enter a valid amount in CNY'));
+    await user().clear(amount);
+    await user().type(amount, '9.99');
+    await waitFor(() => expect(errorUnder('Amount')).toBe('The amount must be from 10.00 to 50,000.00 CNY'));
+  });
+
+  it('confirms the payee, masked account, amount, fee and total, then sends the payout with both factors', async () => {
+    const router = renderPage();
+    await fillChina();
+    await pay();
+    const dialog = await dialogTitled('Confirm information is correct and pay');
+    const summary = within(dialog).getByTestId('payout-summary').textContent;
+    for (const shown of [
+      'PayeeLi Lei',
+      'BankChina Merchants Bank',
+      'Receiving account************2233',
+      'Amount1,000.00 CNY',
+      'Service fee15.50 CNY',
+      'Total deducted1,015.50 CNY',
+    ])
+      expect(summary).toContain(shown);
+    expect(summary).not.toContain('6222020200112233');
+    // Nothing leaves before the confirmation; the code is checked with the payout, never before it.
+    expect(posts()).toEqual([]);
+    await user().click(within(dialog).getByRole('button', { name: 'Confirm and pay' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/behalfPay/transfers'));
+    expect(posts()).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
+    expect(router.state.location.search).toBe('?trade_no=P20260301000001');
+    expect(await screen.findByText('Payout P20260301000001 has been submitted')).toBeInTheDocument();
+  });
+
+  it('sends nothing when the confirmation is cancelled', async () => {
+    renderPage();
+    await fillChina();
+    await pay();
+    const dialog = await dialogTitled('Confirm information is correct and pay');
+    await user().click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(isClosing(dialog)).toBe(true));
+    expect(posts()).toEqual([]);
+  });
+
+  it('asks again about a near-duplicate and sends it once more with confirm_duplicate', async () => {
+    answers = [
+      () =>
+        json(409, {
+          message: 'A payout of this amount to this account was sent in the last 10 minutes.',
+          code: 'possible_duplicate',
+        }),
+      () => json(201, { data: created({ trade_no: 'P2' }) }),
+    ];
+    const router = renderPage();
+    await fillChina();
+    await pay();
+    const confirm = await dialogTitled('Confirm information is correct and pay');
+    await user().click(within(confirm).getByRole('button', { name: 'Confirm and pay' }));
+    const again = await dialogTitled('Possible duplicate payout');
+    expect(
+      within(again).getByText(
+        'A payout of this amount to this account was sent in the last 10 minutes. Send it again?',
+      ),
+    ).toBeInTheDocument();
+    expect(posts()).toHaveLength(1);
+    await user().click(within(again).getByRole('button', { name: 'Send it again' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?trade_no=P2'));
+    expect(posts().map((call) => call.body)).toEqual([
+      CHINA_BODY,
+      { ...CHINA_BODY, confirm_duplicate: true },
+    ]);
+  });
+
+  it('sends nothing more when the near-duplicate is not confirmed', async () => {
+    answers = [() => json(409, { message: 'Possible duplicate.', code: 'possible_duplicate' })];
+    const router = renderPage();
+    await fillChina();
+    await pay();
+    await user().click(
+      within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
+        name: 'Confirm and pay',
+      }),
+    );
+    const again = await dialogTitled('Possible duplicate payout');
+    await user().click(within(again).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(isClosing(again)).toBe(true));
+    expect(posts()).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/behalfPay/apply');
+  });
+
+  it('shows a refusal for lack of funds under the amount, and a wrong code under the code', async () => {
+    answers = [
+      () => json(422, { message: 'Insufficient funds.', code: 'insufficient_funds' }),
+      () =>
+        json(422, {
+          message: 'The provided two factor authentication code was invalid.',
+          code: 'invalid_code',
+          errors: { code: ['The provided two factor authentication code was invalid.'] },
+        }),
+    ];
+    const router = renderPage();
+    await fillChina();
+    const confirmAndPay = async () => {
+      await pay();
+      await user().click(
+        within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
+          name: 'Confirm and pay',
+        }),
+      );
+    };
+    await confirmAndPay();
+    await waitFor(() => expect(errorUnder('Amount')).toBe('The available balance is not enough.'));
+    // The form shows it: no alert dialog on top.
+    expect(screen.queryByText('Notice')).toBeNull();
+    await confirmAndPay();
+    await waitFor(() =>
+      expect(errorUnder('Google code')).toBe('The verification code is invalid or has already been used.'),
+    );
+    expect(posts()).toHaveLength(2);
+    expect(router.state.location.pathname).toBe('/behalfPay/apply');
+  });
+
+  it('upper-cases an Indian IFSC as typed, checks its pattern and sends no bank', async () => {
+    channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
+    answers = [() => json(201, { data: created({ currency: 'INR', channel: 'sandbox-in' }) })];
+    renderPage();
+    const u = user();
+    const ifsc = await screen.findByLabelText('IFSC code');
+    await u.type(ifsc, 'sbin1001234');
+    expect(ifsc).toHaveProperty('value', 'SBIN1001234');
+    await u.tab();
+    await waitFor(() =>
+      expect(errorUnder('IFSC code')).toBe('An IFSC code is 4 letters, then 0, then 6 letters or digits'),
+    );
+    await u.clear(ifsc);
+    await u.type(ifsc, 'sbin0001234');
+    await u.type(screen.getByLabelText('Payee'), 'Asha Rao');
+    await u.type(screen.getByLabelText('Receiving account'), '00112233445566');
+    await u.type(screen.getByLabelText('Amount'), '2500');
+    await u.type(screen.getByLabelText('Payment password'), 'pay-123456');
+    await u.type(screen.getByLabelText('Google code'), '654321');
+    await pay();
+    const dialog = await dialogTitled('Confirm information is correct and pay');
+    // 2,500 x 1% + 5.00
+    expect(within(dialog).getByTestId('payout-summary').textContent).toContain('Total deducted2,530.00 INR');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm and pay' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].body).toEqual({
+      channel: 'sandbox-in',
+      account_type: 'individual',
+      ifsc: 'SBIN0001234',
+      payee_name: 'Asha Rao',
+      account_no: '00112233445566',
+      amount: '2500',
+      payment_password: 'pay-123456',
+      code: '654321',
+    });
+  });
+
+  it('shows the server’s word on a field under it, and one this form does not show above the button', async () => {
+    channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
+    answers = [
+      () =>
+        json(422, {
+          message: 'The receiving account is not valid. (and 1 more error)',
+          code: 'validation_failed',
+          errors: {
+            account_no: ['The receiving account is not valid.'],
+            bank_code: ['This channel does not pay to the bank of this IFSC.'],
+          },
+        }),
+    ];
+    renderPage();
+    const u = user();
+    await u.type(await screen.findByLabelText('IFSC code'), 'ABCD0001234');
+    await u.type(screen.getByLabelText('Payee'), 'Asha Rao');
+    await u.type(screen.getByLabelText('Receiving account'), '12');
+    await u.type(screen.getByLabelText('Amount'), '2500');
+    await u.type(screen.getByLabelText('Payment password'), 'pay-123456');
+    await u.type(screen.getByLabelText('Google code'), '654321');
+    await pay();
+    await u.click(
+      within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
+        name: 'Confirm and pay',
+      }),
+    );
+    await waitFor(() => expect(errorUnder('Receiving account')).toBe('The receiving account is not valid.'));
+    expect(screen.getByRole('alert').textContent).toBe('This channel does not pay to the bank of this IFSC.');
+  });
+
+  it('tells the user to contact customer service when no payout channel is open', async () => {
+    channels = { channels: [], available: '0.00', currency: 'CNY' };
+    const router = renderPage();
+    expect(await screen.findByText('No payout channel is open')).toBeInTheDocument();
+    expect(
+      screen.getByText('Payouts need an open payout channel. Please contact customer service to open one.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Pay$/ })).toBeNull();
+    await user().click(screen.getByRole('button', { name: /Contact us/ }));
+    await screen.findByText('Contact page');
+    expect(router.state.location.pathname).toBe('/contactUs');
+  });
+
+  it('shows the way to Security when the server wants two-factor authentication first', async () => {
+    answers = [() => json(400, { message: 'This feature is not enabled yet', code: 'two_factor_required' })];
+    renderPage();
+    await fillChina();
+    await pay();
+    await user().click(
+      within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
+        name: 'Confirm and pay',
+      }),
+    );
+    expect(await screen.findByRole('link', { name: /Go to Security/ })).toBeInTheDocument();
+  });
+
+  it('speaks Chinese: labels, the incomplete form and the confirmation', async () => {
+    await changeLanguage('zh-cn');
+    renderPage();
+    await screen.findByLabelText('收款人');
+    expect(labels()).toEqual([
+      '通道',
+      '账户类型',
+      '银行',
+      '开户行名称',
+      '支行名称',
+      '收款人',
+      '收款账号',
+      '金额',
+      '手续费',
+      '扣款合计',
+      '可用余额',
+      '备注',
+      '支付密码',
+      '谷歌验证码',
+    ]);
+    await user().click(screen.getByRole('button', { name: /支付$/ }));
+    expect(await screen.findByText('请检查表单信息是否填写完整')).toBeInTheDocument();
+    await waitFor(() => expect(errorUnder('银行')).toBe('请选择银行'));
+  });
+});

@@ -1,0 +1,327 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
+import type { Payout, PayoutDetail, PayoutListResponse } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import TransfersPage from './transfers-page.tsx';
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
+const USER = {
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms: ['payout:view'],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
+  trade_no: tradeNo,
+  out_trade_no: `OUT-${tradeNo}`,
+  status: 'success',
+  amount: '1000',
+  fee: '15.5',
+  currency: 'CNY',
+  channel: 'sandbox-cn',
+  payee_name: 'Li Lei',
+  account_no: '************2233',
+  created_at: '2026-03-01T00:30:00Z',
+  finished_at: '2026-03-01T00:32:10Z',
+  failure_reason: null,
+  account_type: 'individual',
+  bank_code: 'CMB',
+  bank_name: 'China Merchants Bank',
+  branch_name: 'Shenzhen Branch',
+  ifsc: null,
+  cpf_cnpj: null,
+  note: null,
+  source: 'console',
+  ...overrides,
+});
+
+const page = (rows: Payout[], meta: Partial<PayoutListResponse['meta']> = {}): PayoutListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    next_cursor: null,
+    sums: { amount: '250000', count: 1234, fee: '3750.5' },
+    ...meta,
+  },
+});
+
+const failedEvent: CallbackEvent = {
+  id: 'evt_9',
+  type: 'payout.failed',
+  url: 'https://shop.example/payouts/notify',
+  status: 'failed',
+  next_attempt_at: null,
+  created_at: '2026-03-01T00:32:11Z',
+  attempts: [
+    {
+      attempt: 1,
+      status_code: 503,
+      latency_ms: 88,
+      error: null,
+      response_excerpt: 'maintenance',
+      created_at: '2026-03-01T00:32:12Z',
+    },
+    {
+      attempt: 2,
+      status_code: null,
+      latency_ms: null,
+      error: 'connection refused',
+      response_excerpt: null,
+      created_at: '2026-03-01T00:32:27Z',
+    },
+  ],
+};
+
+let requests: { method: string; path: string; query: URLSearchParams }[];
+let answerList: (query: URLSearchParams) => PayoutListResponse;
+let answerDetail: (tradeNo: string) => PayoutDetail;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  requests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path, search = ''] = url.split('?');
+      const method = init.method ?? 'GET';
+      if (path === '/api/merchant/user') return json(200, { data: USER });
+      requests.push({ method, path, query: new URLSearchParams(search) });
+      if (path === '/api/merchant/payouts') return json(200, answerList(new URLSearchParams(search)));
+      const detail = /^\/api\/merchant\/payouts\/([^/]+)$/.exec(path);
+      if (detail) return json(200, { data: answerDetail(decodeURIComponent(detail[1])) });
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/behalfPay/transfers') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/behalfPay/transfers', Component: TransfersPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const cellsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+/** The options of the open status select, top to bottom. */
+const statusOptions = () =>
+  [...document.querySelectorAll('.ant-select-item-option')].map((option) => option.getAttribute('title'));
+const listCalls = () => requests.filter((r) => r.path === '/api/merchant/payouts');
+
+describe('Send money history', { timeout: 60_000 }, () => {
+  it('shows the payouts with their status, masked account and times, and the sums of the whole filter', async () => {
+    answerList = () =>
+      page([
+        payout('P2', { status: 'processing', finished_at: null }),
+        payout('P1', { status: 'refund_received', account_no: '**********0000' }),
+      ]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const [first, second] = rows().map(cellsOf);
+    expect(first.slice(0, 10)).toEqual([
+      'P2',
+      'OUT-P2',
+      '1,000.00 CNY',
+      '15.50 CNY',
+      'Processing',
+      'Li Lei',
+      '************2233',
+      'sandbox-cn',
+      '2026-03-01 08:30:00',
+      '-',
+    ]);
+    expect(second.slice(4, 10)).toEqual([
+      'Refund received',
+      'Li Lei',
+      '**********0000',
+      'sandbox-cn',
+      '2026-03-01 08:30:00',
+      '2026-03-01 08:32:10',
+    ]);
+    expect(screen.getByTestId('payout-sums').textContent).toBe(
+      'Payment amount: 250,000.00 CNYCount: 1,234Service fee: 3,750.50 CNY',
+    );
+  });
+
+  it('reads the filters from the URL into the request, and writes the ones chosen back to the URL', async () => {
+    answerList = () => page([payout('P1')]);
+    const router = renderPage(
+      '/behalfPay/transfers?trade_no=P9&status=success&start_time=2026-03-05&end_time=2026-03-05',
+    );
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+      page: '1',
+      per_page: '20',
+      trade_no: 'P9',
+      status: 'success',
+      start_time: '2026-03-05',
+      end_time: '2026-03-05',
+    });
+    expect(screen.getByRole('textbox', { name: 'Order number' })).toHaveProperty('value', 'P9');
+
+    const user = userEvent.setup({ delay: null });
+    await user.clear(screen.getByRole('textbox', { name: 'Order number' }));
+    await user.type(screen.getByRole('textbox', { name: 'Merchant order number' }), ' M-77 ');
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await waitFor(() =>
+      expect(statusOptions()).toEqual([
+        'Pending',
+        'Processing',
+        'Success',
+        'Failed',
+        'Cancelled',
+        'Rejected',
+        'Refund received',
+      ]),
+    );
+    await user.click(await screen.findByTitle('Refund received'));
+    await user.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() =>
+      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+        out_trade_no: 'M-77',
+        status: 'refund_received',
+        start_time: '2026-03-05 00:00:00',
+        end_time: '2026-03-05 23:59:59',
+      }),
+    );
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('refund_received'));
+    expect(listCalls().at(-1)?.query.get('out_trade_no')).toBe('M-77');
+    expect(listCalls().at(-1)?.query.has('trade_no')).toBe(false);
+  });
+
+  it('says whether nothing exists yet or nothing matches the filters', async () => {
+    answerList = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
+    renderPage();
+    expect(await screen.findByText(/No payouts yet/)).toBeInTheDocument();
+    renderPage('/behalfPay/transfers?status=failed');
+    expect(await screen.findByText('No payouts match these filters.')).toBeInTheDocument();
+  });
+
+  it('opens a failed payout with every field, why it failed, its timeline and its callbacks', async () => {
+    answerList = () => page([payout('P7', { status: 'failed' })]);
+    answerDetail = (tradeNo) => ({
+      ...payout(tradeNo, {
+        status: 'failed',
+        failure_reason: 'The receiving account is closed',
+        note: 'March rent',
+        finished_at: '2026-03-01T00:32:10Z',
+      }),
+      timeline: [
+        { step: 'created', at: '2026-03-01T00:30:00Z' },
+        { step: 'processing', at: '2026-03-01T00:30:01Z' },
+        { step: 'failed', at: '2026-03-01T00:32:10Z' },
+      ],
+      callbacks: [failedEvent],
+    });
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('Payout P7')).toBeInTheDocument();
+    expect(requests.at(-1)?.path).toBe('/api/merchant/payouts/P7');
+
+    expect(within(drawer).getByTestId('payout-failure').textContent).toContain(
+      'The receiving account is closed',
+    );
+    const fields = within(drawer)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    for (const field of [
+      'StatusFailed',
+      'Sent fromConsole',
+      'Account typeIndividual',
+      'BankChina Merchants Bank (CMB)',
+      'Branch nameShenzhen Branch',
+      'PayeeLi Lei',
+      'Receiving account************2233',
+      'NoteMarch rent',
+      'Finished2026-03-01 08:32:10',
+    ])
+      expect(fields).toContain(field);
+    // Not an Indian or Brazilian payout: no IFSC or CPF row.
+    expect(fields.some((text) => text?.startsWith('IFSC') || text?.startsWith('CPF'))).toBe(false);
+
+    const timeline = within(drawer).getByTestId('payout-timeline');
+    expect(timeline.textContent).toBe(
+      '2026-03-01 08:30:00Created2026-03-01 08:30:01Sent to the bank2026-03-01 08:32:10Failed',
+    );
+
+    const callbacks = within(drawer).getByTestId('payout-callbacks');
+    expect(within(callbacks).getByText('Payout failed')).toBeInTheDocument();
+    expect(within(callbacks).getByText('Given up')).toBeInTheDocument();
+    expect(within(callbacks).getByText('https://shop.example/payouts/notify')).toBeInTheDocument();
+    const attempts = within(within(callbacks).getByRole('table', { name: 'Attempts' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map(cellsOf);
+    expect(attempts).toEqual([
+      ['1', 'HTTP 503', '88 ms', '2026-03-01 08:32:12', 'maintenance'],
+      ['2', 'connection refused', '-', '2026-03-01 08:32:27', '-'],
+    ]);
+    // The console API has no resend for payouts.
+    expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).toBeNull();
+  });
+
+  it('speaks Vietnamese: statuses, filter prompts and sums', async () => {
+    await changeLanguage('vi');
+    answerList = () =>
+      page([payout('P1', { status: 'rejected', finished_at: null }), payout('P2', { status: 'pending' })]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(within(rows()[0]).getByText('Bị từ chối')).toBeInTheDocument();
+    expect(within(rows()[1]).getByText('Chờ xử lý')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Vui lòng nhập mã đơn hàng')).toBeInTheDocument();
+    expect(screen.getByTestId('payout-sums').textContent).toBe(
+      'Số tiền chi: 250,000.00 CNYSố khoản: 1,234Phí dịch vụ: 3,750.50 CNY',
+    );
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('combobox', { name: 'Trạng thái' }));
+    await waitFor(() =>
+      expect(statusOptions()).toEqual([
+        'Chờ xử lý',
+        'Đang xử lý',
+        'Thành công',
+        'Thất bại',
+        'Đã hủy',
+        'Bị từ chối',
+        'Đã nhận hoàn tiền',
+      ]),
+    );
+  });
+});
