@@ -322,6 +322,7 @@ describe('the console form', () => {
       ...form,
       payment_password: 'nope-nope',
       code: await nextCode(),
+      confirm_duplicate: true,
     });
     expect(wrongPassword.statusCode).toBe(422);
     expect(wrongPassword.json().errors.payment_password).toBeDefined();

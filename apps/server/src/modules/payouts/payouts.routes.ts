@@ -89,6 +89,8 @@ export function payoutsConsoleRoutes(
         request.body,
       );
       const input = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
+      // Asked before the step-up: the "send it again?" answer must not spend the Google code.
+      if (body.confirm_duplicate !== true) await payouts.assertNotDuplicate(merchant, body);
       await verifyStepUp(
         db,
         user,
@@ -101,7 +103,7 @@ export function payoutsConsoleRoutes(
       const row = await payouts.create(
         merchant,
         { ...body, channel: body.channel, note: body.note ?? null },
-        { source: 'console', userId: user.id, confirmDuplicate: body.confirm_duplicate === true },
+        { source: 'console', userId: user.id, confirmDuplicate: true },
       );
       return reply.status(201).send({ data: await payouts.detail(merchant.id, row.tradeNo) });
     },

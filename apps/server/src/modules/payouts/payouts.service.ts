@@ -137,20 +137,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     const at = now();
     const accountNo = input.account_no.replace(/\s+/g, '');
     if (options.source === 'console' && !options.confirmDuplicate) {
-      const similar = await repo.recentSimilar(
-        db,
-        merchant.id,
-        accountNo,
-        amountMinor,
-        new Date(at.getTime() - DUPLICATE_WINDOW_MINUTES * 60_000),
-      );
-      if (similar) {
-        throw new AppError(
-          409,
-          `A payout of this amount to this account was sent in the last ${DUPLICATE_WINDOW_MINUTES} minutes (${similar.tradeNo}). Send it again?`,
-          { code: ERROR_CODES.possibleDuplicate, fields: { trade_no: similar.tradeNo } },
-        );
-      }
+      await assertNotDuplicate(merchant, input);
     }
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
     return withFreshTradeNo(() =>
@@ -202,6 +189,37 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
         return row;
       }),
     );
+  }
+
+  /**
+   * The near-duplicate rule of the console's form (DESIGN 4): a payout of this amount to this account in the
+   * last 10 minutes (that did not fail) asks to confirm first (409 possible_duplicate). The route checks it
+   * before the step-up, so the answer does not spend the user's Google code.
+   */
+  async function assertNotDuplicate(
+    merchant: MerchantRef,
+    input: Pick<PayoutInput, 'amount' | 'account_no'>,
+  ) {
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(input.amount, merchant.currency);
+    } catch {
+      return; // create() answers the malformed amount
+    }
+    const similar = await repo.recentSimilar(
+      db,
+      merchant.id,
+      input.account_no.replace(/\s+/g, ''),
+      amountMinor,
+      new Date(now().getTime() - DUPLICATE_WINDOW_MINUTES * 60_000),
+    );
+    if (similar) {
+      throw new AppError(
+        409,
+        `A payout of this amount to this account was sent in the last ${DUPLICATE_WINDOW_MINUTES} minutes (${similar.tradeNo}). Send it again?`,
+        { code: ERROR_CODES.possibleDuplicate, fields: { trade_no: similar.tradeNo } },
+      );
+    }
   }
 
   /**
@@ -397,6 +415,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
 
   return {
     create,
+    assertNotDuplicate,
     transition,
     findAny,
     findForMerchant,
