@@ -19,3 +19,33 @@ export function decodeCursor(cursor: string): Cursor {
   }
   return { createdAt: new Date(Number(match[1])), id: Number(match[2]) };
 }
+
+export type Position = { cursor?: Cursor; offset: number };
+
+/**
+ * One page of a list newest first, by cursor or by page number (DESIGN 5): reads one row more than the
+ * page to know whether a next page exists, and answers `meta.next_cursor` for it; the sums and the total
+ * cover the whole filter.
+ */
+export async function cursorPage<Row extends Cursor, Item, Totals extends { count: number }, Sums>(
+  query: { page: number; per_page: number; cursor?: string },
+  read: { rows: (limit: number, position: Position) => Promise<Row[]>; totals: () => Promise<Totals> },
+  present: (row: Row) => Item,
+  sums: (totals: Totals) => Sums,
+) {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const rows = await read.rows(query.per_page + 1, { cursor, offset: (query.page - 1) * query.per_page });
+  const totals = await read.totals();
+  const page = rows.slice(0, query.per_page);
+  const last = page.at(-1);
+  return {
+    data: page.map(present),
+    meta: {
+      page: query.page,
+      per_page: query.per_page,
+      total: totals.count,
+      sums: sums(totals),
+      next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+    },
+  };
+}

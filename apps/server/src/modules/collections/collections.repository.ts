@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
+import { afterCursor } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
@@ -25,13 +26,7 @@ function where(f: CollectionFilter): SQL | undefined {
   );
 }
 
-const after = (cursor: Cursor | undefined) =>
-  cursor
-    ? or(
-        lt(collections.createdAt, cursor.createdAt),
-        and(eq(collections.createdAt, cursor.createdAt), lt(collections.id, cursor.id)),
-      )
-    : undefined;
+const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt, collections.id, cursor);
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
+import { afterCursor } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
@@ -90,20 +91,7 @@ export const settlementsRepository = {
     db
       .select()
       .from(settlements)
-      .where(
-        and(
-          where(filter),
-          position.cursor
-            ? or(
-                lt(settlements.createdAt, position.cursor.createdAt),
-                and(
-                  eq(settlements.createdAt, position.cursor.createdAt),
-                  lt(settlements.id, position.cursor.id),
-                ),
-              )
-            : undefined,
-        ),
-      )
+      .where(and(where(filter), afterCursor(settlements.createdAt, settlements.id, position.cursor)))
       .orderBy(desc(settlements.createdAt), desc(settlements.id))
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),

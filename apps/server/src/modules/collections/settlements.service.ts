@@ -8,7 +8,7 @@ import type {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { localDate, zonedTimeToUtc } from '@paydesk/shared/time-zone.ts';
 import type { Db } from '../../db/client.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { cursorPage } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type ChannelRow } from '../channels/index.ts';
@@ -144,29 +144,20 @@ export function createSettlementsService({ db, ledger, now, collections }: Deps)
       channel: query.channel,
       ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
     };
-    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const rows = await repo.page(db, filter, query.per_page + 1, {
-      cursor,
-      offset: (query.page - 1) * query.per_page,
-    });
-    const totals = await repo.totals(db, filter);
-    const page = rows.slice(0, query.per_page);
-    const last = page.at(-1);
-    return {
-      data: page.map(present),
-      meta: {
-        page: query.page,
-        per_page: query.per_page,
-        total: totals.count,
-        sums: {
-          gross: fromMinor(totals.grossMinor, viewer.currency),
-          fee: fromMinor(totals.feeMinor, viewer.currency),
-          net: fromMinor(totals.netMinor, viewer.currency),
-          count: totals.count,
-        },
-        next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+    return cursorPage(
+      query,
+      {
+        rows: (limit, position) => repo.page(db, filter, limit, position),
+        totals: () => repo.totals(db, filter),
       },
-    };
+      present,
+      (totals) => ({
+        gross: fromMinor(totals.grossMinor, viewer.currency),
+        fee: fromMinor(totals.feeMinor, viewer.currency),
+        net: fromMinor(totals.netMinor, viewer.currency),
+        count: totals.count,
+      }),
+    );
   }
 
   async function detail(viewer: Viewer, settlementNo: string): Promise<SettlementDetail> {

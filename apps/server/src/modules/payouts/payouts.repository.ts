@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
+import { afterCursor } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -107,17 +108,7 @@ export const payoutsRepository = {
     db
       .select()
       .from(payouts)
-      .where(
-        and(
-          where(filter),
-          position.cursor
-            ? or(
-                lt(payouts.createdAt, position.cursor.createdAt),
-                and(eq(payouts.createdAt, position.cursor.createdAt), lt(payouts.id, position.cursor.id)),
-              )
-            : undefined,
-        ),
-      )
+      .where(and(where(filter), afterCursor(payouts.createdAt, payouts.id, position.cursor)))
       .orderBy(desc(payouts.createdAt), desc(payouts.id))
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),

@@ -19,7 +19,7 @@ import {
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { cursorPage } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
@@ -322,28 +322,19 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       status: query.status,
       ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
     };
-    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const rows = await repo.page(db, filter, query.per_page + 1, {
-      cursor,
-      offset: (query.page - 1) * query.per_page,
-    });
-    const totals = await repo.totals(db, filter);
-    const page = rows.slice(0, query.per_page);
-    const last = page.at(-1);
-    return {
-      data: page.map(consoleView),
-      meta: {
-        page: query.page,
-        per_page: query.per_page,
-        total: totals.count,
-        sums: {
-          amount: fromMinor(totals.amountMinor, viewer.currency),
-          count: totals.count,
-          fee: fromMinor(totals.feeMinor, viewer.currency),
-        },
-        next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+    return cursorPage(
+      query,
+      {
+        rows: (limit, position) => repo.page(db, filter, limit, position),
+        totals: () => repo.totals(db, filter),
       },
-    };
+      consoleView,
+      (totals) => ({
+        amount: fromMinor(totals.amountMinor, viewer.currency),
+        count: totals.count,
+        fee: fromMinor(totals.feeMinor, viewer.currency),
+      }),
+    );
   }
 
   async function detail(merchantId: number, tradeNo: string): Promise<PayoutDetail> {
