@@ -229,12 +229,11 @@ describe('payeeIssues', () => {
     expect(payeeIssues('BR', { ...VALID.BR, account_no: '1234567-X' })).toEqual({});
   });
 
-  it('CN: a bank from the list, its name and branch, an account of 8 to 30 digits', () => {
+  it('CN: a bank from the list and its name (the branch is optional), an account of 8 to 30 digits', () => {
     expect(ruleOf('CN', { bank_code: undefined })).toEqual({ bank_code: 'required' });
     expect(ruleOf('CN', { bank_code: 'HSBC' })).toEqual({ bank_code: 'unknown_bank' });
     expect(ruleOf('CN', { bank_name: undefined, branch_name: undefined })).toEqual({
       bank_name: 'required',
-      branch_name: 'required',
     });
     expect(ruleOf('CN', { account_no: '1234567' })).toEqual({ account_no: 'format' });
     expect(ruleOf('CN', { account_no: '1'.repeat(31) })).toEqual({ account_no: 'format' });
@@ -359,8 +358,8 @@ describe('payoutFormSchema and gatewayPayoutSchema', () => {
   });
 
   it('read an empty optional field as missing', () => {
-    const form = payoutFormSchema('CN').safeParse({ ...consoleBody, ...VALID.CN, branch_name: '  ' });
-    expect(issuesOf(form)).toEqual([{ path: 'branch_name', rule: 'required' }]);
+    const form = payoutFormSchema('CN').safeParse({ ...consoleBody, ...VALID.CN, bank_name: '  ' });
+    expect(issuesOf(form)).toEqual([{ path: 'bank_name', rule: 'required' }]);
   });
 });
 

@@ -154,7 +154,7 @@ export function payeeIssues(country: Country, fields: PayeeFields): PayeeIssues 
     case 'CN':
       report('bank_code', bankCodeIssue(country, fields.bank_code));
       if (!fields.bank_name) report('bank_name', required('bank name'));
-      if (!fields.branch_name) report('branch_name', required('branch name'));
+      // The branch name is asked but optional (spec section 5 does not list it among the required fields).
       break;
     case 'IN':
       report('ifsc', ifscIssue(fields.ifsc));
