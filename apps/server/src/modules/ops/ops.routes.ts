@@ -158,11 +158,14 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     };
   }
 
-  /** A demo amount in the merchant's currency: 1 to `top` units (VND: thousands of dong). */
+  /**
+   * A demo amount in the merchant's currency: 10 to `top` units (VND: thousands of dong), inside the demo
+   * channels' limits (1.00 or 10,000 VND at least).
+   */
   const demoAmount = (currency: Currency, top: number) =>
     currency === 'VND'
-      ? String(randomInt(1, top) * 1000)
-      : `${randomInt(1, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
+      ? String(randomInt(10, top) * 1000)
+      : `${randomInt(10, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
   const trafficNo = () => `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 
   r.post(
