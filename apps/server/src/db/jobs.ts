@@ -43,6 +43,15 @@ export type JobRunner = JobQueue & {
   stop(timeoutMs?: number): Promise<void>;
 };
 
+/**
+ * Jobs of a queue one process runs at once. A callback waits on the merchant's server (up to 15 s): one at a
+ * time, a slow receiver would hold every other merchant's callbacks back.
+ */
+const LOCAL_CONCURRENCY: Partial<Record<QueueName, number>> = {
+  'callback.deliver': 8,
+  'sandbox.complete': 4,
+};
+
 /** Retries of a failed job step: every step is idempotent, so a retry is always safe. */
 const SEND_DEFAULTS = { retryLimit: 5, retryDelay: 15, retryBackoff: true } as const;
 
@@ -81,7 +90,11 @@ export function createJobRunner(connection: JobConnection): JobRunner {
         if (!handler) continue;
         await boss.work<Record<string, unknown>>(
           queue,
-          { batchSize: 1, pollingIntervalSeconds: pollingSeconds },
+          {
+            batchSize: 1,
+            pollingIntervalSeconds: pollingSeconds,
+            localConcurrency: LOCAL_CONCURRENCY[queue as QueueName] ?? 1,
+          },
           async ([job]) => {
             if (job) await handler(job.data ?? {});
           },
