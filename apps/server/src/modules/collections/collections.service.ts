@@ -66,6 +66,21 @@ export async function withFreshTradeNo<T>(create: () => Promise<T>): Promise<T> 
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/** A day's order figures as the Dashboard shows them (collections and payouts alike). */
+export function presentDayFigures(
+  figures: { orders: number; paid: number; finished: number; paidAmountMinor: bigint },
+  currency: Currency,
+): TodayCollection {
+  return {
+    paid_amount: fromMinor(figures.paidAmountMinor, currency),
+    paid_count: figures.paid,
+    order_count: figures.orders,
+    // Paid among the finished ones; none finished yet reads as no rate.
+    success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
+    currency,
+  };
+}
+
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
 
 export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }: Deps) {
@@ -289,14 +304,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
   }
 
   async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
-    const figures = await repo.dayFigures(db, viewer.merchantId, day.from, day.to);
-    return {
-      paid_amount: fromMinor(figures.paidAmountMinor, viewer.currency),
-      paid_count: figures.paid,
-      order_count: figures.orders,
-      success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
-      currency: viewer.currency,
-    };
+    return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
   }
 
   return {

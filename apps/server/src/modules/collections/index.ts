@@ -8,7 +8,12 @@ import { createCollectionsService } from './collections.service.ts';
 import { createSettlementsService } from './settlements.service.ts';
 
 export { collectionsRepository, type CollectionRow } from './collections.repository.ts';
-export { type CollectionsService, newTradeNo, withFreshTradeNo } from './collections.service.ts';
+export {
+  type CollectionsService,
+  newTradeNo,
+  presentDayFigures,
+  withFreshTradeNo,
+} from './collections.service.ts';
 export { settlementCutoff, type SettlementsService } from './settlements.service.ts';
 export { settlementsRepository } from './settlements.repository.ts';
 

@@ -24,7 +24,7 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { channelsRepository } from '../channels/index.ts';
-import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
+import { newTradeNo, presentDayFigures, withFreshTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
 
@@ -356,14 +356,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
   }
 
   async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
-    const figures = await repo.dayFigures(db, viewer.merchantId, day.from, day.to);
-    return {
-      paid_amount: fromMinor(figures.paidAmountMinor, viewer.currency),
-      paid_count: figures.paid,
-      order_count: figures.orders,
-      success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
-      currency: viewer.currency,
-    };
+    return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
   }
 
   /** The sandbox channel (DESIGN 6): processing at once, then an account ending in 0000 fails, others succeed. */
