@@ -17,6 +17,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
       'collection creation via the signed gateway over HTTP, 16 clients, vs pgbench -N (target >= 0.4); callback delivery vs a bare POST loop (target >= 0.3)',
     run: async () => (await import('./collections.ts')).runCollections(),
   },
+  exports: {
+    about:
+      'fund flow export (--rows N, default 1,000,000) to CSV vs COPY TO STDOUT (target >= 0.3), XLSX (>= 0.1), worker peak RSS < 200 MB at N and 3 N rows',
+    run: async () => (await import('./exports.ts')).runExports(),
+  },
   payouts: {
     about:
       'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, vs pgbench -N (target >= 0.25 both); ledger:verify after each run',
@@ -26,6 +31,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
 
 const name = process.argv[2];
 const names = name === 'all' ? Object.keys(BENCHMARKS) : [name];
+// Options after the name (--rows) are the benchmark's own.
 if (!name || names.some((n) => !BENCHMARKS[n])) {
   console.error('Usage: npm run bench -- <name>|all\n');
   for (const [key, bench] of Object.entries(BENCHMARKS)) console.error(`  ${key.padEnd(20)}${bench.about}`);

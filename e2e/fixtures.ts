@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { generate } from 'otplib';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO = {
@@ -65,4 +66,83 @@ export function runOps<T>(...args: string[]): Promise<T> {
       code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`ops ${args[0]} exited ${code}: ${err}`)),
     );
   });
+}
+
+/**
+ * The test plays the user's phone: each call gives the code of the earliest time step not used yet that
+ * the server accepts now (it takes one step either side of the current one), waiting for the clock only
+ * when every acceptable step is spent. `fromPrevious` starts one step back, so three codes come at once.
+ */
+export function authenticator(secret: string, { fromPrevious = false } = {}) {
+  let lastStep = 0;
+  return async function nextCode(): Promise<string> {
+    for (;;) {
+      const now = Date.now() / 1000;
+      const current = Math.floor(now / 30);
+      // A step used within the last second of its window could fall out before the server checks it.
+      const earliest = fromPrevious && now - current * 30 < 29 ? current - 1 : current;
+      const step = Math.max(earliest, lastStep + 1);
+      if (step <= current + 1) {
+        lastStep = step;
+        return generate({ secret, epoch: step * 30 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, ((current + 1) * 30 - now) * 1000 + 250));
+    }
+  };
+}
+
+/** A new user of a demo merchant, made as an operator makes one (ops user:create); its email. */
+export async function createUser(merchant: string, role: 'ROOT' | 'FINANCE' | 'VIEWER', tag: string) {
+  const email = `${tag}-${Date.now()}@demo.paydesk.test`;
+  await runOps(
+    'user:create',
+    '--merchant',
+    merchant,
+    '--email',
+    email,
+    '--name',
+    `E2E ${tag}`,
+    '--role',
+    role,
+    '--password',
+    DEMO_PASSWORD,
+    '--reason',
+    `e2e ${tag}`,
+  );
+  return email;
+}
+
+/** Calls the console API as the page's signed-in user, with its CSRF token, as the console itself does. */
+export async function consoleCall(page: Page, method: 'POST' | 'PUT' | 'GET', url: string, data?: unknown) {
+  const xsrf = (await page.context().cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '';
+  const response = await page.request.fetch(url, {
+    method,
+    headers: { accept: 'application/json', 'x-xsrf-token': decodeURIComponent(xsrf) },
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(response.status(), `${method} ${url}: ${await response.text()}`).toBeLessThan(300);
+  return response.status() === 204 ? undefined : ((await response.json()) as unknown);
+}
+
+/**
+ * Turns two-factor on for the signed-in user and sets a payment password, through the same calls the
+ * Security and Payment password pages make (e2e/security.spec.ts walks those pages); the phone's codes.
+ */
+export async function enableStepUp(page: Page, paymentPassword: string) {
+  await consoleCall(page, 'POST', '/api/user/confirm-password', { password: DEMO_PASSWORD });
+  await consoleCall(page, 'POST', '/api/user/two-factor-authentication');
+  const { secretKey } = (await consoleCall(page, 'GET', '/api/user/two-factor-secret-key')) as {
+    secretKey: string;
+  };
+  const nextCode = authenticator(secretKey, { fromPrevious: true });
+  await consoleCall(page, 'POST', '/api/user/confirmed-two-factor-authentication', {
+    code: await nextCode(),
+  });
+  await consoleCall(page, 'PUT', '/api/merchant/payment-password', {
+    password: DEMO_PASSWORD,
+    payment_password: paymentPassword,
+    payment_password_confirmation: paymentPassword,
+    code: await nextCode(),
+  });
+  return nextCode;
 }

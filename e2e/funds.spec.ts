@@ -132,11 +132,18 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
   await page.getByRole('button', { name: /重\s*置/ }).click();
   await expect(page).not.toHaveURL(/ref_no=/);
   await expect(rows(page)).toHaveCount(20);
+  const firstOfPage1 = (await rows(page).first().textContent()) ?? '';
+  const lastOfPage1 = (await rows(page).last().textContent()) ?? '';
   await page.locator('.ant-pagination-item-2').click();
   await expect(page).toHaveURL(/page=2.*cursor=|cursor=.*page=2/);
-  await expect(rows(page).last()).toContainText('Opening deposit');
+  await expect(rows(page).first()).not.toHaveText(firstOfPage1);
+  await expect(rows(page).first()).not.toHaveText(lastOfPage1);
+  const firstOfPage2 = (await rows(page).first().textContent()) ?? '';
+  // Newest first: page 2 starts no later than page 1 ended.
+  const timeOf = (text: string) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.exec(text)?.[0] ?? '';
+  expect(timeOf(firstOfPage2) <= timeOf(lastOfPage1)).toBe(true);
   await page.reload();
-  await expect(rows(page).last()).toContainText('Opening deposit');
+  await expect(rows(page).first()).toHaveText(firstOfPage2);
 });
 
 test('a user without funds:view sees no funds cards', async ({ page }) => {

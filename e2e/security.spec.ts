@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { generate } from 'otplib';
-import { DEMO_PASSWORD, expect, logIn, test } from './fixtures.ts';
+import { authenticator, DEMO_PASSWORD, expect, logIn, test } from './fixtures.ts';
 
 // Two-factor and password changes would break any other spec signing in as the same user at the same
 // time, so each test here gets its own user of the demo merchant, created the way an operator creates one
@@ -29,26 +28,6 @@ function createUser(role: 'FINANCE' | 'VIEWER', tag: string): Promise<string> {
       code === 0 ? resolve(email) : reject(new Error(`ops user:create exited ${code}: ${err}`)),
     );
   });
-}
-
-/**
- * The test plays the user's phone: the code of the earliest period not used yet that the server accepts
- * now (one period ahead at most), waiting for the clock when every acceptable one is spent.
- */
-function authenticator(secret: string) {
-  let lastStep = 0;
-  return async function nextCode(): Promise<string> {
-    for (;;) {
-      const now = Date.now() / 1000;
-      const current = Math.floor(now / 30);
-      const step = Math.max(current, lastStep + 1);
-      if (step <= current + 1) {
-        lastStep = step;
-        return generate({ secret, epoch: step * 30 });
-      }
-      await new Promise((resolve) => setTimeout(resolve, ((current + 1) * 30 - now) * 1000 + 250));
-    }
-  };
 }
 
 async function openSecurity(page: Page) {

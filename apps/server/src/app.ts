@@ -36,11 +36,18 @@ import { GATEWAY_API_DESCRIPTION } from './modules/gateway/gateway-docs.ts';
 import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { payoutsRepository, registerPayoutsModule } from './modules/payouts/index.ts';
+import { registerExportsModule } from './modules/exports/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
+import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
+import { decrypt } from './lib/crypto.ts';
 import { redactUrl } from './lib/redact.ts';
+import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
+import { registerRechargesModule } from './modules/recharges/index.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
 import { refuseUnstorableText } from './plugins/text-input.ts';
+import { registerReportsModule } from './modules/reports/index.ts';
+import { registerContactModule } from './modules/contact/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -52,6 +59,10 @@ export type AppDeps = {
   now?: () => Date;
   /** Delivers callbacks (tests may pass one with a short timeout). */
   deliverTimeoutMs?: number;
+  /** Where files go; by default from the configuration (DATA_DIR/files or STORAGE_URL). */
+  storage?: FileStorage;
+  /** Export limits tests make small (XLSX rows per sheet, running exports per merchant). */
+  exports?: { maxRowsPerSheet?: number; maxRunningPerMerchant?: number };
 };
 
 /** What the app's background work and tests reach: the services behind the routes, and the job runner. */
@@ -69,6 +80,8 @@ export async function buildApp({
   logger,
   now = () => new Date(),
   deliverTimeoutMs,
+  storage: givenStorage,
+  exports: exportOptions,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
@@ -150,7 +163,14 @@ export async function buildApp({
   registerUsersModule(app, { guards });
 
   const jobs = createJobRunner(database.jobConnection);
-  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now };
+  const storage =
+    givenStorage ??
+    createStorage({
+      dataDir: config.dataDir,
+      ...(config.storage.url ? { storageUrl: config.storage.url } : {}),
+      ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
+    });
+  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now, storage };
   registerSecurityModule(app, ctx);
   registerLedgerModule(app, ctx);
   const accessKeys = registerAccessKeyModule(app, ctx);
@@ -160,6 +180,7 @@ export async function buildApp({
     now,
     allowPrivate: config.notifyAllowPrivate,
     settingsOf: (dbOrTx, merchantId) => accessKeys.credentialsOf(dbOrTx, merchantId),
+    openSecret: (encrypted) => decrypt(config.appKey, encrypted),
     ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
   });
   const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
@@ -172,7 +193,12 @@ export async function buildApp({
     gatewayRoutes(gateway);
     payoutsModule.gatewayRoutes(gateway);
   });
-  registerOpsModule(app, ctx, { settlements, sandbox, accessKeys });
+  const { withdrawals } = registerWithdrawalsModule(app, ctx);
+  registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
+  registerRechargesModule(app, ctx);
+  const dailyReports = registerReportsModule(app, ctx);
+  const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
+  registerContactModule(app, ctx);
   await registerGatewayDocs(app);
 
   const services: AppServices = {
@@ -183,10 +209,13 @@ export async function buildApp({
     payouts,
     callbacks,
     sandbox,
+    exports,
+    dailyReports,
     housekeeping: async () => {
       await sweepExpired(db, now());
       await payoutsRepository.deleteExpiredKeys(db, now());
       await collections.expireOverdue();
+      await exports.sweep();
     },
   };
   app.decorate('services', services);

@@ -29,7 +29,84 @@ const EnvSchema = z.object({
   NOTIFY_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
   /** The address merchants and payers reach this server at (pay_url links). */
   PUBLIC_URL: z.string().url().optional(),
+  // Withdrawals (DESIGN section 4): the fee in USDT per withdrawal, how many a day are free (in the
+  // merchant's time zone), the smallest amount, and the merchant currencies' USDT rates
+  // ("CNY:7.1,INR:83.2"), frozen on each request.
+  WITHDRAWAL_FEE_USDT: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, 'WITHDRAWAL_FEE_USDT must be a USDT amount such as 1.5')
+    .default('1'),
+  WITHDRAWAL_FREE_PER_DAY: z.coerce.number().int().min(0).max(1000).default(1),
+  WITHDRAWAL_MIN_USDT: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/, 'WITHDRAWAL_MIN_USDT must be a USDT amount such as 10')
+    .default('10'),
+  USDT_RATES: z
+    .string()
+    .regex(
+      /^[A-Z]{3,4}:\d{1,9}(\.\d{1,8})?(,[A-Z]{3,4}:\d{1,9}(\.\d{1,8})?)*$/,
+      'USDT_RATES must look like CNY:7.1,INR:83.2',
+    )
+    .optional(),
+  /** Files (screenshots, exports) go to s3://bucket/prefix when set, else to DATA_DIR/files. */
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/,
+      'STORAGE_URL must look like s3://bucket/prefix',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** An S3-compatible endpoint (MinIO, R2...); unset means AWS itself. */
+  S3_ENDPOINT: z.string().url().optional(),
+  // Contact us (console): each channel is shown when set; an empty value hides it.
+  SUPPORT_TELEGRAM: z
+    .string()
+    .regex(
+      /^(@?[A-Za-z0-9_]{5,32})?$/,
+      'SUPPORT_TELEGRAM must be a Telegram username such as @paydesk_support',
+    )
+    .default('@paydesk_support'),
+  SUPPORT_WHATSAPP: z
+    .string()
+    .regex(
+      /^(\+?[0-9 ]{6,20})?$/,
+      'SUPPORT_WHATSAPP must be a phone number in international form (+852 5555 0100)',
+    )
+    .default('+852 5555 0100'),
+  SUPPORT_EMAIL: z
+    .email('SUPPORT_EMAIL must be an email address')
+    .or(z.literal(''))
+    .default('support@paydesk.example'),
+  /** "09:00-21:00" (empty: no hours shown), on SUPPORT_DAYS, in SUPPORT_TIMEZONE (shown as written). */
+  SUPPORT_HOURS: z
+    .string()
+    .regex(/^(([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d)?$/, 'SUPPORT_HOURS must read like 09:00-21:00')
+    .default('09:00-21:00'),
+  SUPPORT_DAYS: z.enum(['everyday', 'weekdays']).default('everyday'),
+  SUPPORT_TIMEZONE: z.string().max(40).default('UTC+8'),
+  /** Top-ups (DESIGN 4): the platform's USDT deposit address per network, shown with a QR code. */
+  TOPUP_ADDRESS_TRC20: z
+    .string()
+    .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'Not a TRON address')
+    .optional(),
+  TOPUP_ADDRESS_ERC20: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'Not an ERC20 address')
+    .optional(),
+  /** The indicative rate of one USDT per merchant currency, e.g. "CNY=7.10,INR=83.20"; and in USD. */
+  TOPUP_RATES: z.string().optional(),
 });
+
+/** The merchant currency per USDT when USDT_RATES does not say (demo figures, not market data). */
+export const DEFAULT_USDT_RATES: Record<string, string> = {
+  CNY: '7.1',
+  INR: '83.2',
+  BRL: '5.4',
+  VND: '25400',
+  USD: '1',
+  USDT: '1',
+};
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -48,7 +125,50 @@ export type Config = {
   notifyAllowPrivate: boolean;
   /** No trailing slash; empty means "relative links" (the sandbox page is on this same server). */
   publicUrl: string;
+  withdrawals: {
+    feeUsdt: string;
+    freePerDay: number;
+    minUsdt: string;
+    /** Merchant currency -> decimal rate per USDT. */
+    usdtRates: Record<string, string>;
+  };
+  storage: { url: string | undefined; s3Endpoint: string | undefined };
+  /** The support channels of Contact us; empty strings are channels not offered. */
+  support: {
+    telegram: string;
+    whatsapp: string;
+    email: string;
+    hours: string;
+    days: 'everyday' | 'weekdays';
+    timezone: string;
+  };
+  /** Top-ups: deposit addresses per network and the indicative rate of one USDT per currency. */
+  topup: { addresses: { TRC20: string; ERC20: string }; rates: Record<string, string> };
 };
+
+// Demo defaults (well-formed, checksummed addresses; set real ones in production).
+const DEFAULT_TOPUP_ADDRESSES = {
+  TRC20: 'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top',
+  ERC20: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+};
+const DEFAULT_TOPUP_RATES: Record<string, string> = {
+  CNY: '7.10',
+  INR: '83.20',
+  BRL: '5.40',
+  VND: '25400',
+  USD: '1.00',
+  USDT: '1',
+};
+
+function parseRates(raw: string | undefined): Record<string, string> {
+  const rates = { ...DEFAULT_TOPUP_RATES };
+  for (const pair of (raw ?? '').split(',').filter(Boolean)) {
+    const match = /^\s*([A-Z]{3,4})\s*=\s*(\d{1,9}(?:\.\d{1,8})?)\s*$/.exec(pair);
+    if (!match) throw new Error(`Invalid configuration:\n  TOPUP_RATES: "${pair}" is not CUR=rate`);
+    rates[match[1]] = match[2];
+  }
+  return rates;
+}
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -100,5 +220,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notifyAllowPrivate:
       (e.NOTIFY_ALLOW_PRIVATE ?? (e.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
     publicUrl: (e.PUBLIC_URL ?? '').replace(/\/+$/, ''),
+    withdrawals: {
+      feeUsdt: e.WITHDRAWAL_FEE_USDT,
+      freePerDay: e.WITHDRAWAL_FREE_PER_DAY,
+      minUsdt: e.WITHDRAWAL_MIN_USDT,
+      usdtRates: {
+        ...DEFAULT_USDT_RATES,
+        ...Object.fromEntries(
+          (e.USDT_RATES ?? '')
+            .split(',')
+            .filter(Boolean)
+            .map((pair) => pair.split(':')),
+        ),
+      },
+    },
+    storage: { url: e.STORAGE_URL, s3Endpoint: e.S3_ENDPOINT },
+    support: {
+      telegram: e.SUPPORT_TELEGRAM,
+      whatsapp: e.SUPPORT_WHATSAPP,
+      email: e.SUPPORT_EMAIL,
+      hours: e.SUPPORT_HOURS,
+      days: e.SUPPORT_DAYS,
+      timezone: e.SUPPORT_TIMEZONE,
+    },
+    topup: {
+      addresses: {
+        TRC20: e.TOPUP_ADDRESS_TRC20 ?? DEFAULT_TOPUP_ADDRESSES.TRC20,
+        ERC20: e.TOPUP_ADDRESS_ERC20 ?? DEFAULT_TOPUP_ADDRESSES.ERC20,
+      },
+      rates: parseRates(e.TOPUP_RATES),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './db/jobs.ts';
+import type { FileStorage } from './lib/storage/index.ts';
 import type { SessionStarter } from './modules/auth/index.ts';
 import type { Guards } from './plugins/auth-context.ts';
 
@@ -15,4 +16,6 @@ export type AppContext = {
   jobs: JobQueue;
   /** The clock every rule of time reads (expiry, signatures' window, retries); tests inject theirs. */
   now: () => Date;
+  /** Screenshots and export files: local disk or S3 (lib/storage). */
+  storage: FileStorage;
 };

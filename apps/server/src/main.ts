@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts';
 import { DEMO_OTHER_MERCHANTS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './modules/demo/index.ts';
 import { claimDataDir, publishServerUrl, releaseDataDir } from './cli/server-file.ts';
 import { ensureLocalOperatorToken } from './modules/ops/index.ts';
+import { createStorage } from './lib/storage/index.ts';
 
 if (Number(process.versions.node.split('.')[0]) !== 24) {
   console.error(`Paydesk needs Node 24, this is ${process.versions.node}. Start it with npm start.`);
@@ -39,9 +40,17 @@ await ensureLocalOperatorToken(database.db, config.dataDir);
 
 // Development seeds an empty database; production only when asked (npm start asks with --demo).
 const wantsDemo = isDemo || !config.isProduction;
-const seeded = wantsDemo ? await seedDemo(database.db, { appKey: config.appKey }) : false;
+// One file storage for the demo's screenshots and the app (DATA_DIR/files, or STORAGE_URL).
+const storage = createStorage({
+  dataDir: config.dataDir,
+  ...(config.storage.url ? { storageUrl: config.storage.url } : {}),
+  ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
+});
+const seeded = wantsDemo
+  ? await seedDemo(database.db, { appKey: config.appKey, files: { storage, topup: config.topup } })
+  : false;
 
-const app = await buildApp({ config, database });
+const app = await buildApp({ config, database, storage });
 await app.listen({ port: config.port, host: config.host });
 const { port } = app.server.address() as { port: number };
 const isWildcard = ['0.0.0.0', '::'].includes(config.host);

@@ -66,6 +66,18 @@ export const ERROR_CODES = {
   // Send money.
   possibleDuplicate: 'possible_duplicate',
   idempotencyKeyInFlight: 'idempotency_key_in_flight',
+  // Withdrawals.
+  invalidWalletAddress: 'invalid_wallet_address',
+  // Top-ups (DESIGN 9: the screenshot).
+  screenshotRequired: 'screenshot_required',
+  screenshotTooLarge: 'screenshot_too_large',
+  screenshotType: 'screenshot_type',
+  screenshotDimensions: 'screenshot_dimensions',
+  screenshotUnreadable: 'screenshot_unreadable',
+  // Offline exports
+  exportNotReady: 'export_not_ready',
+  exportExpired: 'export_expired',
+  exportNotRetryable: 'export_not_retryable',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

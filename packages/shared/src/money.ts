@@ -55,3 +55,27 @@ export function groupDecimal(decimal: string, separator = ','): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
   return (negative ? '-' : '') + grouped + (fraction !== undefined ? `.${fraction}` : '');
 }
+
+// ---- Exchange rates (top-ups: USDT received x rate = the merchant currency credited)
+
+/** A positive decimal exchange rate such as "7.1234" (at most 8 decimals), kept as the string it was given. */
+export const RateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,8})?$/, 'The rate must be a number with at most 8 decimals, such as 7.1234.')
+  .refine((rate) => /[1-9]/.test(rate), 'The rate must be greater than zero.');
+
+/**
+ * `amountMinor` of `from` converted at `rate` into `to`'s minor units, rounded DOWN: a conversion never
+ * credits a fraction of a minor unit that was not received. Exact (bigint), never via a float.
+ */
+export function convertDown(amountMinor: bigint, from: Currency, rate: string, to: Currency): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(rate.trim());
+  if (!match) throw new AmountError(`Not a rate: ${rate}`);
+  const [, whole, fraction = ''] = match;
+  const numerator = amountMinor * BigInt(whole + fraction) * 10n ** BigInt(exponentOf(to));
+  const denominator = 10n ** BigInt(exponentOf(from) + fraction.length);
+  const quotient = numerator / denominator;
+  // bigint division truncates toward zero: step down once more for a negative remainder.
+  return numerator < 0n && numerator % denominator !== 0n ? quotient - 1n : quotient;
+}

@@ -12,8 +12,10 @@ export type OpsRequest = {
   path: string;
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Answer the body's bytes (a screenshot) instead of parsing it as JSON. */
+  raw?: boolean;
 };
-export type OpsResponse = { status: number; body: unknown };
+export type OpsResponse = { status: number; body: unknown; contentType?: string };
 
 /** How the command line reaches the operator API: over HTTP, or in this process with the same routes. */
 export type OpsTransport = {
@@ -28,7 +30,7 @@ export class TransportError extends Error {}
 export function httpTransport(baseUrl: string, token: string, describe = baseUrl): OpsTransport {
   return {
     describe,
-    async request({ method, path: urlPath, body, headers }) {
+    async request({ method, path: urlPath, body, headers, raw }) {
       let response: Response;
       try {
         response = await fetch(new URL(urlPath, baseUrl), {
@@ -44,6 +46,10 @@ export function httpTransport(baseUrl: string, token: string, describe = baseUrl
         });
       } catch (error) {
         throw new TransportError(`The server at ${describe} does not answer (${(error as Error).message}).`);
+      }
+      const contentType = response.headers.get('content-type') ?? undefined;
+      if (raw && response.ok) {
+        return { status: response.status, body: Buffer.from(await response.arrayBuffer()), contentType };
       }
       const text = await response.text();
       let parsed: unknown = text;
@@ -61,13 +67,17 @@ export function httpTransport(baseUrl: string, token: string, describe = baseUrl
 export function injectTransport(app: FastifyInstance, token: string, describe = 'in-process'): OpsTransport {
   return {
     describe,
-    async request({ method, path: urlPath, body, headers }) {
+    async request({ method, path: urlPath, body, headers, raw }) {
       const response = await app.inject({
         method,
         url: urlPath,
         headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...headers },
         ...(body ? { payload: body } : {}),
       });
+      const contentType = response.headers['content-type']?.toString();
+      if (raw && response.statusCode < 300) {
+        return { status: response.statusCode, body: response.rawPayload, contentType };
+      }
       let parsed: unknown = response.body;
       try {
         parsed = response.body ? JSON.parse(response.body) : null;

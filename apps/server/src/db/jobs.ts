@@ -12,6 +12,8 @@ export const QUEUES = [
   'settlement.run',
   'sandbox.complete',
   'housekeeping',
+  'export.run',
+  'reports.keep-days',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 
@@ -50,6 +52,8 @@ export type JobRunner = JobQueue & {
 const LOCAL_CONCURRENCY: Partial<Record<QueueName, number>> = {
   'callback.deliver': 8,
   'sandbox.complete': 4,
+  // Exports stream and hold little memory each; the per-merchant limit is the service's (2 running).
+  'export.run': 2,
 };
 
 /** Retries of a failed job step: every step is idempotent, so a retry is always safe. */

@@ -1,4 +1,4 @@
-import { and, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Cursor } from '../lib/cursor.ts';
 
@@ -14,3 +14,13 @@ export const afterCursor = (
   cursor
     ? or(lt(createdAt, cursor.createdAt), and(eq(createdAt, cursor.createdAt), lt(id, cursor.id)))
     : undefined;
+
+/**
+ * Newest first, exactly as the lists' indexes are built ((merchant_id[, filter], created_at DESC NULLS LAST,
+ * id DESC NULLS LAST)): PostgreSQL then reads a page straight off the index. A plain `desc()` means NULLS
+ * FIRST, which that index cannot serve: every matching row would be sorted (list-plans.test.ts).
+ */
+export const newestFirst = (createdAt: PgColumn, id: PgColumn): SQL[] => [
+  sql`${createdAt} desc nulls last`,
+  sql`${id} desc nulls last`,
+];

@@ -20,8 +20,9 @@ export function issuesToErrors(issues: readonly Issue[]): Record<string, string[
 }
 
 const PG_UNAVAILABLE = /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED/i;
-// query_canceled (statement_timeout), serialization_failure, deadlock_detected, too_many_connections
-const PG_RETRYABLE_CODES = new Set(['57014', '40001', '40P01', '53300']);
+// query_canceled (statement_timeout), serialization_failure, deadlock_detected, too_many_connections,
+// admin_shutdown, crash_shutdown, cannot_connect_now (shutting down or starting up)
+const PG_RETRYABLE_CODES = new Set(['57014', '40001', '40P01', '53300', '57P01', '57P02', '57P03']);
 
 /** Drizzle wraps driver errors ("Failed query: ..."); look through the causes. */
 function isDatabaseUnavailable(error: unknown): boolean {

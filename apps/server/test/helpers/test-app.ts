@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 
@@ -72,7 +72,7 @@ export type TestContext = {
 
 export async function createTestApp(
   overrides: NodeJS.ProcessEnv = {},
-  options: { now?: () => Date; deliverTimeoutMs?: number } = {},
+  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports'> = {},
 ): Promise<TestContext> {
   const config = testConfig(overrides);
   const database = await createTestDatabase();

@@ -40,6 +40,8 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'callback_events',
     'channels',
     'collections',
+    'daily_reports',
+    'export_tasks',
     'fund_flow_hourly',
     'fund_flows',
     'gateway_nonces',
@@ -50,13 +52,16 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'merchants',
     'operator_actions',
     'operator_tokens',
+    'order_hourly',
     'payouts',
     'postings',
     'rate_limits',
+    'recharges',
     'security_events',
     'sessions',
     'settlements',
     'users',
+    'withdrawals',
   ]);
   const before = await schemaOf(database);
   await database.migrate();

@@ -391,6 +391,36 @@ describe('the console form: wrong payment passwords and the Google code', () => 
     expect(await balance(m)).toMatchObject({ available: '979.30', locked: '20.70' });
   });
 
+  it('the five wrong payment passwords count across Send money and Withdraw, and the lock holds on both', async () => {
+    const { m, client, nextCode } = await consoleUser();
+    const withdraw = async (paymentPassword: string) =>
+      client.post('/api/merchant/withdrawals', {
+        amount: '10',
+        currency: 'USDT',
+        network: 'TRC20',
+        address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        payment_password: paymentPassword,
+        code: await nextCode(),
+      });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const wrong =
+        i % 2 === 1
+          ? await consolePayout(client, { payment_password: `wrong-${i}-pass`, code: await nextCode() })
+          : await withdraw(`wrong-${i}-pass`);
+      statuses.push(wrong.statusCode);
+      if (i < 5)
+        expect(wrong.json().errors.payment_password[0]).toMatch(new RegExp(`${5 - i} attempts? left`));
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 423]);
+    const payout = await consolePayout(client, { payment_password: PAY, code: await nextCode() });
+    expect(payout.statusCode, payout.body).toBe(423);
+    const withdrawal = await withdraw(PAY);
+    expect(withdrawal.statusCode, withdrawal.body).toBe(423);
+    expect(withdrawal.json().code).toBe('payment_locked');
+    expect(await holdsOf(m.merchant.id)).toBe(0);
+  });
+
   it('a Google code works once: the same code on a second payout is refused with 422 errors.code, even with the right payment password', async () => {
     const { m, client, nextCode } = await consoleUser();
     const code = await nextCode();

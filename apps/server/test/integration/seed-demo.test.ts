@@ -19,16 +19,17 @@ describe('the demo merchant', () => {
 
     const balance = (await finance.get('/api/merchant/balance')).json().data;
     // Transfers (149,789.24 available, 5,000.00 frozen) + the settled batch (830.95 gross - 12.46 fees)
-    // - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
+    // - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held
+    // - withdrawals at 7.1: 3,550.00 paid (500 USDT, free), 575.10 and 362.10 held, 862.65 given back.
     expect(balance).toEqual({
-      total: '155444.52',
-      available: '150361.32',
-      locked: '5083.20',
+      total: '151894.52',
+      available: '145874.12',
+      locked: '6020.40',
       currency: 'CNY',
     });
 
     const list = (await finance.get('/api/merchant/fund-flows?per_page=100')).json();
-    expect(list.meta).toMatchObject({ total: 33, sums: { money_in: '172915.99', money_out: '22554.67' } });
+    expect(list.meta).toMatchObject({ total: 38, sums: { money_in: '173778.64', money_out: '27904.52' } });
     const types = new Set(list.data.map((e: { type: string }) => e.type));
     expect(types).toEqual(
       new Set([
@@ -38,6 +39,8 @@ describe('the demo merchant', () => {
         'transfer_in',
         'transfer_out',
         'funds_frozen',
+        'withdrawal',
+        'withdrawal_rejected',
       ]),
     );
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
@@ -45,9 +48,9 @@ describe('the demo merchant', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(Date.now() - times[0]).toBeLessThan(2 * 86_400_000);
     expect(Date.now() - times.at(-1)).toBeGreaterThan(34 * 86_400_000);
-    expect(list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22}|P\d{23})$/.test(e.ref_no))).toBe(
-      true,
-    );
+    expect(
+      list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no)),
+    ).toBe(true);
     expect(list.data[0].available_after).toBe(balance.available);
 
     expect((await verifyLedger(ctx.database.db, DEMO_MERCHANT_NO)).ok).toBe(true);
@@ -75,9 +78,10 @@ describe('the demo merchant', () => {
         channel: null,
         balance: '-154789.24',
       },
+      { code: 'withdrawals_payable:CNY', kind: 'withdrawals_payable', channel: null, balance: '3550.00' },
     ]);
     expect(cny).toMatchObject({
-      merchants: { available: '150361.32', locked: '5083.20', count: 1 },
+      merchants: { available: '145874.12', locked: '6020.40', count: 1 },
       total: '0.00',
     });
     expect(books.currencies.map((c) => c.currency).sort()).toEqual(['BRL', 'CNY', 'INR', 'VND']);
@@ -118,6 +122,6 @@ describe('the demo merchant', () => {
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(false);
     const report = await verifyLedger(ctx.database.db);
-    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 78 });
+    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 84 });
   });
 });

@@ -1,45 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { TEST_APP_KEY } from '../helpers/test-app.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 // The real main.ts as a process: SIGTERM must let a request already in flight finish.
-const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 let server: ChildProcess | undefined;
 afterAll(() => {
   if (server && server.exitCode === null) server.kill('SIGKILL');
 });
 
-function startServer(): Promise<{ port: number; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'paydesk-shutdown-')),
-      DATABASE_URL: process.env.TEST_DATABASE === 'postgres' ? process.env.DATABASE_URL : '',
-      APP_KEY: TEST_APP_KEY,
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(os.tmpdir(), 'paydesk-no-console'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startServer(): Promise<{ port: number; exited: Promise<number | null> }> {
+  const started = await startServerProcess({
+    databaseUrl: process.env.TEST_DATABASE === 'postgres' ? process.env.DATABASE_URL : '',
   });
-  server = child;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolve({ port: Number(match[1]), exited });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${output}`)));
-  });
+  server = started.child;
+  return started;
 }
 
 it('on SIGTERM, stops taking new connections, finishes the in-flight request, then exits 0', async () => {

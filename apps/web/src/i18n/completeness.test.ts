@@ -9,7 +9,12 @@ type Tree = { [key: string]: string | Tree };
  * Values that may read the same in English and in another language: brand names, currency codes,
  * placeholders. Keyed "<namespace>:<key>". Keep it short: everything else is translated.
  */
-const SAME_AS_ENGLISH_ALLOWED = new Set(['common:appName']);
+const SAME_AS_ENGLISH_ALLOWED = new Set([
+  'common:appName',
+  // Brand names of the support channels (Contact us).
+  'contact:channels.telegram',
+  'contact:channels.whatsapp',
+]);
 
 function flatten(tree: Tree, prefix = ''): Record<string, unknown> {
   const flat: Record<string, unknown> = {};

@@ -4,12 +4,36 @@ import { TodayCollectionSchema } from '../collections/collections.schemas.ts';
 // ---- GET /api/merchant/dashboard: today's figures in the user's time zone (needs dashboard:view; the
 // collection card is there only for users with collection:view).
 
+/** How many local days the charts cover (the 7-day view is the last 7 of them). */
+export const DASHBOARD_SERIES_DAYS = 30;
+
+/** One local day of orders created that day: the figures of the cards, and how many ended in each status. */
+export const DayPointSchema = TodayCollectionSchema.omit({ currency: true }).extend({
+  /** The user's local date, YYYY-MM-DD. */
+  date: z.string(),
+  /** Orders created that day by their status now ("paid": 12, "closed": 3). */
+  statuses: z.record(z.string(), z.number()),
+});
+export type DayPoint = z.infer<typeof DayPointSchema>;
+
+export const DashboardSeriesSchema = z.object({
+  /** The last DASHBOARD_SERIES_DAYS local days, oldest first, today last. */
+  days: z.array(z.string()),
+  collection: z.array(DayPointSchema).nullable(),
+  payout: z.array(DayPointSchema).nullable(),
+});
+export type DashboardSeries = z.infer<typeof DashboardSeriesSchema>;
+
 export const DashboardSchema = z.object({
   /** The user's local date the figures are for (YYYY-MM-DD). */
   today: z.string(),
+  /** The zone "today" and the series' days are in (the user's saved zone, else the browser's). */
+  timezone: z.string(),
   collection: TodayCollectionSchema.nullable(),
   /** Today's payouts (paid = succeeded today), for users with payout:view; null otherwise. */
   payout: TodayCollectionSchema.nullable(),
+  /** Per-day figures for the charts, each null for a user who may not see that list. */
+  series: DashboardSeriesSchema,
 });
 export type Dashboard = z.infer<typeof DashboardSchema>;
 export const DashboardResponseSchema = z.object({ data: DashboardSchema });

@@ -229,6 +229,14 @@ export const SECURITY_EVENT_TYPES = [
   'access_key_regenerated',
   'notify_url_changed',
   'ip_whitelist_changed',
+  // Withdrawals: the merchant's request and each operator decision.
+  'withdrawal_requested',
+  'withdrawal_approved',
+  'withdrawal_paid',
+  'withdrawal_rejected',
+  // An operator's decision on a top-up (DESIGN 10).
+  'topup_approved',
+  'topup_rejected',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

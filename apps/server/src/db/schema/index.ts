@@ -4,3 +4,8 @@ export * from './ledger.ts';
 export * from './ops.ts';
 export * from './collections.ts';
 export * from './payouts.ts';
+export * from './withdrawals.ts';
+export * from './order-rollups.ts';
+export * from './reports.ts';
+export * from './recharges.ts';
+export * from './exports.ts';

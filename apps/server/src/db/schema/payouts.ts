@@ -88,7 +88,7 @@ export const idempotencyKeys = pgTable(
     /** What it was used for, and the SHA-256 of the body: the same key with another body is refused. */
     scope: text('scope').notNull(),
     requestHash: text('request_hash').notNull(),
-    /** in_flight until the first request's answer is stored. */
+    /** done: the answer is stored in the payout's own transaction (in_flight: rows of earlier versions). */
     status: text('status').notNull().default('in_flight'),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
-import { callbackAttempts, callbackEvents } from '../../db/schema/index.ts';
+import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { accessKeys, callbackAttempts, callbackEvents } from '../../db/schema/index.ts';
 
 export type CallbackEventRow = typeof callbackEvents.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
@@ -21,8 +21,13 @@ export const callbacksRepository = {
     return row;
   },
 
-  findById: async (db: DbOrTx, id: string): Promise<CallbackEventRow | undefined> => {
-    const [row] = await db.select().from(callbackEvents).where(eq(callbackEvents.id, id));
+  /** The event with its merchant's webhook secret (still encrypted), in one read: what a delivery needs. */
+  findForDelivery: async (db: DbOrTx, id: string) => {
+    const [row] = await db
+      .select({ event: callbackEvents, webhookSecretEncrypted: accessKeys.webhookSecretEncrypted })
+      .from(callbackEvents)
+      .leftJoin(accessKeys, eq(accessKeys.merchantId, callbackEvents.merchantId))
+      .where(eq(callbackEvents.id, id));
     return row;
   },
 
@@ -49,6 +54,34 @@ export const callbacksRepository = {
         deliveredAt: event.deliveredAt,
       })
       .where(eq(callbackEvents.id, event.id));
+  },
+
+  /**
+   * A delivered attempt in one statement: the pending event becomes delivered and its attempt is logged
+   * with the next number. Undefined when the event was no longer pending (another worker got there first).
+   */
+  recordDelivered: async (
+    db: DbOrTx,
+    attempt: Omit<typeof callbackAttempts.$inferInsert, 'attempt'>,
+    deliveredAt: Date,
+  ): Promise<number | undefined> => {
+    const [row] = await queryRows<{ attempt: number }>(
+      db,
+      sql`with done as (
+            update ${callbackEvents}
+            set status = 'delivered', attempts = attempts + 1, next_attempt_at = null,
+                delivered_at = ${deliveredAt}
+            where id = ${attempt.eventId} and status = 'pending'
+            returning attempts)
+          insert into ${callbackAttempts}
+            (event_id, attempt, status_code, latency_ms, error, response_excerpt, created_at)
+          select ${attempt.eventId}, attempts, ${attempt.statusCode ?? null}, ${attempt.latencyMs ?? null},
+                 ${attempt.error ?? null}, ${attempt.responseExcerpt ?? null}, ${attempt.createdAt ?? deliveredAt}
+          from done
+          on conflict do nothing
+          returning attempt`,
+    );
+    return row?.attempt;
   },
 
   /** A resend: the same event (same webhook-id) goes out again, with the next attempt number. */

@@ -20,6 +20,8 @@ type Deps = {
   allowPrivate: boolean;
   /** The merchant's default notify URL and webhook secret (the access key module). */
   settingsOf: (db: DbOrTx, merchantId: number) => Promise<MerchantCallbackSettings | undefined>;
+  /** Opens a webhook secret as stored (encrypted with APP_KEY). */
+  openSecret: (encrypted: string) => string;
   deliver?: typeof deliverWebhook;
   timeoutMs?: number;
   random?: () => number;
@@ -72,16 +74,17 @@ export function createCallbacksService(deps: Deps) {
    * is not pending (delivered, given up, or another worker has it right now).
    */
   async function attempt(id: string) {
-    const event = await repo.findById(db, id);
-    if (!event || event.status !== 'pending') return null;
-    const settings = await settingsOf(db, event.merchantId);
+    const found = await repo.findForDelivery(db, id);
+    if (!found || found.event.status !== 'pending') return null;
+    const { event } = found;
+    const webhookSecret = found.webhookSecretEncrypted ? deps.openSecret(found.webhookSecretEncrypted) : null;
     const startedAt = now();
-    const result = settings?.webhookSecret
+    const result = webhookSecret
       ? await deliver({
           url: event.url,
           id: event.id,
           body: event.payload,
-          secret: settings.webhookSecret,
+          secret: webhookSecret,
           allowPrivate: deps.allowPrivate,
           now,
           ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
@@ -93,6 +96,24 @@ export function createCallbacksService(deps: Deps) {
           error: 'no webhook secret: generate the access key',
           responseExcerpt: null,
         };
+    if (result.ok) {
+      // The common case in one statement, no transaction round trips.
+      const number = await repo.recordDelivered(
+        db,
+        {
+          eventId: id,
+          statusCode: result.statusCode,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          responseExcerpt: result.responseExcerpt,
+          createdAt: startedAt,
+        },
+        now(),
+      );
+      return number === undefined
+        ? null
+        : { attempt: number, ok: true, statusCode: result.statusCode, nextAttemptAt: null };
+    }
     return db.transaction(async (tx) => {
       const locked = await repo.lockPending(tx, id);
       if (!locked) return null;

@@ -1,30 +1,15 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
-import { afterCursor } from '../../db/keyset.ts';
+import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 
-export type CollectionFilter = {
-  merchantId: number;
-  tradeNo?: string;
-  outTradeNo?: string;
-  status?: string;
-  from?: Date;
-  to?: Date;
-};
+export type CollectionFilter = OrderFilter;
 
-function where(f: CollectionFilter): SQL | undefined {
-  return and(
-    eq(collections.merchantId, f.merchantId),
-    f.tradeNo ? eq(collections.tradeNo, f.tradeNo) : undefined,
-    f.outTradeNo ? eq(collections.outTradeNo, f.outTradeNo) : undefined,
-    f.status ? eq(collections.status, f.status) : undefined,
-    f.from ? gte(collections.createdAt, f.from) : undefined,
-    f.to ? lt(collections.createdAt, f.to) : undefined,
-  );
-}
+const where = (f: CollectionFilter) => orderWhere(collections, f);
 
 const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt, collections.id, cursor);
 
@@ -116,21 +101,16 @@ export const collectionsRepository = {
       .select()
       .from(collections)
       .where(and(where(filter), after(position.cursor)))
-      .orderBy(desc(collections.createdAt), desc(collections.id))
+      .orderBy(...newestFirst(collections.createdAt, collections.id))
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 
-  totals: async (db: DbOrTx, filter: CollectionFilter) => {
-    const [row] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        amount: sql<string>`coalesce(sum(${collections.amountMinor}), 0)::text`,
-        fee: sql<string>`coalesce(sum(${collections.feeMinor}), 0)::text`,
-      })
-      .from(collections)
-      .where(where(filter));
-    return { count: Number(row.count), amountMinor: BigInt(row.amount), feeMinor: BigInt(row.fee) };
-  },
+  /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
+  totals: (db: DbOrTx, filter: CollectionFilter) => orderTotals(db, 'collection', collections, filter),
+
+  /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
+  daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>
+    orderDaySeries(db, collections, merchantId, days),
 
   /** Today's figures: orders created in [from, to) and the paid ones among them. */
   dayFigures: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {

@@ -10,6 +10,7 @@ import {
   type SettlementStatus,
   type TodayCollection,
 } from '@paydesk/shared/collections/collections.schemas.ts';
+import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
@@ -79,6 +80,38 @@ export function presentDayFigures(
     success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
     currency,
   };
+}
+
+/** A local day of the Dashboard's charts: its start and end instants. */
+export type SeriesDay = { day: string; start: Date; end: Date };
+
+/**
+ * Each day's orders as the Dashboard's charts show them, from the rows counted by status: the figures of
+ * the cards (paid, finished, success rate) and the mix by status. `open` are the statuses not finished yet.
+ */
+export function presentDaySeries(
+  rows: { day: string; status: string; orders: number; amountMinor: bigint }[],
+  days: readonly SeriesDay[],
+  rule: { paid: readonly string[]; open: readonly string[] },
+  currency: Currency,
+): DayPoint[] {
+  return days.map(({ day }) => {
+    const mine = rows.filter((r) => r.day === day);
+    const count = (keep: (status: string) => boolean) =>
+      mine.filter((r) => keep(r.status)).reduce((sum, r) => sum + r.orders, 0);
+    const { currency: _currency, ...figures } = presentDayFigures(
+      {
+        orders: count(() => true),
+        paid: count((s) => rule.paid.includes(s)),
+        finished: count((s) => !rule.open.includes(s)),
+        paidAmountMinor: mine
+          .filter((r) => rule.paid.includes(r.status))
+          .reduce((sum, r) => sum + r.amountMinor, 0n),
+      },
+      currency,
+    );
+    return { date: day, ...figures, statuses: Object.fromEntries(mine.map((r) => [r.status, r.orders])) };
+  });
 }
 
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
@@ -307,6 +340,11 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
   }
 
+  async function series(viewer: Viewer, days: readonly SeriesDay[]): Promise<DayPoint[]> {
+    const rows = await repo.daySeries(db, viewer.merchantId, [...days]);
+    return presentDaySeries(rows, days, { paid: ['paid'], open: ['to_be_paid'] }, viewer.currency);
+  }
+
   return {
     create,
     finish,
@@ -316,6 +354,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     list,
     detail,
     today,
+    series,
     gatewayView,
     consoleView,
   };

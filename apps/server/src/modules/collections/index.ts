@@ -12,6 +12,8 @@ export {
   type CollectionsService,
   newTradeNo,
   presentDayFigures,
+  presentDaySeries,
+  type SeriesDay,
   withFreshTradeNo,
 } from './collections.service.ts';
 export { settlementCutoff, type SettlementsService } from './settlements.service.ts';

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
-import { afterCursor } from '../../db/keyset.ts';
+import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
@@ -12,6 +12,8 @@ export type SettlementFilter = {
   channel?: string;
   from?: Date;
   to?: Date;
+  /** Exports' snapshot: only rows with an id up to this one (rows added later are left out). */
+  maxId?: number;
 };
 
 function where(f: SettlementFilter): SQL | undefined {
@@ -21,6 +23,7 @@ function where(f: SettlementFilter): SQL | undefined {
     f.channel ? eq(settlements.channelCode, f.channel) : undefined,
     f.from ? gte(settlements.createdAt, f.from) : undefined,
     f.to ? lt(settlements.createdAt, f.to) : undefined,
+    f.maxId !== undefined ? lte(settlements.id, f.maxId) : undefined,
   );
 }
 
@@ -92,7 +95,7 @@ export const settlementsRepository = {
       .select()
       .from(settlements)
       .where(and(where(filter), afterCursor(settlements.createdAt, settlements.id, position.cursor)))
-      .orderBy(desc(settlements.createdAt), desc(settlements.id))
+      .orderBy(...newestFirst(settlements.createdAt, settlements.id))
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 

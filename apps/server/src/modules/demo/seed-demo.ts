@@ -4,6 +4,9 @@ import { hashPassword } from '../../lib/password.ts';
 import { createLedger } from '../ledger/index.ts';
 import { actionRefNo, opsRepository } from '../ops/index.ts';
 import { usersRepository } from '../users/index.ts';
+import { seedDemoTopups } from '../recharges/index.ts';
+import type { Config } from '../../config.ts';
+import type { FileStorage } from '../../lib/storage/index.ts';
 import {
   type DemoMerchant,
   seedDemoAccessKey,
@@ -11,6 +14,7 @@ import {
   seedDemoCollections,
   seedDemoPayouts,
 } from './demo-collections.ts';
+import { seedDemoWithdrawals } from './demo-withdrawals.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -58,7 +62,16 @@ export const DEMO_OTHER_MERCHANTS: {
  */
 export async function seedDemo(
   db: Db,
-  { appKey, now = new Date() }: { appKey: Buffer; now?: Date },
+  {
+    appKey,
+    now = new Date(),
+    files,
+  }: {
+    appKey: Buffer;
+    now?: Date;
+    /** Where the demo top-ups' screenshots go; without it no top-ups are seeded. */
+    files?: { storage: FileStorage; topup: Config['topup'] };
+  },
 ): Promise<boolean> {
   if (await opsRepository.hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -87,6 +100,8 @@ export async function seedDemo(
       { id: merchant.id, no: merchant.no, currency: 'CNY', timeZone: 'Asia/Shanghai' },
       now,
     );
+    if (files) await seedDemoTopups(tx, files, { id: merchant.id, currency: 'CNY' }, now);
+    await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     for (const other of DEMO_OTHER_MERCHANTS) {
       const row = (await opsRepository.insertMerchant(tx, {
         no: other.no,

@@ -1,5 +1,6 @@
-import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
+import { newestFirst } from '../../db/keyset.ts';
 import { fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -10,6 +11,8 @@ export type FundFlowFilter = {
   from?: Date;
   to?: Date;
   refNo?: string;
+  /** Exports' snapshot: only rows with an id up to this one (rows added later are left out). */
+  maxId?: number;
 };
 
 /** A position in the list: the last row of the previous page. */
@@ -21,9 +24,7 @@ const HOUR_MS = 3_600_000;
 const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
-// Matches the indexes (merchant_id[, type], created_at desc nulls last, id desc nulls last) exactly, so
-// PostgreSQL reads the page straight off the index instead of sorting the filter's rows.
-const NEWEST_FIRST = [sql`${fundFlows.createdAt} desc nulls last`, sql`${fundFlows.id} desc nulls last`];
+const NEWEST_FIRST = newestFirst(fundFlows.createdAt, fundFlows.id);
 
 function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
   return and(
@@ -32,6 +33,7 @@ function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter
     from ? gte(fundFlows.createdAt, from) : undefined,
     to ? lt(fundFlows.createdAt, to) : undefined,
     filter.refNo ? eq(fundFlows.refNo, filter.refNo) : undefined,
+    filter.maxId !== undefined ? lte(fundFlows.id, filter.maxId) : undefined,
   )!;
 }
 
@@ -56,6 +58,7 @@ export const fundFlowsRepository = {
       from: filter.from !== undefined,
       to: filter.to !== undefined,
       refNo: filter.refNo !== undefined,
+      maxId: filter.maxId !== undefined,
       cursor: cursor !== undefined,
     };
     const key = `fund_flows_page_${Object.entries(shape)
@@ -74,6 +77,7 @@ export const fundFlowsRepository = {
             shape.from ? sql`${fundFlows.createdAt} >= ${p('from')}::timestamptz` : undefined,
             shape.to ? sql`${fundFlows.createdAt} < ${p('to')}::timestamptz` : undefined,
             shape.refNo ? eq(fundFlows.refNo, p('refNo')) : undefined,
+            shape.maxId ? sql`${fundFlows.id} <= ${p('maxId')}::bigint` : undefined,
             shape.cursor
               ? sql`(${fundFlows.createdAt}, ${fundFlows.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::bigint)`
               : undefined,
@@ -90,6 +94,7 @@ export const fundFlowsRepository = {
       from: filter.from?.toISOString(),
       to: filter.to?.toISOString(),
       refNo: filter.refNo,
+      maxId: filter.maxId,
       cursorAt: cursor?.createdAt.toISOString(),
       cursorId: cursor?.id,
       limit,

@@ -18,6 +18,7 @@ export const INVARIANTS = [
   'entries_in_time_order',
   'hold_entries',
   'hourly_rollup',
+  'daily_report_balanced',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
 
@@ -236,6 +237,43 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
                    or a.entries is distinct from r.entries) ${scope(sql`m.no`)}
             order by m.no, 3`,
         (r) => `the hourly sums of ${r.type} at ${r.hour} UTC do not match its entries`,
+      );
+      // A kept daily report (modules/reports): opening + the day's entries = closing, and both balances and
+      // the entry count are the ledger's own for that day.
+      await check(
+        'daily_report_balanced',
+        sql`with kept as (
+              select r.*, m.no as merchant_no, m.currency,
+                     r.opening_minor + r.collection_net_minor + r.payout_deducted_minor + r.refunds_minor
+                       + r.top_ups_minor + r.withdrawals_minor + r.transfers_minor + r.freezes_minor as summed,
+                     coalesce((select o.available_after_minor from fund_flows o
+                               where o.merchant_id = r.merchant_id and o.created_at < r.starts_at
+                               order by o.created_at desc nulls last, o.id desc nulls last limit 1), 0) as ledger_opening,
+                     coalesce((select o.available_after_minor from fund_flows o
+                               where o.merchant_id = r.merchant_id and o.created_at < r.ends_at
+                               order by o.created_at desc nulls last, o.id desc nulls last limit 1), 0) as ledger_closing,
+                     (select count(*) from fund_flows e where e.merchant_id = r.merchant_id
+                        and e.created_at >= r.starts_at and e.created_at < r.ends_at) as ledger_entries
+              from daily_reports r join merchants m on m.id = r.merchant_id
+              where true ${scope(sql`m.no`)}
+            )
+            select merchant_no, currency, day::text as day, timezone, opening_minor::text as opening,
+                   closing_minor::text as closing, summed::text as summed, ledger_opening::text as ledger_opening,
+                   ledger_closing::text as ledger_closing, entries, ledger_entries::int as ledger_entries
+            from kept
+            where closing_minor <> summed or opening_minor <> ledger_opening or closing_minor <> ledger_closing
+                  or entries <> ledger_entries
+            order by merchant_no, day`,
+        (r) => {
+          const day = `the daily report of ${r.day} (${r.timezone})`;
+          if (r.closing !== r.summed)
+            return `${day} closes at ${money(r.closing, r.currency)} but its opening and entries sum to ${money(r.summed, r.currency)}`;
+          if (r.opening !== r.ledger_opening)
+            return `${day} opens at ${money(r.opening, r.currency)} but the ledger's balance then was ${money(r.ledger_opening, r.currency)}`;
+          if (r.closing !== r.ledger_closing)
+            return `${day} closes at ${money(r.closing, r.currency)} but the ledger's balance then was ${money(r.ledger_closing, r.currency)}`;
+          return `${day} counts ${String(r.entries)} entries but the ledger has ${String(r.ledger_entries)} that day`;
+        },
       );
 
       return {

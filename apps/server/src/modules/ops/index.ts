@@ -4,6 +4,7 @@ import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
+import type { WithdrawalsService } from '../withdrawals/index.ts';
 import { createOperatorGuard } from './operator-auth.ts';
 import { opsRoutes } from './ops.routes.ts';
 import { createOpsService } from './ops.service.ts';
@@ -25,8 +26,17 @@ export function registerOpsModule(
     settlements,
     sandbox,
     accessKeys,
-  }: { settlements: SettlementsService; sandbox: SandboxService; accessKeys: AccessKeyService },
+    withdrawals,
+  }: {
+    settlements: SettlementsService;
+    sandbox: SandboxService;
+    accessKeys: AccessKeyService;
+    withdrawals: WithdrawalsService;
+  },
 ): void {
-  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox, accessKeys });
+  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox, accessKeys, withdrawals });
   opsRoutes(app, { ops, requireOperator: createOperatorGuard({ db }) });
 }
+export { createOperatorGuard, operatorOf, type Operator } from './operator-auth.ts';
+export type { ActionContext, ActionResult } from './ops.service.ts';
+export { operatorContextOf, runOperatorAction } from './operator-action.ts';

@@ -22,6 +22,10 @@ import {
   MoveFundsBodySchema,
   UnfreezeBodySchema,
   VerifyQuerySchema,
+  ListWithdrawalsQuerySchema,
+  PayWithdrawalBodySchema,
+  RejectWithdrawalBodySchema,
+  WithdrawalDecisionBodySchema,
 } from './ops.schemas.ts';
 import type { ActionContext, ActionResult, OpsService } from './ops.service.ts';
 
@@ -215,5 +219,31 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     { ...guard, schema: { body: RevokeOperatorTokenBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.revokeToken(request.body, contextOf(request, request.body.reason))),
+  );
+
+  // ---- Withdrawals (DESIGN section 10: withdrawal:list|approve|pay|reject)
+
+  r.get(
+    '/ops/v1/withdrawals',
+    { ...guard, schema: { querystring: ListWithdrawalsQuerySchema } },
+    async (request) => ({ data: await ops.listWithdrawals(request.query) }),
+  );
+  r.post(
+    '/ops/v1/withdrawals/approve',
+    { ...guard, schema: { body: WithdrawalDecisionBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.approveWithdrawal(request.body, contextOf(request, request.body.reason))),
+  );
+  r.post(
+    '/ops/v1/withdrawals/pay',
+    { ...guard, schema: { body: PayWithdrawalBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.payWithdrawal(request.body, contextOf(request, request.body.reason))),
+  );
+  r.post(
+    '/ops/v1/withdrawals/reject',
+    { ...guard, schema: { body: RejectWithdrawalBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.rejectWithdrawal(request.body, contextOf(request, request.body.reason))),
   );
 }

@@ -6,6 +6,11 @@ import {
   CountrySchema,
   SettlementCycleSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
+import {
+  TxHashSchema,
+  WithdrawalNoSchema,
+  WithdrawalStatusSchema,
+} from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 
 // The operator API's requests (DESIGN section 10). Every change carries the reason it is made.
 
@@ -175,3 +180,33 @@ export const DemoTrafficOptionsSchema = DemoCollectionBodySchema.extend({
     .default(2),
   duration: z.coerce.number().int().min(1).max(3600, 'The duration is at most 3600 seconds.').default(60),
 });
+
+// ---- Withdrawals (DESIGN sections 4 and 10)
+
+export const WithdrawalDecisionBodySchema = z.object({
+  no: WithdrawalNoSchema,
+  /** Recorded with the operator's name; a rejection's reason is what the merchant reads. */
+  reason: ReasonSchema,
+});
+export type WithdrawalDecisionBody = z.infer<typeof WithdrawalDecisionBodySchema>;
+
+export const PayWithdrawalBodySchema = WithdrawalDecisionBodySchema.extend({ tx_hash: TxHashSchema });
+export type PayWithdrawalBody = z.infer<typeof PayWithdrawalBodySchema>;
+
+export const RejectWithdrawalBodySchema = WithdrawalDecisionBodySchema.extend({
+  /**
+   * The state being rejected: under review by default; an approved one only when named, so a rejection
+   * sent while someone approves it answers 409 instead of undoing their approval unseen.
+   */
+  from: z
+    .enum(['pending_review', 'approved'], { error: 'The from must be pending_review or approved.' })
+    .default('pending_review'),
+});
+export type RejectWithdrawalBody = z.infer<typeof RejectWithdrawalBodySchema>;
+
+export const ListWithdrawalsQuerySchema = z.object({
+  merchant: MerchantNoSchema.optional(),
+  status: WithdrawalStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type ListWithdrawalsQuery = z.infer<typeof ListWithdrawalsQuerySchema>;

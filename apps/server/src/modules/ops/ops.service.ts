@@ -21,6 +21,7 @@ import { channelsRepository, percentToPpm, presentChannel } from '../channels/in
 import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
+import type { Decision, WithdrawalRow, WithdrawalsService } from '../withdrawals/index.ts';
 import type { Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
 import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
@@ -34,6 +35,10 @@ import type {
   MoveFundsBody,
   RevokeOperatorTokenBody,
   UnfreezeBody,
+  ListWithdrawalsQuery,
+  PayWithdrawalBody,
+  RejectWithdrawalBody,
+  WithdrawalDecisionBody,
 } from './ops.schemas.ts';
 
 type Deps = {
@@ -42,6 +47,7 @@ type Deps = {
   settlements: Pick<SettlementsService, 'run' | 'present'>;
   sandbox: Pick<SandboxService, 'complete'>;
   accessKeys: Pick<AccessKeyService, 'credentialsOf'>;
+  withdrawals: Pick<WithdrawalsService, 'findAny' | 'decide' | 'listForOps' | 'present'>;
 };
 
 /** Who asks, why, and the client's key for this one command (a retry with it replays the answer). */
@@ -101,7 +107,7 @@ function canonicalJson(value: unknown): string {
 
 export type OpsService = ReturnType<typeof createOpsService>;
 
-export function createOpsService({ db, ledger, settlements, sandbox, accessKeys }: Deps) {
+export function createOpsService({ db, ledger, settlements, sandbox, accessKeys, withdrawals }: Deps) {
   /**
    * Runs one operator command in one transaction and records it in operator_actions (who, when, why, what).
    * The client's idempotency key makes a retried command answer the first result instead of acting twice.
@@ -432,7 +438,68 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys 
     return verifyLedger(db, merchantNo);
   }
 
+  // ---- Withdrawals: review, payment on chain, rejection (DESIGN sections 4 and 10)
+
+  const presentWithdrawal = (row: WithdrawalRow, merchantNo: string) => ({
+    merchant: merchantNo,
+    ...withdrawals.present(row),
+    approved_by: row.approvedBy,
+    paid_by: row.paidBy,
+    rejected_by: row.rejectedBy,
+  });
+
+  async function listWithdrawals(query: ListWithdrawalsQuery) {
+    const merchant = query.merchant ? await merchantByNo(query.merchant) : undefined;
+    const rows = await withdrawals.listForOps({
+      merchantId: merchant?.id,
+      status: query.status,
+      limit: query.limit,
+    });
+    return rows.map((r) => presentWithdrawal(r.withdrawal, r.merchantNo));
+  }
+
+  /**
+   * One decision on a withdrawal, only from the state it names: a decision racing another one finds the
+   * state changed and answers 409 (exactly one of them applies).
+   */
+  async function decideWithdrawal(
+    body: WithdrawalDecisionBody & { tx_hash?: string; from?: Decision['from'] },
+    to: Decision['to'],
+    context: ActionContext,
+  ) {
+    const seen = await withdrawals.findAny(body.no);
+    return act(`withdrawal.${to}`, context, body, seen.withdrawal.merchantId, async (tx) => {
+      const row = await withdrawals.decide(tx, seen.withdrawal, {
+        to,
+        from: body.from,
+        operator: context.operator.name,
+        reason: context.reason,
+        txHash: body.tx_hash,
+      });
+      const balance = await ledger.balanceOf(tx, row.merchantId);
+      const currency = row.localCurrency as Currency;
+      return {
+        data: {
+          withdrawal: presentWithdrawal(row, seen.merchantNo),
+          balance: presentBalance(balance.availableMinor, balance.lockedMinor, currency),
+        },
+      };
+    }).catch((error: unknown) => {
+      // The unique transaction hash, taken by a concurrent payment of another withdrawal.
+      if (sqlStateOf(error) === '23505')
+        throw conflict('This transaction hash already paid another withdrawal.');
+      throw error;
+    });
+  }
+
   return {
+    listWithdrawals,
+    approveWithdrawal: (body: WithdrawalDecisionBody, context: ActionContext) =>
+      decideWithdrawal(body, 'approved', context),
+    payWithdrawal: (body: PayWithdrawalBody, context: ActionContext) =>
+      decideWithdrawal(body, 'paid', context),
+    rejectWithdrawal: (body: RejectWithdrawalBody, context: ActionContext) =>
+      decideWithdrawal(body, 'rejected', context),
     listTokens,
     createToken,
     revokeToken,

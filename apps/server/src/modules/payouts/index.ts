@@ -26,6 +26,6 @@ export function registerPayoutsModule(
   payoutsConsoleRoutes(app, { payouts, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });
   return {
     payouts,
-    gatewayRoutes: (gateway: GatewayScope) => payoutsGatewayRoutes(gateway, { payouts, db: ctx.db }),
+    gatewayRoutes: (gateway: GatewayScope) => payoutsGatewayRoutes(gateway, { payouts }),
   };
 }

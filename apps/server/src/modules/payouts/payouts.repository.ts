@@ -1,34 +1,17 @@
-import { and, desc, eq, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
+import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
-import { afterCursor } from '../../db/keyset.ts';
+import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 
-export type PayoutFilter = {
-  merchantId: number;
-  tradeNo?: string;
-  outTradeNo?: string;
-  status?: string;
-  from?: Date;
-  to?: Date;
-};
+export type PayoutFilter = OrderFilter;
 
-function where(f: PayoutFilter): SQL | undefined {
-  return and(
-    eq(payouts.merchantId, f.merchantId),
-    f.tradeNo ? eq(payouts.tradeNo, f.tradeNo) : undefined,
-    f.outTradeNo ? eq(payouts.outTradeNo, f.outTradeNo) : undefined,
-    f.status ? eq(payouts.status, f.status) : undefined,
-    f.from ? gte(payouts.createdAt, f.from) : undefined,
-    f.to ? lt(payouts.createdAt, f.to) : undefined,
-  );
-}
+const where = (f: PayoutFilter) => orderWhere(payouts, f);
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** An in-flight key whose request died (crash) may be taken over after this. */
-export const IN_FLIGHT_TAKEOVER_MS = 60 * 1000;
 
 export const payoutsRepository = {
   insert: async (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> => {
@@ -109,21 +92,16 @@ export const payoutsRepository = {
       .select()
       .from(payouts)
       .where(and(where(filter), afterCursor(payouts.createdAt, payouts.id, position.cursor)))
-      .orderBy(desc(payouts.createdAt), desc(payouts.id))
+      .orderBy(...newestFirst(payouts.createdAt, payouts.id))
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 
-  totals: async (db: DbOrTx, filter: PayoutFilter) => {
-    const [row] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        amount: sql<string>`coalesce(sum(${payouts.amountMinor}), 0)::text`,
-        fee: sql<string>`coalesce(sum(${payouts.feeMinor}), 0)::text`,
-      })
-      .from(payouts)
-      .where(where(filter));
-    return { count: Number(row.count), amountMinor: BigInt(row.amount), feeMinor: BigInt(row.fee) };
-  },
+  /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
+  totals: (db: DbOrTx, filter: PayoutFilter) => orderTotals(db, 'payout', payouts, filter),
+
+  /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
+  daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>
+    orderDaySeries(db, payouts, merchantId, days),
 
   /** Today's figures: payouts created in [from, to); paid = succeeded among them. */
   dayFigures: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {
@@ -146,52 +124,59 @@ export const payoutsRepository = {
     };
   },
 
-  // ---- Idempotency keys
+  // ---- Idempotency keys: stored in the transaction that creates the payout, so a key has an answer
+  // exactly when its payout (or its refusal) committed; a crash in between leaves neither.
 
-  /**
-   * Claims the key for a new request: 'claimed', or the row already there (the same key within 24 h). An
-   * expired row, or an in-flight one whose request died, is taken over.
-   */
-  claimKey: async (
-    db: DbOrTx,
-    input: { merchantId: number; key: string; scope: string; requestHash: string; at: Date },
-  ): Promise<'claimed' | typeof idempotencyKeys.$inferSelect> => {
-    const rows = await db
-      .insert(idempotencyKeys)
-      .values({ ...input, status: 'in_flight', createdAt: input.at })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
-        set: {
-          scope: input.scope,
-          requestHash: input.requestHash,
-          status: 'in_flight',
-          responseStatus: null,
-          responseBody: null,
-          createdAt: input.at,
-        },
-        setWhere: sql`${idempotencyKeys.createdAt} < ${new Date(input.at.getTime() - IDEMPOTENCY_TTL_MS)}
-          or (${idempotencyKeys.status} = 'in_flight' and ${idempotencyKeys.createdAt} < ${new Date(input.at.getTime() - IN_FLIGHT_TAKEOVER_MS)})`,
-      })
-      .returning({ key: idempotencyKeys.key });
-    if (rows.length === 1) return 'claimed';
-    const [existing] = await db
+  /** The key's stored answer within its 24 hours, if any. */
+  findKey: async (db: DbOrTx, merchantId: number, key: string, at: Date) => {
+    const [row] = await db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.merchantId, input.merchantId), eq(idempotencyKeys.key, input.key)));
-    return existing ?? 'claimed';
+      .where(
+        and(
+          eq(idempotencyKeys.merchantId, merchantId),
+          eq(idempotencyKeys.key, key),
+          gte(idempotencyKeys.createdAt, new Date(at.getTime() - IDEMPOTENCY_TTL_MS)),
+        ),
+      );
+    return row;
   },
 
-  completeKey: async (db: DbOrTx, merchantId: number, key: string, status: number, body: string) => {
-    await db
-      .update(idempotencyKeys)
-      .set({ status: 'done', responseStatus: status, responseBody: body })
-      .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
+  /**
+   * Takes the key's lock for the rest of the transaction, or answers false at once while another
+   * transaction (the first request with this key, still running) holds it.
+   */
+  lockKey: async (tx: Tx, merchantId: number, key: string): Promise<boolean> => {
+    const [row] = await queryRows<{ locked: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(hashtextextended(${`${merchantId}:${key}`}, 0)) as locked`,
+    );
+    return row?.locked === true;
   },
 
-  releaseKey: async (db: DbOrTx, merchantId: number, key: string) => {
+  /** Keeps the key's answer; a row of the same key older than 24 hours is replaced. */
+  storeKey: async (
+    db: DbOrTx,
+    input: {
+      merchantId: number;
+      key: string;
+      scope: string;
+      requestHash: string;
+      responseStatus: number;
+      responseBody: string;
+      at: Date;
+    },
+  ) => {
+    const { at, ...row } = input;
+    const fresh = { ...row, status: 'done', createdAt: at };
     await db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
+      .insert(idempotencyKeys)
+      .values(fresh)
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+        set: fresh,
+        setWhere: lt(idempotencyKeys.createdAt, new Date(at.getTime() - IDEMPOTENCY_TTL_MS)),
+      });
   },
 
   deleteExpiredKeys: async (db: DbOrTx, at: Date) => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ERROR_CODES, fromMinor } from '@paydesk/shared';
+import { fromMinor } from '@paydesk/shared';
 import { OutTradeNoSchema } from '@paydesk/shared/collections/collections.schemas.ts';
 import { banksOf } from '@paydesk/shared/payouts/bank-rules.ts';
 import {
@@ -15,14 +15,13 @@ import {
   PayoutListResponseSchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
+import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
 import { authOf, clientOf, type Guards } from '../../plugins/auth-context.ts';
 import { channelsRepository, ppmToPercent } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
-import { payoutsRepository } from './payouts.repository.ts';
 import type { PayoutsService, Viewer } from './payouts.service.ts';
 
 const TradeNoParams = z.object({ trade_no: z.string() });
@@ -135,76 +134,18 @@ const IdempotencyKeySchema = z
 /** The gateway's payout routes (DESIGN section 6), with Idempotency-Key. */
 export function payoutsGatewayRoutes(
   { scope, requireSignature }: GatewayScope,
-  { payouts, db }: { payouts: PayoutsService; db: Db },
+  { payouts }: { payouts: PayoutsService },
 ) {
   const r = scope.withTypeProvider<ZodTypeProvider>();
   const options = { preHandler: requireSignature, config: GATEWAY_ROUTE_CONFIG };
 
-  /** Answers the stored first answer of a key, or runs the request once and stores its answer. */
-  async function withIdempotency(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    merchantId: number,
-    run: () => Promise<{ status: number; body: unknown }>,
-  ) {
-    const header = request.headers['idempotency-key'];
-    if (header === undefined) {
-      const answer = await run();
-      return reply.status(answer.status).send(answer.body);
-    }
-    const parsed = IdempotencyKeySchema.safeParse(header);
-    if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
-    const key = parsed.data;
-    const requestHash = createHash('sha256')
-      .update(request.rawBody ?? Buffer.alloc(0))
-      .digest('hex');
-    const claim = await payoutsRepository.claimKey(db, {
-      merchantId,
-      key,
-      scope: 'payout.create',
-      requestHash,
-      at: new Date(),
-    });
-    if (claim !== 'claimed') {
-      if (claim.scope !== 'payout.create' || claim.requestHash !== requestHash) {
-        throw ValidationError.field(
-          'idempotency_key',
-          'This Idempotency-Key was used with a different request.',
-          ERROR_CODES.idempotencyKeyReused,
-        );
-      }
-      if (claim.status === 'in_flight') {
-        throw new AppError(409, 'The first request with this Idempotency-Key is still being processed.', {
-          code: ERROR_CODES.idempotencyKeyInFlight,
-        });
-      }
-      reply.header('idempotent-replayed', 'true');
-      return reply
-        .status(claim.responseStatus ?? 200)
-        .type('application/json; charset=utf-8')
-        .send(claim.responseBody ?? '{}');
-    }
-    try {
-      const answer = await run();
-      await payoutsRepository.completeKey(db, merchantId, key, answer.status, JSON.stringify(answer.body));
-      return reply.status(answer.status).send(answer.body);
-    } catch (error) {
-      if (error instanceof AppError && error.status < 500) {
-        // A refusal is the answer too: the same key replays it.
-        const body = {
-          message: error.message,
-          code: error.code,
-          ...('errors' in error ? { errors: error.errors } : {}),
-          ...error.fields,
-        };
-        await payoutsRepository.completeKey(db, merchantId, key, error.status, JSON.stringify(body));
-      } else {
-        // Nothing committed: the key is free for a retry.
-        await payoutsRepository.releaseKey(db, merchantId, key);
-      }
-      throw error;
-    }
-  }
+  /** A refusal as the error handler answers it: the body a replay of the key sends again. */
+  const refusalOf = (error: AppError) => ({
+    message: error.message,
+    code: error.code,
+    ...('errors' in error ? { errors: error.errors } : {}),
+    ...error.fields,
+  });
 
   r.post(
     '/gateway/v1/payouts',
@@ -221,15 +162,35 @@ export function payoutsGatewayRoutes(
     },
     async (request, reply) => {
       const merchant = gatewayMerchantOf(request);
-      return withIdempotency(request, reply, merchant.id, async () => {
-        const { out_trade_no, notify_url, note, ...fields } = request.body;
-        const row = await payouts.create(
-          merchant,
-          { ...fields, outTradeNo: out_trade_no, notifyUrl: notify_url ?? null, note: note ?? null },
-          { source: 'gateway' },
-        );
-        return { status: 201, body: { data: payouts.gatewayView(row) } };
+      const { out_trade_no, notify_url, note, ...fields } = request.body;
+      const input = {
+        ...fields,
+        outTradeNo: out_trade_no,
+        notifyUrl: notify_url ?? null,
+        note: note ?? null,
+      };
+      const header = request.headers['idempotency-key'];
+      if (header === undefined) {
+        const row = await payouts.create(merchant, input, { source: 'gateway' });
+        return reply.status(201).send({ data: payouts.gatewayView(row) });
+      }
+      const parsed = IdempotencyKeySchema.safeParse(header);
+      if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+      const answer = await payouts.createOnce(merchant, input, {
+        key: parsed.data,
+        requestHash: createHash('sha256')
+          .update(request.rawBody ?? Buffer.alloc(0))
+          .digest('hex'),
+        answerOf: (row) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
+        refusalOf,
       });
+      if (!answer.replayed) return reply.status(201).send({ data: payouts.gatewayView(answer.row) });
+      // The stored answer goes out as it was first sent, whatever its status.
+      return (reply as FastifyReply)
+        .status(answer.status)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(answer.body);
     },
   );
 

@@ -24,7 +24,14 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { channelsRepository } from '../channels/index.ts';
-import { newTradeNo, presentDayFigures, withFreshTradeNo } from '../collections/index.ts';
+import {
+  newTradeNo,
+  presentDayFigures,
+  presentDaySeries,
+  type SeriesDay,
+  withFreshTradeNo,
+} from '../collections/index.ts';
+import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
 
@@ -44,6 +51,34 @@ export type PayoutInput = PayeeFields & {
   notifyUrl?: string | null;
   note?: string | null;
 };
+
+/** What a gateway payout's Idempotency-Key needs: the key, its body's hash, and how its answers read. */
+export type IdempotencyInput = {
+  key: string;
+  requestHash: string;
+  answerOf: (row: PayoutRow) => { status: number; body: unknown };
+  refusalOf: (error: AppError) => unknown;
+};
+/** A stored first answer of the key, replayed as it was sent. */
+export type StoredAnswer = { replayed: true; status: number; body: string };
+
+type TransactionHooks = {
+  /** First in the creation's transaction. */
+  first?: (tx: Tx) => Promise<void>;
+  /** After the payout row, before the hold (the hold stays the last statement). */
+  beforeHold?: (tx: Tx, row: PayoutRow) => Promise<void>;
+};
+
+const PAYOUT_CREATE = 'payout.create';
+
+/** Unwinds the creation's transaction when the key's answer turned out to be committed already. */
+class KeyAnswered extends Error {
+  readonly answer: StoredAnswer;
+  constructor(answer: StoredAnswer) {
+    super('The Idempotency-Key already has an answer.');
+    this.answer = answer;
+  }
+}
 
 type Deps = {
   db: Db;
@@ -104,6 +139,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     merchant: MerchantRef,
     input: PayoutInput,
     options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
+    inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
     const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
     if (!channel) {
@@ -142,6 +178,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
+        await inTransaction.first?.(tx);
         const tradeNo = newTradeNo('P', at);
         const row = await repo.insert(tx, {
           merchantId: merchant.id,
@@ -175,6 +212,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
         }
         if (channel.provider === 'sandbox')
           await jobs.send(tx, 'sandbox.complete', { trade_no: row.tradeNo });
+        await inTransaction.beforeHold?.(tx, row);
         // Last: the merchant's balance row is locked from here to the commit only.
         await ledger.hold(tx, {
           merchantId: merchant.id,
@@ -189,6 +227,78 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
         return row;
       }),
     );
+  }
+
+  /**
+   * A gateway payout under an Idempotency-Key (DESIGN 6): the key's answer is stored in the payout's own
+   * transaction, so after a crash at any moment the key has an answer exactly when the payout committed.
+   * A stored answer is replayed (another body: 422); while the first request runs, 409; a refusal is
+   * stored as the answer too.
+   */
+  async function createOnce(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    idempotency: IdempotencyInput,
+  ): Promise<{ replayed: false; row: PayoutRow } | StoredAnswer> {
+    const { key, requestHash } = idempotency;
+    const replayOf = (stored: NonNullable<Awaited<ReturnType<typeof repo.findKey>>>): StoredAnswer => {
+      if (stored.scope !== PAYOUT_CREATE || stored.requestHash !== requestHash) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used with a different request.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      return { replayed: true, status: stored.responseStatus ?? 200, body: stored.responseBody ?? '{}' };
+    };
+    const stored = await repo.findKey(db, merchant.id, key, now());
+    if (stored) return replayOf(stored);
+    const keyRow = (status: number, body: unknown) => ({
+      merchantId: merchant.id,
+      key,
+      scope: PAYOUT_CREATE,
+      requestHash,
+      responseStatus: status,
+      responseBody: JSON.stringify(body),
+      at: now(),
+    });
+    try {
+      const row = await create(
+        merchant,
+        input,
+        { source: 'gateway' },
+        {
+          first: async (tx) => {
+            if (!(await repo.lockKey(tx, merchant.id, key))) {
+              throw new AppError(
+                409,
+                'The first request with this Idempotency-Key is still being processed.',
+                {
+                  code: ERROR_CODES.idempotencyKeyInFlight,
+                },
+              );
+            }
+            // It may have committed between the look above and the lock.
+            const committed = await repo.findKey(tx, merchant.id, key, now());
+            if (committed) throw new KeyAnswered(replayOf(committed));
+          },
+          beforeHold: async (tx, row) => {
+            const answer = idempotency.answerOf(row);
+            await repo.storeKey(tx, keyRow(answer.status, answer.body));
+          },
+        },
+      );
+      return { replayed: false, row };
+    } catch (error) {
+      if (error instanceof KeyAnswered) return error.answer;
+      const inFlight = error instanceof AppError && error.code === ERROR_CODES.idempotencyKeyInFlight;
+      if (error instanceof AppError && error.status < 500 && !inFlight) {
+        // Nothing of the payout committed; its refusal is the key's answer (a racing store of the same
+        // key, which cannot happen under the lock, would be kept).
+        await repo.storeKey(db, keyRow(error.status, idempotency.refusalOf(error)));
+      }
+      throw error;
+    }
   }
 
   /**
@@ -359,6 +469,16 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
   }
 
+  async function series(viewer: Viewer, days: readonly SeriesDay[]): Promise<DayPoint[]> {
+    const rows = await repo.daySeries(db, viewer.merchantId, [...days]);
+    return presentDaySeries(
+      rows,
+      days,
+      { paid: ['success', 'refund_received'], open: ['pending', 'processing'] },
+      viewer.currency,
+    );
+  }
+
   /** The sandbox channel (DESIGN 6): processing at once, then an account ending in 0000 fails, others succeed. */
   async function sandboxStep(tradeNo: string): Promise<PayoutRow | null> {
     const row = await repo.findAnyByTradeNo(db, tradeNo);
@@ -399,6 +519,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
 
   return {
     create,
+    createOnce,
     assertNotDuplicate,
     transition,
     findAny,
@@ -406,6 +527,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     list,
     detail,
     today,
+    series,
     sandboxStep,
     gatewayView,
     consoleView,

@@ -4,7 +4,7 @@ import { maskAccount, payeeFieldsOf, payeeIssues } from './payee-rules.ts';
 const rulesOf = (issues: ReturnType<typeof payeeIssues>) =>
   Object.fromEntries(Object.entries(issues).map(([field, issue]) => [field, issue.rule]));
 
-describe('payee rules (until bank-rules.ts)', () => {
+describe('the Send money form’s payee rules', () => {
   it('asks each country for its own bank details', () => {
     expect(payeeFieldsOf('CN')).toEqual([
       'bank_code',
@@ -18,7 +18,7 @@ describe('payee rules (until bank-rules.ts)', () => {
     expect(payeeFieldsOf('VN')).toEqual(['bank_code', 'payee_name', 'account_no']);
   });
 
-  it('requires every field but the branch', () => {
+  it('requires every field but the branch, blank counting as empty', () => {
     expect(rulesOf(payeeIssues('CN', { account_type: 'individual', payee_name: '  ' }))).toEqual({
       bank_code: 'required',
       bank_name: 'required',
@@ -27,32 +27,45 @@ describe('payee rules (until bank-rules.ts)', () => {
     });
   });
 
-  it('checks the IFSC pattern', () => {
-    const base = { account_type: 'individual', payee_name: 'A', account_no: '1' } as const;
+  it('checks the IFSC’s pattern and its bank as the server does', () => {
+    const base = { account_type: 'individual', payee_name: 'A', account_no: '123456789' } as const;
     expect(payeeIssues('IN', { ...base, ifsc: 'SBIN0001234' })).toEqual({});
     for (const ifsc of ['SBIN1001234', 'SBI00001234', 'sbin0001234', 'SBIN000123'])
-      expect(rulesOf(payeeIssues('IN', { ...base, ifsc }))).toEqual({ ifsc: 'ifsc_format' });
+      expect(rulesOf(payeeIssues('IN', { ...base, ifsc }))).toEqual({ ifsc: 'format' });
+    expect(rulesOf(payeeIssues('IN', { ...base, ifsc: 'ZZZZ0001234' }))).toEqual({ ifsc: 'unknown_bank' });
   });
 
-  it('wants a CPF of 11 digits from individuals and a CNPJ of 14 from companies', () => {
-    const base = { bank_code: '001', payee_name: 'A', account_no: '1' };
+  it('checks the CPF’s and the CNPJ’s check digits, and which one the account type takes', () => {
+    const base = { bank_code: '001', payee_name: 'A', account_no: '12345-6' };
     const cpf = '123.456.789-09';
     const cnpj = '12.345.678/0001-95';
     expect(payeeIssues('BR', { ...base, account_type: 'individual', cpf_cnpj: cpf })).toEqual({});
     expect(payeeIssues('BR', { ...base, account_type: 'company', cpf_cnpj: cnpj })).toEqual({});
     expect(rulesOf(payeeIssues('BR', { ...base, account_type: 'company', cpf_cnpj: cpf }))).toEqual({
-      cpf_cnpj: 'cnpj_length',
-    });
-    expect(rulesOf(payeeIssues('BR', { ...base, account_type: 'individual', cpf_cnpj: cnpj }))).toEqual({
-      cpf_cnpj: 'cpf_length',
+      cpf_cnpj: 'invalid_cnpj',
     });
     expect(
-      rulesOf(payeeIssues('BR', { ...base, account_type: 'individual', cpf_cnpj: '1234567890a' })),
-    ).toEqual({ cpf_cnpj: 'cpf_length' });
+      rulesOf(payeeIssues('BR', { ...base, account_type: 'individual', cpf_cnpj: '123.456.789-00' })),
+    ).toEqual({
+      cpf_cnpj: 'invalid_cpf',
+    });
   });
 
-  it('masks all but the last 4 characters of an account', () => {
-    expect(maskAccount(' 6222020200112233 ')).toBe('************2233');
-    expect(maskAccount('1234')).toBe('1234');
+  it('checks the account’s format per country and the bank against the country’s list', () => {
+    const cn = {
+      account_type: 'individual',
+      bank_code: 'CMB',
+      bank_name: '招商银行',
+      payee_name: '张三',
+    } as const;
+    expect(rulesOf(payeeIssues('CN', { ...cn, account_no: '6222 0202' }))).toEqual({ account_no: 'format' });
+    expect(rulesOf(payeeIssues('VN', { ...cn, bank_code: 'NOPE', account_no: '0123456789' }))).toEqual({
+      bank_code: 'unknown_bank',
+    });
+  });
+
+  it('masks an account as the server does: the last 4 characters of a long one', () => {
+    expect(maskAccount('6222020200112233')).toBe('************2233');
+    expect(maskAccount('1234')).toBe('**34');
   });
 });

@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useCollections } from '../api/get-collections.ts';
 import { CollectionDetailDrawer } from '../components/collection-detail-drawer.tsx';
 import { CollectionStatusTag, SettlementStatusTag } from '../components/collection-status-tag.tsx';
+import { ExportButton } from '../../exports/components/export-button.tsx';
 
 type Filter = keyof typeof CollectionListQuerySchema.shape;
 
@@ -122,6 +123,7 @@ export default function PaymentsPage() {
         actionLabel: t('detail.open'),
         render: (row, close) => <CollectionDetailDrawer tradeNo={row?.trade_no} onClose={close} />,
       }}
+      renderExport={(filters) => <ExportButton kind="collections" filters={filters} />}
     />
   );
 }

@@ -17,6 +17,7 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useSettlements } from '../api/get-settlements.ts';
 import { SettlementDetailDrawer } from '../components/settlement-detail-drawer.tsx';
 import { settlementCycleLabel } from '../components/settlement-cycle.ts';
+import { ExportButton } from '../../exports/components/export-button.tsx';
 
 type Filter = keyof typeof SettlementListQuerySchema.shape;
 
@@ -127,6 +128,7 @@ export default function SettlementsPage() {
         actionLabel: t('detail.open'),
         render: (row, close) => <SettlementDetailDrawer settlementNo={row?.settlement_no} onClose={close} />,
       }}
+      renderExport={(filters) => <ExportButton kind="settlements" filters={filters} />}
     />
   );
 }

@@ -3,13 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { Currency } from '@paydesk/shared/money.ts';
 import { useHasPerm } from '../../../components/has-perm.tsx';
 import { formatMoney } from '../../../components/money-text.tsx';
+import { Link } from 'react-router';
 import { useBalance } from '../../funds/api/get-balance.ts';
+import { DASHBOARD_REFRESH_MS } from '../api/get-dashboard.ts';
 
 /** Total, available and locked funds (GET /api/merchant/balance), for users who may see the funds. */
 export function FundsCards() {
   const { t } = useTranslation(['dashboard', 'funds']);
   const canView = useHasPerm('funds:view');
-  const { data: balance } = useBalance({ enabled: canView });
+  const { data: balance } = useBalance({ enabled: canView, refetchInterval: DASHBOARD_REFRESH_MS });
   if (!canView) return null;
   const figures = [
     { key: 'total', title: t('funds:cards.total'), value: balance?.total },
@@ -22,7 +24,12 @@ export function FundsCards() {
     },
   ];
   return (
-    <Card title={t('dashboard:funds.title')} data-testid="funds-cards">
+    <Card
+      title={t('dashboard:funds.title')}
+      data-testid="funds-cards"
+      // The movements that explain the balance.
+      extra={<Link to="/fund/fundWater">{t('dashboard:charts.fundsOpen')}</Link>}
+    >
       <Row gutter={[16, 16]}>
         {figures.map((figure) => (
           <Col xs={24} md={8} key={figure.key}>

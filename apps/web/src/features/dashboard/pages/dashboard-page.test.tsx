@@ -12,7 +12,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import type { Dashboard, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { resetHttpStateForTests } from '../../../lib/http.ts';
 import DashboardPage from './dashboard-page.tsx';
@@ -36,8 +36,25 @@ const userWith = (perms: string[]) => ({
   merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
 });
 
+// The last 30 days up to 2026-03-05, oldest first, as the server sends them.
+const DAYS = Array.from({ length: 30 }, (_, i) =>
+  new Date(Date.UTC(2026, 1, 4 + i)).toISOString().slice(0, 10),
+);
+const point = (date: string, over: Partial<DayPoint> = {}): DayPoint => ({
+  date,
+  paid_amount: '0',
+  paid_count: 0,
+  order_count: 0,
+  success_rate: null,
+  statuses: {},
+  ...over,
+});
+const noSeries = { days: DAYS, collection: null, payout: null };
+
 const TODAY: Dashboard = {
   today: '2026-03-05',
+  timezone: '+08:00',
+  series: noSeries,
   collection: {
     paid_amount: '123456.7',
     paid_count: 1520,
@@ -67,6 +84,19 @@ beforeEach(async () => {
   );
 });
 afterEach(() => vi.unstubAllGlobals());
+
+// jsdom lays nothing out: the charts' boxes get a size so ECharts draws into them as a browser would.
+for (const [property, size] of [
+  ['clientWidth', 600],
+  ['clientHeight', 260],
+] as const) {
+  Object.defineProperty(HTMLElement.prototype, property, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.dataset.testid?.startsWith('chart-') ? size : 0;
+    },
+  });
+}
 
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -113,6 +143,8 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     await changeLanguage('vi');
     answer = {
       today: '2026-03-05',
+      timezone: '+08:00',
+      series: noSeries,
       collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
       payout: null,
     };
@@ -125,7 +157,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
 
   it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
     perms = ['dashboard:view', 'funds:view', 'collection:view'];
-    answer = { today: '2026-03-05', collection: null, payout: null };
+    answer = { today: '2026-03-05', timezone: '+08:00', series: noSeries, collection: null, payout: null };
     let release: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => {
       release = resolve;
@@ -208,5 +240,149 @@ describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
     renderPage();
     expect(await screen.findByTestId('today-payout')).toBeInTheDocument();
     expect(screen.queryByTestId('today-collection')).toBeNull();
+  });
+});
+
+describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 }, () => {
+  const SERIES = {
+    days: DAYS,
+    collection: DAYS.map((date) =>
+      date === '2026-03-05'
+        ? point(date, {
+            paid_amount: '100.5',
+            paid_count: 2,
+            order_count: 4,
+            success_rate: '0.6667',
+            statuses: { paid: 2, failed: 1, to_be_paid: 1 },
+          })
+        : date === '2026-03-01'
+          ? point(date, {
+              paid_amount: '20',
+              paid_count: 1,
+              order_count: 1,
+              success_rate: '1.0000',
+              statuses: { paid: 1 },
+            })
+          : date === '2026-02-10'
+            ? point(date, {
+                paid_amount: '1000',
+                paid_count: 3,
+                order_count: 3,
+                success_rate: '1.0000',
+                statuses: { paid: 3 },
+              })
+            : point(date),
+    ),
+    payout: DAYS.map((date) =>
+      date === '2026-03-04'
+        ? point(date, {
+            paid_amount: '7.25',
+            paid_count: 1,
+            order_count: 2,
+            success_rate: '0.5000',
+            statuses: { success: 1, rejected: 1 },
+          })
+        : point(date),
+    ),
+  };
+
+  it('shows the period’s totals and mix by status, each opening the list that explains it', async () => {
+    perms = ['dashboard:view', 'collection:view', 'payout:view'];
+    answer = { ...TODAY, series: SERIES };
+    const router = renderPage();
+    const trends = await screen.findByTestId('dashboard-trends');
+    await waitFor(() =>
+      expect(within(trends).getByTestId('trend-total-collection').textContent).toContain('120.50'),
+    );
+    expect(within(trends).getByText('Last 7 days')).toBeInTheDocument();
+    expect(trends.textContent).toContain('Collected in the last 7 days120.50CNY · 3 orders');
+    expect(trends.textContent).toContain('Paid out in the last 7 days7.25CNY · 1 order');
+    // The charts are drawn (SVG) with the period's days.
+    const amounts = within(trends).getByTestId('chart-amounts');
+    await waitFor(() => expect(amounts.querySelector('svg')).not.toBeNull());
+    expect(amounts.textContent).toContain('03-05');
+    expect(amounts.textContent).not.toContain('02-10');
+    expect(within(trends).getByTestId('chart-success-rate').querySelector('svg')).not.toBeNull();
+
+    const mix = within(within(trends).getByTestId('mix-collection'));
+    expect(mix.getByRole('link', { name: 'Paid: 3' })).toBeInTheDocument();
+    expect(mix.getByRole('link', { name: 'Failed: 1' })).toBeInTheDocument();
+    expect(mix.getByRole('link', { name: 'To be paid: 1' })).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(mix.getByRole('link', { name: 'Failed: 1' }));
+    await screen.findByText('Transactions page');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      status: 'failed',
+      start_time: '2026-02-27',
+      end_time: '2026-03-05',
+    });
+  });
+
+  it('switches to 30 days, and the total opens the paid orders of those days', async () => {
+    perms = ['dashboard:view', 'collection:view', 'payout:view'];
+    answer = { ...TODAY, series: SERIES };
+    const router = renderPage();
+    const trends = await screen.findByTestId('dashboard-trends');
+    await waitFor(() => expect(trends.textContent).toContain('120.50'));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(trends).getByText('30 days'));
+    await waitFor(() =>
+      expect(within(trends).getByTestId('trend-total-collection').textContent).toContain('1,120.50'),
+    );
+    expect(within(trends).getByText('Last 30 days')).toBeInTheDocument();
+    expect(within(trends).getByTestId('chart-amounts').textContent).toContain('02-10');
+    await user.click(screen.getByRole('link', { name: 'Open the paid orders of the period' }));
+    await screen.findByText('Transactions page');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      status: 'paid',
+      start_time: '2026-02-04',
+      end_time: '2026-03-05',
+    });
+  });
+
+  it('has no charts for a user who may see neither list, in Chinese', async () => {
+    await changeLanguage('zh-cn');
+    perms = ['dashboard:view', 'funds:view'];
+    answer = { ...TODAY, collection: null, series: noSeries };
+    renderPage();
+    await waitFor(() => expect(screen.getByTestId('funds-available').textContent).toContain('200.00'));
+    expect(screen.queryByTestId('dashboard-trends')).toBeNull();
+    expect(screen.getByRole('link', { name: '查看资金流水' })).toBeInTheDocument();
+  });
+
+  it('refreshes by itself every 30 seconds without blanking the figures in between', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      perms = ['dashboard:view', 'collection:view'];
+      answer = { ...TODAY, series: SERIES };
+      let calls = 0;
+      let release: () => void = () => undefined;
+      const fetchMock = vi.mocked(fetch);
+      const serve = fetchMock.getMockImplementation()!;
+      fetchMock.mockImplementation(async (url, init) => {
+        if (url === '/api/merchant/dashboard') {
+          calls += 1;
+          // The second answer waits, so the screen between the two is what the test sees.
+          if (calls === 2) await new Promise<void>((resolve) => (release = resolve));
+        }
+        return serve(url, init);
+      });
+      renderPage();
+      const card = await screen.findByTestId('today-collection');
+      await waitFor(() => expect(card.textContent).toContain('123,456.70'));
+      answer = {
+        ...TODAY,
+        collection: { ...TODAY.collection!, paid_amount: '200000', paid_count: 1600 },
+        series: SERIES,
+      };
+      await vi.advanceTimersByTimeAsync(30_000);
+      await waitFor(() => expect(calls).toBe(2));
+      // While the new figures are on their way the old ones stay on screen.
+      expect(screen.getByTestId('today-collection').textContent).toContain('123,456.70');
+      release();
+      await waitFor(() => expect(screen.getByTestId('today-collection').textContent).toContain('200,000.00'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

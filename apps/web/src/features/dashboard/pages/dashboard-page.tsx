@@ -6,6 +6,8 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { FundsCards } from '../components/funds-cards.tsx';
 import { TodayCard } from '../components/today-card.tsx';
+import { TrendsCard } from '../components/trends-card.tsx';
+import type { Currency } from '@paydesk/shared/money.ts';
 
 export default function DashboardPage() {
   const { t } = useTranslation(['dashboard', 'routes']);
@@ -63,6 +65,14 @@ export default function DashboardPage() {
           </Col>
         )}
       </Row>
+      {(showsCollection || showsPayout) && (
+        <div style={{ marginTop: 16 }}>
+          <TrendsCard
+            series={dashboard.data?.series}
+            currency={(user?.merchant.currency ?? 'CNY') as Currency}
+          />
+        </div>
+      )}
     </PageContainer>
   );
 }

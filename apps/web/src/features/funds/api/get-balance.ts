@@ -12,5 +12,9 @@ export const balanceQueryOptions = () =>
   });
 
 /** GET /api/merchant/balance: total, available and locked funds (funds:view). */
-export const useBalance = (options: { enabled?: boolean } = {}) =>
-  useQuery({ ...balanceQueryOptions(), enabled: options.enabled ?? true });
+export const useBalance = (options: { enabled?: boolean; refetchInterval?: number } = {}) =>
+  useQuery({
+    ...balanceQueryOptions(),
+    enabled: options.enabled ?? true,
+    refetchInterval: options.refetchInterval,
+  });

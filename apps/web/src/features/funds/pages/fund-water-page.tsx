@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useFundFlows } from '../api/get-fund-flows.ts';
 import { FundFlowDetailDrawer } from '../components/fund-flow-detail-drawer.tsx';
 import { FundFlowTypeTag } from '../components/fund-flow-type-tag.tsx';
+import { ExportButton } from '../../exports/components/export-button.tsx';
 
 type Filter = keyof typeof FundFlowListQuerySchema.shape;
 
@@ -100,6 +101,7 @@ export default function FundWaterPage() {
         actionLabel: t('detail.open'),
         render: (row, close) => <FundFlowDetailDrawer id={row?.id} onClose={close} />,
       }}
+      renderExport={(filters) => <ExportButton kind="fund_flows" filters={filters} />}
     />
   );
 }

@@ -3,6 +3,7 @@ import { Alert, App, Button, Form, type FormRule, Input, Modal, Radio, Select, T
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { Country } from '@paydesk/shared/collections/collections.schemas.ts';
 import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import { toMinor } from '@paydesk/shared/money.ts';
 import {
@@ -23,6 +24,7 @@ import {
   payeeFieldsOf,
   payeeIssues,
   type PayeeIssue,
+  type PayeeValues,
   taxIdOf,
 } from '../payee-rules.ts';
 import { type AmountIssue, amountIssueOf, payoutCostOf } from '../payout-amount.ts';
@@ -110,9 +112,21 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
   const fields = channel ? payeeFieldsOf(channel.country) : [];
   const shows = (field: PayeeField) => fields.includes(field);
 
-  const issueText = (field: PayeeField, issue: PayeeIssue, type: AccountType | undefined) => {
-    if (issue.rule !== 'required') return t(`rules.${issue.rule}`);
-    return t(`rules.${field === 'cpf_cnpj' ? taxIdOf(type) : field}`);
+  const issueText = (field: PayeeField, issue: PayeeIssue, values: PayeeValues, country: Country) => {
+    switch (issue.rule) {
+      case 'required':
+        return t(`rules.${field === 'cpf_cnpj' ? taxIdOf(values.account_type) : field}`);
+      case 'format':
+        return field === 'ifsc' ? t('rules.ifsc_format') : t(`rules.account_format.${country}`);
+      case 'unknown_bank':
+        return field === 'ifsc'
+          ? t('rules.ifsc_unknown_bank', { code: values.ifsc?.trim().slice(0, 4) })
+          : t('rules.unknown_bank');
+      case 'invalid_cpf':
+        return t('rules.invalid_cpf');
+      case 'invalid_cnpj':
+        return t('rules.invalid_cnpj');
+    }
   };
 
   // The checks read the form's own values (not this render's), so they hold while the channel changes.
@@ -124,7 +138,7 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
         if (!current) return;
         const values = { ...getFieldsValue(), [field]: value };
         const issue = payeeIssues(current.country, values)[field];
-        if (issue) throw new Error(issueText(field, issue, values.account_type));
+        if (issue) throw new Error(issueText(field, issue, values, current.country));
       },
     });
 

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -255,7 +255,9 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(screen.queryByLabelText('CPF')).toBeNull();
     expect(screen.getByLabelText('CNPJ')).toHaveProperty('placeholder', "The company's 14-digit CNPJ");
     await pay();
-    await waitFor(() => expect(errorUnder('CNPJ')).toBe('A CNPJ has 14 digits'));
+    await waitFor(() =>
+      expect(errorUnder('CNPJ')).toBe('Please enter a valid CNPJ (14 digits with correct check digits)'),
+    );
     expect(posts()).toEqual([]);
   });
 
@@ -504,9 +506,9 @@ describe('Send money', { timeout: 60_000 }, () => {
     ];
     renderPage();
     const u = user();
-    await u.type(await screen.findByLabelText('IFSC code'), 'ABCD0001234');
+    await u.type(await screen.findByLabelText('IFSC code'), 'HDFC0001234');
     await u.type(screen.getByLabelText('Payee'), 'Asha Rao');
-    await u.type(screen.getByLabelText('Receiving account'), '12');
+    await u.type(screen.getByLabelText('Receiving account'), '123456789');
     await u.type(screen.getByLabelText('Amount'), '2500');
     await u.type(screen.getByLabelText('Payment password'), 'pay-123456');
     await u.type(screen.getByLabelText('Google code'), '654321');
@@ -570,4 +572,52 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(await screen.findByText('请检查表单信息是否填写完整')).toBeInTheDocument();
     await waitFor(() => expect(errorUnder('银行')).toBe('请选择银行'));
   });
+  // The server's bank rules, checked in the form before anything is sent, in each of the three languages.
+  const BAD_PAYEES = {
+    en: {
+      pay: /Pay$/,
+      labels: { ifsc: 'IFSC code', cpf: 'CPF', account: 'Receiving account' },
+      ifsc: 'ZZZZ is not the code of a known bank: check the IFSC',
+      cpf: 'Please enter a valid CPF (11 digits with correct check digits)',
+      account: 'The receiving account is 9 to 18 digits',
+    },
+    'zh-cn': {
+      pay: /支付$/,
+      labels: { ifsc: 'IFSC 代码', cpf: 'CPF 号码', account: '收款账号' },
+      ifsc: 'ZZZZ 不是已知银行的代码，请检查 IFSC',
+      cpf: '请输入有效的 CPF（11 位数字，校验位正确）',
+      account: '收款账号为 9 至 18 位数字',
+    },
+    vi: {
+      pay: /Thanh toán$/,
+      labels: { ifsc: 'Mã IFSC', cpf: 'Số CPF', account: 'Tài khoản nhận' },
+      ifsc: 'ZZZZ không phải mã của ngân hàng nào đã biết: hãy kiểm tra mã IFSC',
+      cpf: 'Vui lòng nhập số CPF hợp lệ (11 chữ số, chữ số kiểm tra đúng)',
+      account: 'Tài khoản nhận gồm 9 đến 18 chữ số',
+    },
+  } as const;
+
+  it.each(Object.keys(BAD_PAYEES) as (keyof typeof BAD_PAYEES)[])(
+    'names a wrong IFSC bank, account and CPF check digit in %s, sending nothing',
+    async (language) => {
+      const want = BAD_PAYEES[language];
+      await changeLanguage(language);
+      channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
+      renderPage();
+      const u = user();
+      await u.type(await screen.findByLabelText(want.labels.ifsc), 'ZZZZ0001234');
+      await u.type(screen.getByLabelText(want.labels.account), '12345');
+      await u.click(screen.getByRole('button', { name: want.pay }));
+      await waitFor(() => expect(errorUnder(want.labels.ifsc)).toBe(want.ifsc));
+      await waitFor(() => expect(errorUnder(want.labels.account)).toBe(want.account));
+      cleanup();
+
+      channels = { channels: [CHANNELS.BR], available: '1000.00', currency: 'BRL' };
+      renderPage();
+      await u.type(await screen.findByLabelText(want.labels.cpf), '123.456.789-00');
+      await u.click(screen.getByRole('button', { name: want.pay }));
+      await waitFor(() => expect(errorUnder(want.labels.cpf)).toBe(want.cpf));
+      expect(posts()).toEqual([]);
+    },
+  );
 });

@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { usePayouts } from '../api/get-payouts.ts';
 import { PayoutDetailDrawer } from '../components/payout-detail-drawer.tsx';
 import { PayoutStatusTag } from '../components/payout-status-tag.tsx';
+import { ExportButton } from '../../exports/components/export-button.tsx';
 
 type Filter = keyof (typeof PayoutListQuerySchema)['shape'];
 
@@ -120,6 +121,7 @@ export default function TransfersPage() {
         actionLabel: t('detail.open'),
         render: (row, close) => <PayoutDetailDrawer tradeNo={row?.trade_no} onClose={close} />,
       }}
+      renderExport={(filters) => <ExportButton kind="payouts" filters={filters} />}
     />
   );
 }

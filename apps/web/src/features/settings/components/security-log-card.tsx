@@ -77,7 +77,12 @@ export function SecurityLogCard() {
                   title: t('log.user'),
                   key: 'user',
                   render: (_: unknown, row: SecurityEventItem) =>
-                    row.user ? `${row.user.name} (${row.user.email})` : '-',
+                    row.user
+                      ? `${row.user.name} (${row.user.email})`
+                      : // A platform operator's decision (a top-up or a withdrawal reviewed) names the operator.
+                        typeof row.detail?.operator === 'string'
+                        ? t('log.operator', { name: row.detail.operator })
+                        : '-',
                 },
               ]
             : []),

@@ -41,6 +41,8 @@ const CODES = Array.from({ length: 8 }, (_, i) => `code${i}aaaaa-bbbbbbbbbb`);
 
 let calls: { method: string; url: string; body: unknown }[];
 let isConfirmed: boolean;
+let user: typeof USER;
+let securityEvents: unknown[];
 /** What confirmed-password-status says, when it should disagree with the real state (a lapse in between). */
 let statusSays: boolean | null;
 
@@ -52,6 +54,8 @@ beforeEach(async () => {
   resetHttpStateForTests();
   calls = [];
   isConfirmed = false;
+  user = USER;
+  securityEvents = [];
   statusSays = null;
   vi.stubGlobal(
     'fetch',
@@ -63,10 +67,13 @@ beforeEach(async () => {
         return new Response(null, { status: 204 });
       }
       if (url === '/api/user/meta') return json(200, { data: META });
-      if (url === '/api/merchant/user') return json(200, { data: USER });
+      if (url === '/api/merchant/user') return json(200, { data: user });
       if (url === '/api/user/sessions') return json(200, { data: [] });
       if (url.startsWith('/api/merchant/security-events'))
-        return json(200, { data: [], meta: { page: 1, per_page: 10, total: 0 } });
+        return json(200, {
+          data: securityEvents,
+          meta: { page: 1, per_page: 10, total: securityEvents.length },
+        });
       if (url === '/api/user/confirmed-password-status')
         return json(200, { confirmed: statusSays ?? isConfirmed });
       if (url === '/api/user/confirm-password') {
@@ -190,5 +197,36 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     expect(within(setup).getByTestId('two-factor-secret')).toBeInTheDocument();
     const secretCalls = calls.filter((c) => c.url === '/api/merchant/two-factor-secret-key');
     expect(secretCalls).toHaveLength(2);
+  });
+});
+
+describe('Settings > Security: the security log', { timeout: 60_000 }, () => {
+  it("names the platform operator of a withdrawal's review (ROOT sees every user's events)", async () => {
+    user = { ...USER, roles: ['ROOT'] };
+    securityEvents = [
+      {
+        id: 2,
+        type: 'withdrawal_rejected',
+        user: null,
+        ip: null,
+        browser: null,
+        detail: { withdrawal_no: 'W1', operator: 'alice', reason: 'Wallet not verified' },
+        created_at: '2026-03-01T00:30:00Z',
+      },
+      {
+        id: 1,
+        type: 'withdrawal_requested',
+        user: { id: 1, name: 'Demo Root', email: 'root@demo.paydesk.test' },
+        ip: '127.0.0.1',
+        browser: 'Chrome 130',
+        detail: { withdrawal_no: 'W1' },
+        created_at: '2026-03-01T00:20:00Z',
+      },
+    ];
+    renderPage();
+    expect(await screen.findByText('Withdrawal rejected')).toBeInTheDocument();
+    expect(screen.getByText('Platform operator alice')).toBeInTheDocument();
+    expect(screen.getByText('Withdrawal requested')).toBeInTheDocument();
+    expect(screen.getByText('Demo Root (root@demo.paydesk.test)')).toBeInTheDocument();
   });
 });

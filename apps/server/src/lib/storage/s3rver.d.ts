@@ -1,0 +1,14 @@
+// s3rver ships no types; the little the storage contract test uses.
+declare module 's3rver' {
+  export default class S3rver {
+    constructor(options: {
+      port?: number;
+      address?: string;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string; configs: unknown[] }[];
+    });
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+  }
+}

@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '@paydesk/shared';
+import type { Db, Tx } from '../../db/client.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { transactionWithRetry } from '../ledger/index.ts';
+import { operatorOf } from './operator-auth.ts';
+import { opsRepository as repo } from './ops.repository.ts';
+import { IdempotencyKeyHeaderSchema } from './ops.schemas.ts';
+import type { ActionContext, ActionResult } from './ops.service.ts';
+
+// For operator commands that live in other modules (top-ups): the same record as the ops service's own
+// commands (operator_actions: who, when, why, what) and the same Idempotency-Key replay.
+
+/** The operator, the reason and the client's Idempotency-Key of a change. */
+export function operatorContextOf(request: FastifyRequest, reason: string): ActionContext {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return { operator: operatorOf(request), reason };
+  const parsed = IdempotencyKeyHeaderSchema.safeParse(header);
+  if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+  return { operator: operatorOf(request), reason, idempotencyKey: parsed.data };
+}
+
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+
+/**
+ * Runs one operator command in one transaction with its operator_actions record; a retry with the same
+ * Idempotency-Key answers the first result instead of acting twice.
+ */
+export async function runOperatorAction<T extends Record<string, unknown>>(
+  db: Db,
+  action: string,
+  context: ActionContext,
+  request: Record<string, unknown>,
+  merchantId: number | null,
+  work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
+): Promise<ActionResult<T>> {
+  return transactionWithRetry(db, async (tx) => {
+    const claimed = await repo.claimAction(tx, {
+      operatorName: context.operator.name,
+      action,
+      merchantId,
+      reason: context.reason,
+      idempotencyKey: context.idempotencyKey ?? null,
+      detail: { request },
+    });
+    if (!claimed) {
+      const first = await repo.findActionByKey(tx, context.idempotencyKey!);
+      if (
+        !first ||
+        first.action !== action ||
+        first.detail?.result === undefined ||
+        canonicalJson(first.detail.request) !== canonicalJson(request)
+      ) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used for another command or request.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      return { data: first.detail.result as T, replayed: true };
+    }
+    const done = await work(tx, claimed.id);
+    await repo.completeAction(tx, claimed.id, {
+      merchantId: done.merchantId ?? merchantId,
+      detail: { request, result: done.data },
+    });
+    return { data: done.data, replayed: false };
+  });
+}

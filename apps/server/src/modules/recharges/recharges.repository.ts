@@ -1,0 +1,105 @@
+import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { merchants, recharges } from '../../db/schema/index.ts';
+import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import type { Cursor } from '../../lib/cursor.ts';
+
+export type RechargeRow = typeof recharges.$inferSelect;
+
+export type RechargeFilter = {
+  merchantId: number;
+  rechargeNo?: string;
+  status?: string;
+  network?: string;
+  from?: Date;
+  to?: Date;
+  /** An export's snapshot: rows up to this id. */
+  maxId?: number;
+};
+
+function where(f: RechargeFilter): SQL | undefined {
+  return and(
+    eq(recharges.merchantId, f.merchantId),
+    f.rechargeNo ? eq(recharges.rechargeNo, f.rechargeNo) : undefined,
+    f.status ? eq(recharges.status, f.status) : undefined,
+    f.network ? eq(recharges.network, f.network) : undefined,
+    f.from ? gte(recharges.createdAt, f.from) : undefined,
+    f.to ? lt(recharges.createdAt, f.to) : undefined,
+    f.maxId !== undefined ? lte(recharges.id, f.maxId) : undefined,
+  );
+}
+
+export const rechargesRepository = {
+  insert: async (tx: Tx, row: typeof recharges.$inferInsert): Promise<RechargeRow> => {
+    const [saved] = await tx.insert(recharges).values(row).returning();
+    return saved;
+  },
+
+  findByNo: async (db: DbOrTx, merchantId: number, rechargeNo: string) => {
+    const [row] = await db
+      .select()
+      .from(recharges)
+      .where(and(eq(recharges.merchantId, merchantId), eq(recharges.rechargeNo, rechargeNo)));
+    return row;
+  },
+
+  /** Any merchant's (the operator API). */
+  findAnyByNo: async (db: DbOrTx, rechargeNo: string) => {
+    const [row] = await db
+      .select({ recharge: recharges, merchantNo: merchants.no })
+      .from(recharges)
+      .innerJoin(merchants, eq(merchants.id, recharges.merchantId))
+      .where(eq(recharges.rechargeNo, rechargeNo));
+    return row;
+  },
+
+  /** The review decision, only from pending_review: a racing decision finds nothing and changes nothing. */
+  decide: async (
+    tx: Tx,
+    id: number,
+    set: Partial<typeof recharges.$inferInsert> & { status: 'approved' | 'rejected' },
+  ): Promise<RechargeRow | undefined> => {
+    const [row] = await tx
+      .update(recharges)
+      .set(set)
+      .where(and(eq(recharges.id, id), eq(recharges.status, 'pending_review')))
+      .returning();
+    return row;
+  },
+
+  page: (db: DbOrTx, filter: RechargeFilter, limit: number, position: { cursor?: Cursor; offset: number }) =>
+    db
+      .select()
+      .from(recharges)
+      .where(and(where(filter), afterCursor(recharges.createdAt, recharges.id, position.cursor)))
+      .orderBy(...newestFirst(recharges.createdAt, recharges.id))
+      .limit(limit)
+      .offset(position.cursor ? 0 : position.offset),
+
+  totals: async (db: DbOrTx, filter: RechargeFilter) => {
+    const [row] = await db
+      .select({
+        count: sql<number>`count(*)::int`,
+        amount: sql<string>`coalesce(sum(${recharges.amountMinor}), 0)::text`,
+        credited: sql<string>`coalesce(sum(${recharges.creditedMinor}), 0)::text`,
+      })
+      .from(recharges)
+      .where(where(filter));
+    return { count: Number(row.count), amountMinor: BigInt(row.amount), creditedMinor: BigInt(row.credited) };
+  },
+
+  /** The operator's queue: newest first, any merchant or one, any status or one. */
+  listForOps: (db: DbOrTx, filter: { merchantId?: number; status?: string; limit: number }) =>
+    db
+      .select({ recharge: recharges, merchantNo: merchants.no })
+      .from(recharges)
+      .innerJoin(merchants, eq(merchants.id, recharges.merchantId))
+      .where(
+        and(
+          filter.merchantId !== undefined ? eq(recharges.merchantId, filter.merchantId) : undefined,
+          filter.status ? eq(recharges.status, filter.status) : undefined,
+        ),
+      )
+      .orderBy(...newestFirst(recharges.createdAt, recharges.id))
+      .limit(filter.limit),
+};

@@ -1,0 +1,155 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ApproveTopupBodySchema,
+  CreateRechargeFieldsSchema,
+  OpsTopupListQuerySchema,
+  RechargeListQuerySchema,
+  RechargeListResponseSchema,
+  RechargeOptionsResponseSchema,
+  RechargeResponseSchema,
+  RejectTopupBodySchema,
+} from '@paydesk/shared/recharges/recharges.schemas.ts';
+import { notFound } from '../../lib/errors.ts';
+import { resolveTimeZone } from '../../lib/timezone.ts';
+import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { operatorContextOf } from '../ops/index.ts';
+import { parseInput } from '../security/index.ts';
+import type { RechargesService, Viewer } from './recharges.service.ts';
+
+const NoParams = z.object({ no: z.string() });
+/** Our numbers only: anything else is a top-up that does not exist. */
+const ourNumber = (value: string) => {
+  if (!/^R[0-9]{8,40}$/.test(value)) throw notFound('The top-up was not found.');
+  return value;
+};
+
+function viewerOf(request: FastifyRequest): Viewer {
+  const { user, merchant } = authOf(request);
+  return {
+    merchantId: merchant.id,
+    currency: merchant.currency,
+    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
+  };
+}
+
+/** A stored image, served as itself and nothing else: its type, never sniffed, never cached by others. */
+function sendImage(
+  reply: FastifyReply,
+  name: string,
+  file: Awaited<ReturnType<RechargesService['screenshotOf']>>,
+) {
+  return reply
+    .header('content-type', file.type)
+    .header('content-length', String(file.size))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', `inline; filename="${name}.${file.type === 'image/png' ? 'png' : 'jpg'}"`)
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .send(file.stream);
+}
+
+/** Top-up and top-up history in the console (DESIGN section 5). */
+export function rechargesConsoleRoutes(
+  app: FastifyInstance,
+  { recharges, guards }: { recharges: RechargesService; guards: Guards },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const view = guards.requirePerm('topup:view');
+  const create = guards.requirePerm('topup:create');
+
+  r.get(
+    '/api/merchant/recharge-options',
+    { preHandler: create, schema: { response: { 200: RechargeOptionsResponseSchema } } },
+    async (request) => ({ data: recharges.options(authOf(request).merchant) }),
+  );
+
+  r.post(
+    '/api/merchant/recharges',
+    { preHandler: create, schema: { response: { 201: RechargeResponseSchema } } },
+    async (request, reply) => {
+      const { user, merchant } = authOf(request);
+      const input = (request.body ?? {}) as Record<string, unknown>;
+      const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      const fields = parseInput(CreateRechargeFieldsSchema, {
+        amount: text(input.amount),
+        currency: text(input.currency),
+        network: text(input.network),
+      });
+      const data = await recharges.create(merchant, user.id, fields, input.screenshot);
+      return reply.status(201).send({ data });
+    },
+  );
+
+  r.get(
+    '/api/merchant/recharges',
+    {
+      preHandler: view,
+      schema: { querystring: RechargeListQuerySchema, response: { 200: RechargeListResponseSchema } },
+    },
+    async (request) => recharges.list(viewerOf(request), request.query),
+  );
+
+  r.get(
+    '/api/merchant/recharges/:no/screenshot',
+    { preHandler: view, schema: { params: NoParams } },
+    async (request, reply) => {
+      const no = ourNumber(request.params.no);
+      return sendImage(reply, no, await recharges.screenshotOf(authOf(request).merchant.id, no));
+    },
+  );
+}
+
+/** The operator's review of top-ups (DESIGN 10), behind the operator token like the rest of /ops/v1. */
+export function rechargesOpsRoutes(
+  app: FastifyInstance,
+  {
+    recharges,
+    requireOperator,
+  }: { recharges: RechargesService; requireOperator: preHandlerAsyncHookHandler },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const guard = { preHandler: requireOperator };
+
+  r.get(
+    '/ops/v1/topups',
+    { ...guard, schema: { querystring: OpsTopupListQuerySchema } },
+    async (request) => ({
+      data: await recharges.listForOps(request.query),
+    }),
+  );
+
+  r.get('/ops/v1/topups/:no', { ...guard, schema: { params: NoParams } }, async (request) => ({
+    data: await recharges.showForOps(ourNumber(request.params.no)),
+  }));
+
+  r.get(
+    '/ops/v1/topups/:no/screenshot',
+    { ...guard, schema: { params: NoParams } },
+    async (request, reply) => {
+      const no = ourNumber(request.params.no);
+      return sendImage(reply, no, await recharges.screenshotForOps(no));
+    },
+  );
+
+  r.post(
+    '/ops/v1/topups/approve',
+    { ...guard, schema: { body: ApproveTopupBodySchema } },
+    async (request, reply) => {
+      const result = await recharges.approve(request.body, operatorContextOf(request, request.body.reason));
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
+    },
+  );
+
+  r.post(
+    '/ops/v1/topups/reject',
+    { ...guard, schema: { body: RejectTopupBodySchema } },
+    async (request, reply) => {
+      const result = await recharges.reject(request.body, operatorContextOf(request, request.body.reason));
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
+    },
+  );
+}

@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { convertDown, type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import type {
+  ApproveTopupBody,
+  CreateRechargeFields,
+  OpsTopup,
+  OpsTopupListQuery,
+  Recharge,
+  RechargeListQuery,
+  RechargeListResponse,
+  RechargeNetwork,
+  RechargeOptions,
+  RechargeStatus,
+  RejectTopupBody,
+  ScreenshotType,
+} from '@paydesk/shared/recharges/recharges.schemas.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { cursorPage } from '../../lib/cursor.ts';
+import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
+import { FileNotFoundError, type FileStorage } from '../../lib/storage/index.ts';
+import { localRangeToUtc } from '../../lib/timezone.ts';
+import { newTradeNo } from '../collections/index.ts';
+import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
+import { type ActionContext, opsRepository, runOperatorAction } from '../ops/index.ts';
+import { securityEventsRepository } from '../security-log/index.ts';
+import { cleanScreenshot } from './clean-screenshot.ts';
+import { type RechargeRow, rechargesRepository as repo } from './recharges.repository.ts';
+
+// Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved | rejected, decided by an operator.
+// Approval credits received x rate (rounded down) to the merchant's available balance against the
+// platform's usdt_deposits account, in the same transaction as the decision, its operator record and the
+// merchant's security event; any other transition answers 409 and changes nothing.
+
+export type MerchantRef = { id: number; currency: Currency };
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+
+type Deps = {
+  db: Db;
+  storage: FileStorage;
+  ledger: Pick<Ledger, 'post'>;
+  now: () => Date;
+  topup: Config['topup'];
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const creditKey = (id: number) => `recharge:${id}:credit`;
+
+export type RechargesService = ReturnType<typeof createRechargesService>;
+
+export function createRechargesService({ db, storage, ledger, now, topup }: Deps) {
+  function present(row: RechargeRow): Recharge {
+    const currency = row.currency as Currency;
+    return {
+      recharge_no: row.rechargeNo,
+      status: row.status as RechargeStatus,
+      currency: 'USDT',
+      network: row.network as RechargeNetwork,
+      address: row.depositAddress,
+      amount: fromMinor(row.amountMinor, 'USDT'),
+      received_amount: row.receivedMinor === null ? null : fromMinor(row.receivedMinor, 'USDT'),
+      rate: row.rate,
+      credited_amount: row.creditedMinor === null ? null : fromMinor(row.creditedMinor, currency),
+      credited_currency: currency,
+      credited_usd: row.creditedUsdMinor === null ? null : fromMinor(row.creditedUsdMinor, 'USD'),
+      reason: row.reviewReason,
+      screenshot_type: row.screenshotType as ScreenshotType,
+      created_at: row.createdAt.toISOString(),
+      reviewed_at: iso(row.reviewedAt),
+    };
+  }
+
+  const presentForOps = (row: RechargeRow, merchantNo: string): OpsTopup => ({
+    ...present(row),
+    merchant: merchantNo,
+    usd_rate: row.usdRate,
+    screenshot_bytes: row.screenshotBytes,
+    reviewed_by: row.reviewedBy,
+  });
+
+  function options(merchant: MerchantRef): RechargeOptions {
+    return {
+      currency: 'USDT',
+      networks: (['TRC20', 'ERC20'] as const).map((network) => ({
+        network,
+        address: topup.addresses[network],
+      })),
+      rate: topup.rates[merchant.currency] ?? '1',
+      merchant_currency: merchant.currency,
+    };
+  }
+
+  /**
+   * A merchant's top-up request: the screenshot is checked and cleaned (clean-screenshot.ts), stored under a
+   * generated name, then the row is written; a refusal at any step stores nothing.
+   */
+  async function create(
+    merchant: MerchantRef,
+    userId: number,
+    fields: CreateRechargeFields,
+    screenshot: unknown,
+  ): Promise<Recharge> {
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(fields.amount, 'USDT');
+    } catch (error) {
+      throw ValidationError.field('amount', (error as Error).message);
+    }
+    const image = await cleanScreenshot(screenshot);
+    const at = now();
+    const key = `recharges/${merchant.id}/${randomUUID()}.${image.extension}`;
+    await storage.put(key, image.bytes, { contentType: image.type });
+    try {
+      const row = await transactionWithRetry(db, (tx) =>
+        repo.insert(tx, {
+          merchantId: merchant.id,
+          rechargeNo: newTradeNo('R', at),
+          createdByUserId: userId,
+          network: fields.network,
+          depositAddress: topup.addresses[fields.network],
+          amountMinor,
+          currency: merchant.currency,
+          screenshotKey: key,
+          screenshotType: image.type,
+          screenshotBytes: image.bytes.length,
+          createdAt: at,
+        }),
+      );
+      return present(row);
+    } catch (error) {
+      // Nothing committed: the file goes too, so a refusal leaves nothing behind.
+      await storage.delete(key).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function list(viewer: Viewer, query: RechargeListQuery): Promise<RechargeListResponse> {
+    const filter = {
+      merchantId: viewer.merchantId,
+      rechargeNo: query.recharge_no,
+      status: query.status,
+      network: query.network,
+      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
+    };
+    return cursorPage(
+      query,
+      {
+        rows: (limit, position) => repo.page(db, filter, limit, position),
+        totals: () => repo.totals(db, filter),
+      },
+      present,
+      (totals) => ({
+        amount: fromMinor(totals.amountMinor, 'USDT'),
+        count: totals.count,
+        credited: fromMinor(totals.creditedMinor, viewer.currency),
+      }),
+    );
+  }
+
+  async function openScreenshot(
+    row: RechargeRow,
+  ): Promise<{ stream: Readable; type: ScreenshotType; size: number }> {
+    try {
+      const stream = await storage.get(row.screenshotKey);
+      return { stream, type: row.screenshotType as ScreenshotType, size: row.screenshotBytes };
+    } catch (error) {
+      if (error instanceof FileNotFoundError) throw notFound('The screenshot was not found.');
+      throw error;
+    }
+  }
+
+  /** The merchant's own top-up's screenshot; another merchant's answers 404 as if it did not exist. */
+  async function screenshotOf(merchantId: number, rechargeNo: string) {
+    const row = await repo.findByNo(db, merchantId, rechargeNo);
+    if (!row) throw notFound('The top-up was not found.');
+    return openScreenshot(row);
+  }
+
+  // ---- The operator's side (DESIGN 10: topup:list|show|approve|reject)
+
+  async function findForOps(tx: Db | Tx, rechargeNo: string) {
+    const found = await repo.findAnyByNo(tx, rechargeNo);
+    if (!found) throw notFound(`No top-up has the number ${rechargeNo}.`);
+    return found;
+  }
+
+  async function listForOps(query: OpsTopupListQuery): Promise<OpsTopup[]> {
+    let merchantId: number | undefined;
+    if (query.merchant) {
+      const merchant = await opsRepository.findMerchantByNo(db, query.merchant);
+      if (!merchant) throw ValidationError.field('merchant', `No merchant has the number ${query.merchant}.`);
+      merchantId = merchant.id;
+    }
+    const rows = await repo.listForOps(db, { merchantId, status: query.status, limit: query.limit });
+    return rows.map((r) => presentForOps(r.recharge, r.merchantNo));
+  }
+
+  async function showForOps(rechargeNo: string): Promise<OpsTopup> {
+    const found = await findForOps(db, rechargeNo);
+    return presentForOps(found.recharge, found.merchantNo);
+  }
+
+  async function screenshotForOps(rechargeNo: string) {
+    return openScreenshot((await findForOps(db, rechargeNo)).recharge);
+  }
+
+  const notPending = (row: RechargeRow) =>
+    conflict(
+      `Top-up ${row.rechargeNo} is ${row.status.replace('_', ' ')}; only a top-up pending review can be decided.`,
+      ERROR_CODES.invalidTransition,
+    );
+
+  /** Credits received x rate (rounded down) once; a second decision of any kind answers 409. */
+  async function approve(body: ApproveTopupBody, context: ActionContext) {
+    const receivedMinor = toMinor(body.received, 'USDT');
+    const usdRate = body.usd_rate ?? topup.rates.USD ?? '1';
+    return runOperatorAction(db, 'topup.approve', context, body, null, async (tx, actionId) => {
+      const { recharge: row, merchantNo } = await findForOps(tx, body.no);
+      if (row.status !== 'pending_review') throw notPending(row);
+      const currency = row.currency as Currency;
+      const creditedMinor = convertDown(receivedMinor, 'USDT', body.rate, currency);
+      if (creditedMinor <= 0n) {
+        throw ValidationError.field(
+          'rate',
+          `${body.received} USDT at ${body.rate} is less than the smallest unit of ${currency}.`,
+        );
+      }
+      const at = now();
+      const updated = await repo.decide(tx, row.id, {
+        status: 'approved',
+        receivedMinor,
+        rate: body.rate,
+        usdRate,
+        creditedMinor,
+        creditedUsdMinor: convertDown(receivedMinor, 'USDT', usdRate, 'USD'),
+        reviewedBy: context.operator.name,
+        reviewedAt: at,
+        reviewReason: body.reason,
+      });
+      if (!updated) throw notPending(row);
+      await ledger.post(tx, {
+        merchantId: row.merchantId,
+        type: 'recharge',
+        amountMinor: creditedMinor,
+        refType: 'recharge',
+        refId: String(row.id),
+        refNo: row.rechargeNo,
+        note: `${body.received} USDT x ${body.rate}`,
+        idempotencyKey: creditKey(row.id),
+      });
+      await recordDecision(tx, updated, context, actionId);
+      return { data: presentForOps(updated, merchantNo), merchantId: row.merchantId };
+    });
+  }
+
+  async function reject(body: RejectTopupBody, context: ActionContext) {
+    return runOperatorAction(db, 'topup.reject', context, body, null, async (tx, actionId) => {
+      const { recharge: row, merchantNo } = await findForOps(tx, body.no);
+      if (row.status !== 'pending_review') throw notPending(row);
+      const updated = await repo.decide(tx, row.id, {
+        status: 'rejected',
+        reviewedBy: context.operator.name,
+        reviewedAt: now(),
+        reviewReason: body.reason,
+      });
+      if (!updated) throw notPending(row);
+      await recordDecision(tx, updated, context, actionId);
+      return { data: presentForOps(updated, merchantNo), merchantId: row.merchantId };
+    });
+  }
+
+  /** The merchant's security log shows every decision on its money: who, when, why. */
+  async function recordDecision(tx: Tx, row: RechargeRow, context: ActionContext, actionId: number) {
+    const currency = row.currency as Currency;
+    await securityEventsRepository.record(tx, null, {
+      type: row.status === 'approved' ? 'topup_approved' : 'topup_rejected',
+      merchantId: row.merchantId,
+      userId: null,
+      detail: {
+        recharge_no: row.rechargeNo,
+        operator: context.operator.name,
+        reason: context.reason,
+        operator_action: actionId,
+        ...(row.creditedMinor !== null
+          ? { credited: fromMinor(row.creditedMinor, currency), currency, rate: row.rate }
+          : {}),
+      },
+    });
+  }
+
+  return {
+    options,
+    create,
+    list,
+    screenshotOf,
+    listForOps,
+    showForOps,
+    screenshotForOps,
+    approve,
+    reject,
+    present,
+  };
+}

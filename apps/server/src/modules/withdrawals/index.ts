@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { createLedger } from '../ledger/index.ts';
+import { withdrawalsConsoleRoutes } from './withdrawals.routes.ts';
+import { createWithdrawalsService } from './withdrawals.service.ts';
+
+export type { WithdrawalRow } from './withdrawals.repository.ts';
+export { createWithdrawalsService, type Decision, type WithdrawalsService } from './withdrawals.service.ts';
+
+/** Withdrawals: the merchant's requests to a USDT wallet, their holds, and the operator's decisions. */
+export function registerWithdrawalsModule(app: FastifyInstance, ctx: AppContext) {
+  const withdrawals = createWithdrawalsService({
+    db: ctx.db,
+    ledger: createLedger(),
+    settings: ctx.config.withdrawals,
+    now: ctx.now,
+  });
+  withdrawalsConsoleRoutes(app, {
+    withdrawals,
+    guards: ctx.guards,
+    db: ctx.db,
+    appKey: ctx.config.appKey,
+  });
+  return { withdrawals };
+}
+
+export { withdrawalsRepository } from './withdrawals.repository.ts';

@@ -1,0 +1,228 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createGatewayMerchant } from '../factories/gateway.ts';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs, type TestClient } from '../helpers/client.ts';
+import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
+
+// DESIGN 8: "Lists are ordered newest first on an index that serves that order." Each list page query the
+// console's list calls make, with each single filter, is caught as the server sends it and EXPLAINed on
+// PostgreSQL with sequential scans priced out (the tables here are small): the plan must name the index
+// that serves the filter, and need no sort for the newest-first order.
+
+type Sent = { text: string; values: unknown[] };
+
+let ctx: TestContext;
+let client: TestClient;
+let inspector: pg.Client;
+
+/** The SQL the server sends while answering `url` (node-postgres), caught on its way out. */
+async function queriesOf(url: string): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const original = pg.Client.prototype.query;
+  const patched = function (this: pg.Client, ...args: unknown[]) {
+    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    if (typeof config === 'string') sent.push({ text: config, values: values ?? [] });
+    else if (config && typeof config.text === 'string')
+      sent.push({ text: config.text, values: config.values ?? values ?? [] });
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  pg.Client.prototype.query = patched as typeof original;
+  try {
+    const response = await client.get(url);
+    expect(response.statusCode, response.body).toBe(200);
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return sent;
+}
+
+/** The plan of the page query (the one with ORDER BY ... LIMIT) on `table` that answering `url` sent. */
+async function pagePlan(url: string, table: string): Promise<string> {
+  const page = (await queriesOf(url)).filter(
+    (q) => q.text.includes(`from "${table}"`) && /order by/i.test(q.text) && /limit/i.test(q.text),
+  );
+  expect(page, `one page query on ${table} for ${url}`).toHaveLength(1);
+  await inspector.query('begin');
+  try {
+    await inspector.query('set local enable_seqscan = off');
+    const { rows } = await inspector.query<{ 'QUERY PLAN': string }>(
+      `explain ${page[0].text}`,
+      page[0].values,
+    );
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  } finally {
+    await inspector.query('rollback');
+  }
+}
+
+describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexes', () => {
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    const { merchant, users, channel } = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      roles: ['ROOT'],
+    });
+    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+    // A small table the planner knows: 20,000 rows of each kind over two merchants, analysed.
+    const owner = sql`case when g % 2 = 0 then ${merchant.id}::bigint else ${other.merchant.id}::bigint end`;
+    const at = sql`now() - g * interval '1 minute'`;
+    await ctx.database.db.execute(sql`
+      insert into collections (merchant_id, channel_id, channel_code, trade_no, out_trade_no, amount_minor,
+                               fee_minor, currency, expires_at, status, created_at)
+      select ${owner}, ${channel!.id}::bigint, 'sandbox', 'C' || lpad(g::text, 23, '0'), 'ORDER-' || g, 1000 + g, 15,
+             'CNY', ${at}, (array['to_be_paid', 'paid', 'closed', 'failed'])[1 + g % 4], ${at}
+      from generate_series(1, 20000) g`);
+    await ctx.database.db.execute(sql`
+      insert into payouts (merchant_id, channel_id, channel_code, trade_no, out_trade_no, source, amount_minor,
+                           fee_minor, currency, account_type, payee_name, account_no, status, created_at)
+      select ${owner}, ${channel!.id}::bigint, 'sandbox-pay', 'P' || lpad(g::text, 23, '0'), 'PAY-' || g, 'gateway',
+             1000 + g, 60, 'CNY', 'individual', 'Payee', '6222020200112233',
+             (array['pending', 'processing', 'success', 'failed', 'rejected'])[1 + g % 5], ${at}
+      from generate_series(1, 20000) g`);
+    await ctx.database.db.execute(sql`
+      insert into settlements (settlement_no, merchant_id, channel_id, channel_code, cycle, business_date,
+                               order_count, gross_minor, fee_minor, net_minor, currency, created_at)
+      select 'S' || lpad(g::text, 20, '0'), ${owner}, ${channel!.id}, 'sandbox', 'T1',
+             (${at})::date, 3, 3000, 45, 2955, 'CNY', ${at}
+      from generate_series(1, 20000) g`);
+    // Fund flows as the ledger writes them (an entry each), loaded in bulk without the balance triggers.
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`
+        insert into journal_entries (id, type, merchant_id, ref_type, ref_id, ref_no, idempotency_key, created_at)
+        overriding system value
+        select 1000000 + g, 'transfer_in', ${owner}, 'test', g::text, 'P' || lpad(g::text, 23, '0'),
+               'plans:' || g, ${at}
+        from generate_series(1, 20000) g`);
+      await tx.execute(sql`
+        insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
+                                entry_id, created_at)
+        select ${owner}, (array['collection_settlement', 'recharge', 'transfer_in', 'payout_deduction'])[1 + g % 4],
+               100, 100 * g, 'test', g::text, 'P' || lpad(g::text, 23, '0'), 1000000 + g, ${at}
+        from generate_series(1, 20000) g`);
+    });
+    await ctx.database.db.execute(sql`
+      insert into recharges (merchant_id, recharge_no, network, deposit_address, amount_minor, currency,
+                             screenshot_key, screenshot_type, screenshot_bytes, status, reviewed_by, reviewed_at,
+                             review_reason, created_at)
+      select ${owner}, 'R' || lpad(g::text, 23, '0'), 'TRC20', 'TAddress', 1000000 + g, 'USDT',
+             'recharges/x/' || g || '.png', 'image/png', 1000,
+             (array['pending_review', 'rejected', 'rejected', 'rejected'])[1 + g % 4], 'ops', ${at}, 'test', ${at}
+      from generate_series(1, 20000) g`);
+    await ctx.database.db.execute(sql`
+      insert into withdrawals (merchant_id, withdrawal_no, network, address, amount_usdt_minor, fee_usdt_minor, rate,
+                               local_currency, amount_local_minor, fee_local_minor, status, created_at)
+      select ${owner}, 'W' || lpad(g::text, 23, '0'), 'TRC20', 'TAddress', 1000000 + g, 1000000, '7.1', 'CNY',
+             710 + g, 710, (array['pending_review', 'approved'])[1 + g % 2], ${at}
+      from generate_series(1, 20000) g`);
+    await ctx.database.db.execute(sql`
+      insert into export_tasks (merchant_id, user_id, kind, format, filters, time_zone, locale, max_row_id, status,
+                                created_at)
+      select ${owner}, ${users.ROOT.id}::bigint, 'payouts', 'csv', '{}'::jsonb, 'UTC', 'en', 0, 'success', ${at}
+      from generate_series(1, 20000) g`);
+    await ctx.database.db.execute(
+      sql`analyze collections, payouts, settlements, fund_flows, recharges, withdrawals, export_tasks`,
+    );
+    client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
+    inspector = new pg.Client({ connectionString: ctx.database.url });
+    await inspector.connect();
+  });
+  afterAll(async () => {
+    await inspector?.end();
+    await ctx?.close();
+  });
+
+  const cases: [string, string, string, boolean][] = [
+    // [list call, table, the index its page query must use, whether the newest-first order needs no sort]
+    ['/api/merchant/collections', 'collections', 'collections_merchant_created_idx', true],
+    ['/api/merchant/collections?status=paid', 'collections', 'collections_merchant_status_created_idx', true],
+    [
+      '/api/merchant/collections?trade_no=C20261123000000000000001',
+      'collections',
+      'collections_trade_no_unique',
+      false,
+    ],
+    [
+      '/api/merchant/collections?out_trade_no=ORDER-1',
+      'collections',
+      'collections_merchant_out_trade_no_key',
+      false,
+    ],
+    [
+      '/api/merchant/collections?start_time=2026-11-01&end_time=2026-11-20',
+      'collections',
+      'collections_merchant_created_idx',
+      true,
+    ],
+    ['/api/merchant/payouts', 'payouts', 'payouts_merchant_created_idx', true],
+    ['/api/merchant/payouts?status=failed', 'payouts', 'payouts_merchant_status_created_idx', true],
+    ['/api/merchant/payouts?trade_no=P20261123000000000000001', 'payouts', 'payouts_trade_no_unique', false],
+    ['/api/merchant/payouts?out_trade_no=PAY-1', 'payouts', 'payouts_merchant_out_trade_no_key', false],
+    [
+      '/api/merchant/payouts?start_time=2026-11-01&end_time=2026-11-20',
+      'payouts',
+      'payouts_merchant_created_idx',
+      true,
+    ],
+    ['/api/merchant/settlements', 'settlements', 'settlements_merchant_created_idx', true],
+    [
+      '/api/merchant/settlements?settlement_no=S20261123000000000001',
+      'settlements',
+      'settlements_settlement_no_unique',
+      false,
+    ],
+    [
+      '/api/merchant/settlements?start_time=2026-11-01&end_time=2026-11-20',
+      'settlements',
+      'settlements_merchant_created_idx',
+      true,
+    ],
+    ['/api/merchant/recharges', 'recharges', 'recharges_merchant_created_idx', true],
+    [
+      '/api/merchant/recharges?status=pending_review',
+      'recharges',
+      'recharges_merchant_status_created_idx',
+      true,
+    ],
+    [
+      '/api/merchant/recharges?start_time=2026-11-01&end_time=2026-11-20',
+      'recharges',
+      'recharges_merchant_created_idx',
+      true,
+    ],
+    ['/api/merchant/withdrawals', 'withdrawals', 'withdrawals_merchant_created_idx', true],
+    [
+      '/api/merchant/withdrawals?status=approved',
+      'withdrawals',
+      'withdrawals_merchant_status_created_idx',
+      true,
+    ],
+    [
+      '/api/merchant/withdrawals?start_time=2026-11-01&end_time=2026-11-20',
+      'withdrawals',
+      'withdrawals_merchant_created_idx',
+      true,
+    ],
+    ['/api/merchant/exports', 'export_tasks', 'export_tasks_merchant_idx', true],
+    ['/api/merchant/fund-flows', 'fund_flows', 'fund_flows_merchant_time_idx', true],
+    ['/api/merchant/fund-flows?type=recharge', 'fund_flows', 'fund_flows_merchant_type_time_idx', true],
+    [
+      '/api/merchant/fund-flows?ref_no=P20261123000000000000001',
+      'fund_flows',
+      'fund_flows_merchant_ref_no_idx',
+      false,
+    ],
+    [
+      '/api/merchant/fund-flows?start_time=2026-11-01&end_time=2026-11-20',
+      'fund_flows',
+      'fund_flows_merchant_time_idx',
+      true,
+    ],
+  ];
+  it.each(cases)('%s reads %s through its index', async (url, table, index, ordered) => {
+    const plan = await pagePlan(url, table);
+    expect(plan).toContain(index);
+    if (ordered) expect(plan).not.toMatch(/\bSort\b/);
+  });
+});

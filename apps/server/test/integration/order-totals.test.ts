@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { type OrderFilter } from '../../src/db/order-totals.ts';
+import { collectionsRepository } from '../../src/modules/collections/index.ts';
+import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
+import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+
+// DESIGN 8: a list's sums come from rollups, never a scan of the matching rows. order_hourly is kept by
+// triggers on every insert and status change; whatever the filter (status, any time range cutting hours
+// anywhere, an order number), the sums it gives equal those of the orders themselves.
+
+let ctx: TestContext;
+let m: GatewayMerchant;
+const START = Date.parse('2026-11-20T00:00:00Z');
+const SPAN_MS = 3 * 24 * 3_600_000;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+  const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+  const db = ctx.database.db;
+  // 600 of each over three days and two merchants, then a third of them move on, as the life cycles do.
+  for (const merchant of [m, other]) {
+    await db.execute(sql`
+      insert into collections (merchant_id, channel_id, channel_code, trade_no, out_trade_no, amount_minor,
+                               fee_minor, currency, expires_at, created_at)
+      select ${merchant.merchant.id}::bigint, ${merchant.channel!.id}::bigint, 'sandbox',
+             'C' || ${merchant.merchant.id}::text || lpad(g::text, 8, '0'), 'O-' || g, 100 + (g * 7919) % 100000,
+             (g * 31) % 500, 'CNY', now(),
+             ${new Date(START).toISOString()}::timestamptz + ((g::bigint * 104729) % ${SPAN_MS / 1000}) * interval '1 second'
+      from generate_series(1, 300) g`);
+    await db.execute(sql`
+      insert into payouts (merchant_id, channel_id, channel_code, trade_no, out_trade_no, source, amount_minor,
+                           fee_minor, currency, account_type, payee_name, account_no, created_at)
+      select ${merchant.merchant.id}::bigint, ${merchant.channel!.id}::bigint, 'sandbox-pay',
+             'P' || ${merchant.merchant.id}::text || lpad(g::text, 8, '0'), 'PO-' || g, 'gateway',
+             100 + (g * 7919) % 100000, 60 + g % 7, 'CNY', 'individual', 'Payee', '6222020200112233',
+             ${new Date(START).toISOString()}::timestamptz + ((g::bigint * 15485863) % ${SPAN_MS / 1000}) * interval '1 second'
+      from generate_series(1, 300) g`);
+  }
+  await db.execute(sql`update collections set status = 'paid' where id % 3 = 0`);
+  await db.execute(sql`update collections set status = 'closed' where id % 5 = 1`);
+  await db.execute(sql`update payouts set status = 'processing' where id % 2 = 0`);
+  await db.execute(sql`update payouts set status = 'success' where id % 4 = 0`);
+  await db.execute(sql`update payouts set status = 'refund_received' where id % 12 = 0`);
+});
+afterAll(() => ctx?.close());
+
+const scan = async (table: 'collections' | 'payouts', f: OrderFilter) => {
+  const [row] = await queryRows<{ count: number; amount: string; fee: string }>(
+    ctx.database.db,
+    sql`select count(*)::int as count, coalesce(sum(amount_minor), 0)::text as amount,
+               coalesce(sum(fee_minor), 0)::text as fee
+        from ${sql.identifier(table)}
+        where merchant_id = ${f.merchantId}
+          and (${f.status ?? null}::text is null or status = ${f.status ?? null})
+          and (${f.tradeNo ?? null}::text is null or trade_no = ${f.tradeNo ?? null})
+          and (${f.from?.toISOString() ?? null}::timestamptz is null or created_at >= ${f.from?.toISOString() ?? null}::timestamptz)
+          and (${f.to?.toISOString() ?? null}::timestamptz is null or created_at < ${f.to?.toISOString() ?? null}::timestamptz)`,
+  );
+  return { count: row.count, amountMinor: BigInt(row.amount), feeMinor: BigInt(row.fee) };
+};
+
+/** A filter as the lists make them: maybe a status, maybe a range cut at any second, rarely an order number. */
+const filters = (statuses: string[], prefix: 'C' | 'P') =>
+  fc
+    .record({
+      status: fc.option(fc.constantFrom(...statuses), { nil: undefined }),
+      from: fc.option(fc.integer({ min: -3600, max: SPAN_MS / 1000 + 3600 }), { nil: undefined }),
+      length: fc.option(fc.integer({ min: 0, max: SPAN_MS / 1000 }), { nil: undefined }),
+      order: fc.option(fc.integer({ min: 1, max: 320 }), { nil: undefined }),
+    })
+    .map(({ status, from, length, order }): OrderFilter => ({
+      merchantId: m.merchant.id,
+      ...(status ? { status } : {}),
+      ...(from !== undefined ? { from: new Date(START + from * 1000) } : {}),
+      ...(length !== undefined ? { to: new Date(START + ((from ?? 0) + length) * 1000) } : {}),
+      ...(order !== undefined && order % 5 === 0
+        ? { tradeNo: `${prefix}${m.merchant.id}${String(order).padStart(8, '0')}` }
+        : {}),
+    }));
+
+describe('list sums from the hourly rollup', () => {
+  it('equal the collections’ own sums for any filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(filters(['to_be_paid', 'paid', 'closed', 'failed'], 'C'), async (f) => {
+        expect(await collectionsRepository.totals(ctx.database.db, f)).toEqual(await scan('collections', f));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('equal the payouts’ own sums for any filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        filters(['pending', 'processing', 'success', 'failed', 'refund_received'], 'P'),
+        async (f) => {
+          expect(await payoutsRepository.totals(ctx.database.db, f)).toEqual(await scan('payouts', f));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('follow an order through its life: counted once, under its current status', async () => {
+    const before = await payoutsRepository.totals(ctx.database.db, {
+      merchantId: m.merchant.id,
+      status: 'failed',
+    });
+    await ctx.database.db.execute(
+      sql`update payouts set status = 'failed' where merchant_id = ${m.merchant.id} and status = 'processing'`,
+    );
+    const after = await payoutsRepository.totals(ctx.database.db, {
+      merchantId: m.merchant.id,
+      status: 'failed',
+    });
+    const all = await payoutsRepository.totals(ctx.database.db, { merchantId: m.merchant.id });
+    expect(after.count).toBeGreaterThan(before.count);
+    expect(all.count).toBe(300);
+    expect(after).toEqual(await scan('payouts', { merchantId: m.merchant.id, status: 'failed' }));
+  });
+});

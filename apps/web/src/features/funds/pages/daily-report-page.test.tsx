@@ -1,0 +1,259 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
+import type { DailyReport, DailyReportListResponse } from '@paydesk/shared/reports/reports.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import DailyReportPage from './daily-report-page.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+// The merchant's days are in Kolkata (UTC+5:30); the user reads times at UTC+8.
+const day = (date: string, overrides: Partial<DailyReport> = {}): DailyReport => {
+  const start = new Date(Date.parse(`${date}T00:00:00Z`) - 330 * 60_000);
+  return {
+    date,
+    starts_at: start.toISOString(),
+    ends_at: new Date(start.getTime() + 86_400_000).toISOString(),
+    opening_balance: '1000.00',
+    closing_balance: '1000.00',
+    collection_amount: '0.00',
+    collection_count: 0,
+    collection_fee: '0.00',
+    payout_amount: '0.00',
+    payout_count: 0,
+    payout_fee: '0.00',
+    refunds: '0.00',
+    top_ups: '0.00',
+    withdrawals: '0.00',
+    transfers: '0.00',
+    freezes: '0.00',
+    entries: 0,
+    final: true,
+    currency: 'CNY',
+    ...overrides,
+  };
+};
+
+const ROWS = [
+  day('2026-03-11', { opening_balance: '1302.00', closing_balance: '1302.00', final: false }),
+  day('2026-03-10', {
+    opening_balance: '1000.00',
+    collection_amount: '500.00',
+    collection_count: 3,
+    collection_fee: '15.00',
+    payout_amount: '200.00',
+    payout_count: 1,
+    payout_fee: '2.50',
+    refunds: '20.00',
+    top_ups: '100.00',
+    withdrawals: '-50.00',
+    transfers: '-30.50',
+    freezes: '-20.00',
+    closing_balance: '1302.00',
+    entries: 9,
+  }),
+];
+
+const page = (rows: DailyReport[]): DailyReportListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    start_date: '2026-03-10',
+    end_date: '2026-03-11',
+    timezone: 'Asia/Kolkata',
+    sums: {
+      opening_balance: '1000.00',
+      closing_balance: '1302.00',
+      collection_amount: '500.00',
+      collection_count: 3,
+      collection_fee: '15.00',
+      payout_amount: '200.00',
+      payout_count: 1,
+      payout_fee: '2.50',
+      refunds: '20.00',
+      top_ups: '100.00',
+      withdrawals: '-50.00',
+      transfers: '-30.50',
+      freezes: '-20.00',
+      entries: 9,
+    },
+  },
+});
+
+let lists: URLSearchParams[];
+let perms: string[];
+let posts: { url: string; body: unknown }[];
+let answer: (query: URLSearchParams) => DailyReportListResponse;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  lists = [];
+  perms = ['funds:view'];
+  posts = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path, search = ''] = url.split('?');
+      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
+      if (init.method === 'POST') {
+        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
+        const task: ExportTask = {
+          id: 99,
+          kind: 'daily_reports',
+          format: 'xlsx',
+          status: 'waiting',
+          filters: {},
+          locale: 'en',
+          rows_done: 0,
+          rows_expected: 2,
+          row_count: null,
+          sums: null,
+          size: null,
+          file_name: 'daily_reports-20260311-0830-99.xlsx',
+          error: null,
+          created_at: '2026-03-11T00:30:00Z',
+          started_at: null,
+          finished_at: null,
+          expires_at: null,
+          expired: false,
+        };
+        return json(201, { data: task });
+      }
+      if (path === '/api/merchant/user')
+        return json(200, {
+          data: {
+            id: 1,
+            name: 'Finance',
+            email: 'finance@demo.paydesk.test',
+            roles: ['FINANCE'],
+            perms,
+            two_factor_enabled: false,
+            timezone: '+08:00',
+            merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+          },
+        });
+      if (path === '/api/merchant/daily-reports') {
+        const query = new URLSearchParams(search);
+        lists.push(query);
+        return json(200, answer(query));
+      }
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/fund/dailyReport') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/fund/dailyReport', Component: DailyReportPage },
+      { path: '/fund/fundWater', Component: () => <p>Transactions page</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+
+describe('Funds > Daily reports', { timeout: 60_000 }, () => {
+  it('shows each day from opening to closing balance, the range’s totals, and today as live', async () => {
+    answer = () => page(ROWS);
+    renderPage('/fund/dailyReport?start_date=2026-03-10&end_date=2026-03-11');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(lists.at(-1)?.get('start_date')).toBe('2026-03-10');
+    expect(lists.at(-1)?.get('end_date')).toBe('2026-03-11');
+    const [today, yesterday] = rows();
+    expect(today.textContent).toContain('2026-03-11');
+    expect(within(today).getByText('Live')).toBeInTheDocument();
+    expect(within(yesterday).queryByText('Live')).toBeNull();
+    const cells = within(yesterday)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual([
+      '2026-03-10',
+      '1,000.00',
+      '500.003 orders · fee 15.00',
+      '200.001 order · fee 2.50',
+      '+20.00',
+      '+100.00',
+      '-50.00',
+      '-30.50',
+      '-20.00',
+      '1,302.00',
+    ]);
+    const sums = screen.getByTestId('daily-report-sums');
+    expect(sums.textContent).toContain('2026-03-10 ~ 2026-03-11');
+    expect(sums.textContent).toContain('Opening balance: 1,000.00');
+    expect(sums.textContent).toContain('Collection fees: 15.00');
+    expect(sums.textContent).toContain('Closing balance: 1,302.00');
+    expect(sums.textContent).toContain('Days in time zone: Asia/Kolkata');
+    // Without export:create there is no Export button.
+    expect(screen.queryByTestId('export-button')).toBeNull();
+  });
+
+  it('exports the range shown: the Export button sends the dates without paging', async () => {
+    perms = ['funds:view', 'export:create'];
+    answer = () => page(ROWS);
+    renderPage('/fund/dailyReport?start_date=2026-03-10&end_date=2026-03-11&page=2');
+    await userEvent.click(await screen.findByTestId('export-button'));
+    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({
+      url: '/api/merchant/exports',
+      body: {
+        kind: 'daily_reports',
+        format: 'xlsx',
+        filters: { start_date: '2026-03-10', end_date: '2026-03-11' },
+        locale: 'en',
+      },
+    });
+  });
+
+  it('opens the day’s transactions: the merchant’s day read in the user’s own zone', async () => {
+    answer = () => page(ROWS);
+    const router = renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    await userEvent
+      .setup({ delay: null })
+      .click(screen.getByRole('link', { name: 'Open the transactions of 2026-03-10' }));
+    await screen.findByText('Transactions page');
+    expect(router.state.location.pathname).toBe('/fund/fundWater');
+    // Kolkata's 2026-03-10 is 2026-03-10 02:30 to 2026-03-11 02:29:59 at UTC+8.
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      start_time: '2026-03-10 02:30:00',
+      end_time: '2026-03-11 02:29:59',
+    });
+  });
+
+  it('reads in Chinese and says when a range has no days', async () => {
+    await changeLanguage('zh-cn');
+    answer = () => page([]);
+    renderPage('/fund/dailyReport?start_date=2030-01-01&end_date=2030-01-31');
+    expect(await screen.findByText('该范围内没有日报。')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '日报表' })).toBeInTheDocument();
+    expect(screen.getAllByText('期初余额').length).toBeGreaterThan(0);
+  });
+});

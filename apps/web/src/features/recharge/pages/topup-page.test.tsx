@@ -1,0 +1,181 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Recharge, RechargeOptions } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import TopupPage from './topup-page.tsx';
+
+// antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+const OPTIONS: RechargeOptions = {
+  currency: 'USDT',
+  networks: [
+    { network: 'TRC20', address: 'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top' },
+    { network: 'ERC20', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+  ],
+  rate: '7.10',
+  merchant_currency: 'CNY',
+};
+
+const created: Recharge = {
+  recharge_no: 'R20260301003000000000123',
+  status: 'pending_review',
+  currency: 'USDT',
+  network: 'ERC20',
+  address: OPTIONS.networks[1].address,
+  amount: '100.500000',
+  received_amount: null,
+  rate: null,
+  credited_amount: null,
+  credited_currency: 'CNY',
+  credited_usd: null,
+  reason: null,
+  screenshot_type: 'image/png',
+  created_at: '2026-03-01T00:30:00Z',
+  reviewed_at: null,
+};
+
+type Sent = { method: string; path: string; body: unknown };
+let sent: Sent[];
+let answer: () => Response;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  sent = [];
+  answer = () => json(201, { data: created });
+  vi.stubGlobal(
+    'URL',
+    Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }),
+  );
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path] = url.split('?');
+      const method = init.method ?? 'GET';
+      if (path === '/api/csrf-cookie') {
+        document.cookie = 'XSRF-TOKEN=t';
+        return new Response(null, { status: 204 });
+      }
+      sent.push({ method, path, body: init.body });
+      if (method === 'GET' && path === '/api/merchant/recharge-options') return json(200, { data: OPTIONS });
+      if (method === 'POST' && path === '/api/merchant/recharges') return answer();
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/recharge/topup', Component: TopupPage },
+      { path: '/recharge/record', Component: () => <p>History page</p> },
+    ],
+    { initialEntries: ['/recharge/topup'] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const user = () => userEvent.setup({ delay: null, applyAccept: false });
+const posts = () => sent.filter((call) => call.method === 'POST');
+const fileInput = () => document.querySelector('input[type=file]') as HTMLInputElement;
+const png = (bytes = 64, name = 'transfer.png') =>
+  new File([new Uint8Array(bytes)], name, { type: 'image/png' });
+const errorUnder = (label: string) =>
+  screen
+    .getByText(label, { selector: 'label' })
+    .closest('.ant-form-item')
+    ?.querySelector('.ant-form-item-explain')?.textContent;
+
+describe('Top-up', { timeout: 60_000 }, () => {
+  it('shows the deposit address of the chosen network with its QR code, and the indicative rate', async () => {
+    renderPage();
+    expect((await screen.findByTestId('deposit-address')).textContent).toContain(OPTIONS.networks[0].address);
+    expect(screen.getByTestId('deposit-qr')).toBeTruthy();
+    await user().click(screen.getByText('ERC20'));
+    expect(screen.getByTestId('deposit-address').textContent).toContain(OPTIONS.networks[1].address);
+    expect(screen.getByText(/Send only USDT on the ERC20 network/)).toBeTruthy();
+    await user().type(screen.getByLabelText('Recharge amount'), '100.5');
+    // 100.5 x 7.10 = 713.55, rounded down like the operator's approval.
+    expect(screen.getByTestId('topup-rate').textContent).toContain('1 USDT ≈ 7.10 CNY, about 713.55 CNY');
+  });
+
+  it('requires the amount and the screenshot, and checks the image in the browser: PNG or JPG, at most 2M', async () => {
+    renderPage();
+    await screen.findByTestId('deposit-address');
+    await user().click(screen.getByRole('button', { name: 'Submit for review' }));
+    await waitFor(() => expect(errorUnder('Recharge amount')).toBe('Please enter the recharge amount'));
+    expect(errorUnder('Transfer screenshot')).toBe('Please upload the screenshot of the transfer');
+
+    await user().type(screen.getByLabelText('Recharge amount'), '1.1234567');
+    await user().upload(fileInput(), new File(['GIF89a'], 'shot.png', { type: 'image/gif' }));
+    await user().click(screen.getByRole('button', { name: 'Submit for review' }));
+    await waitFor(() => expect(errorUnder('Transfer screenshot')).toBe('Only PNG or JPG images'));
+    expect(errorUnder('Recharge amount')).toBe('Enter an amount greater than 0 with at most 6 decimals');
+
+    await user().upload(fileInput(), png(2 * 1024 * 1024 + 1, 'big.png'));
+    await user().click(screen.getByRole('button', { name: 'Submit for review' }));
+    await waitFor(() => expect(errorUnder('Transfer screenshot')).toBe('The screenshot must be at most 2M'));
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('previews the screenshot, sends the form as multipart and goes to the history', async () => {
+    const router = renderPage();
+    await screen.findByTestId('deposit-address');
+    await user().click(screen.getByText('ERC20'));
+    await user().type(screen.getByLabelText('Recharge amount'), ' 100.5 ');
+    await user().upload(fileInput(), png(2 * 1024 * 1024, 'exactly-2m.png'));
+    expect(screen.getByTestId('screenshot-preview').textContent).toContain('exactly-2m.png (2,048 KB)');
+    expect(screen.getByAltText('Screenshot preview').getAttribute('src')).toBe('blob:preview');
+    await user().click(screen.getByRole('button', { name: 'Submit for review' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/recharge/record'));
+    const [post] = posts();
+    expect(post.path).toBe('/api/merchant/recharges');
+    const form = post.body as FormData;
+    expect(form.get('amount')).toBe('100.5');
+    expect(form.get('currency')).toBe('USDT');
+    expect(form.get('network')).toBe('ERC20');
+    expect((form.get('screenshot') as File).name).toBe('exactly-2m.png');
+  });
+
+  it("shows the server's refusal of the screenshot under it (415)", async () => {
+    answer = () =>
+      json(415, { message: 'The screenshot must be a PNG or JPG image.', code: 'screenshot_type' });
+    renderPage();
+    await screen.findByTestId('deposit-address');
+    await user().type(screen.getByLabelText('Recharge amount'), '10');
+    await user().upload(fileInput(), png());
+    await user().click(screen.getByRole('button', { name: 'Submit for review' }));
+    await waitFor(() =>
+      expect(errorUnder('Transfer screenshot')).toBe('The screenshot must be a PNG or JPG image.'),
+    );
+  });
+
+  it('speaks Chinese', async () => {
+    await changeLanguage('zh-cn');
+    renderPage();
+    await screen.findByTestId('deposit-address');
+    expect(screen.getByText('充值地址')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '提交审核' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,200 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Recharge, RechargeListResponse } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import TopupRecordPage from './topup-record-page.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
+const USER = {
+  id: 1,
+  name: 'Demo Finance',
+  email: 'finance@demo.paydesk.test',
+  roles: ['FINANCE'],
+  perms: ['topup:view'],
+  two_factor_enabled: false,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const recharge = (no: string, overrides: Partial<Recharge> = {}): Recharge => ({
+  recharge_no: no,
+  status: 'approved',
+  currency: 'USDT',
+  network: 'TRC20',
+  address: 'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top',
+  amount: '100.500000',
+  received_amount: '100.123456',
+  rate: '7.1234',
+  credited_amount: '713.21',
+  credited_currency: 'CNY',
+  credited_usd: '100.12',
+  reason: 'Seen on chain',
+  screenshot_type: 'image/png',
+  created_at: '2026-03-01T00:30:00Z',
+  reviewed_at: '2026-03-01T02:00:00Z',
+  ...overrides,
+});
+
+const list = (rows: Recharge[]): RechargeListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    next_cursor: null,
+    sums: { amount: '1300.500000', count: 2, credited: '713.21' },
+  },
+});
+
+let requests: { path: string; query: URLSearchParams }[];
+let perms: string[];
+let posts: { url: string; body: unknown }[];
+let answer: (query: URLSearchParams) => RechargeListResponse;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  requests = [];
+  perms = ['topup:view'];
+  posts = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path, search = ''] = url.split('?');
+      if (path === '/api/merchant/user') return json(200, { data: { ...USER, perms } });
+      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
+      if (init.method === 'POST') {
+        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
+        return json(422, { message: 'Not in this test.', code: 'validation_failed' });
+      }
+      requests.push({ path, query: new URLSearchParams(search) });
+      if (path === '/api/merchant/recharges') return json(200, answer(new URLSearchParams(search)));
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/recharge/record') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/recharge/record', Component: TopupRecordPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const cellsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+
+describe('Top-up history', { timeout: 60_000 }, () => {
+  it('shows each top-up: network, address, amount, credited in local currency and USD, rate, screenshot, status', async () => {
+    answer = () =>
+      list([
+        recharge('R2', {
+          status: 'rejected',
+          received_amount: null,
+          rate: null,
+          credited_amount: null,
+          credited_usd: null,
+          reason: 'No matching transfer on chain',
+          network: 'ERC20',
+          address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+          amount: '1200.000000',
+        }),
+        recharge('R1'),
+      ]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const [rejected, approved] = rows().map(cellsOf);
+    expect(approved.slice(0, 8)).toEqual([
+      'R1',
+      'USDT',
+      'TRC20',
+      'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top',
+      '100.500000 USDT',
+      '713.21 CNY',
+      '100.12 USD',
+      '7.1234',
+    ]);
+    expect(approved.slice(9, 12)).toEqual(['Approved', 'Seen on chain', '2026-03-01 08:30:00']);
+    expect(rejected.slice(5, 8)).toEqual(['-', '-', '-']);
+    expect(rejected[9]).toBe('Rejected');
+    expect(rejected[10]).toBe('No matching transfer on chain');
+    // The screenshot preview is read from its endpoint.
+    const images = screen.getAllByAltText('Screenshot') as HTMLImageElement[];
+    expect(images.map((img) => img.getAttribute('src'))).toEqual([
+      '/api/merchant/recharges/R2/screenshot',
+      '/api/merchant/recharges/R1/screenshot',
+    ]);
+    expect(screen.getByTestId('recharge-sums').textContent).toBe(
+      'Recharge amount: 1,300.500000 USDTTop-ups: 2Receipt amount: 713.21 CNY',
+    );
+  });
+
+  it('filters by status and network through the URL, and opens a rejected top-up with its reason', async () => {
+    answer = () =>
+      list([recharge('R9', { status: 'rejected', reason: 'Blurry screenshot', credited_amount: null })]);
+    renderPage('/recharge/record?status=rejected&network=ERC20');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const call = requests.find((r) => r.path === '/api/merchant/recharges')!;
+    expect(call.query.get('status')).toBe('rejected');
+    expect(call.query.get('network')).toBe('ERC20');
+    await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const alert = await screen.findByTestId('recharge-rejected');
+    expect(alert.textContent).toContain('Blurry screenshot');
+  });
+
+  it('says when there are no top-ups yet, in Vietnamese', async () => {
+    await changeLanguage('vi');
+    answer = () => list([]);
+    renderPage();
+    expect(await screen.findByText('Chưa có giao dịch nạp tiền')).toBeTruthy();
+  });
+  it('exports what the filters show: the Export button sends them without paging', async () => {
+    perms = ['topup:view', 'export:create'];
+    answer = () => list([recharge('R1')]);
+    renderPage('/recharge/record?status=approved&network=TRC20&page=2');
+    await userEvent.click(await screen.findByTestId('export-button'));
+    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({
+      url: '/api/merchant/exports',
+      body: {
+        kind: 'recharges',
+        format: 'xlsx',
+        filters: { status: 'approved', network: 'TRC20' },
+        locale: 'en',
+      },
+    });
+  });
+
+  it('has no Export button without export:create', async () => {
+    answer = () => list([recharge('R1')]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.queryByTestId('export-button')).toBeNull();
+  });
+});

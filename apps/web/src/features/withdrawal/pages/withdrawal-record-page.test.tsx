@@ -1,0 +1,226 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Withdrawal, WithdrawalListResponse } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
+import { changeLanguage } from '../../../i18n/index.ts';
+import { resetHttpStateForTests } from '../../../lib/http.ts';
+import WithdrawalRecordPage from './withdrawal-record-page.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
+const USER = {
+  id: 1,
+  name: 'Demo Finance',
+  email: 'finance@demo.paydesk.test',
+  roles: ['FINANCE'],
+  perms: ['withdrawal:view'],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+const HASH = '7c2d1f0e9a8b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d';
+const withdrawal = (no: string, overrides: Partial<Withdrawal> = {}): Withdrawal => ({
+  withdrawal_no: no,
+  status: 'pending_review',
+  currency: 'USDT',
+  network: 'TRC20',
+  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  amount: '100.000000',
+  fee: '2.000000',
+  is_free: false,
+  rate: '7.2',
+  local_currency: 'CNY',
+  local_amount: '720.00',
+  local_fee: '14.40',
+  local_total: '734.40',
+  tx_hash: null,
+  reject_reason: null,
+  created_at: '2026-03-01T00:30:00Z',
+  approved_at: null,
+  paid_at: null,
+  rejected_at: null,
+  ...overrides,
+});
+
+const page = (rows: Withdrawal[]): WithdrawalListResponse => ({
+  data: rows,
+  meta: {
+    page: 1,
+    per_page: 20,
+    total: rows.length,
+    next_cursor: null,
+    sums: { amount: '1250.500000', fee: '6.000000', count: 3, local_total: '9046.80' },
+  },
+});
+
+let requests: { path: string; query: URLSearchParams }[];
+let perms: string[];
+let posts: { url: string; body: unknown }[];
+let answerList: () => WithdrawalListResponse;
+
+beforeEach(async () => {
+  await changeLanguage('en');
+  resetHttpStateForTests();
+  requests = [];
+  perms = ['withdrawal:view'];
+  posts = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const [path, search = ''] = url.split('?');
+      if (path === '/api/merchant/user') return json(200, { data: { ...USER, perms } });
+      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
+      if (init.method === 'POST') {
+        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
+        return json(422, { message: 'Not in this test.', code: 'validation_failed' });
+      }
+      requests.push({ path, query: new URLSearchParams(search) });
+      if (path === '/api/merchant/withdrawals') return json(200, answerList());
+      return json(404, { message: 'Not found.', code: 'not_found' });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage(path = '/withdrawal/record') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/withdrawal/record', Component: WithdrawalRecordPage }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const cellsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+const listCalls = () => requests.filter((r) => r.path === '/api/merchant/withdrawals');
+
+describe('Withdrawal history', { timeout: 60_000 }, () => {
+  it('shows each withdrawal with its status, the hash once paid and the reason when rejected, and the sums', async () => {
+    answerList = () =>
+      page([
+        withdrawal('W3'),
+        withdrawal('W2', {
+          status: 'rejected',
+          reject_reason: 'Wallet not verified',
+          rejected_at: '2026-03-01T02:00:00Z',
+        }),
+        withdrawal('W1', {
+          status: 'paid',
+          fee: '0.000000',
+          is_free: true,
+          local_fee: '0.00',
+          local_total: '720.00',
+          tx_hash: HASH,
+          paid_at: '2026-03-01T03:00:00Z',
+        }),
+      ]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const [pending, rejected, paid] = rows().map(cellsOf);
+    expect(pending.slice(0, 9)).toEqual([
+      'W3',
+      '100.00 USDT',
+      '2.00 USDT',
+      '734.40 CNY',
+      'TRC20',
+      'TR7NHqje…gjLj6t',
+      'Pending review',
+      '-',
+      '2026-03-01 08:30:00',
+    ]);
+    expect(rejected.slice(6, 8)).toEqual(['Rejected', 'Wallet not verified']);
+    expect(paid.slice(2, 8)).toEqual([
+      '0.00 USDT',
+      '720.00 CNY',
+      'TRC20',
+      'TR7NHqje…gjLj6t',
+      'Paid',
+      '7c2d1f0e…1b0c9d',
+    ]);
+    expect(screen.getByTestId('withdrawal-sums').textContent).toBe(
+      'Withdrawal amount: 1,250.50 USDTFees: 6.00 USDTCount: 3Local-currency amount: 9,046.80 CNY',
+    );
+
+    // The paid one's detail: the whole hash, the rate, the local amounts and the times.
+    await userEvent.setup({ delay: null }).click(within(rows()[2]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(drawer.textContent).toContain('Withdrawal W1');
+    expect(within(drawer).getByTestId('withdrawal-tx-hash').textContent).toContain(HASH);
+    expect(drawer.textContent).toContain('Free withdrawal');
+    expect(drawer.textContent).toContain('1 USDT = 7.2 CNY');
+    expect(drawer.textContent).toContain('2026-03-01 11:00:00');
+  });
+
+  it("shows a rejection's reason in the drawer", async () => {
+    answerList = () => page([withdrawal('W2', { status: 'rejected', reject_reason: 'Wallet not verified' })]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    expect((await screen.findByTestId('withdrawal-reject-reason')).textContent).toContain(
+      'Wallet not verified',
+    );
+  });
+
+  it('reads the filters from the URL into the request, and says when nothing matches', async () => {
+    answerList = () => page([]);
+    renderPage('/withdrawal/record?withdrawal_no=W9&status=rejected&network=ERC20');
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+      page: '1',
+      per_page: '20',
+      withdrawal_no: 'W9',
+      status: 'rejected',
+      network: 'ERC20',
+    });
+    expect(await screen.findByText('No withdrawals match these filters.')).toBeInTheDocument();
+  });
+
+  it('speaks Chinese', async () => {
+    await changeLanguage('zh-cn');
+    answerList = () => page([withdrawal('W3', { status: 'approved' })]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(cellsOf(rows()[0])[6]).toBe('已审核');
+    expect(screen.getByRole('columnheader', { name: '审核状态' })).toBeInTheDocument();
+  });
+  it('exports what the filters show: the Export button sends them without paging', async () => {
+    perms = ['withdrawal:view', 'export:create'];
+    answerList = () => page([withdrawal('W1')]);
+    renderPage('/withdrawal/record?status=paid&page=2');
+    await userEvent.click(await screen.findByTestId('export-button'));
+    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({
+      url: '/api/merchant/exports',
+      body: { kind: 'withdrawals', format: 'xlsx', filters: { status: 'paid' }, locale: 'en' },
+    });
+  });
+
+  it('has no Export button without export:create', async () => {
+    answerList = () => page([withdrawal('W1')]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.queryByTestId('export-button')).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { AmountSchema, CurrencySchema, RateSchema } from '../money.ts';
+import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
+import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
+
+// Top-ups (DESIGN sections 3, 4, 5 and 9): a merchant sends USDT to the platform's deposit address and
+// uploads the transfer's screenshot; an operator checks it and approves with the USDT received and the
+// rate (credited = received x rate, rounded down to the merchant currency's minor unit) or rejects it.
+
+export const RECHARGE_STATUSES = ['pending_review', 'approved', 'rejected'] as const;
+export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
+export const RechargeStatusSchema = z.enum(RECHARGE_STATUSES, {
+  error: `The status must be one of: ${RECHARGE_STATUSES.join(', ')}.`,
+});
+
+export const RECHARGE_NETWORKS = ['TRC20', 'ERC20'] as const;
+export type RechargeNetwork = (typeof RECHARGE_NETWORKS)[number];
+export const RechargeNetworkSchema = z.enum(RECHARGE_NETWORKS, {
+  error: 'The network must be TRC20 or ERC20.',
+});
+
+/** The screenshot rules (DESIGN 9), checked in the browser too. */
+export const SCREENSHOT_MAX_BYTES = 2 * 1024 * 1024;
+export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg'] as const;
+export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
+/** Read from the image header before anything is decoded: a larger image is refused (422). */
+export const SCREENSHOT_MAX_PIXELS = 40_000_000;
+
+const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
+
+// ---- GET /api/merchant/recharge-options
+
+export const RechargeOptionsSchema = z.object({
+  currency: z.literal('USDT'),
+  networks: z.array(z.object({ network: RechargeNetworkSchema, address: z.string() })),
+  /** The indicative rate of one USDT in the merchant's currency (the operator credits at the rate of the day). */
+  rate: z.string(),
+  merchant_currency: CurrencySchema,
+});
+export type RechargeOptions = z.infer<typeof RechargeOptionsSchema>;
+export const RechargeOptionsResponseSchema = z.object({ data: RechargeOptionsSchema });
+
+// ---- POST /api/merchant/recharges (multipart: amount, currency, network, screenshot)
+
+export const CreateRechargeFieldsSchema = z.object({
+  amount: AmountSchema.refine((v) => /[1-9]/.test(v), 'The amount must be greater than zero.'),
+  currency: z.literal('USDT', { error: 'The currency must be USDT.' }),
+  network: RechargeNetworkSchema,
+});
+export type CreateRechargeFields = z.infer<typeof CreateRechargeFieldsSchema>;
+
+// ---- GET /api/merchant/recharges
+
+export const RechargeListQuerySchema = CursorListQuerySchema.extend({
+  recharge_no: optionalText(64),
+  status: z.preprocess(emptyToUndefined, RechargeStatusSchema.optional()),
+  network: z.preprocess(emptyToUndefined, RechargeNetworkSchema.optional()),
+  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
+  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
+}).refine(
+  (q) =>
+    !q.start_time ||
+    !q.end_time ||
+    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
+  { message: 'The start time must be before the end time.', path: ['end_time'] },
+);
+export type RechargeListQuery = z.infer<typeof RechargeListQuerySchema>;
+
+export const RechargeSchema = z.object({
+  recharge_no: z.string(),
+  status: RechargeStatusSchema,
+  /** What was sent: USDT on this network to this address. */
+  currency: z.literal('USDT'),
+  network: RechargeNetworkSchema,
+  address: z.string(),
+  amount: z.string(),
+  /** Set when approved: the USDT the operator saw arrive, the rate, and what was credited. */
+  received_amount: z.string().nullable(),
+  rate: z.string().nullable(),
+  credited_amount: z.string().nullable(),
+  credited_currency: CurrencySchema,
+  credited_usd: z.string().nullable(),
+  /** Why it was rejected (or the operator's note on an approval). */
+  reason: z.string().nullable(),
+  screenshot_type: z.enum(SCREENSHOT_TYPES),
+  created_at: z.string(),
+  reviewed_at: z.string().nullable(),
+});
+export type Recharge = z.infer<typeof RechargeSchema>;
+
+export const RechargeSumsSchema = z.object({ amount: z.string(), count: z.number(), credited: z.string() });
+export const RechargeListResponseSchema = z.object({
+  data: z.array(RechargeSchema),
+  meta: CursorListMetaSchema.extend({ sums: RechargeSumsSchema }),
+});
+export type RechargeListResponse = z.infer<typeof RechargeListResponseSchema>;
+export const RechargeResponseSchema = z.object({ data: RechargeSchema });
+
+// ---- Operator API (/ops/v1/topups)
+
+export const OpsTopupListQuerySchema = z.object({
+  merchant: optionalText(32),
+  status: z.preprocess(emptyToUndefined, RechargeStatusSchema.optional()),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type OpsTopupListQuery = z.infer<typeof OpsTopupListQuerySchema>;
+
+const ReasonSchema = z.string().trim().min(1, 'The reason field is required.').max(500);
+const RechargeNoSchema = z
+  .string()
+  .trim()
+  .regex(/^R[0-9]{8,40}$/, 'Not a top-up number (R...).');
+
+export const ApproveTopupBodySchema = z.object({
+  no: RechargeNoSchema,
+  /** The USDT that arrived on chain (may differ from what the merchant typed). */
+  received: AmountSchema.refine((v) => /[1-9]/.test(v), 'The received amount must be greater than zero.'),
+  rate: RateSchema,
+  /** One USDT in USD (default: the configured rate, 1). */
+  usd_rate: RateSchema.optional(),
+  reason: ReasonSchema,
+});
+export type ApproveTopupBody = z.infer<typeof ApproveTopupBodySchema>;
+
+export const RejectTopupBodySchema = z.object({ no: RechargeNoSchema, reason: ReasonSchema });
+export type RejectTopupBody = z.infer<typeof RejectTopupBodySchema>;
+
+export const OpsTopupSchema = RechargeSchema.extend({
+  merchant: z.string(),
+  usd_rate: z.string().nullable(),
+  screenshot_bytes: z.number(),
+  reviewed_by: z.string().nullable(),
+});
+export type OpsTopup = z.infer<typeof OpsTopupSchema>;
