@@ -20,6 +20,9 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
           environment: 'node',
+          // Some unit tests run ESLint or compile the Java and Python signing examples: on a busy machine
+          // that takes far longer than the default 5 s, and a test must not depend on the machine's speed.
+          testTimeout: 60_000,
         },
       },
       integration('pglite'),

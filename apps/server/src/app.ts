@@ -7,7 +7,13 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -28,7 +34,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
 import { startHousekeeping, sweepExpired } from './jobs/housekeeping.ts';
-import { type JobServices, startWorkers } from './jobs/workers.ts';
+import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
 import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
 import { registerGatewayDocs, registerGatewayModule } from './modules/gateway/index.ts';
@@ -50,6 +56,20 @@ import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * One log line per request, written when it is answered (the request, the status, the time), instead of
+ * Fastify's two: at gateway rates the second line was a tenth of the server's CPU.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
 
 export type AppDeps = {
   config: Config;
@@ -92,6 +112,7 @@ export async function buildApp({
     },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // SIGTERM: new requests get 503 while in-flight ones finish.
@@ -224,7 +245,7 @@ export async function buildApp({
   app.addHook('onReady', async () => {
     stopHousekeeping = startHousekeeping(db, app.log);
     await jobs.start();
-    if (config.jobsInline) await startWorkers(jobs, services);
+    if (config.jobsInline) await startWorkers(jobs, services, { queues: workedQueues(config.jobQueues) });
   });
   // SIGTERM: requests finish first (Fastify), then running jobs (pg-boss's graceful stop).
   app.addHook('onClose', async () => {

@@ -25,6 +25,11 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** inline: this process also runs the background jobs; off: leave them to `npm run worker`. */
   JOBS: z.enum(['inline', 'off']).optional(),
+  /**
+   * Which job queues this process works, comma-separated (all by default): e.g. every queue but
+   * export.run, when exports run in their own small `npm run worker:exports` processes.
+   */
+  JOB_QUEUES: z.string().optional(),
   /** Callbacks may go to loopback and private addresses (development, the demo). */
   NOTIFY_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
   /** The address merchants and payers reach this server at (pay_url links). */
@@ -122,6 +127,8 @@ export type Config = {
   db: { poolSize: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   webDist: string;
   jobsInline: boolean;
+  /** null: every queue. */
+  jobQueues: string[] | null;
   notifyAllowPrivate: boolean;
   /** No trailing slash; empty means "relative links" (the sandbox page is on this same server). */
   publicUrl: string;
@@ -216,6 +223,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(repoRoot, e.WEB_DIST ?? 'apps/web/dist'),
     // Tests drive jobs by hand; a server runs them unless told to leave them to worker processes.
     jobsInline: (e.JOBS ?? (e.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline',
+    jobQueues: e.JOB_QUEUES?.trim()
+      ? e.JOB_QUEUES.split(',')
+          .map((queue) => queue.trim())
+          .filter(Boolean)
+      : null,
     // In production callbacks never reach private addresses unless allowed (npm start's demo allows it).
     notifyAllowPrivate:
       (e.NOTIFY_ALLOW_PRIVATE ?? (e.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',

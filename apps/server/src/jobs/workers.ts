@@ -1,4 +1,4 @@
-import type { JobRunner } from '../db/jobs.ts';
+import { type JobHandler, type JobRunner, QUEUES, type QueueName } from '../db/jobs.ts';
 import type { CallbacksService } from '../modules/callbacks/index.ts';
 import type { CollectionsService, SettlementsService } from '../modules/collections/index.ts';
 import type { ExportsService } from '../modules/exports/index.ts';
@@ -19,40 +19,53 @@ export type JobServices = {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** The queues a process works: all, or those JOB_QUEUES names (an unknown name stops the start). */
+export function workedQueues(names: string[] | null): QueueName[] {
+  if (!names) return [...QUEUES];
+  const unknown = names.filter((name) => !(QUEUES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`JOB_QUEUES names unknown queues: ${unknown.join(', ')} (known: ${QUEUES.join(', ')}).`);
+  return names as QueueName[];
+}
+
 /** Every queue's work (DESIGN section 2); each step is idempotent, so a job that runs twice is harmless. */
 export async function startWorkers(
   jobs: JobRunner,
   services: JobServices,
-  pollingSeconds = 1,
+  { pollingSeconds = 1, queues = [...QUEUES] }: { pollingSeconds?: number; queues?: QueueName[] } = {},
 ): Promise<void> {
-  await jobs.work(
-    {
-      'collection.expire': async (data) => {
-        await services.collections.expire(text(data.trade_no));
-      },
-      'callback.deliver': async (data) => {
-        await services.callbacks.attempt(text(data.id));
-      },
-      'settlement.run': async () => {
-        await services.settlements.run();
-      },
-      // The sandbox channel: collections (C...) in auto mode, payouts (P...) always.
-      'sandbox.complete': async (data) => {
-        await services.sandbox.autoComplete(text(data.trade_no));
-      },
-      housekeeping: () => services.housekeeping(),
-      'export.run': async (data) => {
-        await services.exports.run(Number(data.id));
-      },
-      'reports.keep-days': async () => {
-        await services.dailyReports.keepFinishedDays();
-      },
+  const handlers: Record<QueueName, JobHandler> = {
+    'collection.expire': async (data) => {
+      await services.collections.expire(text(data.trade_no));
     },
-    { pollingSeconds },
-  );
-  // In UTC; each run settles what its channels' cycles allow in their merchants' time zones.
-  await jobs.schedule('settlement.run', '*/10 * * * *');
-  await jobs.schedule('housekeeping', '*/10 * * * *');
-  // Days end at a different UTC hour in each merchant's zone (and on the half hour in some).
-  await jobs.schedule('reports.keep-days', '15,45 * * * *');
+    'callback.deliver': async (data) => {
+      await services.callbacks.attempt(text(data.id));
+    },
+    'settlement.run': async () => {
+      await services.settlements.run();
+    },
+    // The sandbox channel: collections (C...) in auto mode, payouts (P...) always.
+    'sandbox.complete': async (data) => {
+      await services.sandbox.autoComplete(text(data.trade_no));
+    },
+    housekeeping: () => services.housekeeping(),
+    'export.run': async (data) => {
+      await services.exports.run(Number(data.id));
+    },
+    'reports.keep-days': async () => {
+      await services.dailyReports.keepFinishedDays();
+    },
+  };
+  await jobs.work(Object.fromEntries(queues.map((queue) => [queue, handlers[queue]])), { pollingSeconds });
+  const schedules: Partial<Record<QueueName, string>> = {
+    // In UTC; each run settles what its channels' cycles allow in their merchants' time zones.
+    'settlement.run': '*/10 * * * *',
+    housekeeping: '*/10 * * * *',
+    // Days end at a different UTC hour in each merchant's zone (and on the half hour in some).
+    'reports.keep-days': '15,45 * * * *',
+  };
+  for (const queue of queues) {
+    const cron = schedules[queue];
+    if (cron) await jobs.schedule(queue, cron);
+  }
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TEST_APP_KEY } from './test-app.ts';
@@ -40,5 +40,40 @@ export function startServerProcess(
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${output}`)));
+  });
+}
+
+const serverDir = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * `npm run worker:exports` as the package script runs it (its Node flags, the heap caps, included):
+ * `[execPath, args]` for spawn. The bench measures the same command.
+ */
+export function exportWorkerCommand(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const [node, ...args] = scripts['worker:exports']!.split(/\s+/);
+  if (node !== 'node') throw new Error('The worker:exports script should start with node.');
+  return args.map((arg) => (arg.endsWith('.ts') ? path.join(serverDir, arg) : arg));
+}
+
+/** `npm run worker:exports` on a PostgreSQL database; resolves once it takes jobs. */
+export function startExportWorker(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, exportWorkerCommand(), {
+    env: { ...process.env, NODE_ENV: 'production', APP_KEY: TEST_APP_KEY, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('is taking jobs')) resolve({ child, port: 0, exited });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`export worker exited early (${code}): ${output}`)));
   });
 }

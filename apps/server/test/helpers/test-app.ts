@@ -48,7 +48,14 @@ export async function createTestDatabase(
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 40, migrationsFolder });
+  // Tests fire hundreds of requests at once: on a busy machine a request may wait seconds for one of the
+  // 40 connections, which must not turn into a 503 (database-limits.test.ts tests the short timeout).
+  const database = await openDatabase({
+    url: url.toString(),
+    poolSize: 40,
+    acquireTimeoutMs: 60_000,
+    migrationsFolder,
+  });
   if (migrate) await database.migrate();
   return {
     ...database,

@@ -30,19 +30,30 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL pool limits', () =
     );
     expect(statement_timeout).toBe('1500ms');
 
-    // Hold the only connection; the statement timeout ends the sleep after 1.5 s.
-    const holder = database.db.execute(sql`select pg_sleep(5)`).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
+    // Hold the pool's only connection in an open transaction until the request has been answered.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      holding();
+      await gate;
+    });
+    await held;
     const response = await app.inject({
       method: 'GET',
       url: '/api/merchant/user',
       headers: { cookie: 'paydesk_session=abc' },
     });
+    // Refused once the acquire timeout (300 ms) passed, while the connection was still taken.
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toMatch(/busy/i);
-    expect(Date.now() - started).toBeLessThan(1400);
-    const held = (await holder) as Error;
-    expect(String((held.cause as Error | undefined)?.message ?? held)).toMatch(/statement timeout/i);
+    release();
+    await holder;
+
+    // A statement past statement_timeout is ended by the database.
+    const error = (await database.db.execute(sql`select pg_sleep(5)`).catch((e: Error) => e)) as Error;
+    expect(String((error.cause as Error | undefined)?.message ?? error)).toMatch(/statement timeout/i);
   });
 });

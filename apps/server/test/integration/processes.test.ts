@@ -77,7 +77,7 @@ class Browser {
 }
 
 /** Polls a condition on real processes until it holds (they run on their own clocks), within a limit. */
-async function eventually(what: string, check: () => Promise<boolean>, limitMs = 60_000) {
+async function eventually(what: string, check: () => Promise<boolean>, limitMs = 120_000) {
   const until = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`Still not true after ${limitMs} ms: ${what}`);
@@ -86,7 +86,7 @@ async function eventually(what: string, check: () => Promise<boolean>, limitMs =
 }
 
 describe.runIf(testDatabaseKind() === 'postgres')('two servers and two workers on one database', () => {
-  it('share sessions and throttles, and run every job once', async () => {
+  it('share sessions and throttles, and run every job once', { timeout: 300_000 }, async () => {
     database = await createTestDatabase();
     const db = database.db;
 

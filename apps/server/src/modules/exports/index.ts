@@ -5,7 +5,12 @@ import type { DailyReportsService } from '../reports/index.ts';
 import { createExportsService } from './exports.service.ts';
 import { exportKindHandlers } from './kinds/index.ts';
 
-export { EXPORT_QUEUE, type ExportsService, exportFileName } from './exports.service.ts';
+export {
+  createExportsService,
+  EXPORT_QUEUE,
+  type ExportsService,
+  exportFileName,
+} from './exports.service.ts';
 export { createCsvWriter } from './writers/csv-writer.ts';
 export { createXlsxWriter, EXCEL_MAX_ROWS } from './writers/xlsx-writer.ts';
 export { exportKindHandlers } from './kinds/index.ts';
