@@ -22,6 +22,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
       'fund flow export (--rows N, default 1,000,000) to CSV vs COPY TO STDOUT (target >= 0.3), XLSX (>= 0.1), worker peak RSS < 200 MB at N and 3 N rows',
     run: async () => (await import('./exports.ts')).runExports(),
   },
+  soak: {
+    about:
+      'mixed demo traffic (--minutes N, default 10) against a real server process (JOBS=inline): unexpected answers, callbacks received vs expected, RSS trend, ledger:verify',
+    run: async () => (await import('./soak.ts')).runSoak(),
+  },
   payouts: {
     about:
       'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, vs pgbench -N (target >= 0.25 both); ledger:verify after each run',
