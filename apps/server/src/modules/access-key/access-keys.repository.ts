@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { eq, sql } from 'drizzle-orm';
+import { type DbOrTx, preparedOnce, type Tx } from '../../db/client.ts';
 import { accessKeys, merchants } from '../../db/schema/index.ts';
 
 export type AccessKeyRow = typeof accessKeys.$inferSelect;
@@ -26,11 +26,14 @@ export const accessKeysRepository = {
 
   /** The key a signed gateway call names, with its merchant (one round trip per call). */
   findByAccessKey: async (db: DbOrTx, accessKey: string) => {
-    const [row] = await db
-      .select({ key: accessKeys, merchant: merchants })
-      .from(accessKeys)
-      .innerJoin(merchants, eq(merchants.id, accessKeys.merchantId))
-      .where(eq(accessKeys.accessKey, accessKey));
+    const [row] = await preparedOnce(db, 'access_key_with_merchant', (on) =>
+      on
+        .select({ key: accessKeys, merchant: merchants })
+        .from(accessKeys)
+        .innerJoin(merchants, eq(merchants.id, accessKeys.merchantId))
+        .where(eq(accessKeys.accessKey, sql.placeholder('accessKey')))
+        .prepare('access_key_with_merchant'),
+    ).execute({ accessKey });
     return row;
   },
 

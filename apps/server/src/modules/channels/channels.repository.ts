@@ -1,5 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { type DbOrTx, preparedOnce, type Tx } from '../../db/client.ts';
 import { channels } from '../../db/schema/index.ts';
 
 export type ChannelRow = typeof channels.$inferSelect;
@@ -45,19 +45,24 @@ export const channelsRepository = {
     kind: 'collection' | 'payout',
     code?: string,
   ): Promise<ChannelRow | undefined> => {
-    const [row] = await db
-      .select()
-      .from(channels)
-      .where(
-        and(
-          eq(channels.merchantId, merchantId),
-          eq(channels.kind, kind),
-          eq(channels.status, 'open'),
-          code ? eq(channels.code, code) : undefined,
-        ),
-      )
-      .orderBy(asc(channels.id))
-      .limit(1);
+    // Every gateway order reads it: a prepared statement per shape (with or without a code).
+    const name = code ? 'open_channel_by_code' : 'open_channel_first';
+    const [row] = await preparedOnce(db, name, (on) =>
+      on
+        .select()
+        .from(channels)
+        .where(
+          and(
+            eq(channels.merchantId, sql.placeholder('merchantId')),
+            eq(channels.kind, sql.placeholder('kind')),
+            eq(channels.status, 'open'),
+            code ? eq(channels.code, sql.placeholder('code')) : undefined,
+          ),
+        )
+        .orderBy(asc(channels.id))
+        .limit(1)
+        .prepare(name),
+    ).execute({ merchantId, kind, code: code ?? null });
     return row;
   },
 };

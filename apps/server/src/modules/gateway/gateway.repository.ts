@@ -1,20 +1,20 @@
 import { lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { type DbOrTx, queryRows } from '../../db/client.ts';
 import { gatewayNonces } from '../../db/schema/index.ts';
 
 export const gatewayRepository = {
   /** Records a nonce; false when this merchant used it in the last 10 minutes (a replay). */
   claimNonce: async (db: DbOrTx, merchantId: number, nonce: string, at: Date): Promise<boolean> => {
-    const rows = await db
-      .insert(gatewayNonces)
-      .values({ merchantId, nonce, createdAt: at })
-      .onConflictDoUpdate({
-        target: [gatewayNonces.merchantId, gatewayNonces.nonce],
-        set: { createdAt: at },
-        // An old row (past the window, not swept yet) is taken over; a recent one refuses the call.
-        setWhere: sql`${gatewayNonces.createdAt} < ${new Date(at.getTime() - NONCE_TTL_MS)}`,
-      })
-      .returning({ nonce: gatewayNonces.nonce });
+    // Every gateway call runs it: plain SQL as a named prepared statement. An old row (past the window,
+    // not swept yet) is taken over; a recent one refuses the call.
+    const rows = await queryRows<{ nonce: string }>(
+      db,
+      sql`insert into gateway_nonces (merchant_id, nonce, created_at)
+          values (${merchantId}, ${nonce}, ${at.toISOString()}::timestamptz)
+          on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
+          where gateway_nonces.created_at < ${new Date(at.getTime() - NONCE_TTL_MS).toISOString()}::timestamptz
+          returning nonce`,
+    );
     return rows.length === 1;
   },
 

@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
@@ -129,16 +129,19 @@ export const payoutsRepository = {
 
   /** The key's stored answer within its 24 hours, if any. */
   findKey: async (db: DbOrTx, merchantId: number, key: string, at: Date) => {
-    const [row] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.merchantId, merchantId),
-          eq(idempotencyKeys.key, key),
-          gte(idempotencyKeys.createdAt, new Date(at.getTime() - IDEMPOTENCY_TTL_MS)),
-        ),
-      );
+    const [row] = await preparedOnce(db, 'idempotency_key', (on) =>
+      on
+        .select()
+        .from(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.merchantId, sql.placeholder('merchantId')),
+            eq(idempotencyKeys.key, sql.placeholder('key')),
+            gte(idempotencyKeys.createdAt, sql`${sql.placeholder('since')}::timestamptz`),
+          ),
+        )
+        .prepare('idempotency_key'),
+    ).execute({ merchantId, key, since: new Date(at.getTime() - IDEMPOTENCY_TTL_MS).toISOString() });
     return row;
   },
 
