@@ -347,6 +347,14 @@ function rowsRead(plan: PlanNode): Map<string, number> {
   return read;
 }
 
+const seqScanned = (plan: PlanNode) => {
+  const tables: string[] = [];
+  walk(plan, (n) => {
+    if (n['Node Type'] === 'Seq Scan' && n['Relation Name']) tables.push(n['Relation Name']);
+  });
+  return tables;
+};
+
 const usesIndex = (plan: PlanNode) => {
   let index = false;
   let seq = false;
@@ -607,6 +615,10 @@ export async function runLists(): Promise<void> {
         line('sums plan', shapeOf(sumsPlan));
         line('sums read', `${readText || 'nothing'}: ${sumsRead}`);
         if (sumsRead.startsWith('SCAN')) notes.push(`sums: ${sumsRead}`);
+        else if (list.rollup && seqScanned(sumsPlan).includes(list.rollup))
+          notes.push(
+            `sums: Seq Scan of ${list.rollup} (${read.get(list.rollup)!.toLocaleString('en')} rows read)`,
+          );
 
         const fns = [
           prepared(barePage, `bare_${statement++}`),
