@@ -2,7 +2,7 @@
 // postgres://postgres@127.0.0.1:5432/test). Each creates and drops a database of its own and prints its
 // figures beside a baseline measured in the same run. They are never timed assertions in tests.
 
-const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = {
+const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAll?: false }> = {
   'ledger-deductions': {
     about: 'ledger deductions, 16 clients, vs pgbench -N on the same server (target ratio >= 0.25)',
     run: async () => (await import('./ledger-deductions.ts')).runLedgerDeductions(),
@@ -11,6 +11,18 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
     about:
       'fund flow first page by type at 1,000,000 entries vs the bare index query (target <= 3x); page 500 vs 1',
     run: async () => (await import('./fund-flow-list.ts')).runFundFlowList(),
+  },
+  'seed-10m': {
+    about:
+      'seeds and keeps a database for `lists --reuse`: 10,000,000 collections, payouts and fund flow entries (--rows N), 100,000 top-ups and withdrawals (--small N), one merchant',
+    run: async () => (await import('./lists.ts')).runSeed10m(),
+    // It keeps its database; `lists` seeds (and drops) its own.
+    inAll: false,
+  },
+  lists: {
+    about:
+      'every list, first page with each filter over HTTP vs the bare index query (target <= 3x), page 500 by cursor vs page 1 (<= 1.2x), sums from rollups; seeds its own (--rows N, default 10,000,000) or --reuse <db> [--drop]; --runs N',
+    run: async () => (await import('./lists.ts')).runLists(),
   },
   collections: {
     about:
@@ -35,7 +47,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
 };
 
 const name = process.argv[2];
-const names = name === 'all' ? Object.keys(BENCHMARKS) : [name];
+const names = name === 'all' ? Object.keys(BENCHMARKS).filter((n) => BENCHMARKS[n].inAll !== false) : [name];
 // Options after the name (--rows) are the benchmark's own.
 if (!name || names.some((n) => !BENCHMARKS[n])) {
   console.error('Usage: npm run bench -- <name>|all\n');
