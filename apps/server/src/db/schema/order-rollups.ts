@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { merchants } from './merchants.ts';
 
 /**
@@ -25,6 +25,9 @@ export const orderHourly = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.merchantId, t.kind, t.status, t.hour, t.slot] }),
+    // Sums of every status over a range of hours (no status filter, or a date range): without it PostgreSQL
+    // reads the whole table (bench lists at 10 M orders: 64-103 ms, 3 ms with it).
+    index('order_hourly_merchant_kind_hour_idx').on(t.merchantId, t.kind, t.hour),
     check('order_hourly_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
   ],
 );

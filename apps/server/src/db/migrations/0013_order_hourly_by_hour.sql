@@ -1,0 +1,1 @@
+CREATE INDEX "order_hourly_merchant_kind_hour_idx" ON "order_hourly" USING btree ("merchant_id","kind","hour");
