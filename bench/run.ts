@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: benchmarks against PostgreSQL (DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test). Each creates and drops a database of its own and prints its
 // figures beside a baseline measured in the same run. They are never timed assertions in tests.
+// `console` needs no database: it builds the console and prints its sizes beside DESIGN's targets.
 
 const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = {
   'ledger-deductions': {
@@ -21,6 +22,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = 
     about:
       'fund flow export (--rows N, default 1,000,000) to CSV vs COPY TO STDOUT (target >= 0.3), XLSX (>= 0.1), worker peak RSS < 200 MB at N and 3 N rows',
     run: async () => (await import('./exports.ts')).runExports(),
+  },
+  console: {
+    about:
+      "console build: the login route's JavaScript + CSS (target < 170 KB gzip), each page's own chunks beyond the shared layout (target < 80 KB gzip)",
+    run: async () => (await import('./console.ts')).runConsole(),
   },
   payouts: {
     about:
