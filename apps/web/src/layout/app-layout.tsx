@@ -1,7 +1,6 @@
 import { Drawer, Layout, Watermark } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
-import { AntdConfig } from '../app/antd-config.tsx';
 import { FeedbackHost } from '../app/feedback-host.tsx';
 import type { RouteHandle } from '../app/root-shell.tsx';
 import { canOpen } from '../app/route-access.ts';
@@ -106,38 +105,36 @@ export default function AppLayout() {
   }
 
   return (
-    <AntdConfig>
-      <FeedbackHost>
-        <Layout className={`app-layout app-layout--${device}`} hasSider={!isMobile}>
-          {isMobile ? (
-            <Drawer
-              placement="left"
-              open={mobileMenuOpen}
-              onClose={() => setMobileMenuOpen(false)}
-              size={220}
-              closable={false}
-              styles={{ body: { padding: 0 } }}
-              className="sidebar-drawer"
-            >
-              <Sidebar collapsed={false} onNavigate={() => setMobileMenuOpen(false)} />
-            </Drawer>
-          ) : (
-            <Layout.Sider
-              className={`app-sider${withoutAnimation ? ' app-sider--no-animation' : ''}`}
-              theme="light"
-              width={220}
-              collapsedWidth={64}
-              collapsed={!sidebarOpened}
-              trigger={null}
-            >
-              <Sidebar collapsed={!sidebarOpened} />
-            </Layout.Sider>
-          )}
-          {main}
-          <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-          <PasswordPromptHost />
-        </Layout>
-      </FeedbackHost>
-    </AntdConfig>
+    <FeedbackHost>
+      <Layout className={`app-layout app-layout--${device}`} hasSider={!isMobile}>
+        {isMobile ? (
+          <Drawer
+            placement="left"
+            open={mobileMenuOpen}
+            onClose={() => setMobileMenuOpen(false)}
+            size={220}
+            closable={false}
+            styles={{ body: { padding: 0 } }}
+            className="sidebar-drawer"
+          >
+            <Sidebar collapsed={false} onNavigate={() => setMobileMenuOpen(false)} />
+          </Drawer>
+        ) : (
+          <Layout.Sider
+            className={`app-sider${withoutAnimation ? ' app-sider--no-animation' : ''}`}
+            theme="light"
+            width={220}
+            collapsedWidth={64}
+            collapsed={!sidebarOpened}
+            trigger={null}
+          >
+            <Sidebar collapsed={!sidebarOpened} />
+          </Layout.Sider>
+        )}
+        {main}
+        <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+        <PasswordPromptHost />
+      </Layout>
+    </FeedbackHost>
   );
 }

@@ -1,6 +1,5 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll, expect, vi } from 'vitest';
-import { loadLayoutTexts } from '../i18n/index.ts';
+import { afterEach, expect, vi } from 'vitest';
 
 // @testing-library/jest-dom is not a dependency; its one matcher these tests need, so an assertion on an
 // element reads as what it checks rather than `toBeTruthy()` on a query that throws anyway.
@@ -52,9 +51,6 @@ window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 // antd measures scrollbars through getComputedStyle with a pseudo element, which jsdom does not implement.
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
-
-// Pages render here without the layout, which loads their texts in the console.
-beforeAll(() => loadLayoutTexts());
 
 afterEach(() => {
   cleanup();
