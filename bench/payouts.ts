@@ -18,7 +18,7 @@ import { signRequest } from '../apps/server/src/lib/gateway-signature.ts';
 // in a worker thread (this file, role in workerData) so they do not share the server's event loop, as
 // pgbench's clients do not; they do share the machine's cores.
 
-const CLIENTS = 16;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Under the gateway's 3,000 requests a minute per merchant (GATEWAY_RATE_PER_MINUTE), or it answers 429. */
 const HOT_MERCHANT_REQUESTS = 2_900;

@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: benchmarks against PostgreSQL (DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test). Each creates and drops a database of its own and prints its
 // figures beside a baseline measured in the same run. They are never timed assertions in tests.
+// `console` needs no database: it builds the console and prints its sizes beside DESIGN's targets.
 
 const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAll?: false }> = {
   'ledger-deductions': {
@@ -38,6 +39,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAl
     about:
       'mixed demo traffic (--minutes N, default 10) against a real server process (JOBS=inline): unexpected answers, callbacks received vs expected, RSS trend, ledger:verify',
     run: async () => (await import('./soak.ts')).runSoak(),
+  },
+  console: {
+    about:
+      "console build: the login route's JavaScript + CSS (target < 170 KB gzip), each page's own chunks beyond the shared layout (target < 80 KB gzip)",
+    run: async () => (await import('./console.ts')).runConsole(),
   },
   payouts: {
     about:

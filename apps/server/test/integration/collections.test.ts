@@ -219,6 +219,41 @@ describe('the signed call', () => {
     expect(none.json().code).toBe('ip_not_allowed');
   });
 
+  it('a change made elsewhere (another process, the operator) decides the very next call of a known key', async () => {
+    const m = await merchantFor();
+    const { accessKeys, merchants } = await import('../../src/db/schema/index.ts');
+    const { encrypt } = await import('../../src/lib/crypto.ts');
+    const { eq } = await import('drizzle-orm');
+    const { db } = ctx.database;
+    const balance = (signer = m, nonce?: string) =>
+      gatewayCall(ctx.app, signer, 'GET', '/gateway/v1/balance', { now, nonce });
+    const setMerchant = (values: Partial<typeof merchants.$inferInsert>) =>
+      db.update(merchants).set(values).where(eq(merchants.id, m.merchant.id));
+
+    const nonce = freshNonce();
+    expect((await balance(m, nonce)).statusCode).toBe(200); // the key is known to this process now
+    expect((await balance(m, nonce)).json().code).toBe('nonce_reused');
+
+    await setMerchant({ status: 'disabled' });
+    expect((await balance()).json().code).toBe('merchant_disabled');
+    await setMerchant({ status: 'active' });
+    expect((await balance()).statusCode).toBe(200);
+
+    await setMerchant({ ipWhitelist: ['10.0.0.1'] });
+    expect((await balance()).json().code).toBe('ip_not_allowed');
+    await setMerchant({ ipWhitelist: ['127.0.0.1'] });
+    expect((await balance()).statusCode).toBe(200);
+
+    const secret = 'a-new-secret-set-by-another-process';
+    await db
+      .update(accessKeys)
+      .set({ secretEncrypted: encrypt(ctx.config.appKey, secret) })
+      .where(eq(accessKeys.merchantId, m.merchant.id));
+    const old = await balance();
+    expect([old.statusCode, old.json().code]).toEqual([401, 'signature_invalid']);
+    expect((await balance({ ...m, secret })).statusCode).toBe(200);
+  });
+
   it('matches IPv6 addresses and CIDR blocks of the whitelist', async () => {
     const m = await merchantFor({ whitelist: ['2001:db8::/32', '198.51.100.0/24'] });
     const call = (ip: string) => gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now, ip });

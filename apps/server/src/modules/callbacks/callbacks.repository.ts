@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
 import { accessKeys, callbackAttempts, callbackEvents } from '../../db/schema/index.ts';
 
 export type CallbackEventRow = typeof callbackEvents.$inferSelect;
@@ -23,11 +23,15 @@ export const callbacksRepository = {
 
   /** The event with its merchant's webhook secret (still encrypted), in one read: what a delivery needs. */
   findForDelivery: async (db: DbOrTx, id: string) => {
-    const [row] = await db
-      .select({ event: callbackEvents, webhookSecretEncrypted: accessKeys.webhookSecretEncrypted })
-      .from(callbackEvents)
-      .leftJoin(accessKeys, eq(accessKeys.merchantId, callbackEvents.merchantId))
-      .where(eq(callbackEvents.id, id));
+    // Every delivery attempt reads it: built once, parsed and planned once per connection.
+    const [row] = await preparedOnce(db, 'callback_for_delivery', (on) =>
+      on
+        .select({ event: callbackEvents, webhookSecretEncrypted: accessKeys.webhookSecretEncrypted })
+        .from(callbackEvents)
+        .leftJoin(accessKeys, eq(accessKeys.merchantId, callbackEvents.merchantId))
+        .where(eq(callbackEvents.id, sql.placeholder('id')))
+        .prepare('callback_for_delivery'),
+    ).execute({ id });
     return row;
   },
 

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
 import { ipAllowed } from '../../lib/ip-whitelist.ts';
 import { accessKeysRepository } from '../access-key/index.ts';
-import { gatewayRepository } from './gateway.repository.ts';
+import { gatewayRepository, type RememberedKey } from './gateway.repository.ts';
 
 // The signed gateway call (DESIGN section 6): X-Merchant-No, X-Access-Key, X-Timestamp (within 300 s),
 // X-Nonce (once per 10 minutes), X-Signature over the method, path, timestamp, nonce and body hash; the
@@ -36,23 +36,58 @@ export function gatewayMerchantOf(request: FastifyRequest): GatewayMerchant {
   return request.gatewayMerchant;
 }
 
+/** How many access keys one process remembers (the oldest is forgotten first). */
+const REMEMBERED_KEYS = 10_000;
+
+type Known = { key: RememberedKey; secret: string };
+
+/**
+ * The gateway's signature check. A process remembers each access key it has read (with its secret
+ * decrypted once), so a call with a known key costs one round trip: the nonce is claimed by a statement
+ * that also confirms the key row and its merchant still read as remembered. A stale memory (a regenerated
+ * secret, a disabled merchant, a new whitelist) is read again before anything is decided, and a refusal
+ * is never based on memory alone: it takes effect on the very next call, in every process.
+ */
 export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer; now: () => Date }) {
-  return async function requireSignature(request: FastifyRequest, _reply: FastifyReply) {
-    const accessKey = header(request, 'x-access-key');
-    const merchantNo = header(request, 'x-merchant-no');
-    const found = accessKey ? await accessKeysRepository.findByAccessKey(db, accessKey) : undefined;
-    if (!found || found.merchant.no !== merchantNo) {
-      throw refuse(
+  const known = new Map<string, Known>();
+
+  async function read(accessKey: string | undefined): Promise<Known | undefined> {
+    if (!accessKey) return undefined;
+    const found = await accessKeysRepository.findByAccessKey(db, accessKey);
+    known.delete(accessKey);
+    if (!found) return undefined;
+    const { key, merchant } = found;
+    const entry: Known = {
+      key: {
+        accessKey,
+        merchantId: merchant.id,
+        secretEncrypted: key.secretEncrypted,
+        no: merchant.no,
+        name: merchant.name,
+        currency: merchant.currency,
+        status: merchant.status,
+        ipWhitelist: merchant.ipWhitelist,
+      },
+      secret: decrypt(appKey, key.secretEncrypted),
+    };
+    if (known.size >= REMEMBERED_KEYS) known.delete(known.keys().next().value!);
+    known.set(accessKey, entry);
+    return entry;
+  }
+
+  /** Every check but the nonce's claim, against one reading of the key: the refusal, or undefined. */
+  function refusalOf(request: FastifyRequest, entry: Known | undefined, at: Date): AppError | undefined {
+    if (!entry || entry.key.no !== header(request, 'x-merchant-no')) {
+      return refuse(
         401,
         'The merchant number and access key do not match a key of ours.',
         ERROR_CODES.unknownKey,
       );
     }
-    const at = now();
     const timestamp = header(request, 'x-timestamp');
     const window = checkTimestamp(timestamp, at.getTime() / 1000);
     if (window !== 'ok') {
-      throw refuse(
+      return refuse(
         401,
         window === 'malformed'
           ? 'X-Timestamp must be the unix time in seconds.'
@@ -62,11 +97,10 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
     }
     const nonce = header(request, 'x-nonce');
     if (!isValidNonce(nonce)) {
-      throw refuse(401, 'X-Nonce must be 16 to 64 letters, digits, _ or -.', ERROR_CODES.signatureInvalid);
+      return refuse(401, 'X-Nonce must be 16 to 64 letters, digits, _ or -.', ERROR_CODES.signatureInvalid);
     }
-    const secret = decrypt(appKey, found.key.secretEncrypted);
     const signed = verifyRequestSignature(
-      secret,
+      entry.secret,
       {
         method: request.method,
         pathWithQuery: request.url,
@@ -76,26 +110,53 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
       },
       header(request, 'x-signature'),
     );
-    if (!signed) throw refuse(401, 'The signature does not match the request.', ERROR_CODES.signatureInvalid);
-    if (found.merchant.status !== 'active') {
-      throw refuse(403, 'This merchant is disabled.', ERROR_CODES.merchantDisabled);
+    if (!signed)
+      return refuse(401, 'The signature does not match the request.', ERROR_CODES.signatureInvalid);
+    if (entry.key.status !== 'active') {
+      return refuse(403, 'This merchant is disabled.', ERROR_CODES.merchantDisabled);
     }
-    if (!ipAllowed(request.ip, found.merchant.ipWhitelist)) {
-      throw refuse(
+    if (!ipAllowed(request.ip, entry.key.ipWhitelist)) {
+      return refuse(
         403,
         `The IP address ${request.ip} is not in the merchant's whitelist.`,
         ERROR_CODES.ipNotAllowed,
       );
     }
-    // Last, once everything else holds: a refused call does not burn its nonce.
-    if (!(await gatewayRepository.claimNonce(db, found.merchant.id, nonce, at))) {
-      throw refuse(401, 'This nonce was already used in the last 10 minutes.', ERROR_CODES.nonceReused);
+    return undefined;
+  }
+
+  /** The key as read now, checked: throws its refusal. */
+  async function readAndCheck(request: FastifyRequest, at: Date): Promise<Known> {
+    const entry = await read(header(request, 'x-access-key'));
+    const refusal = refusalOf(request, entry, at);
+    if (refusal) throw refusal;
+    return entry!;
+  }
+
+  const nonceReused = () =>
+    refuse(401, 'This nonce was already used in the last 10 minutes.', ERROR_CODES.nonceReused);
+
+  return async function requireSignature(request: FastifyRequest, _reply: FastifyReply) {
+    const at = now();
+    const nonce = header(request, 'x-nonce')!;
+    const accessKey = header(request, 'x-access-key');
+    let entry = accessKey ? known.get(accessKey) : undefined;
+    let confirmed = false;
+    if (entry && !refusalOf(request, entry, at)) {
+      // Last, once everything else holds: a refused call does not burn its nonce.
+      const { current, claimed } = await gatewayRepository.claimNonceIfCurrent(db, entry.key, nonce, at);
+      if (current && !claimed) throw nonceReused();
+      confirmed = current;
+    }
+    if (!confirmed) {
+      entry = await readAndCheck(request, at);
+      if (!(await gatewayRepository.claimNonce(db, entry.key.merchantId, nonce, at))) throw nonceReused();
     }
     request.gatewayMerchant = {
-      id: found.merchant.id,
-      no: found.merchant.no,
-      name: found.merchant.name,
-      currency: found.merchant.currency as Currency,
+      id: entry!.key.merchantId,
+      no: entry!.key.no,
+      name: entry!.key.name,
+      currency: entry!.key.currency as Currency,
     };
   };
 }
