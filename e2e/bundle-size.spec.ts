@@ -5,10 +5,11 @@ import { expect, test } from './fixtures.ts';
 
 // The server serves WEB_DIST when set (as the console build to measure), else apps/web/dist.
 const DIST = path.resolve(import.meta.dirname, '..', process.env.WEB_DIST ?? 'apps/web/dist');
-const BUDGET_BYTES = 250 * 1024;
+const BUDGET_BYTES = 170 * 1024;
 
-// DESIGN section 8: the JavaScript and CSS the login route loads stay under 250 KB gzip.
-test('the login route loads less than 250 KB of JavaScript and CSS (gzip)', async ({ page }, testInfo) => {
+// DESIGN section 8: the JavaScript and CSS the login route loads stay under 170 KB gzip (what the browser
+// fetches, the texts of the page's language included; `npm run bench -- console` breaks it down).
+test('the login route loads less than 170 KB of JavaScript and CSS (gzip)', async ({ page }, testInfo) => {
   const assets = new Set<string>();
   page.on('response', (response) => {
     const url = new URL(response.url());

@@ -1,6 +1,7 @@
 import { App as AntApp } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { registerFeedback, TOAST_CONFIG } from '../lib/feedback.ts';
+import { AntdConfig } from './antd-config.tsx';
 
 function Bridge() {
   const { modal, message } = AntApp.useApp();
@@ -31,4 +32,11 @@ export function FeedbackHost({ children }: { children?: ReactNode }) {
   );
 }
 
-export default FeedbackHost;
+/** The login and error pages' host, loaded the first time one of them shows a dialog or a toast. */
+export default function StandaloneFeedbackHost() {
+  return (
+    <AntdConfig>
+      <FeedbackHost />
+    </AntdConfig>
+  );
+}

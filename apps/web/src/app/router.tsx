@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { loadAntdLocale } from '../i18n/antd-locale.ts';
-import { currentLanguage } from '../i18n/index.ts';
+import { currentLanguage, loadLayoutTexts } from '../i18n/index.ts';
 import { guardPage, redirectGroup, requireUser } from './guard.ts';
 import { HydrateFallback, RootShell, type RouteHandle } from './root-shell.tsx';
 import { RouteError } from './route-error.tsx';
@@ -40,11 +40,13 @@ export const appRoutes: RouteObject[] = [
       errorPage(404),
       {
         path: '/',
-        // The layout waits for antd's texts in the user's language, so its pages never flash English.
+        // The layout waits for its texts and antd's in the user's language, so its pages never flash
+        // English or a key.
         lazy: async () => {
           const [layout] = await Promise.all([
             import('../layout/app-layout.tsx'),
             loadAntdLocale(currentLanguage()),
+            loadLayoutTexts(),
           ]);
           return { Component: layout.default };
         },

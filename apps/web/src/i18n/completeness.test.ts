@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_VALUES } from '@paydesk/shared/errors.ts';
 import { LANGUAGES } from './language.ts';
-import { namespaceFiles } from './resources.ts';
+import { collectNamespaces, type Tree } from './resources.ts';
 
-type Tree = { [key: string]: string | Tree };
+const namespaceFiles = collectNamespaces(
+  import.meta.glob<Tree>('./locales/*/*.json', { eager: true, import: 'default' }),
+);
 
 /**
  * Values that may read the same in English and in another language: brand names, currency codes,

@@ -21,6 +21,7 @@ describe('the stored language', () => {
     const { vi } = await import('vitest');
     vi.resetModules();
     const i18nModule = await import('./index.ts');
+    await i18nModule.entryTextsLoaded;
     expect(i18nModule.currentLanguage()).toBe('vi');
     expect(document.documentElement.lang).toBe('vi');
     expect(i18nModule.default.t('routes:dashboard')).toBe('Tổng quan');
@@ -39,6 +40,7 @@ describe('the stored language', () => {
     const { vi } = await import('vitest');
     vi.resetModules();
     const i18nModule = await import('./index.ts');
+    await i18nModule.entryTextsLoaded;
     expect(i18nModule.currentLanguage()).toBe('zh-cn');
     expect(i18nModule.default.t('auth:submit')).toBe('登录');
   });
@@ -50,6 +52,7 @@ describe('dates follow the language', () => {
     vi.resetModules();
     const { default: dayjs } = await import('dayjs');
     const i18nModule = await import('./index.ts');
+    await i18nModule.entryTextsLoaded;
     await import('./dayjs-locale.ts');
     expect(dayjs.locale()).toBe('zh-cn');
     await i18nModule.changeLanguage('vi');

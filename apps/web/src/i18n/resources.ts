@@ -1,31 +1,40 @@
-import type { Resource } from 'i18next';
 import { LANGUAGES, type Language } from './language.ts';
+import { ENTRY_NAMESPACES } from './namespaces.ts';
 
-type Tree = { [key: string]: string | Tree };
+export type Tree = { [key: string]: string | Tree };
 
 /**
- * Every namespace file under locales/<language>/<namespace>.json, found at build time: a new namespace
- * file is picked up without touching code.
+ * Every namespace file under locales/<language>/<namespace>.json, found at build time and loaded when
+ * first needed: a new namespace file is picked up without touching code.
  */
-const files = import.meta.glob<Tree>('./locales/*/*.json', { eager: true, import: 'default' });
+const loaders = import.meta.glob<Tree>('./locales/*/*.json', { import: 'default' });
 
-export type NamespaceFiles = Record<Language, Record<string, Tree>>;
+export type NamespaceFiles<T> = Record<Language, Record<string, T>>;
 
-export function collectNamespaces(modules: Record<string, Tree>): NamespaceFiles {
-  const byLanguage = Object.fromEntries(LANGUAGES.map((lng) => [lng, {}])) as NamespaceFiles;
-  for (const [path, tree] of Object.entries(modules)) {
+/** The files (their loaders or their texts) by language and namespace. */
+export function collectNamespaces<T>(modules: Record<string, T>): NamespaceFiles<T> {
+  const byLanguage = Object.fromEntries(LANGUAGES.map((lng) => [lng, {}])) as NamespaceFiles<T>;
+  for (const [path, file] of Object.entries(modules)) {
     const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
     if (!match) continue;
     const [, language, namespace] = match;
     if ((LANGUAGES as readonly string[]).includes(language)) {
-      byLanguage[language as Language][namespace] = tree;
+      byLanguage[language as Language][namespace] = file;
     }
   }
   return byLanguage;
 }
 
-export const namespaceFiles = collectNamespaces(files);
-export const resources: Resource = namespaceFiles;
+const namespaceLoaders = collectNamespaces(loaders);
+
 export const namespaces: string[] = [
-  ...new Set(LANGUAGES.flatMap((lng) => Object.keys(namespaceFiles[lng]))),
+  ...new Set(LANGUAGES.flatMap((lng) => Object.keys(namespaceLoaders[lng]))),
 ];
+
+/** The namespaces the layout loads before its first page: all but the entry's. */
+export const layoutNamespaces: string[] = namespaces.filter((ns) => !ENTRY_NAMESPACES.includes(ns));
+
+export function loadNamespace(language: string, namespace: string): Promise<Tree> {
+  const load = namespaceLoaders[language as Language]?.[namespace];
+  return load ? load() : Promise.reject(new Error(`No texts for ${language}/${namespace}`));
+}

@@ -1,25 +1,17 @@
 import { Drawer, Layout, Watermark } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router';
+import { Outlet } from 'react-router';
+import { AntdConfig } from '../app/antd-config.tsx';
 import { FeedbackHost } from '../app/feedback-host.tsx';
-import type { RouteHandle } from '../app/root-shell.tsx';
-import { canOpen } from '../app/route-access.ts';
-import { groupOf, PAGE_ROUTES } from '../app/routes.ts';
 import { PasswordPromptHost } from '../components/password-prompt-host.tsx';
 import { useCurrentUser } from '../lib/auth/get-current-user.ts';
-import {
-  appSettings,
-  setActiveTop,
-  setDevice,
-  setMobileMenuOpen,
-  setSidebar,
-} from '../stores/app-settings.ts';
+import { appSettings, setDevice, setMobileMenuOpen, setSidebar } from '../stores/app-settings.ts';
 import { layoutSettings } from '../stores/layout-settings.ts';
-import { addView, initAffixViews, tagsView } from '../stores/tags-view.ts';
 import { Navbar } from './navbar.tsx';
 import { SettingsDrawer } from './settings-drawer.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TagsView } from './tags-view.tsx';
+import { useTrackVisitedViews } from './use-visited-views.ts';
 import '../i18n/dayjs-locale.ts';
 import './layout.css';
 
@@ -40,36 +32,6 @@ function useDeviceFromWindowWidth() {
     window.addEventListener('resize', update);
     return () => window.removeEventListener('resize', update);
   }, []);
-}
-
-/** Every page opened becomes a tab; pinned pages the user may open come first. */
-function useTrackVisitedViews(perms: readonly string[]) {
-  const location = useLocation();
-  const matches = useMatches();
-  useEffect(() => {
-    const allowed = (path: string) => PAGE_ROUTES.some((r) => r.path === path && canOpen(r, perms));
-    const stale = tagsView.get().views.filter((view) => !allowed(view.path));
-    if (stale.length) tagsView.set({ views: tagsView.get().views.filter((view) => allowed(view.path)) });
-    initAffixViews(
-      PAGE_ROUTES.filter((route) => route.affix && canOpen(route, perms)).map((route) => ({
-        path: route.path,
-        fullPath: route.path,
-        titleKey: route.titleKey,
-        affix: true,
-      })),
-    );
-  }, [perms]);
-  const handle = matches.at(-1)?.handle as RouteHandle | undefined;
-  useEffect(() => {
-    if (!handle?.titleKey || handle.path !== location.pathname) return;
-    addView({
-      path: location.pathname,
-      fullPath: location.pathname + location.search,
-      titleKey: handle.titleKey,
-      affix: Boolean(handle.affix),
-    });
-    setActiveTop(groupOf(location.pathname)?.path ?? location.pathname);
-  }, [handle, location.pathname, location.search]);
 }
 
 const NO_PERMS: string[] = [];
@@ -105,36 +67,38 @@ export default function AppLayout() {
   }
 
   return (
-    <FeedbackHost>
-      <Layout className={`app-layout app-layout--${device}`} hasSider={!isMobile}>
-        {isMobile ? (
-          <Drawer
-            placement="left"
-            open={mobileMenuOpen}
-            onClose={() => setMobileMenuOpen(false)}
-            size={220}
-            closable={false}
-            styles={{ body: { padding: 0 } }}
-            className="sidebar-drawer"
-          >
-            <Sidebar collapsed={false} onNavigate={() => setMobileMenuOpen(false)} />
-          </Drawer>
-        ) : (
-          <Layout.Sider
-            className={`app-sider${withoutAnimation ? ' app-sider--no-animation' : ''}`}
-            theme="light"
-            width={220}
-            collapsedWidth={64}
-            collapsed={!sidebarOpened}
-            trigger={null}
-          >
-            <Sidebar collapsed={!sidebarOpened} />
-          </Layout.Sider>
-        )}
-        {main}
-        <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-        <PasswordPromptHost />
-      </Layout>
-    </FeedbackHost>
+    <AntdConfig>
+      <FeedbackHost>
+        <Layout className={`app-layout app-layout--${device}`} hasSider={!isMobile}>
+          {isMobile ? (
+            <Drawer
+              placement="left"
+              open={mobileMenuOpen}
+              onClose={() => setMobileMenuOpen(false)}
+              size={220}
+              closable={false}
+              styles={{ body: { padding: 0 } }}
+              className="sidebar-drawer"
+            >
+              <Sidebar collapsed={false} onNavigate={() => setMobileMenuOpen(false)} />
+            </Drawer>
+          ) : (
+            <Layout.Sider
+              className={`app-sider${withoutAnimation ? ' app-sider--no-animation' : ''}`}
+              theme="light"
+              width={220}
+              collapsedWidth={64}
+              collapsed={!sidebarOpened}
+              trigger={null}
+            >
+              <Sidebar collapsed={!sidebarOpened} />
+            </Layout.Sider>
+          )}
+          {main}
+          <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+          <PasswordPromptHost />
+        </Layout>
+      </FeedbackHost>
+    </AntdConfig>
   );
 }

@@ -395,6 +395,21 @@ describe('answers are parsed with the shared schemas', () => {
     consoleError.mockRestore();
   });
 
+  it('takes the promise of a schema (one still loading) and parses with it once the answer is in', async () => {
+    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3' } }));
+    await expect(http.get('/api/x', { schema: Promise.resolve(Schema) })).resolves.toEqual({
+      data: { total: '1.00', count: 3 },
+    });
+  });
+
+  it('a schema that fails to load fails the call as the network would', async () => {
+    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3' } }));
+    const schema = Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    const error = (await settle(http.get('/api/x', { schema }))) as HttpError;
+    expect([error.kind, error.status]).toEqual(['network', 0]);
+    expect(alerts.map((a) => [a.content, a.kind])).toEqual([[error.message, 'error']]);
+  });
+
   it("a caller may claim the refusal ('contract') and show it its own way", async () => {
     fetchMock.mockResolvedValue(json(200, { data: null }));
     const error = (await settle(http.get('/api/x', { schema: Schema, handled: ['contract'] }))) as HttpError;

@@ -2,7 +2,8 @@
 // Every error answer carries a stable `code` (ERROR_CODES in packages/shared); its text in the user's
 // language is errors:codes.<code>, the one mapping of codes to the console's three languages.
 import type { z } from 'zod';
-import { ERROR_CODES, type ErrorBody, ErrorBodySchema, errorCodeOfStatus } from '@paydesk/shared/errors.ts';
+import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared/error-codes.ts';
+import { type ErrorBody, parseErrorBody } from '@paydesk/shared/error-body.ts';
 import i18n from '../i18n/index.ts';
 import { browserTimeZone } from './date-time.ts';
 import { feedback } from './feedback.ts';
@@ -132,7 +133,12 @@ export type RequestOptions = {
    */
   handled?: readonly (number | 'contract')[] | 'all';
 };
-type SendOptions = RequestOptions & { schema?: z.ZodType };
+/**
+ * A schema, or the promise of one: the login route loads no zod, so its calls import their schema as they
+ * start and the client awaits it once the answer is in.
+ */
+type SchemaSource<S extends z.ZodType = z.ZodType> = S | Promise<S>;
+type SendOptions = RequestOptions & { schema?: SchemaSource };
 
 export function readCookie(name: string): string | null {
   const match = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
@@ -184,6 +190,15 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
+/** A schema that could not be loaded (the network went away) fails the call as the network would. */
+async function loadSchema<T>(source: T | Promise<T>): Promise<T> {
+  try {
+    return await source;
+  } catch {
+    throw new HttpError({ status: 0, kind: 'network', message: t('network') });
+  }
+}
+
 const isHandled = (error: HttpError, { handled }: RequestOptions) =>
   handled === 'all' ||
   (handled?.includes(error.kind === 'contract' ? 'contract' : error.status) ?? false) ||
@@ -195,6 +210,8 @@ async function send(method: string, url: string, body: unknown, options: SendOpt
     'X-Timezone': browserTimeZone(),
     'X-Requested-With': 'XMLHttpRequest',
   };
+  // Awaited once the answer is in; a failure to load it is handled there, not reported as unhandled now.
+  if (options.schema instanceof Promise) options.schema.catch(() => undefined);
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
 
@@ -237,16 +254,17 @@ async function send(method: string, url: string, body: unknown, options: SendOpt
   const data = await readBody(response);
   if (response.ok) {
     if (!options.schema) return undefined;
-    const parsed = options.schema.safeParse(data);
+    const parsed = (await loadSchema(options.schema)).safeParse(data);
     if (parsed.success) return parsed.data;
     throw new HttpError({ status: response.status, kind: 'contract', issues: parsed.error.issues });
   }
-  const errorBody = ErrorBodySchema.safeParse(data);
+  // Read without zod, in the entry: a console that can fetch no further chunk still understands a refusal.
+  const errorBody = parseErrorBody(data);
   const retryAfter = Number(response.headers.get('retry-after'));
   throw new HttpError({
     status: response.status,
     kind: 'http',
-    body: errorBody.success ? errorBody.data : undefined,
+    body: errorBody,
     retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
   });
 }
@@ -328,7 +346,7 @@ function report(error: HttpError, options: RequestOptions, call: string) {
 
 type WithSchema<S extends z.ZodType> = RequestOptions & {
   /** The shared schema of the answer (packages/shared): the call resolves to what it parses. */
-  schema: S;
+  schema: SchemaSource<S>;
 };
 type Read = {
   <S extends z.ZodType>(url: string, options: WithSchema<S>): Promise<z.output<S>>;

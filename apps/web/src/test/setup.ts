@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, expect, vi } from 'vitest';
+import { afterEach, beforeAll, expect, vi } from 'vitest';
+import { loadLayoutTexts } from '../i18n/index.ts';
 
 // @testing-library/jest-dom is not a dependency; its one matcher these tests need, so an assertion on an
 // element reads as what it checks rather than `toBeTruthy()` on a query that throws anyway.
@@ -51,6 +52,13 @@ window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 // antd measures scrollbars through getComputedStyle with a pseudo element, which jsdom does not implement.
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+// Pages render here without the layout, which loads their texts in the console. The signed-in user's schema,
+// which the entry loads on demand, is a small chunk in the browser, here a transform that can outlast a
+// findBy: loaded once before the tests, as the console has it once signed in.
+beforeAll(async () => {
+  await Promise.all([loadLayoutTexts(), import('@paydesk/shared/auth/auth.schemas.ts')]);
+});
 
 afterEach(() => {
   cleanup();

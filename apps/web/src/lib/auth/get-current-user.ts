@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
+import type { CurrentUser } from '@paydesk/shared/auth/auth.schemas.ts';
 import { http } from '../http.ts';
 
 export type { CurrentUser };
@@ -13,7 +13,12 @@ export const currentUserQueryOptions = () =>
     queryKey: currentUserQueryKey,
     queryFn: ({ signal }) =>
       http
-        .get('/api/merchant/user', { signal, handled: [401, 'contract'], schema: CurrentUserResponseSchema })
+        .get('/api/merchant/user', {
+          signal,
+          handled: [401, 'contract'],
+          // The guard is in the entry, which loads no zod: the schema loads while the request runs.
+          schema: import('@paydesk/shared/auth/auth.schemas.ts').then((m) => m.CurrentUserResponseSchema),
+        })
         .then((r) => r.data),
     staleTime: Infinity,
   });

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { LoginResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
+import type { LoginResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
 export type LoginInput = { email: string; password: string };
@@ -11,11 +11,13 @@ export type LoginResult = z.infer<typeof LoginResponseSchema>;
  * one left from an ended session would be refused with 419.
  */
 export async function login({ email, password }: LoginInput): Promise<LoginResult> {
+  // The login route loads no zod: the schema (and zod) load while the requests run.
+  const schema = import('@paydesk/shared/auth/auth.schemas.ts').then((m) => m.LoginResponseSchema);
   await http.get('/api/csrf-cookie');
   const body = new FormData();
   body.set('email', email);
   body.set('password', password);
-  return http.post('/api/login', body, { handled: [422, 429], schema: LoginResponseSchema });
+  return http.post('/api/login', body, { handled: [422, 429], schema });
 }
 
 export const useLogin = () => useMutation({ mutationFn: login });

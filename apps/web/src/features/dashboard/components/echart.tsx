@@ -1,7 +1,13 @@
+import type { ECharts } from 'echarts/core';
 import { useEffect, useRef } from 'react';
-import { type ChartOption, echarts } from './echarts.ts';
+import type { ChartOption } from './echarts.ts';
 
 export type ChartClick = { seriesIndex?: number; dataIndex: number; name: string };
+
+// ECharts (about 180 KB gzip) loads from the moment the Dashboard's chunk does, beside the page's data rather
+// than before it. If it cannot load, the charts stay empty: their figures are links beside them anyway.
+const echarts = import('./echarts.ts');
+echarts.catch(() => undefined);
 
 /**
  * One ECharts chart in a div that follows its width. A new option is merged into the drawn chart (the
@@ -22,33 +28,43 @@ export function EChart({
   onClick?: (click: ChartClick) => void;
 }) {
   const element = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<ECharts | null>(null);
   const clicked = useRef(onClick);
+  const latestOption = useRef(option);
   useEffect(() => {
     clicked.current = onClick;
   }, [onClick]);
 
   useEffect(() => {
     const node = element.current!;
-    const instance = echarts.init(node, undefined, { renderer: 'svg' });
-    chart.current = instance;
-    instance.on('click', (params) => {
-      const { seriesIndex, dataIndex, name } = params as ChartClick;
-      clicked.current?.({ seriesIndex, dataIndex, name });
-    });
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(node);
+    let isGone = false;
+    let observer: ResizeObserver | undefined;
+    void echarts.then(
+      ({ init }) => {
+        if (isGone) return;
+        const instance = init(node, undefined, { renderer: 'svg' });
+        chart.current = instance;
+        instance.on('click', (params) => {
+          const { seriesIndex, dataIndex, name } = params as ChartClick;
+          clicked.current?.({ seriesIndex, dataIndex, name });
+        });
+        observer = new ResizeObserver(() => instance.resize());
+        observer.observe(node);
+        draw(instance, latestOption.current);
+      },
+      () => undefined,
+    );
     return () => {
-      observer.disconnect();
-      instance.dispose();
+      isGone = true;
+      observer?.disconnect();
+      chart.current?.dispose();
       chart.current = null;
     };
   }, []);
 
   useEffect(() => {
-    // Someone who asked their system for less motion gets the chart drawn at once.
-    const isReduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    chart.current?.setOption({ ...option, animation: !isReduced });
+    latestOption.current = option;
+    if (chart.current) draw(chart.current, option);
   }, [option]);
 
   return (
@@ -60,4 +76,10 @@ export function EChart({
       style={{ width: '100%', height, cursor: onClick ? 'pointer' : undefined }}
     />
   );
+}
+
+function draw(chart: ECharts, option: ChartOption) {
+  // Someone who asked their system for less motion gets the chart drawn at once.
+  const isReduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  chart.setOption({ ...option, animation: !isReduced });
 }
