@@ -19,6 +19,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import {
   createGuards,
+  createSessionMemory,
   createSessions,
   registerAuthModule,
   registerSessionLoading,
@@ -173,10 +174,11 @@ export async function buildApp({
   await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
 
   const db = database.db;
-  const sessions = createSessions({ db, config });
+  const sessionMemory = createSessionMemory();
+  const sessions = createSessions({ db, config, memory: sessionMemory });
   const guards = createGuards();
 
-  registerSessionLoading(app, { db });
+  registerSessionLoading(app, { db, memory: sessionMemory });
   registerCsrf(app, { appKey: config.appKey });
 
   healthRoutes(app, { database });

@@ -31,7 +31,19 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyContextConfig {
+    /** See PURE_READ. */
+    pureRead?: boolean;
+  }
 }
+
+/**
+ * Route config of a GET that only reads (no security event, no cache written, nothing else changed): it
+ * may start on the session this process remembers, while the session is confirmed beside it; its answer
+ * still waits for the confirmation, and is made again from scratch if the session changed
+ * (modules/auth/session-memory.ts). The console's lists, details and balance are such reads.
+ */
+export const PURE_READ = { pureRead: true } as const;
 
 /** The authenticated context of a route that ran requireAuth. */
 export function authOf(request: FastifyRequest): AuthContext {

@@ -14,6 +14,7 @@ export {
   SESSION_IDLE_MS,
   type SessionStarter,
 } from './session.ts';
+export { createSessionMemory } from './session-memory.ts';
 export { sessionsRepository, type SessionRow } from './sessions.repository.ts';
 export { ACCOUNT_FAILURES_PER_HOUR, LOGIN_LIMIT_PER_MINUTE, type AuthService } from './auth.service.ts';
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -6,6 +7,7 @@ import { isApiRequest } from '../../plugins/api-route.ts';
 import { clientOf } from '../../plugins/auth-context.ts';
 import { cookieOptions } from '../../plugins/cookies.ts';
 import { issueXsrfCookie, XSRF_COOKIE } from '../../plugins/csrf.ts';
+import { type SessionMemory, sessionFingerprint } from './session-memory.ts';
 import { type LoadedSession, type SessionRow, sessionsRepository } from './sessions.repository.ts';
 
 export const SESSION_COOKIE = 'paydesk_session';
@@ -21,13 +23,23 @@ declare module 'fastify' {
     sessionUser: Pick<LoadedSession, 'user' | 'merchant'> | null;
     /** sha256 of the session cookie sent, live or not: what the CSRF token is bound to. */
     sessionCookieId: string | null;
+    /** A read served on a remembered session: settles true once the database confirms it as remembered. */
+    sessionConfirmation: Promise<boolean> | null;
   }
 }
 
 export type SessionStarter = ReturnType<typeof createSessions>;
 
 // Sessions are HTTP's business (cookies): routes start and end them around what the services decide.
-export function createSessions({ db, config }: { db: Db; config: Pick<Config, 'appKey'> }) {
+export function createSessions({
+  db,
+  config,
+  memory,
+}: {
+  db: Db;
+  config: Pick<Config, 'appKey'>;
+  memory: SessionMemory;
+}) {
   return {
     /**
      * Starts a new session with a new id and kills the one the request came with, so an id
@@ -38,7 +50,10 @@ export function createSessions({ db, config }: { db: Db; config: Pick<Config, 'a
       reply: FastifyReply,
       identity: { userId?: number; pendingUserId?: number; passwordConfirmedAt?: Date },
     ): Promise<SessionRow> {
-      if (request.sessionCookieId) await sessionsRepository.delete(db, request.sessionCookieId);
+      if (request.sessionCookieId) {
+        memory.forget(request.sessionCookieId);
+        await sessionsRepository.delete(db, request.sessionCookieId);
+      }
       const token = randomToken();
       const client = clientOf(request);
       const row = await sessionsRepository.insert(db, {
@@ -58,7 +73,10 @@ export function createSessions({ db, config }: { db: Db; config: Pick<Config, 'a
       return row;
     },
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      if (request.sessionCookieId) await sessionsRepository.delete(db, request.sessionCookieId);
+      if (request.sessionCookieId) {
+        memory.forget(request.sessionCookieId);
+        await sessionsRepository.delete(db, request.sessionCookieId);
+      }
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       reply.clearCookie(XSRF_COOKIE, { path: '/' });
       request.session = null;
@@ -69,24 +87,84 @@ export function createSessions({ db, config }: { db: Db; config: Pick<Config, 'a
 }
 
 /** Loads the session named by the cookie, with its user and merchant, on every /api request. */
-export function registerSessionLoading(app: FastifyInstance, { db }: { db: Db }) {
+export function registerSessionLoading(
+  app: FastifyInstance,
+  { db, memory }: { db: Db; memory: SessionMemory },
+) {
   app.decorateRequest('session', null);
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('sessionCookieId', null);
-  app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request)) return;
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
-    request.sessionCookieId = sha256Hex(token);
-    const loaded = await sessionsRepository.findLiveWithUser(db, request.sessionCookieId);
-    if (!loaded) return;
+  app.decorateRequest('sessionConfirmation', null);
+
+  /** The session as the database has it now, its idle expiry slid forward at most once a minute. */
+  async function loadFresh(id: string): Promise<LoadedSession | undefined> {
+    const loaded = await sessionsRepository.findLiveWithUser(db, id);
+    if (!loaded) {
+      memory.forget(id);
+      return undefined;
+    }
     const { session } = loaded;
     if (Date.now() - session.lastActiveAt.getTime() > TOUCH_EVERY_MS) {
       const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
       await sessionsRepository.touch(db, session.id, expiresAt);
       session.expiresAt = expiresAt;
+      session.lastActiveAt = new Date();
     }
-    request.session = session;
+    memory.remember(loaded);
+    return loaded;
+  }
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiRequest(request)) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const id = sha256Hex(token);
+    request.sessionCookieId = id;
+    // A pure read (PURE_READ) with a session this process remembers starts at once; the confirmation runs
+    // beside it and the answer waits for it (onSend below). Anything else reads the session first.
+    const fromMemory =
+      request.method === 'GET' &&
+      request.routeOptions.config?.pureRead === true &&
+      request.headers[REPLAY_HEADER] !== memory.replayToken;
+    const recalled = fromMemory ? memory.recall(id) : undefined;
+    const loaded = recalled?.loaded ?? (await loadFresh(id));
+    if (!loaded) return;
+    if (recalled) {
+      request.sessionConfirmation = loadFresh(id).then(
+        (fresh) => fresh !== undefined && sessionFingerprint(fresh) === recalled.fingerprint,
+        () => false,
+      );
+    }
+    request.session = { ...loaded.session };
     request.sessionUser = { user: loaded.user, merchant: loaded.merchant };
   });
+
+  // Nothing read on a remembered session leaves before the session is confirmed as remembered. If it is not
+  // (it ended, or its password, user or merchant changed), the request is served again from scratch and
+  // that answer is sent instead: the change counts on the very next request, in every process.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const confirmation = request.sessionConfirmation;
+    if (!confirmation) return payload;
+    request.sessionConfirmation = null;
+    if (await confirmation) return payload;
+    if (payload instanceof Readable) payload.destroy();
+    const again = await app.inject({
+      method: 'GET',
+      url: request.url,
+      headers: { ...request.headers, [REPLAY_HEADER]: memory.replayToken },
+      remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+    });
+    for (const name of Object.keys(reply.getHeaders())) {
+      if (!(name in again.headers)) reply.removeHeader(name);
+    }
+    for (const [name, value] of Object.entries(again.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) void reply.header(name, value);
+    }
+    void reply.code(again.statusCode);
+    return again.rawPayload;
+  });
 }
+
+/** Set on a request this process serves again, with a token only it knows; never taken from a client. */
+const REPLAY_HEADER = 'x-paydesk-session-replay';
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);

@@ -15,7 +15,7 @@ import {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import type { CollectionsService, Viewer } from './collections.service.ts';
@@ -56,6 +56,7 @@ export function collectionsConsoleRoutes(
   r.get(
     '/api/merchant/collections',
     {
+      config: PURE_READ,
       preHandler,
       schema: { querystring: CollectionListQuerySchema, response: { 200: CollectionListResponseSchema } },
     },
@@ -64,7 +65,11 @@ export function collectionsConsoleRoutes(
 
   r.get(
     '/api/merchant/collections/:trade_no',
-    { preHandler, schema: { params: TradeNoParams, response: { 200: CollectionDetailResponseSchema } } },
+    {
+      config: PURE_READ,
+      preHandler,
+      schema: { params: TradeNoParams, response: { 200: CollectionDetailResponseSchema } },
+    },
     async (request) => ({
       data: await collections.detail(
         viewerOf(request),
@@ -89,6 +94,7 @@ export function collectionsConsoleRoutes(
   r.get(
     '/api/merchant/settlements',
     {
+      config: PURE_READ,
       preHandler,
       schema: { querystring: SettlementListQuerySchema, response: { 200: SettlementListResponseSchema } },
     },
@@ -97,7 +103,11 @@ export function collectionsConsoleRoutes(
 
   r.get(
     '/api/merchant/settlements/:settlement_no',
-    { preHandler, schema: { params: SettlementNoParams, response: { 200: SettlementDetailResponseSchema } } },
+    {
+      config: PURE_READ,
+      preHandler,
+      schema: { params: SettlementNoParams, response: { 200: SettlementDetailResponseSchema } },
+    },
     async (request) => ({
       data: await settlements.detail(
         viewerOf(request),

@@ -10,7 +10,7 @@ import {
 } from '@paydesk/shared/exports/exports.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { ExportActor, ExportsService } from './exports.service.ts';
 
 /** The spec's language rule: English selects English, vi Vietnamese, anything else Chinese. */
@@ -71,6 +71,7 @@ export function exportsRoutes(
   r.get(
     '/api/merchant/exports',
     {
+      config: PURE_READ,
       preHandler: canView,
       schema: { querystring: ExportListQuerySchema, response: { 200: ExportListResponseSchema } },
     },

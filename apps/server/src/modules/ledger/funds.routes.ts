@@ -9,7 +9,7 @@ import {
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { FundsService, Viewer } from './funds.service.ts';
 
 function viewerOf(request: FastifyRequest): Viewer {
@@ -29,7 +29,7 @@ export function fundsRoutes(
 
   r.get(
     '/api/merchant/balance',
-    { preHandler, schema: { response: { 200: BalanceResponseSchema } } },
+    { config: PURE_READ, preHandler, schema: { response: { 200: BalanceResponseSchema } } },
     async (request) => ({
       data: await funds.balance(viewerOf(request)),
     }),
@@ -38,6 +38,7 @@ export function fundsRoutes(
   r.get(
     '/api/merchant/fund-flows',
     {
+      config: PURE_READ,
       preHandler,
       schema: { querystring: FundFlowListQuerySchema, response: { 200: FundFlowListResponseSchema } },
     },
@@ -46,7 +47,11 @@ export function fundsRoutes(
 
   r.get(
     '/api/merchant/fund-flows/:id',
-    { preHandler, schema: { params: IdParamsSchema, response: { 200: FundFlowResponseSchema } } },
+    {
+      config: PURE_READ,
+      preHandler,
+      schema: { params: IdParamsSchema, response: { 200: FundFlowResponseSchema } },
+    },
     async (request) => {
       // Anything but an id of ours reads as "not found", never as a validation error that confirms a format.
       if (!/^\d{1,15}$/.test(request.params.id)) throw notFound('The fund flow entry was not found.');

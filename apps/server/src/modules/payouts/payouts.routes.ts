@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, clientOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import { channelsRepository, ppmToPercent } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
@@ -111,6 +111,7 @@ export function payoutsConsoleRoutes(
   r.get(
     '/api/merchant/payouts',
     {
+      config: PURE_READ,
       preHandler: view,
       schema: { querystring: PayoutListQuerySchema, response: { 200: PayoutListResponseSchema } },
     },
@@ -119,7 +120,11 @@ export function payoutsConsoleRoutes(
 
   r.get(
     '/api/merchant/payouts/:trade_no',
-    { preHandler: view, schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } } },
+    {
+      config: PURE_READ,
+      preHandler: view,
+      schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } },
+    },
     async (request) => ({
       data: await payouts.detail(authOf(request).merchant.id, ourNumber(request.params.trade_no)),
     }),

@@ -13,7 +13,7 @@ import {
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import { operatorContextOf } from '../ops/index.ts';
 import { parseInput } from '../security/index.ts';
 import type { RechargesService, Viewer } from './recharges.service.ts';
@@ -85,6 +85,7 @@ export function rechargesConsoleRoutes(
   r.get(
     '/api/merchant/recharges',
     {
+      config: PURE_READ,
       preHandler: view,
       schema: { querystring: RechargeListQuerySchema, response: { 200: RechargeListResponseSchema } },
     },

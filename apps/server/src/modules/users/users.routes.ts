@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared';
-import { type AuthContext, authOf, type Guards } from '../../plugins/auth-context.ts';
+import { type AuthContext, authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 
 export const presentCurrentUser = ({ user, merchant, perms }: AuthContext): CurrentUser => ({
   id: user.id,
@@ -19,7 +19,11 @@ export function usersRoutes(app: FastifyInstance, { guards }: { guards: Guards }
     .withTypeProvider<ZodTypeProvider>()
     .get(
       '/api/merchant/user',
-      { preHandler: guards.requireAuth, schema: { response: { 200: CurrentUserResponseSchema } } },
+      {
+        config: PURE_READ,
+        preHandler: guards.requireAuth,
+        schema: { response: { 200: CurrentUserResponseSchema } },
+      },
       async (request) => ({ data: presentCurrentUser(authOf(request)) }),
     );
 }

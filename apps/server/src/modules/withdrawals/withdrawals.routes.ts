@@ -10,7 +10,7 @@ import {
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, clientOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
 import type { MerchantRef, Viewer, WithdrawalsService } from './withdrawals.service.ts';
 
@@ -79,6 +79,7 @@ export function withdrawalsConsoleRoutes(
   r.get(
     '/api/merchant/withdrawals',
     {
+      config: PURE_READ,
       preHandler: view,
       schema: { querystring: WithdrawalListQuerySchema, response: { 200: WithdrawalListResponseSchema } },
     },
@@ -88,6 +89,7 @@ export function withdrawalsConsoleRoutes(
   r.get(
     '/api/merchant/withdrawals/:withdrawal_no',
     {
+      config: PURE_READ,
       preHandler: view,
       schema: {
         params: z.object({ withdrawal_no: z.string() }),
