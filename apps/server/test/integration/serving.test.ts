@@ -62,3 +62,38 @@ describe('cookies under HTTPS', () => {
     expect(response.cookies.find((c) => c.name === 'paydesk_session')?.secure).toBeFalsy();
   });
 });
+
+describe('the gateway reference', () => {
+  it('serves the OpenAPI 3.1 document of the gateway routes only', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/gateway/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json() as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/gateway/v1/collections', '/gateway/v1/payouts']),
+    );
+    expect(Object.keys(document.paths).every((p) => p.startsWith('/gateway/v1/'))).toBe(true);
+  });
+
+  it('serves the reference page and its script from this server, no network needed', async () => {
+    const bare = await ctx.app.inject({ method: 'GET', url: '/gateway/docs' });
+    expect([bare.statusCode, bare.headers.location]).toEqual([301, '/gateway/docs/']);
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: '/gateway/docs/',
+      headers: { accept: 'text/html' },
+    });
+    expect(page.statusCode, page.headers.location as string).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('/gateway/openapi.json');
+    const scripts = [...page.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src).not.toMatch(/^https?:/);
+      const url = src.startsWith('/') ? src : `/gateway/docs/${src.replace(/^\.\//, '')}`;
+      const script = await ctx.app.inject({ method: 'GET', url });
+      expect(script.statusCode, url).toBe(200);
+      expect(script.body.length).toBeGreaterThan(1000);
+    }
+  });
+});

@@ -1,4 +1,3 @@
-import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromMinor } from '@paydesk/shared';
@@ -94,6 +93,9 @@ export async function registerGatewayDocs(app: FastifyInstance): Promise<void> {
         "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
       );
     });
+    // Loaded here, not with the module: the reference page is a few MB of script that processes which
+    // serve no pages (the export worker, the ops command line) need not hold.
+    const { default: scalar } = await import('@scalar/fastify-api-reference');
     await scope.register(scalar, {
       routePrefix: '/gateway/docs',
       configuration: { url: '/gateway/openapi.json', hideClientButton: true, telemetry: false } as never,
