@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -52,6 +51,7 @@ import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerRechargesModule } from './modules/recharges/index.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { refuseUnstorableText } from './plugins/text-input.ts';
 import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
@@ -137,7 +137,7 @@ export async function buildApp({
   });
 
   await app.register(cookie);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -97,3 +97,30 @@ describe('the gateway reference', () => {
     }
   });
 });
+
+describe('security headers', () => {
+  it('puts helmet headers and the console CSP on pages, API answers and errors alike', async () => {
+    const answers = await Promise.all(
+      ['/', '/api/merchant/user', '/api/nope'].map((url) =>
+        ctx.app.inject({
+          method: 'GET',
+          url,
+          headers: { accept: url === '/' ? 'text/html' : 'application/json' },
+        }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(answer.headers['strict-transport-security']).toBeUndefined(); // not production
+    }
+  });
+
+  it('gives the gateway reference page its own, looser script policy', async () => {
+    const page = await ctx.app.inject({ method: 'GET', url: '/gateway/docs/' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+  });
+});

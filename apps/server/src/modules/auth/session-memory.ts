@@ -9,15 +9,39 @@ import type { LoadedSession } from './sessions.repository.ts';
 
 const MAX_REMEMBERED = 10_000;
 
-/** The parts of a loaded session that decide what a request may do; the activity times are left out. */
-export function sessionFingerprint({ session, user, merchant }: LoadedSession): string {
-  return JSON.stringify(
-    [session.id, session.userId, session.pendingUserId, session.passwordConfirmedAt, user, merchant],
-    (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null)
+    return JSON.stringify(a) === JSON.stringify(b); // roles, perms: small arrays and objects
+  return false;
+}
+
+function sameRow(a: object | null, b: object | null): boolean {
+  if (a === null || b === null) return a === b;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => sameValue(left[key], right[key]));
+}
+
+/**
+ * Whether a session read now still reads as remembered: the same session, password confirmation, user row
+ * and merchant row, to the last column. Only its activity times may differ.
+ */
+export function sameSession(now: LoadedSession, remembered: LoadedSession): boolean {
+  return (
+    now.session.id === remembered.session.id &&
+    now.session.userId === remembered.session.userId &&
+    now.session.pendingUserId === remembered.session.pendingUserId &&
+    sameValue(now.session.passwordConfirmedAt, remembered.session.passwordConfirmedAt) &&
+    sameRow(now.user, remembered.user) &&
+    sameRow(now.merchant, remembered.merchant)
   );
 }
 
-export type RememberedSession = { loaded: LoadedSession; fingerprint: string };
+export type RememberedSession = { loaded: LoadedSession };
 
 export function createSessionMemory() {
   const remembered = new Map<string, RememberedSession>();
@@ -39,7 +63,7 @@ export function createSessionMemory() {
     remember(loaded: LoadedSession): void {
       if (!loaded.session.userId || !loaded.user || !loaded.merchant) return;
       remembered.delete(loaded.session.id);
-      remembered.set(loaded.session.id, { loaded, fingerprint: sessionFingerprint(loaded) });
+      remembered.set(loaded.session.id, { loaded });
       if (remembered.size > MAX_REMEMBERED) {
         const oldest = remembered.keys().next();
         if (!oldest.done) remembered.delete(oldest.value);

@@ -7,7 +7,7 @@ import { isApiRequest } from '../../plugins/api-route.ts';
 import { clientOf } from '../../plugins/auth-context.ts';
 import { cookieOptions } from '../../plugins/cookies.ts';
 import { issueXsrfCookie, XSRF_COOKIE } from '../../plugins/csrf.ts';
-import { type SessionMemory, sessionFingerprint } from './session-memory.ts';
+import { sameSession, type SessionMemory } from './session-memory.ts';
 import { type LoadedSession, type SessionRow, sessionsRepository } from './sessions.repository.ts';
 
 export const SESSION_COOKIE = 'paydesk_session';
@@ -131,7 +131,7 @@ export function registerSessionLoading(
     if (!loaded) return;
     if (recalled) {
       request.sessionConfirmation = loadFresh(id).then(
-        (fresh) => fresh !== undefined && sessionFingerprint(fresh) === recalled.fingerprint,
+        (fresh) => fresh !== undefined && sameSession(fresh, recalled.loaded),
         () => false,
       );
     }

@@ -116,6 +116,32 @@ export const fundFlowsRepository = {
    * matches a handful of rows) read the entries themselves.
    */
   totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
+    // The list as it opens (no time range, no reference number): the rollup alone, a prepared statement.
+    if (!filter.refNo && !filter.from && !filter.to && filter.maxId === undefined) {
+      const byType = filter.type !== undefined;
+      const key = byType ? 'fund_flow_totals_type' : 'fund_flow_totals';
+      const [row] = await preparedOnce(db, key, (on) =>
+        on
+          .select({
+            entries: sql<string>`coalesce(sum(${fundFlowHourly.entries}), 0)::text`,
+            inMinor: sql<string>`coalesce(sum(${fundFlowHourly.inMinor}), 0)::text`,
+            outMinor: sql<string>`coalesce(sum(${fundFlowHourly.outMinor}), 0)::text`,
+          })
+          .from(fundFlowHourly)
+          .where(
+            and(
+              eq(fundFlowHourly.merchantId, sql.placeholder('merchantId')),
+              byType ? eq(fundFlowHourly.type, sql.placeholder('type')) : undefined,
+            ),
+          )
+          .prepare(key),
+      ).execute({ merchantId: filter.merchantId, type: filter.type });
+      return {
+        count: Number(row?.entries ?? 0),
+        inMinor: BigInt(row?.inMinor ?? 0),
+        outMinor: BigInt(row?.outMinor ?? 0),
+      };
+    }
     const parts: SQL[] = [];
     if (filter.refNo) {
       parts.push(rawTotals(filter));

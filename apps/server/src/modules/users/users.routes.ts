@@ -15,15 +15,13 @@ export const presentCurrentUser = ({ user, merchant, perms }: AuthContext): Curr
 });
 
 export function usersRoutes(app: FastifyInstance, { guards }: { guards: Guards }) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/merchant/user',
-      {
-        config: PURE_READ,
-        preHandler: guards.requireAuth,
-        schema: { response: { 200: CurrentUserResponseSchema } },
-      },
-      async (request) => ({ data: presentCurrentUser(authOf(request)) }),
-    );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/merchant/user',
+    {
+      config: PURE_READ,
+      preHandler: guards.requireAuth,
+      schema: { response: { 200: CurrentUserResponseSchema } },
+    },
+    async (request) => ({ data: presentCurrentUser(authOf(request)) }),
+  );
 }
