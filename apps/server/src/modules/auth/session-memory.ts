@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setNewest } from '../../lib/bounded-map.ts';
 import type { LoadedSession } from './sessions.repository.ts';
 
 // What a server process remembers of the signed-in sessions it has served, so that a read (GET) starts its
@@ -41,19 +42,17 @@ export function sameSession(now: LoadedSession, remembered: LoadedSession): bool
   );
 }
 
-export type RememberedSession = { loaded: LoadedSession };
-
 export function createSessionMemory() {
-  const remembered = new Map<string, RememberedSession>();
+  const remembered = new Map<string, LoadedSession>();
   /** Marks a request this process serves again: it must read its session fresh. */
   const replayToken = randomBytes(16).toString('hex');
   return {
     replayToken,
     /** A signed-in session as remembered, if it is and has not expired by its own clock. */
-    recall(id: string, now = Date.now()): RememberedSession | undefined {
+    recall(id: string, now = Date.now()): LoadedSession | undefined {
       const entry = remembered.get(id);
       if (!entry) return undefined;
-      if (entry.loaded.session.expiresAt.getTime() <= now) {
+      if (entry.session.expiresAt.getTime() <= now) {
         remembered.delete(id);
         return undefined;
       }
@@ -62,12 +61,7 @@ export function createSessionMemory() {
     /** Remembers a session just read from the database; only signed-in ones (user and merchant). */
     remember(loaded: LoadedSession): void {
       if (!loaded.session.userId || !loaded.user || !loaded.merchant) return;
-      remembered.delete(loaded.session.id);
-      remembered.set(loaded.session.id, { loaded });
-      if (remembered.size > MAX_REMEMBERED) {
-        const oldest = remembered.keys().next();
-        if (!oldest.done) remembered.delete(oldest.value);
-      }
+      setNewest(remembered, loaded.session.id, loaded, MAX_REMEMBERED);
     },
     forget(id: string): void {
       remembered.delete(id);

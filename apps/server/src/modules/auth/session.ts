@@ -40,6 +40,12 @@ export function createSessions({
   config: Pick<Config, 'appKey'>;
   memory: SessionMemory;
 }) {
+  /** The session the request came with, gone from the database and from this process's memory. */
+  async function endCurrent(request: FastifyRequest) {
+    if (!request.sessionCookieId) return;
+    memory.forget(request.sessionCookieId);
+    await sessionsRepository.delete(db, request.sessionCookieId);
+  }
   return {
     /**
      * Starts a new session with a new id and kills the one the request came with, so an id
@@ -50,10 +56,7 @@ export function createSessions({
       reply: FastifyReply,
       identity: { userId?: number; pendingUserId?: number; passwordConfirmedAt?: Date },
     ): Promise<SessionRow> {
-      if (request.sessionCookieId) {
-        memory.forget(request.sessionCookieId);
-        await sessionsRepository.delete(db, request.sessionCookieId);
-      }
+      await endCurrent(request);
       const token = randomToken();
       const client = clientOf(request);
       const row = await sessionsRepository.insert(db, {
@@ -73,10 +76,7 @@ export function createSessions({
       return row;
     },
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      if (request.sessionCookieId) {
-        memory.forget(request.sessionCookieId);
-        await sessionsRepository.delete(db, request.sessionCookieId);
-      }
+      await endCurrent(request);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       reply.clearCookie(XSRF_COOKIE, { path: '/' });
       request.session = null;
@@ -127,11 +127,11 @@ export function registerSessionLoading(
       request.routeOptions.config?.pureRead === true &&
       request.headers[REPLAY_HEADER] !== memory.replayToken;
     const recalled = fromMemory ? memory.recall(id) : undefined;
-    const loaded = recalled?.loaded ?? (await loadFresh(id));
+    const loaded = recalled ?? (await loadFresh(id));
     if (!loaded) return;
     if (recalled) {
       request.sessionConfirmation = loadFresh(id).then(
-        (fresh) => fresh !== undefined && sameSession(fresh, recalled.loaded),
+        (fresh) => fresh !== undefined && sameSession(fresh, recalled),
         () => false,
       );
     }

@@ -1,6 +1,7 @@
 import { ERROR_CODES, type Currency } from '@paydesk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { setNewest } from '../../lib/bounded-map.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
@@ -70,8 +71,7 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
       },
       secret: decrypt(appKey, key.secretEncrypted),
     };
-    if (known.size >= REMEMBERED_KEYS) known.delete(known.keys().next().value!);
-    known.set(accessKey, entry);
+    setNewest(known, accessKey, entry, REMEMBERED_KEYS);
     return entry;
   }
 
