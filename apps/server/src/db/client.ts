@@ -8,7 +8,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { Readable } from 'node:stream';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { fromPglite, type Db as IDatabase } from 'pg-boss';
 import * as schema from './schema/index.ts';
 
@@ -52,6 +54,47 @@ export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
     rows: T[];
   };
   return result.rows;
+}
+
+/**
+ * `COPY (query) TO STDOUT` as a byte stream, on PostgreSQL; undefined on PGlite (read in batches there).
+ * COPY takes no parameters, so the query's values are written into its text as literals (drizzle quotes
+ * strings; standard_conforming_strings is on, PostgreSQL's default). The connection is held until the
+ * stream ends or fails; the statement may run for `timeoutMs` (an export of millions of rows).
+ */
+export function copyOut(db: Db, query: SQL, options: { format: 'csv' | 'text'; timeoutMs: number }) {
+  const pool = (db as unknown as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return undefined;
+  const { session } = db as unknown as SessionOf;
+  const text = session.dialect.sqlToQuery(query.inlineParams()).sql;
+  return (async (): Promise<Readable> => {
+    const client = await pool.connect();
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      // A connection whose COPY failed half-way is closed rather than reused.
+      client.release(error);
+    };
+    try {
+      await client.query(`set statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+      const stream = client.query(copyTo(`copy (${text}) to stdout with (format ${options.format})`));
+      stream.once('end', () => {
+        client
+          .query('reset statement_timeout')
+          .then(() => release())
+          .catch((error: Error) => release(error));
+      });
+      stream.once('error', (error) => release(error));
+      stream.once('close', () => {
+        if (!stream.readableEnded) release(new Error('COPY stopped before its end'));
+      });
+      return stream;
+    } catch (error) {
+      release(error as Error);
+      throw error;
+    }
+  })();
 }
 
 const preparedByDb = new WeakMap<object, Map<string, unknown>>();

@@ -64,6 +64,7 @@ const NOTES = [
   '\rreturned',
   '代收结算 上海分行',
   'Thanh toán cho Nguyễn Văn Ấn, "quoted"',
+  'Line one\nline two <b>&amp;</b> C:\\path\\x\u0001',
 ];
 
 async function post(
@@ -245,12 +246,34 @@ describe('exporting Funds > Transactions', () => {
     const notes = rows.map((r) => String(r[7] ?? ''));
     expect(notes).toContain('代收结算 上海分行');
     expect(notes).toContain('Thanh toán cho Nguyễn Văn Ấn, "quoted"');
+    // XML's specials, a line break and backslashes arrive as written; a control character XML cannot carry
+    // is left out.
+    expect(notes).toContain('Line one\nline two <b>&amp;</b> C:\\path\\x');
     expect(notes).toContain(`'=HYPERLINK("http://evil.example","click")`);
     expect(notes).toContain("'+1+2");
     expect(notes).toContain("'-2+3");
     expect(notes).toContain("'@SUM(A1:A9)");
     expect(notes.filter((n) => n.startsWith("'") && /indented|returned/.test(n))).toHaveLength(2);
     expect(rows[0]![2]).toBe('资金转入');
+  });
+
+  it('reads a filter with quotes and backslashes as a value (the COPY statement carries it as a literal)', async () => {
+    for (const format of ['csv', 'xlsx'] as const) {
+      const injected = await exported(finance, {
+        kind: 'fund_flows',
+        format,
+        filters: { ref_no: "REF1' or '1'='1" },
+      });
+      expect(injected).toMatchObject({ status: 'success', row_count: 0 });
+      const backslash = await exported(finance, {
+        kind: 'fund_flows',
+        format,
+        filters: { ref_no: 'REF2\\' },
+      });
+      expect(backslash).toMatchObject({ status: 'success', row_count: 0 });
+      const exact = await exported(finance, { kind: 'fund_flows', format, filters: { ref_no: 'REF2' } });
+      expect(exact).toMatchObject({ status: 'success', row_count: 1 });
+    }
   });
 
   it('exports the rows the filter matched when the task was created, not rows added after', async () => {

@@ -23,6 +23,20 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** A leading apostrophe makes the cell plain text in Excel, LibreOffice and Google Sheets. */
 export const neutralizeFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
+/** XLSX number formats for 0 to 6 decimals: style 1 + decimals. */
+export const MAX_DECIMALS = 6;
+
+/** The XLSX style of a number cell with this many decimals. */
+export const numberStyle = (decimals: number): number => 1 + Math.min(MAX_DECIMALS, Math.max(0, decimals));
+
+/** 0 -> A, 25 -> Z, 26 -> AA. */
+export function columnLetters(index: number): string {
+  let name = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 // Offsets change at most every quarter of an hour (and only at a zone's transitions): one look-up per

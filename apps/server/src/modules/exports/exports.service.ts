@@ -21,11 +21,12 @@ import { type ExportTaskRow, exportsRepository as repo } from './exports.reposit
 import type { ExportKindHandler } from './kinds/export-kind.ts';
 import { createCsvWriter } from './writers/csv-writer.ts';
 import type { WriterColumn } from './writers/sheet-writer.ts';
-import { createXlsxWriter } from './writers/xlsx-writer.ts';
+import { createXlsxWriter, EXCEL_MAX_ROWS } from './writers/xlsx-writer.ts';
 
 // Offline exports (DESIGN sections 2, 4, 8 and 9). A task is created with a snapshot of its list (the
 // newest row's id and the matching count), then run by the export.run job: rows are read newest first in
-// keyset batches straight into a streaming writer and through storage.put, so memory stays bounded. At
+// keyset batches straight into a streaming writer and through storage.put, so memory stays bounded (fund
+// flows, whose rows never change, are one COPY on PostgreSQL: kinds/sql-export-kind.ts). At
 // most `maxRunningPerMerchant` run at once per merchant; the one that ends starts the next waiting one.
 
 export const EXPORT_QUEUE = 'export.run';
@@ -260,12 +261,20 @@ export function createExportsService({
     let rows = 0;
     let reported = Date.now();
     try {
-      for await (const batch of prepared.batches(db, task.maxRowId, { batchSize, locale, currency })) {
-        const writing = writer.write(batch);
+      const chunks = prepared.chunks(db, task.maxRowId, {
+        batchSize,
+        locale,
+        currency,
+        format: task.format as ExportFormat,
+        rowsPerSheet: maxRowsPerSheet ?? EXCEL_MAX_ROWS,
+      });
+      for await (const chunk of chunks) {
+        const writing =
+          'rows' in chunk ? writer.write(chunk.rows) : writer.writeFormatted(chunk.data, chunk.records);
         writing.catch(() => undefined);
         // A failing storage stops the export even while the writer waits for it to drain.
         await Promise.race([writing, stored]);
-        rows += batch.length;
+        rows += 'rows' in chunk ? chunk.rows.length : chunk.records;
         if (Date.now() - reported >= 500) {
           reported = Date.now();
           await repo.progress(db, task.id, rows, now());
@@ -273,7 +282,7 @@ export function createExportsService({
       }
       await writer.end();
       const { size } = await stored;
-      return { fileKey, size, rows, sums: prepared.sums(currency) };
+      return { fileKey, size, rows, sums: await prepared.sums(db, task.maxRowId, currency) };
     } catch (error) {
       writer.abort();
       await stored.catch(() => undefined);

@@ -44,6 +44,9 @@ const rawTotals = (filter: FundFlowFilter, from?: Date, to?: Date) => sql`
   from ${fundFlows} where ${entryConditions(filter, from, to)}`;
 
 export const fundFlowsRepository = {
+  /** The filter as a condition on fund_flows (exports read its rows with their own statement). */
+  conditions: (filter: FundFlowFilter): SQL => entryConditions(filter),
+
   /** One page, newest first: after the cursor when given (keyset), else skipping `offset` rows. */
   findPage: (
     db: DbOrTx,

@@ -1,6 +1,6 @@
 import { type Currency, exponentOf, fromMinor } from '@paydesk/shared';
 import type { Perm } from '@paydesk/shared/auth/roles.ts';
-import type { ExportKind, ExportLocale } from '@paydesk/shared/exports/exports.schemas.ts';
+import type { ExportFormat, ExportKind, ExportLocale } from '@paydesk/shared/exports/exports.schemas.ts';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../../db/client.ts';
 import type { Cursor } from '../../../lib/cursor.ts';
@@ -73,20 +73,42 @@ export type ExportKindHandler = {
   prepare(filters: Record<string, unknown>, scope: ExportScope): PreparedExport;
 };
 
+/** Rows as cells (the writer encodes them), or bytes already in the file's format with their row count. */
+export type ExportChunk = { rows: Row[] } | { data: Buffer; records: number };
+
+export type ChunkOptions = {
+  batchSize: number;
+  locale: ExportLocale;
+  currency: Currency;
+  format: ExportFormat;
+  /** An XLSX sheet's rows, its header included: the rows after continue on the next sheet. */
+  rowsPerSheet: number;
+};
+
 export type PreparedExport = {
   maxId(db: DbOrTx): Promise<number>;
   count(db: DbOrTx): Promise<number>;
   columns(locale: ExportLocale, currency: Currency): WriterColumn[];
-  /** The rows up to maxId in batches of cells, with the running sums. */
-  batches(
-    db: DbOrTx,
-    maxId: number,
-    options: { batchSize: number; locale: ExportLocale; currency: Currency },
-  ): AsyncGenerator<Row[]>;
-  sums(currency: Currency): Record<string, string>;
+  /** The rows up to maxId, newest first, in chunks. */
+  chunks(db: DbOrTx, maxId: number, options: ChunkOptions): AsyncGenerator<ExportChunk>;
+  /** The sums of the rows written (call after the last chunk). */
+  sums(db: DbOrTx, maxId: number, currency: Currency): Promise<Record<string, string>>;
 };
 
-const cellType = (type: ExportColumn<unknown>['type']): CellType => (type === 'text' ? 'text' : 'number');
+/** An export's filters checked against its list's query schema: 422 naming each bad filter. */
+export function parseFilters<Query>(schema: z.ZodType<Query>, filters: Record<string, unknown>): Query {
+  const parsed = schema.safeParse(filters);
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = `filters.${issue.path.join('.') || 'filters'}`;
+    (errors[field] ??= []).push(issue.message);
+  }
+  throw new ValidationError(errors);
+}
+
+export const cellType = (type: ExportColumn<unknown>['type']): CellType =>
+  type === 'text' ? 'text' : 'number';
 
 export function defineExportKind<Query, Filter, R extends Cursor>(
   definition: ExportKindDefinition<Query, Filter, R>,
@@ -96,16 +118,7 @@ export function defineExportKind<Query, Filter, R extends Cursor>(
     title: definition.title,
     perm: definition.perm,
     prepare(filters, scope) {
-      const parsed = definition.query.safeParse(filters);
-      if (!parsed.success) {
-        const errors: Record<string, string[]> = {};
-        for (const issue of parsed.error.issues) {
-          const field = `filters.${issue.path.join('.') || 'filters'}`;
-          (errors[field] ??= []).push(issue.message);
-        }
-        throw new ValidationError(errors);
-      }
-      const filter = definition.filter(parsed.data, scope);
+      const filter = definition.filter(parseFilters(definition.query, filters), scope);
       const totals = Object.fromEntries(Object.keys(definition.sums).map((key) => [key, 0n]));
       const summers = Object.entries(definition.sums).map(([key, sum]) => {
         const spec = typeof sum === 'function' ? { of: sum } : sum;
@@ -121,7 +134,7 @@ export function defineExportKind<Query, Filter, R extends Cursor>(
             type: cellType(c.type),
             decimals: c.type === 'amount' ? exponentOf(c.currency ?? currency) : 0,
           })),
-        async *batches(db, maxId, { batchSize, locale, currency }) {
+        async *chunks(db, maxId, { batchSize, locale, currency }) {
           const format: CellFormat = {
             locale,
             currency,
@@ -152,10 +165,10 @@ export function defineExportKind<Query, Filter, R extends Cursor>(
               seen = true;
               cells[r] = definition.columns.map((c) => c.value(row, format));
             }
-            yield cells;
+            yield { rows: cells };
           }
         },
-        sums: (currency) =>
+        sums: async (_db, _maxId, currency) =>
           Object.fromEntries(
             summers.map((s) => [
               s.key,

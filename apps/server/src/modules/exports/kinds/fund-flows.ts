@@ -1,11 +1,13 @@
+import { sql } from 'drizzle-orm';
 import { FundFlowListQuerySchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import { fundFlows } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type FundFlowFilter, type FundFlowRow, fundFlowsRepository } from '../../ledger/index.ts';
+import { type FundFlowFilter, fundFlowsRepository } from '../../ledger/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
-import { defineExportKind, type Titles } from './export-kind.ts';
+import type { Titles } from './export-kind.ts';
+import { defineSqlExportKind } from './sql-export-kind.ts';
 
-const TYPES: Record<string, Titles> = {
+export const FUND_FLOW_TYPE_LABELS: Record<string, Titles> = {
   collection_settlement: { en: 'Collection settlement', 'zh-cn': '代收结算', vi: 'Quyết toán thu hộ' },
   payout_deduction: {
     en: 'Payout deduction (with fee)',
@@ -22,8 +24,12 @@ const TYPES: Record<string, Titles> = {
   funds_unfrozen: { en: 'Funds unfrozen', 'zh-cn': '资金解冻', vi: 'Giải tỏa tiền' },
 };
 
-/** Funds > Transactions (GET /api/merchant/fund-flows): sums money_in and money_out as the list does. */
-export const fundFlowsExport = defineExportKind({
+/**
+ * Funds > Transactions (GET /api/merchant/fund-flows): sums money_in and money_out as the list does. Its
+ * rows never change, so PostgreSQL writes the file (`defineSqlExportKind`): it is the list that grows to
+ * millions of rows.
+ */
+export const fundFlowsExport = defineSqlExportKind({
   kind: 'fund_flows',
   title: { en: 'Transactions', 'zh-cn': '资金流水', vi: 'Giao dịch' },
   perm: 'funds:view',
@@ -34,46 +40,59 @@ export const fundFlowsExport = defineExportKind({
     refNo: query.ref_no,
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
+  table: fundFlows,
+  createdAt: fundFlows.createdAt,
+  id: fundFlows.id,
+  where: (filter, maxId) => fundFlowsRepository.conditions({ ...filter, maxId }),
   maxId: (db) => exportsRepository.maxIdOf(db, fundFlows),
   count: async (db, filter) => (await fundFlowsRepository.totals(db, filter)).count,
-  rows: (db, filter, maxId, limit, after): Promise<FundFlowRow[]> =>
-    fundFlowsRepository.findPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Transaction number', 'zh-cn': '流水号', vi: 'Mã giao dịch' },
       type: 'integer',
-      value: (r) => String(r.id),
+      value: () => sql`${fundFlows.id}::text`,
     },
     {
       title: { en: 'Time', 'zh-cn': '时间', vi: 'Thời gian' },
       type: 'text',
-      value: (r, f) => f.time(r.createdAt),
+      plain: true,
+      value: (f) => f.time(fundFlows.createdAt),
     },
     {
       title: { en: 'Transaction type', 'zh-cn': '交易类型', vi: 'Loại giao dịch' },
       type: 'text',
-      value: (r, f) => f.label(TYPES, r.type),
+      plain: true,
+      value: (f) => f.label(FUND_FLOW_TYPE_LABELS, fundFlows.type),
     },
     {
       title: { en: 'Transaction amount', 'zh-cn': '交易金额', vi: 'Số tiền giao dịch' },
       type: 'amount',
-      value: (r, f) => f.amount(r.amountMinor),
+      value: (f) => f.amount(fundFlows.amountMinor),
     },
     {
       title: { en: 'Balance after transaction', 'zh-cn': '交易后余额', vi: 'Số dư sau giao dịch' },
       type: 'amount',
-      value: (r, f) => f.amount(r.availableAfterMinor),
+      value: (f) => f.amount(fundFlows.availableAfterMinor),
     },
-    { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (_, f) => f.currency },
+    {
+      title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' },
+      type: 'text',
+      plain: true,
+      value: (f) => sql`${f.currency}::text`,
+    },
     {
       title: { en: 'Reference number', 'zh-cn': '关联单号', vi: 'Mã tham chiếu' },
       type: 'text',
-      value: (r) => r.refNo,
+      value: () => sql`${fundFlows.refNo}`,
     },
-    { title: { en: 'Note', 'zh-cn': '备注', vi: 'Ghi chú' }, type: 'text', value: (r) => r.note },
+    {
+      title: { en: 'Note', 'zh-cn': '备注', vi: 'Ghi chú' },
+      type: 'text',
+      value: () => sql`${fundFlows.note}`,
+    },
   ],
   sums: {
-    money_in: (r) => (r.amountMinor > 0n ? r.amountMinor : 0n),
-    money_out: (r) => (r.amountMinor < 0n ? -r.amountMinor : 0n),
+    money_in: sql`sum(greatest(${fundFlows.amountMinor}, 0))`,
+    money_out: sql`sum(greatest(-${fundFlows.amountMinor}, 0))`,
   },
 });

@@ -43,6 +43,9 @@ export function createCsvWriter(columns: WriterColumn[]): { stream: Readable; wr
         }
         if (!stream.write(stringify(records, OPTIONS))) await waitDrain();
       },
+      async writeFormatted(data: Buffer) {
+        if (!stream.write(data)) await waitDrain();
+      },
       end: () =>
         new Promise<void>((resolve) => {
           stream.end(() => resolve());

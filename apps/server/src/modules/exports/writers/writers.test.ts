@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import readXlsxFile from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { localTimeFormatter, neutralizeFormula } from '../cells.ts';
+import { countLines, csvRecordEnds } from '../sql-cells.ts';
 import { createCsvWriter } from './csv-writer.ts';
 import type { WriterColumn } from './sheet-writer.ts';
 import { createXlsxWriter } from './xlsx-writer.ts';
@@ -102,5 +103,67 @@ describe('XLSX', () => {
     expect(sheets.map((s) => s.data.length)).toEqual([4, 4, 2]);
     expect(sheets.flatMap((s) => s.data.slice(1).map((r) => r[0]))).toEqual(rows.map((r) => r[0]));
     expect(sheets[1]!.data[0]).toEqual(['Note', '金额 Số tiền']);
+  });
+});
+
+describe('rows already encoded (a COPY straight into the file)', () => {
+  it('CSV: turns the record ends outside quotes into CRLF, across chunk boundaries, and counts records', () => {
+    const ends = csvRecordEnds();
+    const body = 'a,1\n"multi\nline ""quoted""",2\nc,3\n';
+    // Cut inside the quoted field, right after an opening quote and at a record end.
+    const cuts = [0, 5, 9, 24, 31, body.length];
+    const out = cuts.slice(1).map((to, i) => ends(Buffer.from(body.slice(cuts[i], to))));
+    expect(Buffer.concat(out.map((o) => o.data)).toString()).toBe(
+      'a,1\r\n"multi\nline ""quoted""",2\r\nc,3\r\n',
+    );
+    expect(out.reduce((n, o) => n + o.records, 0)).toBe(3);
+    expect(parse(Buffer.concat(out.map((o) => o.data)).toString())).toEqual([
+      ['a', '1'],
+      ['multi\nline "quoted"', '2'],
+      ['c', '3'],
+    ]);
+  });
+
+  it('XLSX: continues on the next sheet after its last row, whatever the chunks cut', async () => {
+    const { stream, writer } = createXlsxWriter(COLUMNS, { maxRowsPerSheet: 3, sheetTitle: 'Rows' });
+    const bytes = bytesOf(stream);
+    const row = (n: number, note: string, amount: string) =>
+      `<row r="${n}"><c r="A${n}" t="inlineStr"><is><t xml:space="preserve">${note}</t></is></c><c r="B${n}" s="3"><v>${amount}</v></c></row>\n`;
+    // Five rows numbered within their sheets of two (the header takes the first row of each).
+    const body = [
+      row(2, 'one', '1.50'),
+      row(3, 'two', '-2.00'),
+      row(2, 'three', '3.25'),
+      row(3, '代收 &amp; four', '4.00'),
+      row(2, 'five', '5.00'),
+    ].join('');
+    const data = Buffer.from(body);
+    for (const [from, to] of [
+      [0, 40],
+      [40, 300],
+      [300, data.length],
+    ] as const) {
+      const chunk = data.subarray(from, to);
+      await writer.writeFormatted(chunk, countLines(chunk));
+    }
+    await writer.end();
+    const sheets = await readXlsxFile(await bytes);
+    expect(sheets.map((s) => s.sheet)).toEqual(['Rows', 'Rows (2)', 'Rows (3)']);
+    expect(sheets.map((s) => s.data)).toEqual([
+      [
+        ['Note', '金额 Số tiền'],
+        ['one', 1.5],
+        ['two', -2],
+      ],
+      [
+        ['Note', '金额 Số tiền'],
+        ['three', 3.25],
+        ['代收 & four', 4],
+      ],
+      [
+        ['Note', '金额 Số tiền'],
+        ['five', 5],
+      ],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { neutralizeFormula } from '../cells.ts';
+import { columnLetters, MAX_DECIMALS, neutralizeFormula, numberStyle } from '../cells.ts';
 import type { Row, SheetWriter, WriterColumn } from './sheet-writer.ts';
 
 /** Excel's rows per sheet, the header row included. */
@@ -23,8 +23,6 @@ const XML_ENTITY: Record<string, string> = {
 };
 const escapeXml = (text: string) => text.replace(NOT_XML, '').replace(XML_SPECIAL, (c) => XML_ENTITY[c] ?? c);
 
-/** Number formats for 0 to 6 decimals: style 1 + decimals. */
-const MAX_DECIMALS = 6;
 function stylesXml(): string {
   const formats = Array.from({ length: MAX_DECIMALS + 1 }, (_, d) =>
     d === 0 ? '' : `<numFmt numFmtId="${164 + d}" formatCode="0.${'0'.repeat(d)}"/>`,
@@ -53,14 +51,6 @@ const sheetName = (base: string, index: number) => {
   return index === 1 ? clean : `${clean} (${index})`;
 };
 
-/** 0 -> A, 25 -> Z, 26 -> AA. */
-function columnLetters(index: number): string {
-  let name = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
-    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
-
 export type XlsxOptions = {
   /** Rows per sheet, the header included; more continue on the next sheet (Excel's limit by default). */
   maxRowsPerSheet?: number;
@@ -82,7 +72,7 @@ export function createXlsxWriter(
   const title = options.sheetTitle ?? 'Sheet';
   const zip = new ZipFile();
   const isText = columns.map((c) => c.type === 'text');
-  const styleOf = columns.map((c) => 1 + Math.min(MAX_DECIMALS, Math.max(0, c.decimals ?? 0)));
+  const styleOf = columns.map((c) => numberStyle(c.decimals ?? 0));
   // Cell references (A1, B1, ...): Excel reads cells without them, other readers need them.
   const letters = columns.map((_, i) => columnLetters(i));
   const header = `<row r="1">${columns
@@ -151,6 +141,30 @@ export function createXlsxWriter(
         }
         const current = sheet!;
         if (!current.write(chunk)) await waitDrain(current);
+      },
+      async writeFormatted(data: Buffer) {
+        // Each line is a row numbered within its sheet: a sheet ends after its last row's line break.
+        let at = 0;
+        while (at < data.length) {
+          if (rowsInSheet >= maxRows) {
+            closeSheet();
+            openSheet();
+          }
+          let end = at;
+          let room = maxRows - rowsInSheet;
+          while (room > 0) {
+            const lineEnd = data.indexOf(0x0a, end);
+            if (lineEnd === -1) break;
+            end = lineEnd + 1;
+            room -= 1;
+            rowsInSheet += 1;
+          }
+          // The rest of the chunk is a row begun here and ended in the next chunk.
+          if (room > 0) end = data.length;
+          const current = sheet!;
+          if (!current.write(data.subarray(at, end))) await waitDrain(current);
+          at = end;
+        }
       },
       async end() {
         closeSheet();
