@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { DbOrTx } from '../../../db/client.ts';
 import type { Cursor } from '../../../lib/cursor.ts';
 import { ValidationError } from '../../../lib/errors.ts';
-import { type CellType, localTimeFormatter, type Row, type WriterColumn } from '../cells.ts';
+import { localTimeFormatter, type Row, type WriterColumn } from '../cells.ts';
 
 /** A text in the console's three languages. */
 export type Titles = Record<ExportLocale, string>;
@@ -107,8 +107,17 @@ export function parseFilters<Query>(schema: z.ZodType<Query>, filters: Record<st
   throw new ValidationError(errors);
 }
 
-export const cellType = (type: ExportColumn<unknown>['type']): CellType =>
-  type === 'text' ? 'text' : 'number';
+/** A kind's columns as the writers take them: titles in the file's language, amounts' decimals. */
+export const writerColumns = (
+  columns: { title: Titles; type: 'text' | 'amount' | 'integer'; currency?: Currency }[],
+  locale: ExportLocale,
+  currency: Currency,
+): WriterColumn[] =>
+  columns.map((c) => ({
+    title: c.title[locale],
+    type: c.type === 'text' ? 'text' : 'number',
+    decimals: c.type === 'amount' ? exponentOf(c.currency ?? currency) : 0,
+  }));
 
 export function defineExportKind<Query, Filter, R extends Cursor>(
   definition: ExportKindDefinition<Query, Filter, R>,
@@ -128,12 +137,7 @@ export function defineExportKind<Query, Filter, R extends Cursor>(
       return {
         maxId: (db) => definition.maxId(db),
         count: (db) => definition.count(db, filter),
-        columns: (locale, currency) =>
-          definition.columns.map((c) => ({
-            title: c.title[locale],
-            type: cellType(c.type),
-            decimals: c.type === 'amount' ? exponentOf(c.currency ?? currency) : 0,
-          })),
+        columns: (locale, currency) => writerColumns(definition.columns, locale, currency),
         async *chunks(db, maxId, { batchSize, locale, currency }) {
           const format: CellFormat = {
             locale,

@@ -16,12 +16,12 @@ import {
   sqlXlsxRow,
 } from '../sql-cells.ts';
 import {
-  cellType,
   type ExportChunk,
   type ExportKindHandler,
   type ExportScope,
   parseFilters,
   type Titles,
+  writerColumns,
 } from './export-kind.ts';
 
 /** How a kind's cells are computed by PostgreSQL: as `CellFormat`, on columns instead of values. */
@@ -115,12 +115,7 @@ export function defineSqlExportKind<Query, Filter>(
       return {
         maxId: (db) => definition.maxId(db),
         count: (db) => definition.count(db, filter),
-        columns: (locale, currency) =>
-          definition.columns.map((c) => ({
-            title: c.title[locale],
-            type: cellType(c.type),
-            decimals: c.type === 'amount' ? exponentOf(c.currency ?? currency) : 0,
-          })),
+        columns: (locale, currency) => writerColumns(definition.columns, locale, currency),
         async *chunks(db, maxId, options): AsyncGenerator<ExportChunk> {
           const { locale, currency } = options;
           // The rows never change: their sums are read beside the file's body.
