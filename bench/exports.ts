@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import {
   exportKindHandlers,
 } from '../apps/server/src/modules/exports/index.ts';
 import { createDailyReportsService } from '../apps/server/src/modules/reports/index.ts';
-import { exportWorkerCommand } from '../apps/server/test/helpers/server-process.ts';
+import { startExportWorker } from '../apps/server/test/helpers/server-process.ts';
 import { type BenchDatabase, createBenchDatabase, fixed } from './lib.ts';
 
 // Exports of one merchant's fund flows (DESIGN section 8): CSV at least 0.3 of the speed of
@@ -61,27 +61,13 @@ async function exportByWorker(
   format: 'csv' | 'xlsx',
 ): Promise<ExportRun> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'paydesk-bench-exports-'));
-  const child = spawn(process.execPath, exportWorkerCommand(), {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
+  let child: ChildProcess | undefined;
+  try {
+    ({ child } = await startExportWorker({
       DATABASE_URL: bench.url,
       DATA_DIR: dataDir,
       APP_KEY: `base64:${Buffer.alloc(32, 5).toString('base64')}`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr.on('data', (d) => (output += d));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        output += d;
-        if (output.includes('is taking jobs')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`export worker exited ${code}:\n${output}`)));
-    });
+    }));
     const startRssMb = memoryOf(child.pid!).rssMb;
     const task = await exports.create(
       {
@@ -121,7 +107,7 @@ async function exportByWorker(
       await setTimeout(100);
     }
   } finally {
-    child.kill('SIGTERM');
+    child?.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -9,25 +9,17 @@ const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 export type ServerProcess = { child: ChildProcess; port: number; exited: Promise<number | null> };
 
 /**
- * The real main.ts as its own process (production mode, a port of its own), on the test's database: the
- * PostgreSQL one at `databaseUrl`, else a fresh embedded one in its DATA_DIR. Resolves once it listens.
+ * A process of ours (`args` after node) started with the test's settings, resolved once its output says it
+ * is ready (`readyPort` answers the port it listens on, or 0 for a worker; null while not ready).
  */
-export function startServerProcess(
-  options: { databaseUrl?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+function startProcess(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyPort: (output: string) => number | null,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'paydesk-process-')),
-      DATABASE_URL: options.databaseUrl ?? '',
-      APP_KEY: TEST_APP_KEY,
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(os.tmpdir(), 'paydesk-no-console'),
-      ...options.env,
-    },
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, NODE_ENV: 'production', APP_KEY: TEST_APP_KEY, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -35,11 +27,34 @@ export function startServerProcess(
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolve({ child, port: Number(match[1]), exited });
+      const port = readyPort(output);
+      if (port !== null) resolve({ child, port, exited });
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${output}`)));
+    child.on('exit', (code) => reject(new Error(`${label} exited early (${code}): ${output}`)));
+  });
+}
+
+const takingJobs = (output: string) => (output.includes('is taking jobs') ? 0 : null);
+
+/**
+ * The real main.ts as its own process (production mode, a port of its own), on the test's database: the
+ * PostgreSQL one at `databaseUrl`, else a fresh embedded one in its DATA_DIR. Resolves once it listens.
+ */
+export function startServerProcess(
+  options: { databaseUrl?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServerProcess> {
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'paydesk-process-')),
+    DATABASE_URL: options.databaseUrl ?? '',
+    WEB_DIST: path.join(os.tmpdir(), 'paydesk-no-console'),
+    ...options.env,
+  };
+  return startProcess('server', [main], env, (output) => {
+    const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
+    return match ? Number(match[1]) : null;
   });
 }
 
@@ -61,19 +76,9 @@ export function exportWorkerCommand(): string[] {
 }
 
 /** `npm run worker:exports` on a PostgreSQL database; resolves once it takes jobs. */
-export function startExportWorker(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, exportWorkerCommand(), {
-    env: { ...process.env, NODE_ENV: 'production', APP_KEY: TEST_APP_KEY, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('is taking jobs')) resolve({ child, port: 0, exited });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`export worker exited early (${code}): ${output}`)));
-  });
-}
+export const startExportWorker = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
+  startProcess('export worker', exportWorkerCommand(), env, takingJobs);
+
+/** A jobs worker (src/worker.ts, `npm run worker`); resolves once it takes jobs. */
+export const startJobsWorker = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
+  startProcess('worker', [path.join(serverDir, 'src/worker.ts')], env, takingJobs);

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { signRequest } from '../../src/lib/gateway-signature.ts';
@@ -10,7 +8,7 @@ import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { createOperatorToken } from '../../src/modules/ops/operator-auth.ts';
 import { createGatewayMerchant, freshNonce } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
-import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import { type ServerProcess, startJobsWorker, startServerProcess } from '../helpers/server-process.ts';
 import {
   createTestDatabase,
   TEST_APP_KEY,
@@ -33,24 +31,6 @@ afterAll(async () => {
   receiver?.close();
   await database?.drop();
 });
-
-/** A worker process (src/worker.ts), resolved once it takes jobs. */
-function startWorker(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../src/worker.ts')], {
-    env: { ...process.env, NODE_ENV: 'production', APP_KEY: TEST_APP_KEY, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('is taking jobs')) resolve({ child, port: 0, exited });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`worker exited early (${code}): ${output}`)));
-  });
-}
 
 /** A console client over real HTTP to one server or another: cookies kept, CSRF header sent. */
 class Browser {
@@ -119,8 +99,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('two servers and two workers o
     ]);
     processes.push(a, b);
     const workers = await Promise.all([
-      startWorker({ ...env, JOBS: 'inline', DATABASE_URL: database.url }),
-      startWorker({ ...env, JOBS: 'inline', DATABASE_URL: database.url }),
+      startJobsWorker({ ...env, JOBS: 'inline', DATABASE_URL: database.url }),
+      startJobsWorker({ ...env, JOBS: 'inline', DATABASE_URL: database.url }),
     ]);
     processes.push(...workers);
 
