@@ -257,6 +257,27 @@ describe('exporting Funds > Transactions', () => {
     expect(rows[0]![2]).toBe('资金转入');
   });
 
+  it('writes times in a zone given as a UTC offset as in the named zone (an offset is not a POSIX zone)', async () => {
+    for (const format of ['csv', 'xlsx'] as const) {
+      const body = { kind: 'fund_flows', format, filters: FILTERS, locale: 'en' };
+      const byOffset = await exported(finance, body, { 'x-timezone': '+08:00' });
+      const byName = await exported(finance, body, SHANGHAI);
+      const west = await exported(finance, body, { 'x-timezone': 'UTC-3' });
+      const times = async (task: ExportTask) => {
+        const file = (await finance.get(`/api/merchant/exports/${task.id}/download`)).rawPayload;
+        if (format === 'csv')
+          return csvRecords(file)
+            .slice(1)
+            .map((r) => r[1]);
+        return (await readXlsxFile(file)).flatMap((s) => s.data.slice(1).map((r) => r[1]));
+      };
+      expect(await times(byOffset)).toEqual(await times(byName));
+      expect((await times(byName))[0]).toBe('2026-03-05 23:30:00');
+      // The same dates 11 hours west take in 5 March 16:30 UTC (already 6 March in Shanghai): 13:30 there.
+      expect((await times(west))[0]).toBe('2026-03-05 13:30:00');
+    }
+  });
+
   it('reads a filter with quotes and backslashes as a value (the COPY statement carries it as a literal)', async () => {
     for (const format of ['csv', 'xlsx'] as const) {
       const injected = await exported(finance, {

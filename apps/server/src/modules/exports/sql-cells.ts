@@ -1,4 +1,5 @@
 import { type Currency, exponentOf } from '@paydesk/shared';
+import { parseOffsetMinutes } from '@paydesk/shared/time-zone.ts';
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
 // An export's cells written by PostgreSQL itself: the same text the list shows (exact decimals, local
@@ -12,9 +13,18 @@ export const sqlAmount = (minor: SQLWrapper, currency: Currency): SQL => {
   return sql`((${minor})::numeric / ${sql.raw(String(10 ** exponent))})::numeric(40, ${sql.raw(String(exponent))})::text`;
 };
 
-/** '2026-03-01 08:30:00' in the zone (as `localTimeFormatter`); an empty cell for no time. */
-export const sqlLocalTime = (at: SQLWrapper, timeZone: string): SQL =>
-  sql`to_char((${at}) at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
+/**
+ * '2026-03-01 08:30:00' in the zone (as `localTimeFormatter`); an empty cell for no time. A UTC offset is
+ * added as minutes: AT TIME ZONE would read '+08:00' as a POSIX zone and flip its sign.
+ */
+export function sqlLocalTime(at: SQLWrapper, timeZone: string): SQL {
+  const offset = parseOffsetMinutes(timeZone);
+  const local =
+    offset === null
+      ? sql`(${at}) at time zone ${timeZone}`
+      : sql`(${at}) at time zone 'UTC' + ${sql.raw(String(offset))} * interval '1 minute'`;
+  return sql`to_char(${local}, 'YYYY-MM-DD HH24:MI:SS')`;
+}
 
 /** A code's label; a code without one is written as it is. */
 export function sqlLabel(code: SQLWrapper, labels: Record<string, string>): SQL {
