@@ -27,8 +27,9 @@ import { createBenchDatabase, fixed } from './lib.ts';
 //   on 50,000 collections: 2.8 s without, 7.6 s with: 3.0 s in the order_hourly trigger, 1.0 s in the
 //   foreign keys), which is the difference between minutes and an hour at 10,000,000 rows. What they
 //   would have done is done after the load, in bulk: the accounts' balances are summed from the postings,
-//   fund_flow_hourly from the fund flows, order_hourly by migration 0008's own backfill statement; then
-//   checkSeed() proves the result consistent (references, balanced entries, rollups = rows).
+//   fund_flow_hourly from the fund flows, order_hourly and list_hourly by migrations 0008's and 0015's own
+//   backfill statements; then checkSeed() proves the result consistent (references, balanced entries,
+//   rollups = rows).
 
 export const LISTS_MERCHANT_NO = 'MLISTS1';
 export const LISTS_USER = { email: 'lists@bench.test', password: 'bench-password-1' };
@@ -536,13 +537,33 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
         from payouts group by 1, 2, 3, 4, 5`);
       return r.rowCount ?? 0;
     });
+    // The sums of top-ups, withdrawals and settlements: migration 0015's own backfill.
+    await step('list_hourly (from top-ups, withdrawals and settlements)', async () => {
+      const r = await q(`
+        insert into list_hourly (list, merchant_id, status, facet, hour, rows, a, b, c)
+        select 'recharge', merchant_id, status, network,
+               date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
+               count(*), sum(amount_minor), sum(coalesce(credited_minor, 0)), 0
+        from recharges group by 2, 3, 4, 5
+        union all
+        select 'withdrawal', merchant_id, status, network,
+               date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
+               count(*), sum(amount_usdt_minor), sum(fee_usdt_minor), sum(amount_local_minor + fee_local_minor)
+        from withdrawals group by 2, 3, 4, 5
+        union all
+        select 'settlement', merchant_id, status, channel_code,
+               date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
+               count(*), sum(gross_minor), sum(fee_minor), sum(net_minor)
+        from settlements group by 2, 3, 4, 5`);
+      return r.rowCount ?? 0;
+    });
     await q(`reset session_replication_role`);
     await step('checks (what keys and triggers would check)', () => checkSeed(client, merchantId));
 
     // Autovacuum would otherwise visit these tables in the middle of the measurements.
     await step('vacuum analyze', async () => {
       await q(`vacuum (analyze) collections, payouts, settlements, recharges, withdrawals, journal_entries,
-               postings, fund_flows, fund_flow_hourly, order_hourly, ledger_accounts`);
+               postings, fund_flows, fund_flow_hourly, order_hourly, list_hourly, ledger_accounts`);
     });
     console.log(
       `  ${'seeded in'.padEnd(62)}${`${fixed((performance.now() - started) / 1000, 1)} s`.padStart(10)}`,
@@ -616,7 +637,19 @@ async function checkSeed(client: pg.Client, merchantId: number): Promise<void> {
                select type, sum(in_minor), sum(out_minor), sum(entries) from fund_flow_hourly group by 1
                except all
                select type, sum(greatest(amount_minor, 0)), sum(greatest(-amount_minor, 0)), count(*)
-               from fund_flows group by 1) y) as bad`,
+               from fund_flows group by 1) y)
+          + (select count(*) from (
+               select list, status, facet, sum(rows), sum(a), sum(b), sum(c) from list_hourly group by 1, 2, 3
+               except all
+               (select 'recharge', status, network, count(*), sum(amount_minor), sum(coalesce(credited_minor, 0)), 0
+                from recharges group by 2, 3
+                union all
+                select 'withdrawal', status, network, count(*), sum(amount_usdt_minor), sum(fee_usdt_minor),
+                       sum(amount_local_minor + fee_local_minor)
+                from withdrawals group by 2, 3
+                union all
+                select 'settlement', status, channel_code, count(*), sum(gross_minor), sum(fee_minor), sum(net_minor)
+                from settlements group by 2, 3)) z) as bad`,
   );
   if (problems.length > 0) throw new Error(`The seed is not consistent:\n  ${problems.join('\n  ')}`);
 }

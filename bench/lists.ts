@@ -197,6 +197,7 @@ async function describeLists(bare: pg.Pool, merchantId: number): Promise<List[]>
       name: 'settlements',
       path: `${PATH_ROOT}/settlements`,
       table: 'settlements',
+      rollup: 'list_hourly',
       key: { column: 'settlement_no', field: 'settlement_no' },
       filters: [
         { label: '(none)', query: {}, equals: {} },
@@ -210,6 +211,7 @@ async function describeLists(bare: pg.Pool, merchantId: number): Promise<List[]>
       name: 'top-ups',
       path: `${PATH_ROOT}/recharges`,
       table: 'recharges',
+      rollup: 'list_hourly',
       key: { column: 'recharge_no', field: 'recharge_no' },
       filters: [
         { label: '(none)', query: {}, equals: {} },
@@ -224,6 +226,7 @@ async function describeLists(bare: pg.Pool, merchantId: number): Promise<List[]>
       name: 'withdrawals',
       path: `${PATH_ROOT}/withdrawals`,
       table: 'withdrawals',
+      rollup: 'list_hourly',
       key: { column: 'withdrawal_no', field: 'withdrawal_no' },
       filters: [
         { label: '(none)', query: {}, equals: {} },

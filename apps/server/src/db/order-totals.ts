@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from './client.ts';
+import { hourlyTotals } from './hourly-totals.ts';
 import { orderHourly } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
@@ -29,10 +30,6 @@ type OrderTable = PgTable & {
   feeMinor: PgColumn;
 };
 
-const HOUR_MS = 3_600_000;
-const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
-const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-
 /** The list filter as a WHERE on the orders themselves. */
 export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to = f.to): SQL | undefined {
   return and(
@@ -57,17 +54,15 @@ export async function orderTotals(
   table: OrderTable,
   f: OrderFilter,
 ): Promise<OrderTotals> {
-  const raw = (from?: Date, to?: Date) => sql`
-    select count(*) as orders, coalesce(sum(${table.amountMinor}), 0) as amount_minor,
-           coalesce(sum(${table.feeMinor}), 0) as fee_minor
-    from ${table} where ${orderWhere(table, f, from, to)}`;
-  const parts: SQL[] = [];
-  const wholeFrom = f.from ? ceilHour(f.from) : undefined;
-  const wholeTo = f.to ? floorHour(f.to) : undefined;
-  if (f.tradeNo || f.outTradeNo || (wholeFrom && wholeTo && wholeFrom >= wholeTo)) {
-    parts.push(raw(f.from, f.to));
-  } else {
-    parts.push(sql`
+  const sums = await hourlyTotals(db, {
+    from: f.from,
+    to: f.to,
+    rowsOnly: Boolean(f.tradeNo || f.outTradeNo),
+    rows: (from, to) => sql`
+      select count(*) as orders, coalesce(sum(${table.amountMinor}), 0) as amount_minor,
+             coalesce(sum(${table.feeMinor}), 0) as fee_minor
+      from ${table} where ${orderWhere(table, f, from, to)}`,
+    rollup: (from, to) => sql`
       select coalesce(sum(${orderHourly.orders}), 0) as orders,
              coalesce(sum(${orderHourly.amountMinor}), 0) as amount_minor,
              coalesce(sum(${orderHourly.feeMinor}), 0) as fee_minor
@@ -76,22 +71,15 @@ export async function orderTotals(
         eq(orderHourly.kind, kind),
         eq(orderHourly.merchantId, f.merchantId),
         f.status ? eq(orderHourly.status, f.status) : undefined,
-        wholeFrom ? gte(orderHourly.hour, wholeFrom) : undefined,
-        wholeTo ? lt(orderHourly.hour, wholeTo) : undefined,
-      )}`);
-    if (f.from && wholeFrom && wholeFrom > f.from) parts.push(raw(f.from, wholeFrom));
-    if (f.to && wholeTo && wholeTo < f.to) parts.push(raw(wholeTo, f.to));
-  }
-  const [row] = await queryRows<{ orders: unknown; amount_minor: unknown; fee_minor: unknown }>(
-    db,
-    sql`select sum(orders)::text as orders, sum(amount_minor)::text as amount_minor,
-               sum(fee_minor)::text as fee_minor
-        from (${sql.join(parts, sql` union all `)}) as parts`,
-  );
+        from ? gte(orderHourly.hour, from) : undefined,
+        to ? lt(orderHourly.hour, to) : undefined,
+      )}`,
+    columns: ['orders', 'amount_minor', 'fee_minor'],
+  });
   return {
-    count: Number(row?.orders ?? 0),
-    amountMinor: BigInt(String(row?.amount_minor ?? 0)),
-    feeMinor: BigInt(String(row?.fee_minor ?? 0)),
+    count: Number(sums.orders),
+    amountMinor: BigInt(sums.amount_minor!),
+    feeMinor: BigInt(sums.fee_minor!),
   };
 }
 

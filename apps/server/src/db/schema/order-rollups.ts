@@ -31,3 +31,35 @@ export const orderHourly = pgTable(
     check('order_hourly_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
   ],
 );
+
+/**
+ * The same for the lists with two more sums and another filter (DESIGN 8: sums from rollups, never a scan
+ * of the matching rows): per list, merchant, status, facet (the network of a top-up or withdrawal, the
+ * channel of a settlement: the list's other filter) and UTC hour, the row count and up to three sums:
+ * - recharge: amount, credited (0 until credited);
+ * - withdrawal: amount and fee in USDT, amount + fee in the merchant's currency;
+ * - settlement: gross, fee, net.
+ * Kept by a trigger on each table in the transaction of each change (migration 0015). These rows are few
+ * per merchant and hour, so an hour is one row (no slots).
+ */
+export const listHourly = pgTable(
+  'list_hourly',
+  {
+    list: text('list').notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    status: text('status').notNull(),
+    facet: text('facet').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    rows: bigint('rows', { mode: 'bigint' }).notNull(),
+    a: bigint('a', { mode: 'bigint' }).notNull(),
+    b: bigint('b', { mode: 'bigint' }).notNull(),
+    c: bigint('c', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.list, t.status, t.facet, t.hour] }),
+    index('list_hourly_merchant_list_hour_idx').on(t.merchantId, t.list, t.hour),
+    check('list_hourly_list_valid', sql`${t.list} in ('recharge', 'withdrawal', 'settlement')`),
+  ],
+);

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { listTotals } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -99,21 +100,21 @@ export const settlementsRepository = {
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 
+  /** Count, gross, fee and net of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: SettlementFilter) => {
-    const [row] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        gross: sql<string>`coalesce(sum(${settlements.grossMinor}), 0)::text`,
-        fee: sql<string>`coalesce(sum(${settlements.feeMinor}), 0)::text`,
-        net: sql<string>`coalesce(sum(${settlements.netMinor}), 0)::text`,
-      })
-      .from(settlements)
-      .where(where(filter));
-    return {
-      count: Number(row.count),
-      grossMinor: BigInt(row.gross),
-      feeMinor: BigInt(row.fee),
-      netMinor: BigInt(row.net),
-    };
+    const t = await listTotals(
+      db,
+      'settlement',
+      {
+        ...filter,
+        facet: filter.channel,
+        rowsOnly: Boolean(filter.settlementNo) || filter.maxId !== undefined,
+      },
+      (from, to) => sql`
+        select count(*) as rows, coalesce(sum(${settlements.grossMinor}), 0) as a,
+               coalesce(sum(${settlements.feeMinor}), 0) as b, coalesce(sum(${settlements.netMinor}), 0) as c
+        from ${settlements} where ${where({ ...filter, from, to })}`,
+    );
+    return { count: t.count, grossMinor: t.a, feeMinor: t.b, netMinor: t.c };
   },
 };

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { listTotals } from '../../db/hourly-totals.ts';
 import { merchants, recharges } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -76,16 +77,22 @@ export const rechargesRepository = {
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 
+  /** Count, amount and credited amount of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: RechargeFilter) => {
-    const [row] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        amount: sql<string>`coalesce(sum(${recharges.amountMinor}), 0)::text`,
-        credited: sql<string>`coalesce(sum(${recharges.creditedMinor}), 0)::text`,
-      })
-      .from(recharges)
-      .where(where(filter));
-    return { count: Number(row.count), amountMinor: BigInt(row.amount), creditedMinor: BigInt(row.credited) };
+    const t = await listTotals(
+      db,
+      'recharge',
+      {
+        ...filter,
+        facet: filter.network,
+        rowsOnly: Boolean(filter.rechargeNo) || filter.maxId !== undefined,
+      },
+      (from, to) => sql`
+        select count(*) as rows, coalesce(sum(${recharges.amountMinor}), 0) as a,
+               coalesce(sum(${recharges.creditedMinor}), 0) as b, 0 as c
+        from ${recharges} where ${where({ ...filter, from, to })}`,
+    );
+    return { count: t.count, amountMinor: t.a, creditedMinor: t.b };
   },
 
   /** The operator's queue: newest first, any merchant or one, any status or one. */

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { listTotals } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -119,22 +120,23 @@ export const withdrawalsRepository = {
       .limit(limit)
       .offset(position.cursor ? 0 : position.offset),
 
+  /** Count, USDT amount and fee, and the local total of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: WithdrawalFilter) => {
-    const [row] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        amount: sql<string>`coalesce(sum(${withdrawals.amountUsdtMinor}), 0)::text`,
-        fee: sql<string>`coalesce(sum(${withdrawals.feeUsdtMinor}), 0)::text`,
-        local: sql<string>`coalesce(sum(${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}), 0)::text`,
-      })
-      .from(withdrawals)
-      .where(where(filter));
-    return {
-      count: Number(row.count),
-      amountMinor: BigInt(row.amount),
-      feeMinor: BigInt(row.fee),
-      localTotalMinor: BigInt(row.local),
-    };
+    const t = await listTotals(
+      db,
+      'withdrawal',
+      {
+        ...filter,
+        facet: filter.network,
+        rowsOnly: Boolean(filter.withdrawalNo) || filter.maxId !== undefined,
+      },
+      (from, to) => sql`
+        select count(*) as rows, coalesce(sum(${withdrawals.amountUsdtMinor}), 0) as a,
+               coalesce(sum(${withdrawals.feeUsdtMinor}), 0) as b,
+               coalesce(sum(${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}), 0) as c
+        from ${withdrawals} where ${where({ ...filter, from, to })}`,
+    );
+    return { count: t.count, amountMinor: t.a, feeMinor: t.b, localTotalMinor: t.c };
   },
 
   /** The operator's list: newest first, every merchant's or one's, optionally one status. */
