@@ -39,12 +39,15 @@ async function payAndConfirm(page: Page, texts: Texts, nextCode: () => Promise<s
   return new URL(page.url()).searchParams.get('trade_no')!;
 }
 
-/** The history row of the payout, once the sandbox channel has finished it. */
+/**
+ * The history row of the payout, once the sandbox channel has finished it (the list does not refresh by
+ * itself: reloaded until then). Each look waits for the page as long as a busy machine needs.
+ */
 async function finalRow(page: Page, tradeNo: string, status: string) {
   await expect(async () => {
     await page.reload();
-    await expect(rows(page).filter({ hasText: tradeNo })).toContainText(status, { timeout: 2_000 });
-  }).toPass({ timeout: 45_000 });
+    await expect(rows(page).filter({ hasText: tradeNo })).toContainText(status, { timeout: 15_000 });
+  }).toPass({ timeout: 150_000 });
   return rows(page).filter({ hasText: tradeNo });
 }
 

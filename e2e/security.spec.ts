@@ -62,7 +62,7 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
   consoleGuard,
 }) => {
   // Codes are spent once each, so the test may wait for the authenticator's next period.
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   // Provoked on purpose: the reused recovery code (422).
   consoleGuard.expectConsoleError(/status of 422 .*\/login/);
   const email = await createUser('FINANCE', '2fa');

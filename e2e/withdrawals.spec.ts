@@ -62,7 +62,7 @@ test('withdraw from the console, rejected with the command line: the history say
   page,
 }) => {
   // The third Google code may wait for the authenticator's next period.
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const email = `withdraw-${Date.now()}@inr.demo.paydesk.test`;
   await runOps(
     'user:create',
