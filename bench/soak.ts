@@ -48,8 +48,11 @@ const EXPORT_PAUSE_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Ticks are skipped (and counted) while this many flows are in flight: the server is falling behind. */
 const MAX_IN_FLIGHT = 300;
-/** After the traffic: abandoned orders expire (1 min), refused callbacks come back (15 s), payouts finish. */
-const DRAIN_LIMIT_MS = 150_000;
+/**
+ * After the traffic: abandoned orders expire (1 min) and are closed by the next run of the expiry sweep
+ * (each minute), refused callbacks come back (15 s), payouts finish.
+ */
+const DRAIN_LIMIT_MS = 210_000;
 /**
  * The memory verdict: a growth trend is a least-squares slope over the second half of at least 1 MB/min
  * AND an end more than 10% above the level after warm-up. Either alone is not enough: the server's RSS
@@ -989,7 +992,7 @@ export async function runSoak(): Promise<void> {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
     const flowsDoneSeconds = elapsed();
 
-    // Drain: every order's callback delivered (abandoned orders expire within a minute; refused first
+    // Drain: every order's callback delivered (abandoned orders close within two minutes; refused first
     // attempts come back 15 s later), or the limit.
     const drainUntil = performance.now() + DRAIN_LIMIT_MS;
     const certain = () => [...expectations].filter(([, e]) => e.certain);

@@ -237,7 +237,6 @@ export async function buildApp({
     housekeeping: async () => {
       await sweepExpired(db, now());
       await payoutsRepository.deleteExpiredKeys(db, now());
-      await collections.expireOverdue();
       await exports.sweep();
     },
   };

@@ -35,8 +35,10 @@ export async function startWorkers(
   { pollingSeconds = 1, queues = [...QUEUES] }: { pollingSeconds?: number; queues?: QueueName[] } = {},
 ): Promise<void> {
   const handlers: Record<QueueName, JobHandler> = {
+    // The expiry sweep (scheduled below). A job naming one order was queued per order by earlier versions.
     'collection.expire': async (data) => {
-      await services.collections.expire(text(data.trade_no));
+      if (data.trade_no) await services.collections.expire(text(data.trade_no));
+      else await services.collections.expireOverdue();
     },
     'callback.deliver': async (data) => {
       await services.callbacks.attempt(text(data.id));
@@ -58,6 +60,8 @@ export async function startWorkers(
   };
   await jobs.work(Object.fromEntries(queues.map((queue) => [queue, handlers[queue]])), { pollingSeconds });
   const schedules: Partial<Record<QueueName, string>> = {
+    // Unpaid orders are closed within a minute of their expiry (they refuse payment from the second it).
+    'collection.expire': '* * * * *',
     // In UTC; each run settles what its channels' cycles allow in their merchants' time zones.
     'settlement.run': '*/10 * * * *',
     housekeeping: '*/10 * * * *',

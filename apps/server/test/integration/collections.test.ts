@@ -1,7 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { channels } from '../../src/db/schema/index.ts';
 import {
   createGatewayMerchant,
   freshNonce,
@@ -110,6 +113,67 @@ describe('creating a collection through the gateway', () => {
     const decimals = await create(m, { out_trade_no: 'DEC-1', amount: '10.001' });
     expect(decimals.statusCode).toBe(422);
     expect(decimals.json().errors.amount).toBeDefined();
+  });
+
+  it("takes a channel's current terms on the very next order, whatever this process saw before", async () => {
+    const m = await merchantFor();
+    const channelId = m.channel!.id;
+    const change = (set: SQL) =>
+      ctx.database.db.execute(sql`update channels set ${set}, updated_at = now() where id = ${channelId}`);
+    const order = async (outTradeNo: string, amount: string, channel?: string) =>
+      create(m, { out_trade_no: outTradeNo, amount, ...(channel ? { channel } : {}) });
+    expect((await order('TERMS-1', '100.00')).json().data.fee).toBe('1.50');
+    const second = (await order('TERMS-2', '100.00', 'sandbox')).json().data;
+    // Made on the remembered channel in one statement: the same order as the first.
+    expect(second).toMatchObject({
+      fee: '1.50',
+      amount: '100.00',
+      status: 'to_be_paid',
+      out_trade_no: 'TERMS-2',
+      created_at: clock.toISOString(),
+      expires_at: new Date(clock.getTime() + 30 * 60 * 1000).toISOString(),
+    });
+
+    // Changed by another process (an operator): the fee, then the limits.
+    await change(sql`fee_rate_ppm = 20000`);
+    expect((await order('TERMS-3', '100.00')).json().data.fee).toBe('2.00');
+    expect((await order('TERMS-4', '100.00', 'sandbox')).json().data.fee).toBe('2.00');
+    await change(sql`max_amount_minor = 5000`);
+    const over = await order('TERMS-5', '100.00');
+    expect(over.statusCode).toBe(422);
+    expect(over.json().code).toBe('amount_out_of_range');
+    await change(sql`max_amount_minor = 5000000`);
+    expect((await order('TERMS-6', '100.00')).statusCode).toBe(201);
+
+    // A second channel, then the first closed: unnamed calls move to the second, named ones are refused.
+    await ctx.database.db.insert(channels).values({
+      merchantId: m.merchant.id,
+      code: 'bank-b',
+      kind: 'collection',
+      country: 'CN',
+      currency: m.merchant.currency,
+      feeRatePpm: 10_000,
+      minAmountMinor: 100n,
+      maxAmountMinor: 5_000_000n,
+      settlementCycle: 'T1',
+      openedBy: 'test',
+    });
+    expect((await order('TERMS-7', '100.00')).json().data).toMatchObject({ channel: 'sandbox', fee: '2.00' });
+    await change(sql`status = 'closed'`);
+    expect((await order('TERMS-8', '100.00')).json().data).toMatchObject({ channel: 'bank-b', fee: '1.00' });
+    const closed = await order('TERMS-9', '100.00', 'sandbox');
+    expect(closed.statusCode).toBe(422);
+    expect(closed.json().code).toBe('channel_unavailable');
+    // Opened again: the unnamed calls go back to the first opened.
+    await change(sql`status = 'open'`);
+    expect((await order('TERMS-10', '100.00')).json().data).toMatchObject({
+      channel: 'sandbox',
+      fee: '2.00',
+    });
+    // A number already used is refused the same on a remembered channel.
+    const taken = await order('TERMS-10', '100.00');
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe('out_trade_no_taken');
   });
 
   it('reads an order by trade_no and by out_trade_no; another merchant gets 404 on the gateway and the console', async () => {
@@ -423,13 +487,39 @@ describe('paying, expiring, calling back and settling', () => {
     expect(detail.callbacks.map((c: { type: string }) => c.type)).toEqual(['collection.closed']);
   });
 
-  it('closes overdue orders whose expiry job was lost (the housekeeping job)', async () => {
-    const m = await merchantFor();
-    const order = (await create(m, { out_trade_no: 'LOST-1', amount: '5.00' })).json().data;
+  it('the expiry sweep closes every unpaid order past its expiry, in batches, and nothing else', async () => {
+    // Other tests' orders of this database out of the way first.
     advance(31 * 60 * 1000);
-    await ctx.app.services.housekeeping();
-    const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
-    expect(read.json().data.status).toBe('closed');
+    await ctx.app.services.collections.expireOverdue();
+    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const due = [];
+    for (const i of [1, 2, 3])
+      due.push((await create(m, { out_trade_no: `SWEEP-${i}`, amount: '5.00' })).json().data);
+    const paid = (await create(m, { out_trade_no: 'SWEEP-PAID', amount: '5.00' })).json().data;
+    await ctx.app.inject({
+      method: 'POST',
+      url: paid.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=paid',
+    });
+    advance(10 * 60 * 1000);
+    const notYet = (await create(m, { out_trade_no: 'SWEEP-LATER', amount: '5.00' })).json().data;
+    // No job is queued per order: the sweep finds them.
+    const [jobs] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from pgboss.job where name = 'collection.expire'`,
+    );
+    expect(jobs.n).toBe(0);
+    advance(21 * 60 * 1000);
+    // Two at a time: the sweep goes on until none is left.
+    expect(await ctx.app.services.collections.expireOverdue(2)).toBe(3);
+    const statusOf = async (tradeNo: string) =>
+      (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${tradeNo}`, { now })).json().data
+        .status;
+    for (const order of due) expect(await statusOf(order.trade_no)).toBe('closed');
+    expect(await statusOf(paid.trade_no)).toBe('paid');
+    expect(await statusOf(notYet.trade_no)).toBe('to_be_paid');
+    expect(await ctx.app.services.collections.expireOverdue(2)).toBe(0);
   });
 
   it("lists the merchant's orders newest first with the sums of the filter", async () => {

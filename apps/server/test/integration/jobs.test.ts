@@ -66,6 +66,30 @@ describe('jobs', () => {
     expect(bodies).toHaveLength(1);
   });
 
+  it('closes expired unpaid orders by the scheduled expiry sweep', async () => {
+    const [schedule] = await queryRows<{ cron: string }>(
+      ctx.database.db,
+      sql`select cron from pgboss.schedule where name = 'collection.expire'`,
+    );
+    expect(schedule?.cron).toBe('* * * * *');
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+    const order = (
+      await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+        body: { out_trade_no: 'SWEEP-JOB', amount: '3.00' },
+      })
+    ).json().data;
+    // Its 30 minutes are over (the real clock runs here); the run the schedule makes each minute, now.
+    await ctx.database.db.execute(
+      sql`update collections set expires_at = now() - interval '1 second' where trade_no = ${order.trade_no}`,
+    );
+    await ctx.database.db.transaction(async (tx) => {
+      await ctx.app.services.jobs.send(tx, 'collection.expire', {});
+    });
+    const statusOf = async () =>
+      (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`)).json().data.status;
+    await vi.waitFor(async () => expect(await statusOf()).toBe('closed'), { timeout: 20_000, interval: 100 });
+  });
+
   it('drops a job sent in a transaction that rolls back', async () => {
     const marker = `rollback-${Date.now()}`;
     await expect(

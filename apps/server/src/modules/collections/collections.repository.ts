@@ -1,11 +1,14 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
-import { collections, merchants } from '../../db/schema/index.ts';
+import { and, asc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { channels, collections, merchants } from '../../db/schema/index.ts';
+import type { ChannelRow } from '../channels/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
+export type NewCollection = typeof collections.$inferInsert;
 
 export type CollectionFilter = OrderFilter;
 
@@ -15,14 +18,72 @@ const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt,
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
-  insert: async (tx: Tx, row: typeof collections.$inferInsert): Promise<CollectionRow | undefined> => {
+  insert: async (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> => {
     // Only the merchant's own number may already exist; a clash of ours (trade_no) is an error to retry.
-    const [saved] = await tx
+    const [saved] = await db
       .insert(collections)
       .values(row)
       .onConflictDoNothing({ target: [collections.merchantId, collections.outTradeNo] })
       .returning();
     return saved;
+  },
+
+  /**
+   * A new order in one statement on a channel the caller remembers: inserted only while the channel still
+   * reads exactly as remembered (open, the same terms) and, when the call named no channel, is still the
+   * merchant's first open one. Undefined when it does not, or when the merchant already used the
+   * out_trade_no: the caller reads the channel again and decides.
+   */
+  insertOnChannel: async (
+    db: DbOrTx,
+    row: NewCollection,
+    seen: ChannelRow,
+    firstOpen: boolean,
+  ): Promise<CollectionRow | undefined> => {
+    const columns = getTableColumns(collections);
+    const given = (Object.keys(row) as (keyof NewCollection & keyof typeof columns)[]).filter(
+      (key) => row[key] !== undefined,
+    );
+    const typed = (value: unknown, column: PgColumn) =>
+      value === null
+        ? sql`null::${sql.raw(column.getSQLType())}`
+        : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
+    const [saved] = await queryRows<Record<string, unknown>>(
+      db,
+      sql`insert into ${collections} (${sql.join(
+        given.map((key) => sql.identifier(columns[key].name)),
+        sql`, `,
+      )})
+          select ${sql.join(
+            given.map((key) => typed(row[key], columns[key])),
+            sql`, `,
+          )}
+           where exists (
+             select 1 from ${channels} c
+              where c.id = ${seen.id} and c.merchant_id = ${seen.merchantId} and c.kind = 'collection'
+                and c.status = 'open' and c.code = ${seen.code} and c.provider = ${seen.provider}
+                and c.sandbox_mode = ${seen.sandboxMode} and c.currency = ${seen.currency}
+                and c.fee_rate_ppm = ${seen.feeRatePpm} and c.fixed_fee_minor = ${String(seen.fixedFeeMinor)}::bigint
+                and c.min_amount_minor = ${String(seen.minAmountMinor)}::bigint
+                and c.max_amount_minor = ${String(seen.maxAmountMinor)}::bigint
+                and c.expiry_minutes = ${seen.expiryMinutes}
+                and c.updated_at = ${seen.updatedAt.toISOString()}::timestamptz
+                ${
+                  firstOpen
+                    ? sql`and not exists (select 1 from ${channels} o where o.merchant_id = c.merchant_id
+                            and o.kind = 'collection' and o.status = 'open' and o.id < c.id)`
+                    : sql``
+                })
+          on conflict (merchant_id, out_trade_no) do nothing
+          returning *`,
+    );
+    if (!saved) return undefined;
+    return Object.fromEntries(
+      Object.entries(columns).map(([key, column]) => {
+        const value = saved[column.name];
+        return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+      }),
+    ) as CollectionRow;
   },
 
   findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {

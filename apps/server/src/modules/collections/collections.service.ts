@@ -12,15 +12,20 @@ import {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { randomInt } from 'node:crypto';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
+import { setNewest } from '../../lib/bounded-map.ts';
 import { cursorPage } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { type ChannelRow, channelsRepository } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
-import { type CollectionRow, collectionsRepository as repo } from './collections.repository.ts';
+import {
+  type CollectionRow,
+  collectionsRepository as repo,
+  type NewCollection,
+} from './collections.repository.ts';
 
 // Collection (pay-in) orders (DESIGN sections 4 and 6): to_be_paid -> paid | closed (expired) | failed.
 // The fee is frozen on the order at creation. Every final state writes its callback event in the same
@@ -158,6 +163,14 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     };
   }
 
+  /**
+   * The channel each merchant's calls last found open, per channel code asked for (none: the first open).
+   * A new order on it is one statement that inserts only while the channel still reads so (see
+   * insertOnChannel); anything else reads the channel again.
+   */
+  const channelMemory = new Map<string, ChannelRow>();
+  const CHANNEL_MEMORY_MAX = 10_000;
+
   async function create(merchant: MerchantRef, body: CreateCollectionBody): Promise<CollectionRow> {
     let amountMinor: bigint;
     try {
@@ -166,8 +179,23 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
       throw ValidationError.field('amount', (error as Error).message);
     }
     if (amountMinor <= 0n) throw ValidationError.field('amount', 'The amount must be greater than 0.');
+    const memoryKey = `${merchant.id}:${body.channel ?? ''}`;
+    const seen = channelMemory.get(memoryKey);
+    if (seen && !isSandboxAuto(seen)) {
+      let order: ReturnType<typeof newOrder> | undefined;
+      try {
+        order = newOrder(merchant, body, seen, amountMinor);
+      } catch {
+        // Refused on the remembered terms: the channel is read again, and the current terms decide.
+      }
+      const row =
+        order &&
+        (await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel)));
+      if (row) return row;
+    }
     const channel = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
     if (!channel) {
+      channelMemory.delete(memoryKey);
       throw new AppError(
         422,
         body.channel
@@ -176,6 +204,39 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
         { code: ERROR_CODES.channelUnavailable },
       );
     }
+    setNewest(channelMemory, memoryKey, channel, CHANNEL_MEMORY_MAX);
+    const order = newOrder(merchant, body, channel, amountMinor);
+    const saved = (row: CollectionRow | undefined, db: DbOrTx) =>
+      row ?? outTradeNoTaken(db, merchant.id, body);
+    // The order alone is one statement: no transaction, no job (the expiry sweep closes it once due). The
+    // sandbox's auto mode also queues its completion, in the order's transaction.
+    if (!isSandboxAuto(channel)) {
+      return withFreshTradeNo(async () => saved(await repo.insert(db, order.values()), db));
+    }
+    return withFreshTradeNo(() =>
+      transactionWithRetry(db, async (tx) => {
+        const row = await saved(await repo.insert(tx, order.values()), tx);
+        await jobs.send(
+          tx,
+          'sandbox.complete',
+          { trade_no: row.tradeNo },
+          { startAfter: new Date(order.createdAt.getTime() + channel.sandboxDelaySeconds * 1000) },
+        );
+        return row;
+      }),
+    );
+  }
+
+  /**
+   * The order on this channel's terms (its limits, the fee frozen on it, its expiry), or the refusal;
+   * `values()` gives it a new trade_no each time (a clash is retried with another).
+   */
+  function newOrder(
+    merchant: MerchantRef,
+    body: CreateCollectionBody,
+    channel: ChannelRow,
+    amountMinor: bigint,
+  ) {
     checkLimits(channel, amountMinor, merchant.currency);
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
     if (feeMinor >= amountMinor) {
@@ -187,43 +248,34 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     }
     const at = now();
     const expiresAt = new Date(at.getTime() + channel.expiryMinutes * 60_000);
-    return withFreshTradeNo(() =>
-      transactionWithRetry(db, async (tx) => {
-        const row = await repo.insert(tx, {
-          merchantId: merchant.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          tradeNo: newTradeNo('C', at),
-          outTradeNo: body.out_trade_no,
-          amountMinor,
-          feeMinor,
-          currency: merchant.currency,
-          notifyUrl: body.notify_url ?? null,
-          returnUrl: body.return_url ?? null,
-          payerName: body.payer_name ?? null,
-          note: body.note ?? null,
-          expiresAt,
-          createdAt: at,
-        });
-        if (!row) {
-          const existing = await repo.findByOutTradeNo(tx, merchant.id, body.out_trade_no);
-          throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
-            code: ERROR_CODES.outTradeNoTaken,
-            fields: { trade_no: existing?.tradeNo ?? null },
-          });
-        }
-        await jobs.send(tx, 'collection.expire', { trade_no: row.tradeNo }, { startAfter: expiresAt });
-        if (channel.provider === 'sandbox' && channel.sandboxMode === 'auto') {
-          await jobs.send(
-            tx,
-            'sandbox.complete',
-            { trade_no: row.tradeNo },
-            { startAfter: new Date(at.getTime() + channel.sandboxDelaySeconds * 1000) },
-          );
-        }
-        return row;
+    return {
+      createdAt: at,
+      values: (): NewCollection => ({
+        merchantId: merchant.id,
+        channelId: channel.id,
+        channelCode: channel.code,
+        tradeNo: newTradeNo('C', at),
+        outTradeNo: body.out_trade_no,
+        amountMinor,
+        feeMinor,
+        currency: merchant.currency,
+        notifyUrl: body.notify_url ?? null,
+        returnUrl: body.return_url ?? null,
+        payerName: body.payer_name ?? null,
+        note: body.note ?? null,
+        expiresAt,
+        createdAt: at,
       }),
-    );
+    };
+  }
+
+  /** A 409 naming the order that already has the merchant's number. */
+  async function outTradeNoTaken(db: DbOrTx, merchantId: number, body: CreateCollectionBody): Promise<never> {
+    const existing = await repo.findByOutTradeNo(db, merchantId, body.out_trade_no);
+    throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
+      code: ERROR_CODES.outTradeNoTaken,
+      fields: { trade_no: existing?.tradeNo ?? null },
+    });
   }
 
   /**
@@ -261,7 +313,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     });
   }
 
-  /** The expiry job: closes the order if it is still unpaid at its expiry; anything else is a no-op. */
+  /** Closes the order if it is still unpaid at its expiry; anything else is a no-op. */
   async function expire(tradeNo: string): Promise<CollectionRow | null> {
     try {
       return await finish(tradeNo, 'closed');
@@ -271,11 +323,19 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     }
   }
 
-  /** The housekeeping job's safety net: closes unpaid orders whose expiry job never ran. */
-  async function expireOverdue(limit = 500): Promise<number> {
+  /**
+   * The expiry sweep (the `collection.expire` job, every minute): closes every unpaid order past its
+   * expiry, oldest first, in batches until none is left. Each close is its own transaction with its
+   * callback, and a repeat or a race with a payment is a no-op. Until the sweep runs, an expired order
+   * already refuses payment (finish). Answers how many it closed.
+   */
+  async function expireOverdue(batch = 500): Promise<number> {
     let closed = 0;
-    for (const tradeNo of await repo.overdue(db, now(), limit)) if (await expire(tradeNo)) closed += 1;
-    return closed;
+    for (;;) {
+      const due = await repo.overdue(db, now(), batch);
+      for (const tradeNo of due) if (await expire(tradeNo)) closed += 1;
+      if (due.length < batch) return closed;
+    }
   }
 
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
@@ -359,6 +419,9 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     consoleView,
   };
 }
+
+const isSandboxAuto = (channel: ChannelRow) =>
+  channel.provider === 'sandbox' && channel.sandboxMode === 'auto';
 
 function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currency) {
   if (amountMinor < channel.minAmountMinor || amountMinor > channel.maxAmountMinor) {
