@@ -8,7 +8,7 @@ import { hashPassword } from '../apps/server/src/lib/password.ts';
 import { fundFlowsRepository } from '../apps/server/src/modules/ledger/fund-flows.repository.ts';
 import { createFundsService, encodeCursor } from '../apps/server/src/modules/ledger/funds.service.ts';
 import { createLedger } from '../apps/server/src/modules/ledger/index.ts';
-import { createBenchDatabase, fixed, ms, time } from './lib.ts';
+import { createBenchDatabase, fixed, ms, time, timeRounds } from './lib.ts';
 
 // The first page of one merchant's fund flow filtered by type, at 1,000,000 entries, against the bare SQL
 // index query returning the same rows (target <= 3x); and page 500 against page 1.
@@ -152,13 +152,18 @@ export async function runFundFlowList(): Promise<void> {
     if (httpFirst.statusCode !== 200)
       throw new Error(`HTTP list answered ${httpFirst.statusCode}: ${httpFirst.body}`);
 
-    const t = {
-      bare1: await time(() => bareQuery(0)),
-      page: await time(() => fundFlowsRepository.findPage(db, filter, PER_PAGE + 1, { offset: 0 })),
-      totals: await time(() => fundFlowsRepository.totals(db, filter)),
-      service1: await time(() => funds.list(viewer, query(1))),
-      http1: await time(() => http(`/api/merchant/fund-flows?type=${TYPE}&per_page=${PER_PAGE}`)),
-    };
+    // In the same rounds, so the HTTP figure and its baseline see the same machine.
+    const [bare1, page, totals, service1, http1] = await timeRounds(
+      [
+        () => bareQuery(0),
+        () => fundFlowsRepository.findPage(db, filter, PER_PAGE + 1, { offset: 0 }),
+        () => fundFlowsRepository.totals(db, filter),
+        () => funds.list(viewer, query(1)),
+        () => http(`/api/merchant/fund-flows?type=${TYPE}&per_page=${PER_PAGE}`),
+      ],
+      500,
+    );
+    const t = { bare1, page, totals, service1, http1 };
     // Page 500: by number (skipping 9,980 rows), and by the cursor of page 499's last row.
     const offset500 = 499 * PER_PAGE;
     const before500 = (await bareQuery(offset500 - 1)).rows[0] as { id: string; created_at: Date | string };
@@ -177,7 +182,7 @@ export async function runFundFlowList(): Promise<void> {
 
     const row = (label: string, timing: { median: number; p95: number }, base?: number) =>
       console.log(
-        `${label.padEnd(58)}${ms(timing.median).padStart(11)} median ${ms(timing.p95).padStart(11)} p95${base ? `   ${fixed(timing.median / base)}x` : ''}`,
+        `${label.padEnd(72)}${ms(timing.median).padStart(11)} median ${ms(timing.p95).padStart(11)} p95${base ? `   ${fixed(timing.median / base)}x` : ''}`,
       );
     const base = t.bare1.median;
     const scan = plan.map((line) => line['QUERY PLAN'].trim()).find((line) => /Scan/.test(line));
@@ -188,8 +193,8 @@ export async function runFundFlowList(): Promise<void> {
     row('bare SQL index query (node-postgres, prepared)', t.bare1);
     row('our page query (repository, drizzle)', t.page, base);
     row('our sums + total of the whole filter (hourly rollup)', t.totals, base);
-    row('service: page + sums + total   [target <= 3x]', t.service1, base);
-    row('HTTP GET /api/merchant/fund-flows (session, auth, JSON)', t.http1, base);
+    row('service: page + sums + total   [target <= 2x]', t.service1, base);
+    row('HTTP GET /api/merchant/fund-flows (session, auth, JSON)   [target <= 3x]', t.http1, base);
     console.log('page 500 vs page 1:');
     row('bare SQL, offset 9,980', deep.bare500, base);
     row('service, page=500 by number (offset)', deep.service500offset, t.service1.median);

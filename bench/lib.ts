@@ -50,6 +50,33 @@ export async function time(fn: () => Promise<unknown>, runs = 300, warmup = 30):
   return { median: samples[Math.floor(runs / 2)], p95: samples[Math.floor(runs * 0.95)], runs };
 }
 
+/**
+ * Times several functions in the same rounds (each once per round, one after the other, after a warm-up),
+ * so that whatever the machine does meanwhile weighs on each alike: a ratio of two of them compares like
+ * with like. Stops early once `budgetMs` has passed and `minRuns` rounds are done.
+ */
+export async function timeRounds(
+  fns: (() => Promise<unknown>)[],
+  runs: number,
+  { minRuns = runs, budgetMs = Infinity }: { minRuns?: number; budgetMs?: number } = {},
+): Promise<Timing[]> {
+  const warmup = Math.max(3, Math.round(runs / 10));
+  const samples: number[][] = fns.map(() => []);
+  const started = performance.now();
+  for (let i = 0; i < warmup + runs; i++) {
+    if (i >= warmup + minRuns && performance.now() - started > budgetMs) break;
+    for (const [k, fn] of fns.entries()) {
+      const at = performance.now();
+      await fn();
+      if (i >= warmup) samples[k].push(performance.now() - at);
+    }
+  }
+  return samples.map((s) => {
+    s.sort((a, b) => a - b);
+    return { median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], runs: s.length };
+  });
+}
+
 /** Runs `clients` loops of fn for `seconds`; answers completed operations per second and the failures. */
 export async function throughput(
   clients: number,

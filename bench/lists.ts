@@ -9,7 +9,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { encodeCursor } from '../apps/server/src/lib/cursor.ts';
 import { localRangeToUtc } from '../apps/server/src/lib/timezone.ts';
-import { baseUrl, fixed, type Timing } from './lib.ts';
+import { baseUrl, fixed, type Timing, timeRounds } from './lib.ts';
 import { createListsDatabase, LISTS_MERCHANT_NO, LISTS_USER, type SeedOptions } from './lists-seed.ts';
 
 // DESIGN 8, lists at 10,000,000 rows for one merchant on PostgreSQL. For each console list (collections,
@@ -394,29 +394,13 @@ type ListAnswer = {
   meta: { total: number; next_cursor: string | null; sums: Record<string, unknown> };
 };
 
-// ---- Timing: every function once per round, after a warm-up; at most `runs` rounds, and no more rounds
-// once the filter has had BUDGET_MS and MIN_RUNS of them (a sums scan of 100,000 rows takes 100 ms).
+// ---- Timing: every function once per round (lib.ts timeTogether); no more rounds once the filter has had
+// BUDGET_MS and MIN_RUNS of them (a sums scan of 100,000 rows takes 100 ms).
 
 const MIN_RUNS = 10;
 const BUDGET_MS = 10_000;
-
-async function timeTogether(fns: (() => Promise<unknown>)[], runs: number): Promise<Timing[]> {
-  const warmup = Math.max(3, Math.round(runs / 10));
-  const samples: number[][] = fns.map(() => []);
-  const started = performance.now();
-  for (let i = 0; i < warmup + runs; i++) {
-    if (i >= warmup + MIN_RUNS && performance.now() - started > BUDGET_MS) break;
-    for (const [k, fn] of fns.entries()) {
-      const at = performance.now();
-      await fn();
-      if (i >= warmup) samples[k].push(performance.now() - at);
-    }
-  }
-  return samples.map((s) => {
-    s.sort((a, b) => a - b);
-    return { median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], runs: s.length };
-  });
-}
+const timeTogether = (fns: (() => Promise<unknown>)[], runs: number) =>
+  timeRounds(fns, runs, { minRuns: MIN_RUNS, budgetMs: BUDGET_MS });
 
 // ---- The benchmark.
 
