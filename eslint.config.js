@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { moduleDoor } from './scripts/eslint/module-door.js';
 import { noImportCycle } from './scripts/eslint/no-import-cycle.js';
 
 const LEDGER_TABLES = [
@@ -32,7 +33,6 @@ const LEDGER_ONLY =
 const SERVER_LOWER_LAYERS = ['apps/server/src/lib/**', 'apps/server/src/db/**', 'apps/server/src/plugins/**'];
 const LOWER_LAYER_MESSAGE =
   'lib, db and plugins never import a module: move the code down, or up into the module.';
-const MODULE_DOOR_MESSAGE = "Another module is used only through its index.ts ('../<module>/index.ts').";
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '**/migrations'] },
@@ -58,8 +58,8 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    plugins: { paydesk: { rules: { 'no-import-cycle': noImportCycle } } },
-    rules: { 'paydesk/no-import-cycle': 'error' },
+    plugins: { paydesk: { rules: { 'no-import-cycle': noImportCycle, 'module-door': moduleDoor } } },
+    rules: { 'paydesk/no-import-cycle': 'error', 'paydesk/module-door': 'error' },
   },
   {
     files: SERVER_LOWER_LAYERS,
@@ -67,15 +67,6 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: String.raw`(^|/)modules/`, message: LOWER_LAYER_MESSAGE }] },
-      ],
-    },
-  },
-  {
-    files: ['apps/server/src/modules/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: String.raw`^\.\./[^./][^/]*/(?!index\.ts$)`, message: MODULE_DOOR_MESSAGE }] },
       ],
     },
   },

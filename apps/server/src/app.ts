@@ -23,7 +23,7 @@ import {
   registerAuthModule,
   registerSessionLoading,
 } from './modules/auth/index.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { healthRoutes } from './modules/health/index.ts';
 import { registerUsersModule } from './modules/users/index.ts';
 import { registerLedgerModule } from './modules/ledger/index.ts';
 import { registerOpsModule } from './modules/ops/index.ts';
@@ -37,8 +37,11 @@ import { startHousekeeping, sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
 import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
-import { registerGatewayDocs, registerGatewayModule } from './modules/gateway/index.ts';
-import { GATEWAY_API_DESCRIPTION } from './modules/gateway/gateway-docs.ts';
+import {
+  GATEWAY_API_DESCRIPTION,
+  registerGatewayDocs,
+  registerGatewayModule,
+} from './modules/gateway/index.ts';
 import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { payoutsRepository, registerPayoutsModule } from './modules/payouts/index.ts';

@@ -29,14 +29,38 @@ describe('the layering lint rules', () => {
   it('a module reaches another only through its index.ts', async () => {
     const file = 'apps/server/src/modules/ops/anything.ts';
     const deep = "import { ledgerRepository } from '../ledger/ledger.repository.ts';\nexport const x = 1;";
-    expect(await ruleErrors(file, deep, 'no-restricted-imports')).toEqual([
+    expect(await ruleErrors(file, deep, 'paydesk/module-door')).toEqual([
       expect.stringMatching(/only through its index\.ts/),
     ]);
     const door =
       "import { createLedger } from '../ledger/index.ts';\nimport { x as y } from './ops.schemas.ts';";
-    expect(await ruleErrors(file, door, 'no-restricted-imports')).toEqual([]);
+    expect(await ruleErrors(file, door, 'paydesk/module-door')).toEqual([]);
     const lower = "import { ValidationError } from '../../lib/errors.ts';\nexport const x = ValidationError;";
-    expect(await ruleErrors(file, lower, 'no-restricted-imports')).toEqual([]);
+    expect(await ruleErrors(file, lower, 'paydesk/module-door')).toEqual([]);
+  });
+
+  it.each([
+    ['apps/server/src/modules/exports/kinds/anything.ts', '../../ledger/ledger.repository.ts'],
+    ['apps/server/src/modules/exports/kinds/anything.ts', '../../../modules/ledger/funds.service.ts'],
+    ['apps/server/src/cli/anything.ts', '../modules/ops/ops.schemas.ts'],
+    ['apps/server/src/jobs/anything.ts', '../modules/payouts/payouts.repository.ts'],
+    ['apps/server/src/anything.ts', './modules/health/health.routes.ts'],
+  ])('from %s, %s is refused (resolved against the file, at any depth)', async (file, specifier) => {
+    const code = `import { a } from '${specifier}';\nexport const x = a;`;
+    expect(await ruleErrors(file, code, 'paydesk/module-door')).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
+    const door = specifier.replace(/[^/]+\.ts$/, 'index.ts');
+    expect(
+      await ruleErrors(file, `import { a } from '${door}';\nexport const x = a;`, 'paydesk/module-door'),
+    ).toEqual([]);
+  });
+
+  it("a module's subfolder reaches its own module's files directly", async () => {
+    const file = 'apps/server/src/modules/exports/kinds/anything.ts';
+    const own =
+      "import { a } from '../exports.repository.ts';\nimport { b } from './index.ts';\nexport const x = [a, b];";
+    expect(await ruleErrors(file, own, 'paydesk/module-door')).toEqual([]);
   });
 
   it('refuses an import cycle (users -> auth -> users)', async () => {

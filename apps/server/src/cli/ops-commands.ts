@@ -20,8 +20,8 @@ import {
   PayWithdrawalBodySchema,
   RejectWithdrawalBodySchema,
   WithdrawalDecisionBodySchema,
-} from '../modules/ops/ops.schemas.ts';
-import { OPERATOR_HEADER } from '../modules/ops/index.ts';
+  OPERATOR_HEADER,
+} from '../modules/ops/index.ts';
 import type { OpsRequest, OpsResponse, OpsTransport } from './transport.ts';
 import { TOPUP_COMMANDS } from './topup-commands.ts';
 

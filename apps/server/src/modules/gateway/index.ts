@@ -8,6 +8,7 @@ import { createGatewayGuard, gatewayMerchantOf } from './gateway-auth.ts';
 
 export { gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
 export { gatewayRepository, NONCE_TTL_MS } from './gateway.repository.ts';
+export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
 
 /** Requests per minute one merchant may send the gateway (per server process). */
 export const GATEWAY_RATE_PER_MINUTE = 3000;

@@ -11,6 +11,8 @@ import { createOpsService } from './ops.service.ts';
 
 export { actionRefNo } from './ops.service.ts';
 export { opsRepository } from './ops.repository.ts';
+/** The operator API's request and response shapes, shared with the ops command line. */
+export * from './ops.schemas.ts';
 export {
   createOperatorToken,
   ensureLocalOperatorToken,
