@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseErrorBody } from './error-body.ts';
-import { ErrorBodySchema } from './errors.ts';
+import { z } from 'zod';
+
+// The error answer's shape stated the usual way, as the oracle the hand-written reader must agree with.
+const ErrorBodySchema = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  request_id: z.string().optional(),
+});
 
 const zodParse = (data: unknown) => {
   const parsed = ErrorBodySchema.safeParse(data);

@@ -1,6 +1,6 @@
 // The error answer read without zod: the console's HTTP client is on its login route, which loads no zod,
 // and an error answer must be understood even when no further chunk can be fetched (offline, or after a
-// deploy). error-body.test.ts checks it agrees with ErrorBodySchema (errors.ts) on any input.
+// deploy). error-body.test.ts checks it agrees with a zod statement of the same shape on any input.
 
 /** Every error answer: a message a person can act on, the request id, and, for validation, the fields. */
 export type ErrorBody = {

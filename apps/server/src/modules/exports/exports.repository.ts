@@ -24,6 +24,15 @@ export const exportsRepository = {
     return row?.currency;
   },
 
+  /** The merchant's currency and time zone (a daily report's days are the merchant's own). */
+  merchantTermsOf: async (db: DbOrTx, merchantId: number) => {
+    const [row] = await db
+      .select({ id: merchants.id, currency: merchants.currency, timezone: merchants.timezone })
+      .from(merchants)
+      .where(eq(merchants.id, merchantId));
+    return row;
+  },
+
   insert: async (tx: Tx, row: typeof exportTasks.$inferInsert): Promise<ExportTaskRow> => {
     const [saved] = await tx.insert(exportTasks).values(row).returning();
     return saved!;

@@ -3,10 +3,9 @@ import {
   type DailyReportListQuery,
   DailyReportListQuerySchema,
 } from '@paydesk/shared/reports/reports.schemas.ts';
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.ts';
-import { merchants } from '../../../db/schema/index.ts';
 import type { DailyReportsService, DayFigures } from '../../reports/index.ts';
+import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type ExportKindHandler } from './export-kind.ts';
 
 type DailyReportExportRow = DayFigures & { createdAt: Date; id: number; isFinal: boolean };
@@ -16,10 +15,7 @@ const DAY_MS = 86_400_000;
 
 /** The report's days are the merchant's own (its time zone), whoever asks. */
 async function merchantOf(db: DbOrTx, merchantId: number) {
-  const [row] = await db
-    .select({ id: merchants.id, currency: merchants.currency, timezone: merchants.timezone })
-    .from(merchants)
-    .where(eq(merchants.id, merchantId));
+  const row = await exportsRepository.merchantTermsOf(db, merchantId);
   if (!row) throw new Error(`Merchant ${merchantId} not found.`);
   return { id: row.id, currency: row.currency as Currency, timezone: row.timezone };
 }
