@@ -8,6 +8,7 @@ import { localDate } from '@paydesk/shared/time-zone.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { channels, dailyReports, merchants } from '../../src/db/schema/index.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
+import { createOperatorToken } from '../../src/modules/ops/index.ts';
 import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
@@ -132,6 +133,7 @@ function expectedDays(flows: Flow[], zone: Zone, currency: Currency, from: strin
     figures[column] = (figures[column] ?? 0n) + shown;
     if (flow.type === 'collection_settlement')
       figures.collection_fee = (figures.collection_fee ?? 0n) + flow.feeMinor;
+    if (flow.type === 'payout_deduction') figures.payout_count = (figures.payout_count ?? 0n) + 1n;
     figures.entries = (figures.entries ?? 0n) + 1n;
     figures.closing = running;
     days.set(day, figures);
@@ -260,6 +262,7 @@ describe('a month of activity in three time zones', () => {
           expect(minor(row[column], currency), `${zone} ${row.date} ${column}`).toBe(want?.[column] ?? 0n);
         }
         expect(row.entries, `${zone} ${row.date} entries`).toBe(Number(want?.entries ?? 0n));
+        expect(row.payout_count, `${zone} ${row.date} payout_count`).toBe(Number(want?.payout_count ?? 0n));
         previousClosing = want?.closing ?? opening;
         expect(minor(row.closing_balance, currency), `${zone} ${row.date} closing`).toBe(previousClosing);
         expect(row.final, `${row.date} final`).toBe(row.date !== to);
@@ -464,6 +467,50 @@ describe('today, the job, and a kept day that no longer matches the ledger', () 
     // Without dates: the last 30 days.
     expect(body.meta.total).toBe(30);
     expect(body.meta.start_date).toBe(shiftDay(body.meta.end_date, -29));
+  });
+  it('counts the collections a day settled, and their amount and fee', async () => {
+    clock = new Date();
+    const m = await createGatewayMerchant(db(), ctx.config.appKey, {
+      roles: ['FINANCE'],
+      channel: { settlementCycle: 'T0' },
+    });
+    await db().update(merchants).set({ timezone: 'Asia/Kolkata' }).where(eq(merchants.id, m.merchant.id));
+    const pay = async (outTradeNo: string, result: 'paid' | 'failed') => {
+      const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+        body: { out_trade_no: outTradeNo, amount: '100.00' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const paid = await ctx.app.inject({
+        method: 'POST',
+        url: `/sandbox/pay/${(created.json() as { data: { trade_no: string } }).data.trade_no}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `result=${result}`,
+      });
+      expect(paid.statusCode).toBe(303);
+    };
+    for (const n of [1, 2, 3]) await pay(`DRC-${m.merchant.id}-${n}`, 'paid');
+    await pay(`DRC-${m.merchant.id}-4`, 'failed');
+    // T+0 settles what was paid before now: a second later, the batch holds the three paid orders.
+    clock = new Date(clock.getTime() + 1000);
+    const token = await createOperatorToken(db(), 'daily report test');
+    const run = await ctx.app.inject({
+      method: 'POST',
+      url: '/ops/v1/settlements/run',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { reason: 'end of day' },
+    });
+    expect(run.statusCode, run.body).toBe(201);
+
+    const client = await loginAs(ctx.app, m.users.FINANCE.email, TEST_PASSWORD);
+    const today = (await report(client, '')).data[0];
+    expect(today.date).toBe(localDate(clock, 'Asia/Kolkata'));
+    expect(today).toMatchObject({
+      collection_count: 3,
+      collection_amount: '300.00',
+      collection_fee: '4.50',
+      payout_count: 0,
+      closing_balance: '295.50',
+    });
   });
 });
 
