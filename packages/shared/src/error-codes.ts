@@ -53,6 +53,8 @@ export const ERROR_CODES = {
   ipNotAllowed: 'ip_not_allowed',
   merchantDisabled: 'merchant_disabled',
   invalidIpWhitelist: 'invalid_ip_whitelist',
+  // Settings > Access key: the notify URL is saved with the key, so it needs one issued first.
+  accessKeyNotIssued: 'access_key_not_issued',
   // Send money.
   possibleDuplicate: 'possible_duplicate',
   idempotencyKeyInFlight: 'idempotency_key_in_flight',

@@ -194,7 +194,10 @@ describe('without two-factor', () => {
     const { merchant, client } = await root();
     const response = await setNotifyUrl(client, 'https://shop.example/hooks');
     expect(response.statusCode).toBe(409);
-    expect(response.json().message).toMatch(/access key first/);
+    expect(response.json()).toMatchObject({
+      code: 'access_key_not_issued',
+      message: expect.stringMatching(/access key first/),
+    });
     expect(await storedKey(merchant.id)).toBeUndefined();
   });
 });

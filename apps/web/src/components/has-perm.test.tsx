@@ -18,7 +18,7 @@ function CanPay() {
 describe('hasPerm', () => {
   it('shows an element to a role holding the permission', () => {
     renderAs('OPERATOR', <HasPerm perm="payout:create">New payout</HasPerm>);
-    expect(screen.queryByText('New payout')).not.toBeNull();
+    expect(screen.getByText('New payout')).toBeInTheDocument();
   });
 
   it('hides it from a role without, showing the fallback if any', () => {
@@ -29,11 +29,11 @@ describe('hasPerm', () => {
       </HasPerm>,
     );
     expect(screen.queryByText('New payout')).toBeNull();
-    expect(screen.queryByText('read only')).not.toBeNull();
+    expect(screen.getByText('read only')).toBeInTheDocument();
   });
 
   it('the hook needs every permission it is given', () => {
     renderAs('VIEWER', <CanPay />);
-    expect(screen.queryByText('may not pay')).not.toBeNull();
+    expect(screen.getByText('may not pay')).toBeInTheDocument();
   });
 });

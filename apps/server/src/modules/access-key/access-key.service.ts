@@ -87,7 +87,12 @@ export function createAccessKeyService({ db, appKey }: Deps) {
   async function updateNotifyUrl(actor: Actor, notifyUrl: string | null): Promise<AccessKey> {
     return db.transaction(async (tx) => {
       const before = await repo.find(tx, actor.merchant.id);
-      if (!before) throw conflict('Generate the access key first: the notify URL is saved with it.');
+      if (!before) {
+        throw conflict(
+          'Generate the access key first: the notify URL is saved with it.',
+          ERROR_CODES.accessKeyNotIssued,
+        );
+      }
       const row = await repo.setNotifyUrl(tx, actor.merchant.id, notifyUrl);
       await securityEventsRepository.record(
         tx,

@@ -424,7 +424,10 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
     const merchant = await merchantByNo(merchantNo);
     const credentials = await accessKeys.credentialsOf(db, merchant.id);
     if (!credentials)
-      throw conflict(`${merchant.no} has no access key yet: it is issued in Settings > Access key.`);
+      throw conflict(
+        `${merchant.no} has no access key yet: it is issued in Settings > Access key.`,
+        ERROR_CODES.accessKeyNotIssued,
+      );
     return {
       merchantNo: merchant.no,
       accessKey: credentials.accessKey,

@@ -1,16 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { LoginResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
+import type { LoginBody, LoginResponseSchema } from '@paydesk/shared/auth/auth.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
-export type LoginInput = { email: string; password: string };
 export type LoginResult = z.infer<typeof LoginResponseSchema>;
 
 /**
  * GET /api/csrf-cookie, then POST /api/login as multipart (spec section 7). A fresh XSRF cookie each time:
  * one left from an ended session would be refused with 419.
  */
-export async function login({ email, password }: LoginInput): Promise<LoginResult> {
+export async function login({
+  email,
+  password,
+}: Pick<LoginBody, 'email' | 'password'>): Promise<LoginResult> {
   // The login route loads no zod: the schema (and zod) load while the requests run.
   const schema = import('@paydesk/shared/auth/auth.schemas.ts').then((m) => m.LoginResponseSchema);
   await http.get('/api/csrf-cookie');

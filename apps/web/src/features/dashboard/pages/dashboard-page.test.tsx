@@ -299,10 +299,10 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
     expect(trends.textContent).toContain('Paid out in the last 7 days7.25CNY · 1 order');
     // The charts are drawn (SVG) with the period's days.
     const amounts = within(trends).getByTestId('chart-amounts');
-    await waitFor(() => expect(amounts.querySelector('svg')).not.toBeNull());
+    await waitFor(() => expect(amounts.querySelector('svg')).toBeInTheDocument());
     expect(amounts.textContent).toContain('03-05');
     expect(amounts.textContent).not.toContain('02-10');
-    expect(within(trends).getByTestId('chart-success-rate').querySelector('svg')).not.toBeNull();
+    expect(within(trends).getByTestId('chart-success-rate').querySelector('svg')).toBeInTheDocument();
 
     const mix = within(within(trends).getByTestId('mix-collection'));
     expect(mix.getByRole('link', { name: 'Paid: 3' })).toBeInTheDocument();

@@ -111,10 +111,10 @@ describe('Top-up', { timeout: 60_000 }, () => {
   it('shows the deposit address of the chosen network with its QR code, and the indicative rate', async () => {
     renderPage();
     expect((await screen.findByTestId('deposit-address')).textContent).toContain(OPTIONS.networks[0].address);
-    expect(screen.getByTestId('deposit-qr')).toBeTruthy();
+    expect(screen.getByTestId('deposit-qr')).toBeInTheDocument();
     await user().click(screen.getByText('ERC20'));
     expect(screen.getByTestId('deposit-address').textContent).toContain(OPTIONS.networks[1].address);
-    expect(screen.getByText(/Send only USDT on the ERC20 network/)).toBeTruthy();
+    expect(screen.getByText(/Send only USDT on the ERC20 network/)).toBeInTheDocument();
     await user().type(screen.getByLabelText('Recharge amount'), '100.5');
     // 100.5 x 7.10 = 713.55, rounded down like the operator's approval.
     expect(screen.getByTestId('topup-rate').textContent).toContain('1 USDT ≈ 7.10 CNY, about 713.55 CNY');
@@ -175,7 +175,7 @@ describe('Top-up', { timeout: 60_000 }, () => {
     await changeLanguage('zh-cn');
     renderPage();
     await screen.findByTestId('deposit-address');
-    expect(screen.getByText('充值地址')).toBeTruthy();
-    expect(screen.getByRole('button', { name: '提交审核' })).toBeTruthy();
+    expect(screen.getByText('充值地址')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '提交审核' })).toBeInTheDocument();
   });
 });

@@ -171,7 +171,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
     await changeLanguage('vi');
     answer = () => list([]);
     renderPage();
-    expect(await screen.findByText('Chưa có giao dịch nạp tiền')).toBeTruthy();
+    expect(await screen.findByText('Chưa có giao dịch nạp tiền')).toBeInTheDocument();
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
     perms = ['topup:view', 'export:create'];

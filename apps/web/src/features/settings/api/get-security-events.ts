@@ -2,22 +2,16 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import {
   type SecurityEventItem,
   SecurityEventListResponseSchema,
-  type SecurityEventType,
+  type SecurityEventsQuery,
 } from '@paydesk/shared/security/security.schemas.ts';
 import { http } from '../../../lib/http.ts';
 
-export type { SecurityEventItem };
-
-export type SecurityEventsFilter = {
-  page: number;
-  per_page: number;
-  type?: SecurityEventType;
-};
+export type { SecurityEventItem, SecurityEventsQuery };
 
 export const securityEventsQueryKey = ['merchant', 'security-events'] as const;
 
 /** GET /api/merchant/security-events: ROOT gets the whole merchant's log, others their own. */
-export const securityEventsQueryOptions = (filter: SecurityEventsFilter) =>
+export const securityEventsQueryOptions = (filter: SecurityEventsQuery) =>
   queryOptions({
     queryKey: [...securityEventsQueryKey, filter],
     queryFn: ({ signal }) =>
@@ -29,5 +23,5 @@ export const securityEventsQueryOptions = (filter: SecurityEventsFilter) =>
     placeholderData: keepPreviousData,
   });
 
-export const useSecurityEvents = (filter: SecurityEventsFilter) =>
+export const useSecurityEvents = (filter: SecurityEventsQuery) =>
   useQuery(securityEventsQueryOptions(filter));

@@ -4,23 +4,23 @@ import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '@paydesk/shared/security/security.schemas.ts';
 import { SectionCard } from '../../../components/page-container.tsx';
 import { isHttpError } from '../../../lib/http.ts';
-import { type UpdatePasswordInput, useUpdatePassword } from '../api/update-password.ts';
+import { type UpdatePasswordBody, useUpdatePassword } from '../api/update-password.ts';
 
 /** Settings > Security: change the login password; the server signs out the user's other devices. */
 export function ChangePasswordCard() {
   const { t } = useTranslation('security');
   const { message } = App.useApp();
-  const [form] = Form.useForm<UpdatePasswordInput>();
+  const [form] = Form.useForm<UpdatePasswordBody>();
   const update = useUpdatePassword();
 
-  const submit = async (values: UpdatePasswordInput) => {
+  const submit = async (values: UpdatePasswordBody) => {
     try {
       await update.mutateAsync(values);
       form.resetFields();
       message.success(t('password.changed'));
     } catch (error) {
       if (!isHttpError(error)) throw error;
-      form.setFields(error.formErrors<keyof UpdatePasswordInput>('current_password'));
+      form.setFields(error.formErrors<keyof UpdatePasswordBody>('current_password'));
     }
   };
 
@@ -34,7 +34,7 @@ export function ChangePasswordCard() {
       }
     >
       <Typography.Paragraph type="secondary">{t('password.description')}</Typography.Paragraph>
-      <Form<UpdatePasswordInput>
+      <Form<UpdatePasswordBody>
         form={form}
         name="change-password"
         layout="vertical"

@@ -61,6 +61,6 @@ describe('Settings > Security: the security log', { timeout: 60_000 }, () => {
     );
     const cell = await screen.findByText('Top-up rejected by an operator');
     const row = cell.closest('tr') as HTMLElement;
-    expect(await within(row).findByText('Platform operator alice')).toBeTruthy();
+    expect(await within(row).findByText('Platform operator alice')).toBeInTheDocument();
   });
 });

@@ -11,9 +11,9 @@ import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUserMeta } from '../api/get-user-meta.ts';
 import { useResetPaymentPassword } from '../api/reset-payment-password.ts';
-import { type UpdatePaymentPasswordInput, useUpdatePaymentPassword } from '../api/update-payment-password.ts';
+import { type PaymentPasswordBody, useUpdatePaymentPassword } from '../api/update-payment-password.ts';
 
-type Values = Required<Omit<UpdatePaymentPasswordInput, 'password' | 'current_payment_password'>> & {
+type Values = Required<Omit<PaymentPasswordBody, 'password' | 'current_payment_password'>> & {
   password?: string;
   current_payment_password?: string;
 };
