@@ -1,16 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { foldOrderHourlySlots } from '../db/order-totals.ts';
 import { deleteSpentRateLimits } from '../lib/rate-limiter.ts';
 import { sessionsRepository } from '../modules/auth/index.ts';
 import { gatewayRepository } from '../modules/gateway/index.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
+const HOUR_MS = 3_600_000;
 
-/** Deletes expired sessions and spent rate-limit windows. Idempotent; any number of processes may run it. */
+/**
+ * Deletes expired sessions and spent rate-limit windows, and folds the order rollup's slots of the hours
+ * over for an hour or more. Idempotent; any number of processes may run it at once.
+ */
 export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void> {
   await sessionsRepository.deleteExpired(db);
   await deleteSpentRateLimits(db);
   await gatewayRepository.deleteExpired(db, now);
+  await foldOrderHourlySlots(db, new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS));
 }
 
 export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {

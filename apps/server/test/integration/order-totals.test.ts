@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { type OrderFilter } from '../../src/db/order-totals.ts';
+import { foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
+import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { collectionsRepository } from '../../src/modules/collections/index.ts';
 import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
@@ -121,5 +122,82 @@ describe('list sums from the hourly rollup', () => {
     expect(after.count).toBeGreaterThan(before.count);
     expect(all.count).toBe(300);
     expect(after).toEqual(await scan('payouts', { merchantId: m.merchant.id, status: 'failed' }));
+  });
+});
+
+describe('the rollup folded by housekeeping', () => {
+  const rollupRows = async () =>
+    (
+      await queryRows<{ slot: number; zero: boolean; hour: Date | string }>(
+        ctx.database.db,
+        sql`select slot, (orders = 0 and amount_minor = 0 and fee_minor = 0) as zero, hour from order_hourly
+            where merchant_id = ${m.merchant.id}`,
+      )
+    ).map((r) => ({ slot: Number(r.slot), zero: r.zero, hour: new Date(r.hour) }));
+  const collectionFilters = filters(['to_be_paid', 'paid', 'closed', 'failed'], 'C');
+  const payoutFilters = filters(['pending', 'processing', 'success', 'failed', 'refund_received'], 'P');
+  const sumsHold = async () => {
+    await fc.assert(
+      fc.asyncProperty(collectionFilters, payoutFilters, async (c, p) => {
+        expect(await collectionsRepository.totals(ctx.database.db, c)).toEqual(await scan('collections', c));
+        expect(await payoutsRepository.totals(ctx.database.db, p)).toEqual(await scan('payouts', p));
+      }),
+      { numRuns: 40 },
+    );
+  };
+
+  it('keeps one row per status and hour once the hour is over, and every sum as it was', async () => {
+    const before = await rollupRows();
+    expect(before.some((r) => r.slot !== 0)).toBe(true);
+    // The sweep at the end of the second day folds the first day and the hour before the last one.
+    const sweepAt = new Date(START + 2 * 24 * 3_600_000 + 30 * 60_000);
+    await sweepExpired(ctx.database.db, sweepAt);
+    const cutoff = START + 2 * 24 * 3_600_000 - 3_600_000;
+    const after = await rollupRows();
+    expect(after.filter((r) => r.hour.getTime() < cutoff && r.slot !== 0)).toEqual([]);
+    expect(after.filter((r) => r.hour.getTime() < cutoff && r.zero)).toEqual([]);
+    // The hours not yet over for an hour keep their slots.
+    expect(after.filter((r) => r.hour.getTime() >= cutoff)).toEqual(
+      before.filter((r) => r.hour.getTime() >= cutoff),
+    );
+    expect(after.length).toBeLessThan(before.length);
+    await sumsHold();
+  });
+
+  it('stays exact when orders of folded hours change later, and folds them again', async () => {
+    await foldOrderHourlySlots(ctx.database.db, new Date(START + SPAN_MS + 3_600_000));
+    expect((await rollupRows()).filter((r) => r.slot !== 0)).toEqual([]);
+    // Late changes land in their slots again (a payout refunded days later, an order moved back).
+    await ctx.database.db.execute(
+      sql`update payouts set status = 'refund_received' where merchant_id = ${m.merchant.id} and status = 'success' and id % 3 = 0`,
+    );
+    await ctx.database.db.execute(
+      sql`update collections set status = 'failed' where merchant_id = ${m.merchant.id} and status = 'to_be_paid' and id % 2 = 0`,
+    );
+    expect((await rollupRows()).some((r) => r.slot !== 0)).toBe(true);
+    await sumsHold();
+    expect(
+      await foldOrderHourlySlots(ctx.database.db, new Date(START + SPAN_MS + 3_600_000)),
+    ).toBeGreaterThan(0);
+    expect((await rollupRows()).filter((r) => r.slot !== 0 || r.zero)).toEqual([]);
+    await sumsHold();
+  });
+
+  it('loses no change made while it folds (two connections on PostgreSQL)', async () => {
+    const { db } = ctx.database;
+    // Orders change status back and forth while folds run beside them, many times over.
+    const changes = Array.from({ length: 40 }, (_, i) =>
+      db.execute(
+        sql`update payouts set status = ${i % 2 === 0 ? 'failed' : 'processing'}
+            where merchant_id = ${m.merchant.id} and id % 40 = ${i} and status in ('failed', 'processing')`,
+      ),
+    );
+    const folds = Array.from({ length: 10 }, () =>
+      foldOrderHourlySlots(db, new Date(START + SPAN_MS + 3_600_000)),
+    );
+    await Promise.all([...changes, ...folds]);
+    await foldOrderHourlySlots(db, new Date(START + SPAN_MS + 3_600_000));
+    expect((await rollupRows()).filter((r) => r.slot !== 0)).toEqual([]);
+    await sumsHold();
   });
 });
