@@ -1,12 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { loginAs } from '../helpers/client.ts';
+import { loginAs, TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import {
+  confirmPassword,
+  enableTwoFactor,
+  freezeClock,
+  releaseClock,
+  totpCode,
+} from '../helpers/two-factor.ts';
 
 // A change of several rows commits whole or not at all: a password change, the other sessions it ends and
-// its security event; a profile change and its event. When the event cannot be written, nothing changed.
+// its security event; a profile change and its event; every two-factor change and its event, the code it
+// spends included. When the event cannot be written, nothing changed.
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -26,11 +34,33 @@ beforeAll(async () => {
     for each row execute function refuse_security_event()`);
 });
 afterAll(() => ctx.close());
+afterEach(() => releaseClock());
 
 const refuse = (type: string) =>
   ctx.database.db.execute(sql`insert into refused_event_types values (${type})`);
 const allow = (type: string) =>
   ctx.database.db.execute(sql`delete from refused_event_types where type = ${type}`);
+
+/** Runs `change` while the security log refuses events of `type`: it must answer 500. */
+async function failsWithoutItsEvent(type: string, change: () => Promise<{ statusCode: number }>) {
+  await refuse(type);
+  try {
+    expect((await change()).statusCode).toBe(500);
+  } finally {
+    await allow(type);
+  }
+}
+
+/** A user with two-factor on and a live password confirmation, with the authenticator's secret. */
+async function userWithTwoFactor() {
+  const root = (await createMerchant(ctx.database.db)).users.ROOT;
+  const client = await loginAs(ctx.app, root.email, TEST_PASSWORD);
+  const { secret, recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
+  return { root, client, secret, recoveryCodes };
+}
+
+const secretKeyOf = async (client: TestClient) =>
+  (await client.get('/api/user/two-factor-secret-key')).json().secretKey;
 
 async function eventsOf(userId: number, type: string) {
   const rows = await queryRows<{ n: unknown }>(
@@ -89,5 +119,94 @@ describe('security changes and their events commit together', () => {
     expect(done.statusCode).toBe(200);
     expect((await client.get('/api/merchant/user')).json().data.name).toBe('Renamed');
     expect(await eventsOf(root.id, 'profile_updated')).toBe(1);
+  });
+});
+
+describe('two-factor changes and their events commit together', () => {
+  it('a confirmation whose event cannot be written leaves two-factor off and the code unspent', async () => {
+    freezeClock();
+    const root = (await createMerchant(ctx.database.db)).users.ROOT;
+    const client = await loginAs(ctx.app, root.email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    await client.post('/api/user/two-factor-authentication');
+    const code = await totpCode(await secretKeyOf(client));
+
+    await failsWithoutItsEvent('two_factor_enabled', () =>
+      client.post('/api/user/confirmed-two-factor-authentication', { code }),
+    );
+    expect((await client.get('/api/user/meta')).json().data).toMatchObject({
+      two_factor_enabled: false,
+      two_factor_pending: true,
+    });
+    expect(await eventsOf(root.id, 'two_factor_enabled')).toBe(0);
+
+    // The same code still works: the failed attempt did not spend it.
+    const done = await client.post('/api/user/confirmed-two-factor-authentication', { code });
+    expect(done.statusCode).toBe(200);
+    expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
+    expect(await eventsOf(root.id, 'two_factor_enabled')).toBe(1);
+  });
+
+  it('turning two-factor off whose event cannot be written leaves it on', async () => {
+    freezeClock();
+    const { root, client, secret } = await userWithTwoFactor();
+    await failsWithoutItsEvent('two_factor_disabled', () =>
+      client.delete('/api/user/two-factor-authentication'),
+    );
+    expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
+    expect(await secretKeyOf(client)).toBe(secret);
+    expect((await new TestClient(ctx.app).login(root.email, TEST_PASSWORD)).json()).toEqual({
+      two_factor: true,
+    });
+
+    expect((await client.delete('/api/user/two-factor-authentication')).statusCode).toBe(200);
+    expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(false);
+    expect(await eventsOf(root.id, 'two_factor_disabled')).toBe(1);
+  });
+
+  it('a new secret over a confirmed one whose event cannot be written keeps the old secret on', async () => {
+    freezeClock();
+    const { root, client, secret } = await userWithTwoFactor();
+    await failsWithoutItsEvent('two_factor_disabled', () =>
+      client.post('/api/user/two-factor-authentication', { force: true }),
+    );
+    expect(await secretKeyOf(client)).toBe(secret);
+    expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
+
+    expect((await client.post('/api/user/two-factor-authentication', { force: true })).statusCode).toBe(200);
+    expect(await secretKeyOf(client)).not.toBe(secret);
+    expect(await eventsOf(root.id, 'two_factor_disabled')).toBe(1);
+  });
+
+  it('new recovery codes whose event cannot be written leave the old ones in place', async () => {
+    freezeClock();
+    const { root, client, recoveryCodes } = await userWithTwoFactor();
+    await failsWithoutItsEvent('recovery_codes_regenerated', () =>
+      client.post('/api/user/two-factor-recovery-codes'),
+    );
+    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
+
+    expect((await client.post('/api/user/two-factor-recovery-codes')).statusCode).toBe(200);
+    const fresh: string[] = (await client.get('/api/user/two-factor-recovery-codes')).json();
+    expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+    expect(await eventsOf(root.id, 'recovery_codes_regenerated')).toBe(1);
+  });
+
+  it('a recovery code whose event cannot be written signs nobody in and stays usable', async () => {
+    freezeClock();
+    const { root, client, recoveryCodes } = await userWithTwoFactor();
+    const login = new TestClient(ctx.app);
+    await login.login(root.email, TEST_PASSWORD);
+    const useCode = () => login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[0] });
+
+    await failsWithoutItsEvent('recovery_code_used', useCode);
+    expect((await login.get('/api/merchant/user')).statusCode).toBe(401);
+    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
+    expect(await eventsOf(root.id, 'recovery_code_used')).toBe(0);
+
+    expect((await useCode()).statusCode).toBe(204);
+    expect((await login.get('/api/merchant/user')).statusCode).toBe(200);
+    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).not.toContain(recoveryCodes[0]);
+    expect(await eventsOf(root.id, 'recovery_code_used')).toBe(1);
   });
 });

@@ -4,7 +4,11 @@ import { users } from '../../src/db/schema/index.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { CHALLENGE_FAILURES_PER_HOUR } from '../../src/modules/security/index.ts';
+import {
+  CHALLENGE_FAILURES_PER_HOUR,
+  CHALLENGE_TRIES_PER_MINUTE,
+  CODE_FAILURES_PER_DAY,
+} from '../../src/modules/security/index.ts';
 import {
   confirmPassword,
   enableTwoFactor,
@@ -30,6 +34,45 @@ async function stayActive(client: TestClient, clock: ReturnType<typeof freezeClo
     expect((await client.get('/api/merchant/user')).statusCode).toBe(200);
   }
 }
+
+const HOUR_MS = 3_600_000;
+
+/** A code the authenticator shows at none of the steps the server accepts now. */
+async function wrongCode(secret: string): Promise<string> {
+  const accepted = await Promise.all([-1, 0, 1].map((steps) => totpCode(secret, steps)));
+  return ['000000', '111111', '222222', '333333'].find((code) => !accepted.includes(code))!;
+}
+
+/**
+ * Sends `count` wrong codes to the login challenge from one IP as fast as the minute's and the hour's limits
+ * let it, moving the clock on instead of waiting: each answered 422. Hour n starts at the call's time + n h.
+ * The owner's console session, if given, is used each hour so it stays alive.
+ */
+async function guessAtChallenge(
+  clock: ReturnType<typeof freezeClock>,
+  email: string,
+  secret: string,
+  count: number,
+  owner?: TestClient,
+) {
+  const guesser = new TestClient(ctx.app);
+  guesser.ip = '203.0.113.20';
+  await guesser.login(email, TEST_PASSWORD);
+  let hourStart = clock.now();
+  for (let sent = 0; sent < count; sent++) {
+    if (sent > 0 && sent % CHALLENGE_FAILURES_PER_HOUR === 0) {
+      hourStart += HOUR_MS;
+      clock.advance(hourStart - clock.now());
+      if (owner) expect((await owner.get('/api/merchant/user')).statusCode).toBe(200);
+    } else if (sent > 0 && sent % CHALLENGE_TRIES_PER_MINUTE === 0) clock.advance(60_000);
+    const response = await guesser.post('/api/two-factor-challenge', { code: await wrongCode(secret) });
+    expect(response.statusCode).toBe(422);
+  }
+}
+
+/** The user's own security log, as the Security page lists it. */
+const loggedEvents = async (client: TestClient, type: string) =>
+  (await client.get(`/api/merchant/security-events?type=${type}`)).json().data as { type: string }[];
 
 const userRow = async (id: number) => (await ctx.database.db.select().from(users).where(eq(users.id, id)))[0];
 
@@ -239,6 +282,44 @@ describe('enabling two-factor', () => {
     expect((await again.login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
   });
 
+  it('confirming again on the console shows the recovery codes again, and the security log has the view', async () => {
+    const clock = freezeClock();
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    const { secretKey } = (await client.get('/api/merchant/two-factor-secret-key')).json().data;
+    const first = await client.post('/api/merchant/confirmed-two-factor-authentication', {
+      code: await totpCode(secretKey),
+    });
+    const recoveryCodes: string[] = first.json().data.recovery_codes;
+    // Shown once as part of turning two-factor on: that is the enabling, not a view.
+    expect(await loggedEvents(client, 'two_factor_enabled')).toHaveLength(1);
+    expect(await loggedEvents(client, 'recovery_codes_viewed')).toEqual([]);
+
+    clock.nextStep();
+    const wrong = await client.post('/api/merchant/confirmed-two-factor-authentication', {
+      code: await wrongCode(secretKey),
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).not.toHaveProperty('data');
+    const again = await client.post('/api/merchant/confirmed-two-factor-authentication', {
+      code: await totpCode(secretKey),
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.recovery_codes).toEqual(recoveryCodes);
+    expect(await loggedEvents(client, 'recovery_codes_viewed')).toHaveLength(1);
+    expect(await loggedEvents(client, 'two_factor_enabled')).toHaveLength(1);
+
+    // Fortify's confirm answers nothing, so it logs no view.
+    clock.nextStep();
+    const fortify = await client.post('/api/user/confirmed-two-factor-authentication', {
+      code: await totpCode(secretKey),
+    });
+    expect(fortify.statusCode).toBe(200);
+    expect(fortify.body).toBe('""');
+    expect(await loggedEvents(client, 'recovery_codes_viewed')).toHaveLength(1);
+  });
+
   it('regenerates recovery codes: the old ones stop working', async () => {
     freezeClock();
     const { email } = await newUser();
@@ -428,6 +509,77 @@ describe('login with two-factor', () => {
       }
     }
     expect(throttled).toBe(5);
+  });
+
+  it('the account takes 300 wrong codes a day from any IP, then even the right code waits for the next day', async () => {
+    const clock = freezeClock();
+    const { email } = await newUser();
+    const { secret } = await enableTwoFactor(await loginAs(ctx.app, email, TEST_PASSWORD), TEST_PASSWORD);
+    const start = clock.now();
+    // Three hours at the hourly ceiling: each of the 300 is checked (422).
+    await guessAtChallenge(clock, email, secret, CODE_FAILURES_PER_DAY);
+
+    // The next hour the hourly ceiling is past, the day's is not: the owner, from elsewhere, waits too.
+    clock.advance(start + 3 * HOUR_MS - clock.now());
+    const owner = new TestClient(ctx.app);
+    owner.ip = '198.51.100.7';
+    await owner.login(email, TEST_PASSWORD);
+    const refused = await owner.post('/api/two-factor-challenge', { code: await totpCode(secret) });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBe(21 * 3600);
+    expect((await owner.get('/api/merchant/user')).statusCode).toBe(401);
+
+    // A day after the first wrong code, the right one signs the owner in.
+    clock.advance(start + 24 * HOUR_MS - clock.now());
+    const nextDay = new TestClient(ctx.app);
+    await nextDay.login(email, TEST_PASSWORD);
+    expect(
+      (await nextDay.post('/api/two-factor-challenge', { code: await totpCode(secret) })).statusCode,
+    ).toBe(204);
+  });
+
+  it('wrong codes at the step-up, the payment password reset and the binding count toward the same daily ceiling', async () => {
+    const clock = freezeClock();
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
+    clock.nextStep();
+    const pay = { payment_password: 'pay-secret-1', payment_password_confirmation: 'pay-secret-1' };
+    const set = await client.put('/api/merchant/payment-password', {
+      password: TEST_PASSWORD,
+      ...pay,
+      code: await totpCode(secret),
+    });
+    expect(set.statusCode).toBe(200);
+    const stepUp = async (code: string) =>
+      client.post('/api/merchant/step-up/verify', { payment_password: pay.payment_password, code });
+
+    // Three wrong codes in the signed-in console, then the rest of the day's at the login challenge.
+    const wrong = await wrongCode(secret);
+    expect((await stepUp(wrong)).json()).toMatchObject({ code: 'invalid_code' });
+    const reset = await client.post('/api/merchant/payment-password/reset', {
+      password: TEST_PASSWORD,
+      payment_password: 'pay-secret-2',
+      payment_password_confirmation: 'pay-secret-2',
+      code: wrong,
+    });
+    expect(reset.json()).toMatchObject({ code: 'invalid_code' });
+    const confirm = await client.post('/api/user/confirmed-two-factor-authentication', { code: wrong });
+    expect(confirm.json()).toMatchObject({ code: 'invalid_code' });
+    const start = clock.now();
+    await guessAtChallenge(clock, email, secret, CODE_FAILURES_PER_DAY - 3, client);
+
+    clock.advance(start + 3 * HOUR_MS - clock.now());
+    const owner = new TestClient(ctx.app);
+    owner.ip = '198.51.100.7';
+    await owner.login(email, TEST_PASSWORD);
+    expect((await owner.post('/api/two-factor-challenge', { code: await totpCode(secret) })).statusCode).toBe(
+      429,
+    );
+    // The ceiling reached, the console's money actions refuse the right code as well.
+    const refused = await stepUp(await totpCode(secret));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3600);
   });
 
   it('answers 422 to a challenge without a pending login', async () => {

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import { findRecoveryCode, generateRecoveryCode } from './recovery-codes.ts';
@@ -44,21 +44,22 @@ export async function consumeTotpCode(
   return usersRepository.advanceTotpStep(db, user.id, step);
 }
 
-/** Spends a recovery code: it works once and a fresh code takes its place (Fortify's behaviour). */
+/**
+ * Spends a recovery code: it works once and a fresh code takes its place (Fortify's behaviour). Runs in the
+ * caller's transaction, which holds the user's row until it commits with the code's security event.
+ */
 export async function consumeRecoveryCode(
-  db: DbOrTx,
+  tx: Tx,
   appKey: Buffer,
   userId: number,
   candidate: string,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const row = await usersRepository.lockForUpdate(tx, userId);
-    if (!row?.twoFactorSecret) return false;
-    const codes = readRecoveryCodes(appKey, row);
-    const index = findRecoveryCode(codes, candidate);
-    if (index === -1) return false;
-    codes[index] = generateRecoveryCode();
-    await usersRepository.update(tx, userId, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
-    return true;
-  });
+  const row = await usersRepository.lockForUpdate(tx, userId);
+  if (!row?.twoFactorSecret) return false;
+  const codes = readRecoveryCodes(appKey, row);
+  const index = findRecoveryCode(codes, candidate);
+  if (index === -1) return false;
+  codes[index] = generateRecoveryCode();
+  await usersRepository.update(tx, userId, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
+  return true;
 }

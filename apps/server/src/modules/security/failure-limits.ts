@@ -7,19 +7,47 @@ import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
 export const FAILURES_PER_MINUTE = 5;
 
 /**
- * Runs a secret check that only counts against the user when it fails: after 5 failures in a minute
- * every further try answers 429 until the window ends, so a stolen session cannot guess at leisure.
- * The try is counted before the check (tries sent together cannot all pass a count read before any of them
- * failed) and given back when it was right. The check returns the error to throw on failure, or null.
+ * Wrong authenticator codes an account takes per day, wherever they are typed (the login challenge, the
+ * step-up of money actions, binding, the payment password): each is a guess at the same secret.
+ */
+export const CODE_FAILURES_PER_DAY = 300;
+
+/** A counter of failures: its key, how many it takes, per how many seconds. */
+export type FailureLimit = readonly [key: string, limit: number, windowSeconds: number];
+
+export const perMinute = (key: string): FailureLimit => [key, FAILURES_PER_MINUTE, 60];
+
+export const codeFailuresPerDay = (userId: number): FailureLimit => [
+  `two-factor-code-failures-day:${userId}`,
+  CODE_FAILURES_PER_DAY,
+  86400,
+];
+
+/** Wrong codes of the user's authenticator outside the login challenge: 5 a minute and the daily ceiling. */
+export const codeFailureLimits = (userId: number): FailureLimit[] => [
+  perMinute(`two-factor-code:${userId}`),
+  codeFailuresPerDay(userId),
+];
+
+/**
+ * Runs a secret check that only counts against the user when it fails: past a limit (5 failures in a
+ * minute, say) every further try answers 429 until its window ends, so a stolen session cannot guess at
+ * leisure. The try is counted before the check (tries sent together cannot all pass a count read before any
+ * of them failed) and given back when it was right. The check returns the error to throw on failure, or null.
  */
 export async function guardFailures(
   db: DbOrTx,
-  key: string,
+  limits: readonly FailureLimit[],
   check: () => Promise<AppError | null>,
 ): Promise<void> {
-  const attempt = await hitRateLimit(db, key, FAILURES_PER_MINUTE, 60);
-  if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+  for (const [key, limit, windowSeconds] of limits) {
+    const attempt = await hitRateLimit(db, key, limit, windowSeconds);
+    if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+  }
   const failure = await check();
-  if (!failure) return releaseRateLimit(db, key);
+  if (!failure) {
+    for (const [key] of limits) await releaseRateLimit(db, key);
+    return;
+  }
   throw failure;
 }

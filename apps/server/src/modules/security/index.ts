@@ -8,11 +8,8 @@ import { createTwoFactorService } from './two-factor.service.ts';
 
 export { verifyStepUp } from './step-up.ts';
 export { parseInput } from './validation.ts';
-export {
-  CHALLENGE_FAILURES_PER_DAY,
-  CHALLENGE_FAILURES_PER_HOUR,
-  CHALLENGE_TRIES_PER_MINUTE,
-} from './two-factor.service.ts';
+export { CODE_FAILURES_PER_DAY } from './failure-limits.ts';
+export { CHALLENGE_FAILURES_PER_HOUR, CHALLENGE_TRIES_PER_MINUTE } from './two-factor.service.ts';
 
 /** Account security: two-factor, password confirmation, profile, passwords, sessions, security log. */
 export function registerSecurityModule(

@@ -10,7 +10,7 @@ import { locked, ValidationError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuthContext } from '../../plugins/auth-context.ts';
 import { sessionsRepository } from '../auth/index.ts';
-import { guardFailures } from './failure-limits.ts';
+import { guardFailures, perMinute } from './failure-limits.ts';
 
 /** When the session's last password confirmation stops counting, or null when there is none. */
 export function confirmationExpiresAt(confirmedAt: Date | null | undefined): Date | null {
@@ -41,7 +41,7 @@ export const createPasswordConfirmation = ({ db }: { db: Db }) => ({
   /** The password typed again: the session remembers when. Answers that moment. */
   async confirm(auth: Pick<AuthContext, 'user' | 'sessionId'>, body: ConfirmPasswordBody): Promise<Date> {
     const { user, sessionId } = auth;
-    await guardFailures(db, `password-check:${user.id}`, async () => {
+    await guardFailures(db, [perMinute(`password-check:${user.id}`)], async () => {
       if (await verifyPassword(user.passwordHash, body.password)) return null;
       return ValidationError.field(
         'password',

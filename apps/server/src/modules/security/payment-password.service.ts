@@ -11,7 +11,7 @@ import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
-import { guardFailures } from './failure-limits.ts';
+import { guardFailures, perMinute } from './failure-limits.ts';
 import {
   checkAuthenticatorCode,
   checkPaymentPassword,
@@ -29,7 +29,7 @@ export type PaymentPasswordService = ReturnType<typeof createPaymentPasswordServ
 export const createPaymentPasswordService = ({ db, appKey }: Deps) => {
   // The login password proves who is setting it; wrong ones count like confirm-password's.
   const checkLoginPassword = (user: UserRow, password: string) =>
-    guardFailures(db, `password-check:${user.id}`, async () =>
+    guardFailures(db, [perMinute(`password-check:${user.id}`)], async () =>
       (await verifyPassword(user.passwordHash, password))
         ? null
         : ValidationError.field(

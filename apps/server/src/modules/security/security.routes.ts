@@ -132,7 +132,11 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
     { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorConfirmedSchema } } },
     async (request) => {
       const { code } = parseInput(TwoFactorCodeBodySchema, request.body);
-      const recoveryCodes = await twoFactor.confirm(clientOf(request), authOf(request).user, code);
+      const recoveryCodes = await twoFactor.confirmAndShowRecoveryCodes(
+        clientOf(request),
+        authOf(request).user,
+        code,
+      );
       return { data: { two_factor_enabled: true as const, recovery_codes: recoveryCodes } };
     },
   );

@@ -13,7 +13,7 @@ import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import { consumeTotpCode, isTwoFactorEnabled } from './authenticator.ts';
-import { FAILURES_PER_MINUTE } from './failure-limits.ts';
+import { codeFailureLimits } from './failure-limits.ts';
 import { zodErrors } from './validation.ts';
 
 export type StepUpInput = { paymentPassword: string | undefined; code: string | undefined };
@@ -94,7 +94,8 @@ export async function checkPaymentPassword(
 }
 
 /**
- * Checks a 6-digit authenticator code inside the transaction: 5 wrong codes a minute per user, then 429.
+ * Checks a 6-digit authenticator code inside the transaction: 5 wrong codes a minute per user, and the
+ * account's daily ceiling shared with the login challenge, then 429.
  * Returns the error to throw once the transaction has committed, or null.
  */
 export async function checkAuthenticatorCode(
@@ -103,11 +104,13 @@ export async function checkAuthenticatorCode(
   user: LockedUser,
   code: string,
 ): Promise<AppError | null> {
-  const key = `two-factor-code:${user.id}`;
-  const before = await peekRateLimit(tx, key);
-  if (before.count >= FAILURES_PER_MINUTE) return tooManyRequests(before.retryAfterSeconds);
+  const limits = codeFailureLimits(user.id);
+  for (const [key, limit] of limits) {
+    const before = await peekRateLimit(tx, key);
+    if (before.count >= limit) return tooManyRequests(before.retryAfterSeconds);
+  }
   if (await consumeTotpCode(tx, appKey, user, code)) return null;
-  await hitRateLimit(tx, key, FAILURES_PER_MINUTE, 60);
+  for (const [key, limit, windowSeconds] of limits) await hitRateLimit(tx, key, limit, windowSeconds);
   return ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
 }
 
@@ -117,7 +120,8 @@ export async function checkAuthenticatorCode(
  * - 400 code two_factor_required when two-factor is not on ("This feature is not enabled yet");
  * - 400 code payment_password_required when no payment password was set;
  * - 423 code payment_locked after 5 wrong payment passwords in a row, for 30 minutes;
- * - 422 errors.payment_password / errors.code for a wrong or malformed one; 429 after 5 wrong codes a minute.
+ * - 422 errors.payment_password / errors.code for a wrong or malformed one; 429 after 5 wrong codes a minute
+ *   or after the account's wrong codes of the day (CODE_FAILURES_PER_DAY, wherever they were typed).
  * A right code is spent: it cannot be used again.
  *
  * Call it with `db` before opening your own transaction: a wrong password must stay counted, and a count

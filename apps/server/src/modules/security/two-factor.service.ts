@@ -19,16 +19,15 @@ import {
   sealRecoveryCodes,
   sealSecret,
 } from './authenticator.ts';
-import { guardFailures } from './failure-limits.ts';
+import { codeFailureLimits, codeFailuresPerDay, type FailureLimit, guardFailures } from './failure-limits.ts';
 import { generateRecoveryCodes } from './recovery-codes.ts';
 import { generateTotpSecret, qrCodeSvg, totpUrl } from './totp.ts';
 
 type Deps = { db: Db; appKey: Buffer };
 
 export const CHALLENGE_TRIES_PER_MINUTE = 5;
-/** Wrong challenge codes an account takes from all IPs together, per hour and per day. */
+/** Wrong challenge codes an account takes from all IPs together per hour (per day: CODE_FAILURES_PER_DAY). */
 export const CHALLENGE_FAILURES_PER_HOUR = 100;
-export const CHALLENGE_FAILURES_PER_DAY = 300;
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
@@ -57,6 +56,36 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
   const qrCodeOf = async (user: UserRow, secret: string) => {
     const url = totpUrl(user.email, secret);
     return { svg: await qrCodeSvg(url), url };
+  };
+
+  const invalidCode = () =>
+    ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
+
+  /**
+   * A right code turns two-factor on: the code is spent in the transaction of the change and its event, so
+   * a failed commit leaves the code usable. A wrong one is 422 errors.code and counts like every wrong code.
+   * On a user already confirmed, `showsRecoveryCodes` logs the view the caller is about to give.
+   */
+  const confirmCode = async (
+    client: ClientInfo,
+    user: UserRow,
+    code: string,
+    showsRecoveryCodes: boolean,
+  ) => {
+    if (!user.twoFactorSecret) throw invalidCode();
+    await guardFailures(db, codeFailureLimits(user.id), async () => {
+      const isRight = await db.transaction(async (tx) => {
+        if (!(await consumeTotpCode(tx, appKey, user, code))) return false;
+        if (!user.twoFactorConfirmedAt) {
+          await usersRepository.update(tx, user.id, { twoFactorConfirmedAt: new Date() });
+          await record(tx, client, user, 'two_factor_enabled');
+        } else if (showsRecoveryCodes) {
+          await record(tx, client, user, 'recovery_codes_viewed');
+        }
+        return true;
+      });
+      return isRight ? null : invalidCode();
+    });
   };
 
   /**
@@ -100,21 +129,13 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       };
     },
 
-    /** A code from the authenticator turns two-factor on; 422 errors.code otherwise. */
-    async confirm(client: ClientInfo, user: UserRow, code: string): Promise<string[]> {
-      if (!user.twoFactorSecret)
-        throw ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
-      await guardFailures(db, `two-factor-code:${user.id}`, async () =>
-        (await consumeTotpCode(db, appKey, user, code))
-          ? null
-          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode),
-      );
-      if (!user.twoFactorConfirmedAt) {
-        await db.transaction(async (tx) => {
-          await usersRepository.update(tx, user.id, { twoFactorConfirmedAt: new Date() });
-          await record(tx, client, user, 'two_factor_enabled');
-        });
-      }
+    /** Fortify's confirm: a code from the authenticator turns two-factor on; 422 errors.code otherwise. */
+    confirm: (client: ClientInfo, user: UserRow, code: string): Promise<void> =>
+      confirmCode(client, user, code, false),
+
+    /** The console's confirm, answering the recovery codes: shown again to a confirmed user, that is logged. */
+    async confirmAndShowRecoveryCodes(client: ClientInfo, user: UserRow, code: string): Promise<string[]> {
+      await confirmCode(client, user, code, true);
       return readRecoveryCodes(appKey, user);
     },
 
@@ -173,15 +194,17 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
 
       // 5 tries a minute per user and IP, so someone who knows the password cannot lock the real user
       // out from elsewhere; and ceilings per account from any IP, counted before the check (tries sent
-      // together cannot all pass a count read before any failed) and given back when right.
+      // together cannot all pass a count read before any failed) and given back when right. The day's
+      // ceiling also counts this account's wrong codes typed anywhere else.
       const throttleKey = `two-factor-challenge:${pendingUserId}|${client.ip ?? ''}`;
-      const hourKey = `two-factor-challenge-failures:${pendingUserId}`;
-      const dayKey = `two-factor-code-failures-day:${pendingUserId}`;
+      const ceilings: FailureLimit[] = [
+        [`two-factor-challenge-failures:${pendingUserId}`, CHALLENGE_FAILURES_PER_HOUR, 3600],
+        codeFailuresPerDay(pendingUserId),
+      ];
       for (const [key, limit, window] of [
-        [throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60],
-        [hourKey, CHALLENGE_FAILURES_PER_HOUR, 3600],
-        [dayKey, CHALLENGE_FAILURES_PER_DAY, 86400],
-      ] as const) {
+        [throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60] as const,
+        ...ceilings,
+      ]) {
         const attempt = await hitRateLimit(db, key, limit, window);
         if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
       }
@@ -189,7 +212,13 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       const user = await usersRepository.findById(db, pendingUserId);
       let isValid = false;
       if (user && isTwoFactorEnabled(user)) {
-        if (usesRecoveryCode) isValid = await consumeRecoveryCode(db, appKey, user.id, body.recovery_code!);
+        // The spent recovery code and its event commit together: never a code gone without its event.
+        if (usesRecoveryCode)
+          isValid = await db.transaction(async (tx) => {
+            if (!(await consumeRecoveryCode(tx, appKey, user.id, body.recovery_code!))) return false;
+            await record(tx, client, user, 'recovery_code_used');
+            return true;
+          });
         else if (body.code !== undefined) isValid = await consumeTotpCode(db, appKey, user, body.code);
       }
       if (!user || !isValid) {
@@ -199,9 +228,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       }
 
       await clearRateLimit(db, throttleKey);
-      await releaseRateLimit(db, hourKey);
-      await releaseRateLimit(db, dayKey);
-      if (usesRecoveryCode) await record(db, client, user, 'recovery_code_used');
+      for (const [key] of ceilings) await releaseRateLimit(db, key);
       return user;
     },
 
