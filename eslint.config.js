@@ -33,6 +33,7 @@ const LEDGER_ONLY =
 const SERVER_LOWER_LAYERS = ['apps/server/src/lib/**', 'apps/server/src/db/**', 'apps/server/src/plugins/**'];
 const LOWER_LAYER_MESSAGE =
   'lib, db and plugins never import a module: move the code down, or up into the module.';
+const LIB_NO_SQL = 'lib holds no SQL: put it in a repository, or in db/ when several modules share it.';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '**/migrations'] },
@@ -67,6 +68,21 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: String.raw`(^|/)modules/`, message: LOWER_LAYER_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // lib is pure helpers: SQL lives in repositories and in db/.
+    files: ['apps/server/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: String.raw`(^|/)modules/`, message: LOWER_LAYER_MESSAGE },
+            { regex: String.raw`^(drizzle-orm|pg|@electric-sql/pglite)(/|$)|(^|/)db/`, message: LIB_NO_SQL },
+          ],
+        },
       ],
     },
   },

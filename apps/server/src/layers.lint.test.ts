@@ -26,6 +26,25 @@ describe('the layering lint rules', () => {
     ]);
   });
 
+  it.each([
+    "import { sql } from 'drizzle-orm';",
+    "import pg from 'pg';",
+    "import { queryRows } from '../db/client.ts';",
+  ])('lib holds no SQL: %s is refused there', async (code) => {
+    const file = 'apps/server/src/lib/anything.ts';
+    expect(await ruleErrors(file, `${code}\nexport const x = 1;`, 'no-restricted-imports')).toEqual([
+      expect.stringMatching(/lib holds no SQL/),
+    ]);
+    // and still never a module
+    expect(
+      await ruleErrors(
+        file,
+        "import { x } from '../modules/users/index.ts';\nexport const y = x;",
+        'no-restricted-imports',
+      ),
+    ).toEqual([expect.stringMatching(/never import a module/)]);
+  });
+
   it('a module reaches another only through its index.ts', async () => {
     const file = 'apps/server/src/modules/ops/anything.ts';
     const deep = "import { ledgerRepository } from '../ledger/ledger.repository.ts';\nexport const x = 1;";

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { foldOrderHourlySlots } from '../db/order-totals.ts';
-import { deleteSpentRateLimits } from '../lib/rate-limiter.ts';
+import { deleteSpentRateLimits } from '../db/rate-limits.ts';
 import { sessionsRepository } from '../modules/auth/index.ts';
 import { gatewayRepository } from '../modules/gateway/index.ts';
 

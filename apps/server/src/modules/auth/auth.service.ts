@@ -2,7 +2,7 @@ import { ERROR_CODES, type LoginBody, MESSAGES } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
-import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
+import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo, UserRow } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { usersRepository } from '../users/index.ts';

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
-import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
+import { hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
 import { sessionsRepository } from '../auth/index.ts';

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/client.ts';
 import type { AppError } from '../../lib/errors.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
-import { hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
+import { hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 
 /** Wrong passwords or codes a logged-in user may send per minute, per kind of secret. */
 export const FAILURES_PER_MINUTE = 5;

@@ -8,7 +8,7 @@ import {
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { AppError, badRequest, tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
-import { hitRateLimit, peekRateLimit } from '../../lib/rate-limiter.ts';
+import { hitRateLimit, peekRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';

@@ -6,7 +6,7 @@ import {
 } from '@paydesk/shared/security/security.schemas.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound, tooManyRequests, ValidationError } from '../../lib/errors.ts';
-import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../lib/rate-limiter.ts';
+import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows } from '../db/client.ts';
+import { type DbOrTx, queryRows } from './client.ts';
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
