@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DashboardResponseSchema } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import { resolveTimeZone } from '../../lib/timezone.ts';
+import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import type { DashboardService } from './dashboard.service.ts';
+
+export function dashboardRoutes(
+  app: FastifyInstance,
+  { dashboard, guards }: { dashboard: DashboardService; guards: Guards },
+) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/merchant/dashboard',
+    {
+      preHandler: guards.requirePerm('dashboard:view'),
+      schema: { response: { 200: DashboardResponseSchema } },
+    },
+    async (request) => {
+      const { user, merchant, perms } = authOf(request);
+      const timeZone = resolveTimeZone(user.timezone, request.headers['x-timezone']);
+      const viewer = { merchantId: merchant.id, currency: merchant.currency, timeZone };
+      return { data: await dashboard.overview(viewer, perms) };
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import { type Currency, hasPerm, type Perm } from '@paydesk/shared';
+import { DASHBOARD_SERIES_DAYS, type Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
+import type { CollectionsService, SeriesDay } from '../collections/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
+
+/** The merchant a console request acts for, and the time zone its days are read in. */
+export type DashboardViewer = { merchantId: number; currency: Currency; timeZone: string };
+
+/** The last `count` local days up to today, oldest first, each with the instants it spans in the zone. */
+export function lastDays(today: string, count: number, timeZone: string): SeriesDay[] {
+  return Array.from({ length: count }, (_, i) => {
+    const at = new Date(`${today}T00:00:00Z`);
+    at.setUTCDate(at.getUTCDate() - (count - 1 - i));
+    const day = at.toISOString().slice(0, 10);
+    const { start, end } = dayRange(day, timeZone);
+    return { day, start, end };
+  });
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;
+
+export function createDashboardService({
+  collections,
+  payouts,
+  now,
+}: {
+  collections: Pick<CollectionsService, 'today' | 'series'>;
+  payouts: Pick<PayoutsService, 'today' | 'series'>;
+  now: () => Date;
+}) {
+  /**
+   * Today's collection and payout figures and the last 30 days' series in the viewer's time zone, each
+   * only for a user who may see that list.
+   */
+  async function overview(viewer: DashboardViewer, perms: readonly Perm[]): Promise<Dashboard> {
+    const today = localDate(now(), viewer.timeZone);
+    const { start, end } = dayRange(today, viewer.timeZone);
+    const day = { from: start, to: end };
+    const days = lastDays(today, DASHBOARD_SERIES_DAYS, viewer.timeZone);
+    const seesCollections = hasPerm(perms, 'collection:view');
+    const seesPayouts = hasPerm(perms, 'payout:view');
+    const [collection, payout, collectionSeries, payoutSeries] = await Promise.all([
+      seesCollections ? collections.today(viewer, day) : null,
+      seesPayouts ? payouts.today(viewer, day) : null,
+      seesCollections ? collections.series(viewer, days) : null,
+      seesPayouts ? payouts.series(viewer, days) : null,
+    ]);
+    return {
+      today,
+      timezone: viewer.timeZone,
+      collection,
+      payout,
+      series: { days: days.map((d) => d.day), collection: collectionSeries, payout: payoutSeries },
+    };
+  }
+
+  return { overview };
+}
