@@ -396,7 +396,7 @@ type ListAnswer = {
   meta: { total: number; next_cursor: string | null; sums: Record<string, unknown> };
 };
 
-// ---- Timing: every function once per round (lib.ts timeTogether); no more rounds once the filter has had
+// ---- Timing: every function once per round (lib.ts timeRounds); no more rounds once the filter has had
 // BUDGET_MS and MIN_RUNS of them (a sums scan of 100,000 rows takes 100 ms).
 
 const MIN_RUNS = 10;

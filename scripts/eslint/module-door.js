@@ -25,7 +25,7 @@ export const moduleDoor = {
   },
   create(context) {
     const file = path.resolve(context.filename);
-    const at = file.indexOf(SERVER_SRC);
+    const at = file.lastIndexOf(SERVER_SRC);
     if (at < 0) return {};
     const src = file.slice(0, at + SERVER_SRC.length - 1);
     const own = moduleOf(file, src);

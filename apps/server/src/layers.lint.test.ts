@@ -12,6 +12,8 @@ const eslint = new ESLint({ cwd: repoRoot });
 
 async function ruleErrors(file: string, code: string, ruleId: string) {
   const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  // Code that does not parse passes every rule: it must parse, or "no errors" proves nothing.
+  expect(result.messages.filter((m) => m.fatal)).toEqual([]);
   return result.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
 
@@ -73,6 +75,17 @@ describe('the layering lint rules', () => {
     expect(
       await ruleErrors(file, `import { a } from '${door}';\nexport const x = a;`, 'paydesk/module-door'),
     ).toEqual([]);
+  });
+
+  it.each([
+    "export { ledgerRepository } from '../ledger/ledger.repository.ts';",
+    "export * from '../ledger/ledger.repository.ts';",
+    "export const load = () => import('../ledger/ledger.repository.ts');",
+  ])('re-exports and dynamic imports go through index.ts too: %s', async (code) => {
+    const file = 'apps/server/src/modules/ops/anything.ts';
+    expect(await ruleErrors(file, code, 'paydesk/module-door')).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
   });
 
   it("a module's subfolder reaches its own module's files directly", async () => {

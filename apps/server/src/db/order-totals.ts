@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type DbOrTx, queryRows } from './client.ts';
+import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
+import { sqlStateOf } from './sql-state.ts';
 import { hourlyTotals } from './hourly-totals.ts';
 import { orderHourly } from './schema/index.ts';
 
@@ -83,20 +84,60 @@ export async function orderTotals(
   };
 }
 
+/** Slot rows folded in one transaction: the first sweep after a long time folds in several. */
+const FOLD_BATCH = 20_000;
+/** Advisory lock key: one fold at a time across every process. */
+const FOLD_LOCK = 7_246_002;
+
 /**
  * Folds the 16 slots of each past hour of order_hourly into slot 0 and drops rows left at zero (the
  * housekeeping job). The slots only spare concurrent orders of one merchant from waiting on one row while
  * their hour is current; once it is over they only multiply the rows every list sum reads (16 a status and
- * hour: 273,000 at 10 M orders). Safe beside the triggers: a slot row being changed meanwhile is folded with
- * its change or written again after (an upsert finding no row inserts one), and sums read across slots.
- * Answers the number of slot rows folded.
+ * hour: 273,000 at 10 M orders). Safe beside the triggers: a slot row being changed meanwhile is skipped
+ * (SKIP LOCKED) and folded by a later sweep, and a fold that would wait on a row an order's commit holds
+ * gives up within 200 ms (lock_timeout) instead of holding the order up or deadlocking it. Sums read
+ * across slots, so every state in between sums the same. Answers the number of slot rows folded.
  */
-export async function foldOrderHourlySlots(db: DbOrTx, before: Date): Promise<number> {
+export async function foldOrderHourlySlots(db: Db, before: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    let folded: number | undefined;
+    try {
+      folded = await db.transaction(async (tx) => {
+        const [lock] = await queryRows<{ got: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(${FOLD_LOCK}) as got`,
+        );
+        if (!lock?.got) return undefined;
+        await tx.execute(sql`set local lock_timeout = '200ms'`);
+        return foldBatch(tx, before);
+      });
+    } catch (error) {
+      const code = sqlStateOf(error);
+      // lock_not_available, deadlock_detected: rows busy with orders; the next sweep folds them.
+      if (code === '55P03' || code === '40P01') return total;
+      throw error;
+    }
+    if (folded === undefined) return total;
+    total += folded;
+    if (folded < FOLD_BATCH) return total;
+  }
+}
+
+async function foldBatch(tx: Tx, before: Date): Promise<number> {
   const [folded] = await queryRows<{ rows: number; zeros: string }>(
-    db,
-    sql`with moved as (
-          delete from ${orderHourly} where slot <> 0 and hour < ${before.toISOString()}::timestamptz
-          returning kind, merchant_id, status, hour, orders, amount_minor, fee_minor
+    tx,
+    sql`with picked as (
+          select merchant_id, kind, status, hour, slot from ${orderHourly}
+          where slot <> 0 and hour < ${before.toISOString()}::timestamptz
+          order by hour
+          limit ${FOLD_BATCH}
+          for update skip locked
+        ), moved as (
+          delete from ${orderHourly} o using picked p
+          where o.merchant_id = p.merchant_id and o.kind = p.kind and o.status = p.status
+            and o.hour = p.hour and o.slot = p.slot
+          returning o.kind, o.merchant_id, o.status, o.hour, o.orders, o.amount_minor, o.fee_minor
         ), summed as (
           select kind, merchant_id, status, hour, count(*)::int as rows, sum(orders) as orders,
                  sum(amount_minor) as amount_minor, sum(fee_minor) as fee_minor
@@ -130,7 +171,7 @@ export async function foldOrderHourlySlots(db: DbOrTx, before: Date): Promise<nu
   // came meanwhile (the condition is checked again on the row as it is then).
   const zeros = folded?.zeros ?? '[]';
   if (zeros !== '[]') {
-    await db.execute(
+    await tx.execute(
       sql`delete from ${orderHourly} o
           using json_to_recordset(${zeros}::json) as z(kind text, merchant_id bigint, status text, hour timestamptz)
           where o.merchant_id = z.merchant_id and o.kind = z.kind and o.status = z.status and o.hour = z.hour

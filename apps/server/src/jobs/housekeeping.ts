@@ -14,7 +14,7 @@ const HOUR_MS = 3_600_000;
  */
 export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void> {
   await sessionsRepository.deleteExpired(db);
-  await deleteSpentRateLimits(db);
+  await deleteSpentRateLimits(db, now);
   await gatewayRepository.deleteExpired(db, now);
   await foldOrderHourlySlots(db, new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS));
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
@@ -7,7 +8,7 @@ import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { collectionsRepository } from '../../src/modules/collections/index.ts';
 import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
-import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
 
 // DESIGN 8: a list's sums come from rollups, never a scan of the matching rows. order_hourly is kept by
 // triggers on every insert and status change; whatever the filter (status, any time range cutting hours
@@ -200,4 +201,69 @@ describe('the rollup folded by housekeeping', () => {
     expect((await rollupRows()).filter((r) => r.slot !== 0)).toEqual([]);
     await sumsHold();
   });
+});
+
+describe('folding many hours and busy rows', () => {
+  const rollupSums = async (merchantId: number) => {
+    const [row] = await queryRows<{ rows: number; orders: string; amount: string; fee: string }>(
+      ctx.database.db,
+      sql`select count(*)::int as rows, sum(orders)::text as orders, sum(amount_minor)::text as amount,
+                 sum(fee_minor)::text as fee
+          from order_hourly where merchant_id = ${merchantId}`,
+    );
+    return row;
+  };
+
+  it('folds more slot rows than one batch takes, in several, to the same sums', async () => {
+    const lone = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+    // 30,000 slot rows (as a busy year would leave): 16 slots of 1,875 hours, two statuses.
+    await ctx.database.db.execute(sql`
+      insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+      select 'collection', ${lone.merchant.id}::bigint, case when g % 2 = 0 then 'paid' else 'failed' end,
+             timestamptz '2025-01-01 00:00:00+00' + (g / 16) * interval '1 hour', g % 16, 1 + g % 3, 100 * g, g
+      from generate_series(0, 29999) g`);
+    const before = await rollupSums(lone.merchant.id);
+    expect(before.rows).toBe(30_000);
+    expect(await foldOrderHourlySlots(ctx.database.db, new Date('2026-01-01T00:00:00Z'))).toBe(28_125);
+    const after = await rollupSums(lone.merchant.id);
+    expect(after.rows).toBe(3_750); // an hour, two statuses
+    expect(after).toEqual({ ...before, rows: 3_750 });
+  });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'gives up on a row an order holds rather than wait on it, and folds it at the next sweep',
+    async () => {
+      const busy = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+      await ctx.database.db.execute(sql`
+        insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+        values ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 0, 2, 500, 10),
+               ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 3, 1, 300, 5)`);
+      const before = await rollupSums(busy.merchant.id);
+      // A late change to an order of that hour, not committed yet, holds slot 0's row.
+      const order = new pg.Client({ connectionString: ctx.database.url });
+      await order.connect();
+      try {
+        await order.query('begin');
+        await order.query(
+          `update order_hourly set orders = orders + 1, amount_minor = amount_minor + 7
+           where merchant_id = $1 and slot = 0`,
+          [busy.merchant.id],
+        );
+        const started = performance.now();
+        expect(await foldOrderHourlySlots(ctx.database.db, new Date('2026-01-01T00:00:00Z'))).toBe(0);
+        expect(performance.now() - started).toBeLessThan(30_000);
+        expect((await rollupSums(busy.merchant.id)).rows).toBe(2);
+        await order.query('commit');
+      } finally {
+        await order.end();
+      }
+      expect(await foldOrderHourlySlots(ctx.database.db, new Date('2026-01-01T00:00:00Z'))).toBe(1);
+      expect(await rollupSums(busy.merchant.id)).toEqual({
+        rows: 1,
+        orders: String(Number(before.orders) + 1),
+        amount: String(Number(before.amount) + 7),
+        fee: before.fee,
+      });
+    },
+  );
 });

@@ -22,11 +22,4 @@ export class HoldClosedError extends AppError {
 /** A caller broke the ledger's contract (wrong sign, reused key): a bug, answered as a 500. */
 export class LedgerUsageError extends Error {}
 
-/** The error's SQLSTATE, looking through drizzle's wrapping ("Failed query: ..."). */
-export function sqlStateOf(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
+export { sqlStateOf } from '../../db/sql-state.ts';

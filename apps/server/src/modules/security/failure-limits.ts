@@ -35,15 +35,27 @@ export const codeFailureLimits = (userId: number): FailureLimit[] => [
  * leisure. The try is counted before the check (tries sent together cannot all pass a count read before any
  * of them failed) and given back when it was right. The check returns the error to throw on failure, or null.
  */
+/**
+ * Counts a try against each limit, the longest window first (when the day is spent, the answer's
+ * Retry-After says so). A try one of them refuses is given back to the others: a refused try checked
+ * nothing, so it does not use up a shorter window too.
+ */
+export async function hitLimits(db: DbOrTx, limits: readonly FailureLimit[]): Promise<void> {
+  const longestFirst = [...limits].sort((a, b) => b[2] - a[2]);
+  for (const [i, [key, limit, windowSeconds]] of longestFirst.entries()) {
+    const attempt = await hitRateLimit(db, key, limit, windowSeconds);
+    if (attempt.allowed) continue;
+    for (const [counted] of longestFirst.slice(0, i + 1)) await releaseRateLimit(db, counted);
+    throw tooManyRequests(attempt.retryAfterSeconds);
+  }
+}
+
 export async function guardFailures(
   db: DbOrTx,
   limits: readonly FailureLimit[],
   check: () => Promise<AppError | null>,
 ): Promise<void> {
-  for (const [key, limit, windowSeconds] of limits) {
-    const attempt = await hitRateLimit(db, key, limit, windowSeconds);
-    if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
-  }
+  await hitLimits(db, limits);
   const failure = await check();
   if (!failure) {
     for (const [key] of limits) await releaseRateLimit(db, key);

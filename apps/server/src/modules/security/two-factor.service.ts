@@ -5,8 +5,8 @@ import {
   type TwoFactorChallengeBody,
 } from '@paydesk/shared/security/security.schemas.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { notFound, tooManyRequests, ValidationError } from '../../lib/errors.ts';
-import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
+import { notFound, ValidationError } from '../../lib/errors.ts';
+import { clearRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
@@ -19,7 +19,13 @@ import {
   sealRecoveryCodes,
   sealSecret,
 } from './authenticator.ts';
-import { codeFailureLimits, codeFailuresPerDay, type FailureLimit, guardFailures } from './failure-limits.ts';
+import {
+  codeFailureLimits,
+  codeFailuresPerDay,
+  type FailureLimit,
+  guardFailures,
+  hitLimits,
+} from './failure-limits.ts';
 import { generateRecoveryCodes } from './recovery-codes.ts';
 import { generateTotpSecret, qrCodeSvg, totpUrl } from './totp.ts';
 
@@ -201,13 +207,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
         [`two-factor-challenge-failures:${pendingUserId}`, CHALLENGE_FAILURES_PER_HOUR, 3600],
         codeFailuresPerDay(pendingUserId),
       ];
-      for (const [key, limit, window] of [
-        [throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60] as const,
-        ...ceilings,
-      ]) {
-        const attempt = await hitRateLimit(db, key, limit, window);
-        if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
-      }
+      await hitLimits(db, [[throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60], ...ceilings]);
 
       const user = await usersRepository.findById(db, pendingUserId);
       let isValid = false;
