@@ -13,8 +13,13 @@ async function openFromMenu(page: Page, group: string | null, item: string) {
     const submenu = sidebar(page).getByRole('menuitem', { name: group, exact: true });
     if ((await submenu.getAttribute('aria-expanded')) !== 'true') await submenu.click();
   }
-  await sidebar(page).getByRole('menuitem', { name: item, exact: true }).click();
-  await expect(page.locator('.app-main').getByRole('heading', { name: item, exact: true })).toBeVisible();
+  // A click that lands while the submenu is still opening can be lost (seen with both cores busy): the
+  // user clicks again, and so does this.
+  const heading = page.locator('.app-main').getByRole('heading', { name: item, exact: true });
+  await expect(async () => {
+    await sidebar(page).getByRole('menuitem', { name: item, exact: true }).click();
+    await expect(heading).toBeVisible({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 async function expandSidebar(page: Page) {
