@@ -30,12 +30,6 @@ export const codeFailureLimits = (userId: number): FailureLimit[] => [
 ];
 
 /**
- * Runs a secret check that only counts against the user when it fails: past a limit (5 failures in a
- * minute, say) every further try answers 429 until its window ends, so a stolen session cannot guess at
- * leisure. The try is counted before the check (tries sent together cannot all pass a count read before any
- * of them failed) and given back when it was right. The check returns the error to throw on failure, or null.
- */
-/**
  * Counts a try against each limit, the longest window first (when the day is spent, the answer's
  * Retry-After says so). A try one of them refuses is given back to the others: a refused try checked
  * nothing, so it does not use up a shorter window too.
@@ -50,6 +44,12 @@ export async function hitLimits(db: DbOrTx, limits: readonly FailureLimit[]): Pr
   }
 }
 
+/**
+ * Runs a secret check that only counts against the user when it fails: past a limit (5 failures in a
+ * minute, say) every further try answers 429 until its window ends, so a stolen session cannot guess at
+ * leisure. The try is counted before the check (tries sent together cannot all pass a count read before any
+ * of them failed) and given back when it was right. The check returns the error to throw on failure, or null.
+ */
 export async function guardFailures(
   db: DbOrTx,
   limits: readonly FailureLimit[],
