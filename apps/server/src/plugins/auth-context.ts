@@ -2,6 +2,7 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Currency, Perm } from '@paydesk/shared';
 import type { merchants, users } from '../db/schema/index.ts';
 import { unauthenticated } from '../lib/errors.ts';
+import { resolveTimeZone } from '../lib/timezone.ts';
 
 // What a signed-in request carries, set by the auth module's guards and read by every module's routes.
 // It lives below the modules so that any of them can read it without importing the auth module.
@@ -55,3 +56,16 @@ export const clientOf = (request: FastifyRequest): ClientInfo => ({
   ip: request.ip ?? null,
   userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
 });
+
+/** The merchant a console read acts for, its currency, and the time zone its dates are read in. */
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+
+/** The viewer of a signed-in request: the user's time zone, else the console's X-Timezone header. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  const { user, merchant } = authOf(request);
+  return {
+    merchantId: merchant.id,
+    currency: merchant.currency,
+    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
+  };
+}

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -14,11 +14,10 @@ import {
   SettlementListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
+import { type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
-import type { CollectionsService, Viewer } from './collections.service.ts';
+import type { CollectionsService } from './collections.service.ts';
 import type { SettlementsService } from './settlements.service.ts';
 
 type Deps = {
@@ -27,15 +26,6 @@ type Deps = {
   callbacks: CallbacksService;
   guards: Guards;
 };
-
-function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
-  return {
-    merchantId: merchant.id,
-    currency: merchant.currency,
-    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
-  };
-}
 
 const TradeNoParams = z.object({ trade_no: z.string() });
 const SettlementNoParams = z.object({ settlement_no: z.string() });

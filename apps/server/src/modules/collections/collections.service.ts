@@ -26,13 +26,14 @@ import {
   collectionsRepository as repo,
   type NewCollection,
 } from './collections.repository.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Collection (pay-in) orders (DESIGN sections 4 and 6): to_be_paid -> paid | closed (expired) | failed.
 // The fee is frozen on the order at creation. Every final state writes its callback event in the same
 // transaction. Paid orders wait for their settlement batch (settlements.service.ts), which moves the money.
 
 export type MerchantRef = { id: number; no: string; name: string; currency: Currency };
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type { Viewer };
 
 type Deps = { db: Db; jobs: JobQueue; callbacks: CallbacksService; now: () => Date; publicUrl: string };
 

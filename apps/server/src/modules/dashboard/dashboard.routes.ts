@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DashboardResponseSchema } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, viewerOf } from '../../plugins/auth-context.ts';
 import type { DashboardService } from './dashboard.service.ts';
 
 export function dashboardRoutes(
@@ -16,10 +15,7 @@ export function dashboardRoutes(
       schema: { response: { 200: DashboardResponseSchema } },
     },
     async (request) => {
-      const { user, merchant, perms } = authOf(request);
-      const timeZone = resolveTimeZone(user.timezone, request.headers['x-timezone']);
-      const viewer = { merchantId: merchant.id, currency: merchant.currency, timeZone };
-      return { data: await dashboard.overview(viewer, perms) };
+      return { data: await dashboard.overview(viewerOf(request), authOf(request).perms) };
     },
   );
 }

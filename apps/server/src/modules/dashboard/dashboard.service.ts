@@ -1,11 +1,9 @@
-import { type Currency, hasPerm, type Perm } from '@paydesk/shared';
+import { hasPerm, type Perm } from '@paydesk/shared';
 import { DASHBOARD_SERIES_DAYS, type Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 import type { CollectionsService, SeriesDay } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
-
-/** The merchant a console request acts for, and the time zone its days are read in. */
-export type DashboardViewer = { merchantId: number; currency: Currency; timeZone: string };
 
 /** The last `count` local days up to today, oldest first, each with the instants it spans in the zone. */
 export function lastDays(today: string, count: number, timeZone: string): SeriesDay[] {
@@ -33,7 +31,7 @@ export function createDashboardService({
    * Today's collection and payout figures and the last 30 days' series in the viewer's time zone, each
    * only for a user who may see that list.
    */
-  async function overview(viewer: DashboardViewer, perms: readonly Perm[]): Promise<Dashboard> {
+  async function overview(viewer: Viewer, perms: readonly Perm[]): Promise<Dashboard> {
     const today = localDate(now(), viewer.timeZone);
     const { start, end } = dayRange(today, viewer.timeZone);
     const day = { from: start, to: end };

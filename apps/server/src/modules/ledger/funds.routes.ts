@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -8,15 +8,8 @@ import {
   FundFlowResponseSchema,
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
-import type { FundsService, Viewer } from './funds.service.ts';
-
-function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
-  const timeZone = resolveTimeZone(user.timezone, request.headers['x-timezone']);
-  return { merchantId: merchant.id, currency: merchant.currency, timeZone };
-}
+import { type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
+import type { FundsService } from './funds.service.ts';
 
 const IdParamsSchema = z.object({ id: z.string() });
 

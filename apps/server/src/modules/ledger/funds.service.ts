@@ -13,11 +13,11 @@ import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type FundFlowFilter, fundFlowsRepository as repo } from './fund-flows.repository.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 import type { Ledger } from './ledger.service.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 
 type Deps = { db: Db; ledger: Pick<Ledger, 'balanceOf'> };
 
-/** The merchant a console request acts for, and the time zone its dates are read in. */
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type { Viewer };
 
 export function presentFundFlow(row: FundFlowRow, currency: Currency): FundFlow {
   return {

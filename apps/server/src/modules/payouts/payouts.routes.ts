@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromMinor } from '@paydesk/shared';
@@ -16,28 +16,18 @@ import {
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import { channelsRepository, ppmToPercent } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
-import type { PayoutsService, Viewer } from './payouts.service.ts';
+import type { PayoutsService } from './payouts.service.ts';
 
 const TradeNoParams = z.object({ trade_no: z.string() });
 const ourNumber = (value: string) => {
   if (!/^P[0-9]{8,40}$/.test(value)) throw notFound('The payout was not found.');
   return value;
 };
-
-function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
-  return {
-    merchantId: merchant.id,
-    currency: merchant.currency,
-    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
-  };
-}
 
 /** Send money in the console (DESIGN section 5). */
 export function payoutsConsoleRoutes(

@@ -34,6 +34,7 @@ import {
 import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
 // rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
@@ -42,7 +43,7 @@ import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.
 // change and its ledger entry and callback commit together; a transition not in the table answers 409.
 
 export type MerchantRef = { id: number; no: string; currency: Currency };
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type { Viewer };
 
 export type PayoutInput = PayeeFields & {
   outTradeNo?: string;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,11 +12,10 @@ import {
   RejectTopupBodySchema,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
+import { authOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import { operatorContextOf } from '../ops/index.ts';
 import { parseInput } from '../security/index.ts';
-import type { RechargesService, Viewer } from './recharges.service.ts';
+import type { RechargesService } from './recharges.service.ts';
 
 const NoParams = z.object({ no: z.string() });
 /** Our numbers only: anything else is a top-up that does not exist. */
@@ -24,15 +23,6 @@ const ourNumber = (value: string) => {
   if (!/^R[0-9]{8,40}$/.test(value)) throw notFound('The top-up was not found.');
   return value;
 };
-
-function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
-  return {
-    merchantId: merchant.id,
-    currency: merchant.currency,
-    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
-  };
-}
 
 /** A stored image, served as itself and nothing else: its type, never sniffed, never cached by others. */
 function sendImage(

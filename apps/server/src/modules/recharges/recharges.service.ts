@@ -27,6 +27,7 @@ import { type ActionContext, opsRepository, runOperatorAction } from '../ops/ind
 import { securityEventsRepository } from '../security-log/index.ts';
 import { cleanScreenshot } from './clean-screenshot.ts';
 import { type RechargeRow, rechargesRepository as repo } from './recharges.repository.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved | rejected, decided by an operator.
 // Approval credits received x rate (rounded down) to the merchant's available balance against the
@@ -34,7 +35,7 @@ import { type RechargeRow, rechargesRepository as repo } from './recharges.repos
 // merchant's security event; any other transition answers 409 and changes nothing.
 
 export type MerchantRef = { id: number; currency: Currency };
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type { Viewer };
 
 type Deps = {
   db: Db;

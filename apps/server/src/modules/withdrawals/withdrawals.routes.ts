@@ -9,23 +9,13 @@ import {
   WithdrawalResponseSchema,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { resolveTimeZone } from '../../lib/timezone.ts';
-import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
-import type { MerchantRef, Viewer, WithdrawalsService } from './withdrawals.service.ts';
+import type { MerchantRef, WithdrawalsService } from './withdrawals.service.ts';
 
 function merchantOf(request: FastifyRequest): MerchantRef {
   const { merchant } = authOf(request);
   return { id: merchant.id, no: merchant.no, currency: merchant.currency, timezone: merchant.timezone };
-}
-
-function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
-  return {
-    merchantId: merchant.id,
-    currency: merchant.currency,
-    timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
-  };
 }
 
 /** Withdraw and Withdrawal history in the console (DESIGN section 5). */

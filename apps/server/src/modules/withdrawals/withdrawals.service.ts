@@ -23,6 +23,7 @@ import { newTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type WithdrawalRow, withdrawalsRepository as repo } from './withdrawals.repository.ts';
+import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Withdrawals (DESIGN sections 3 and 4). The merchant asks for an amount of USDT to a wallet; the fee is
 // USDT too (zero for the day's free ones). Both are converted to the merchant's currency at the configured
@@ -32,7 +33,7 @@ import { type WithdrawalRow, withdrawalsRepository as repo } from './withdrawals
 // Each step commits with its ledger entry and its security event; anything else answers 409.
 
 export type MerchantRef = { id: number; no: string; currency: Currency; timezone: string };
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type { Viewer };
 export type Decision = {
   to: Exclude<WithdrawalStatus, 'pending_review'>;
   /**
