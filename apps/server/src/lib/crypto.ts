@@ -3,6 +3,7 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  type KeyObject,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -11,7 +12,8 @@ export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('
 
 export const sha256Hex = (value: string | Buffer): string => createHash('sha256').update(value).digest('hex');
 
-export const hmacHex = (key: Buffer | string, value: string | Buffer): string =>
+/** A string key is its UTF-8 bytes. A KeyObject (createSecretKey) is the cheapest to use again and again. */
+export const hmacHex = (key: KeyObject | Buffer | string, value: string | Buffer): string =>
   createHmac('sha256', key).update(value).digest('hex');
 
 export function safeEqual(a: string, b: string): boolean {

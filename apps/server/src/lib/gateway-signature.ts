@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { hmacHex, safeEqual, sha256Hex } from './crypto.ts';
 
 /** What a gateway call's signature covers (DESIGN 6); `body` is the raw request body, absent when empty. */
@@ -30,9 +31,12 @@ export function canonicalRequest({
   return [method.toUpperCase(), pathWithQuery, String(timestamp), nonce, bodyHash].join('\n');
 }
 
-/** The X-Signature a caller sends: lowercase hex HMAC-SHA256 of the canonical request, keyed with the secret's UTF-8. */
-export function signRequest(secret: string, parts: SignedRequestParts): string {
-  return hmacHex(Buffer.from(secret, 'utf8'), canonicalRequest(parts));
+/**
+ * The X-Signature a caller sends: lowercase hex HMAC-SHA256 of the canonical request, keyed with the
+ * secret's UTF-8 (a string, or that string as a KeyObject made once with createSecretKey).
+ */
+export function signRequest(secret: string | KeyObject, parts: SignedRequestParts): string {
+  return hmacHex(secret, canonicalRequest(parts));
 }
 
 /**
@@ -40,7 +44,7 @@ export function signRequest(secret: string, parts: SignedRequestParts): string {
  * is false; upper-case hex is accepted, as it carries the same bytes.
  */
 export function verifyRequestSignature(
-  secret: string,
+  secret: string | KeyObject,
   parts: SignedRequestParts,
   signature: unknown,
 ): boolean {

@@ -69,6 +69,15 @@ function parseLine(value: string): LineResult {
 export function ipAllowed(ip: string, entries: string[]): boolean {
   const client = parseIp(ip);
   if (!client || entries.length === 0) return false;
+  return blockListOf(entries).check(formatIp(client), client.family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** One BlockList per entries array: a gateway process checks the same remembered whitelist on every call. */
+const blockLists = new WeakMap<string[], BlockList>();
+
+function blockListOf(entries: string[]): BlockList {
+  const known = blockLists.get(entries);
+  if (known) return known;
   const list = new BlockList();
   for (const entry of entries) {
     const [address, prefixText] = entry.split('/');
@@ -81,5 +90,6 @@ export function ipAllowed(ip: string, entries: string[]): boolean {
       list.addSubnet(address, prefix, type);
     }
   }
-  return list.check(formatIp(client), client.family === 4 ? 'ipv4' : 'ipv6');
+  blockLists.set(entries, list);
+  return list;
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
-import { channels, collections, merchants } from '../../db/schema/index.ts';
+import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
+import { collections, merchants } from '../../db/schema/index.ts';
 import type { ChannelRow } from '../channels/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
@@ -15,6 +14,42 @@ export type CollectionFilter = OrderFilter;
 const where = (f: CollectionFilter) => orderWhere(collections, f);
 
 const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt, collections.id, cursor);
+
+const columns = getTableColumns(collections);
+const columnEntries = Object.entries(columns);
+
+/**
+ * insertOnChannel's statement for one set of given columns, written once: the new order's values are
+ * $1..$n (typed by their columns), then the channel as remembered.
+ */
+const insertOnChannelTexts = new Map<string, string>();
+function insertOnChannelText(given: (keyof typeof columns)[], firstOpen: boolean): string {
+  const shape = `${given.join(',')}|${firstOpen}`;
+  let text = insertOnChannelTexts.get(shape);
+  if (text !== undefined) return text;
+  const n = given.length;
+  const c = (i: number) => `$${n + i}`;
+  text = `insert into collections (${given.map((key) => `"${columns[key].name}"`).join(', ')})
+    select ${given.map((key, i) => `$${i + 1}::${columns[key].getSQLType()}`).join(', ')}
+     where exists (
+       select 1 from channels c
+        where c.id = ${c(1)} and c.merchant_id = ${c(2)} and c.kind = 'collection'
+          and c.status = 'open' and c.code = ${c(3)} and c.provider = ${c(4)}
+          and c.sandbox_mode = ${c(5)} and c.currency = ${c(6)}
+          and c.fee_rate_ppm = ${c(7)} and c.fixed_fee_minor = ${c(8)}::bigint
+          and c.min_amount_minor = ${c(9)}::bigint and c.max_amount_minor = ${c(10)}::bigint
+          and c.expiry_minutes = ${c(11)} and c.updated_at = ${c(12)}::timestamptz
+          ${
+            firstOpen
+              ? `and not exists (select 1 from channels o where o.merchant_id = c.merchant_id
+                   and o.kind = 'collection' and o.status = 'open' and o.id < c.id)`
+              : ''
+          })
+    on conflict (merchant_id, out_trade_no) do nothing
+    returning *`;
+  insertOnChannelTexts.set(shape, text);
+  return text;
+}
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
@@ -40,46 +75,34 @@ export const collectionsRepository = {
     seen: ChannelRow,
     firstOpen: boolean,
   ): Promise<CollectionRow | undefined> => {
-    const columns = getTableColumns(collections);
     const given = (Object.keys(row) as (keyof NewCollection & keyof typeof columns)[]).filter(
       (key) => row[key] !== undefined,
     );
-    const typed = (value: unknown, column: PgColumn) =>
-      value === null
-        ? sql`null::${sql.raw(column.getSQLType())}`
-        : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
-    const [saved] = await queryRows<Record<string, unknown>>(
-      db,
-      sql`insert into ${collections} (${sql.join(
-        given.map((key) => sql.identifier(columns[key].name)),
-        sql`, `,
-      )})
-          select ${sql.join(
-            given.map((key) => typed(row[key], columns[key])),
-            sql`, `,
-          )}
-           where exists (
-             select 1 from ${channels} c
-              where c.id = ${seen.id} and c.merchant_id = ${seen.merchantId} and c.kind = 'collection'
-                and c.status = 'open' and c.code = ${seen.code} and c.provider = ${seen.provider}
-                and c.sandbox_mode = ${seen.sandboxMode} and c.currency = ${seen.currency}
-                and c.fee_rate_ppm = ${seen.feeRatePpm} and c.fixed_fee_minor = ${String(seen.fixedFeeMinor)}::bigint
-                and c.min_amount_minor = ${String(seen.minAmountMinor)}::bigint
-                and c.max_amount_minor = ${String(seen.maxAmountMinor)}::bigint
-                and c.expiry_minutes = ${seen.expiryMinutes}
-                and c.updated_at = ${seen.updatedAt.toISOString()}::timestamptz
-                ${
-                  firstOpen
-                    ? sql`and not exists (select 1 from ${channels} o where o.merchant_id = c.merchant_id
-                            and o.kind = 'collection' and o.status = 'open' and o.id < c.id)`
-                    : sql``
-                })
-          on conflict (merchant_id, out_trade_no) do nothing
-          returning *`,
-    );
+    const values = given.map((key) => {
+      const value = row[key];
+      return value === null ? null : columns[key].mapToDriverValue(value);
+    });
+    const channelValues = [
+      seen.id,
+      seen.merchantId,
+      seen.code,
+      seen.provider,
+      seen.sandboxMode,
+      seen.currency,
+      seen.feeRatePpm,
+      String(seen.fixedFeeMinor),
+      String(seen.minAmountMinor),
+      String(seen.maxAmountMinor),
+      seen.expiryMinutes,
+      seen.updatedAt.toISOString(),
+    ];
+    const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen), [
+      ...values,
+      ...channelValues,
+    ]);
     if (!saved) return undefined;
     return Object.fromEntries(
-      Object.entries(columns).map(([key, column]) => {
+      columnEntries.map(([key, column]) => {
         const value = saved[column.name];
         return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
       }),

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ERROR_CODES, type Currency } from '@paydesk/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -40,7 +41,8 @@ export function gatewayMerchantOf(request: FastifyRequest): GatewayMerchant {
 /** How many access keys one process remembers (the oldest is forgotten first). */
 const REMEMBERED_KEYS = 10_000;
 
-type Known = { key: RememberedKey; secret: string };
+/** The secret as a KeyObject: made once, it signs faster than the string each call. */
+type Known = { key: RememberedKey; secret: KeyObject };
 
 /**
  * The gateway's signature check. A process remembers each access key it has read (with its secret
@@ -69,7 +71,7 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
         status: merchant.status,
         ipWhitelist: merchant.ipWhitelist,
       },
-      secret: decrypt(appKey, key.secretEncrypted),
+      secret: createSecretKey(Buffer.from(decrypt(appKey, key.secretEncrypted), 'utf8')),
     };
     setNewest(known, accessKey, entry, REMEMBERED_KEYS);
     return entry;

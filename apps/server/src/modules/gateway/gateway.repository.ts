@@ -1,20 +1,46 @@
-import { lt, sql } from 'drizzle-orm';
-import { type DbOrTx, queryRows } from '../../db/client.ts';
+import { lt } from 'drizzle-orm';
+import { type DbOrTx, queryText } from '../../db/client.ts';
 import { gatewayNonces } from '../../db/schema/index.ts';
+
+/** Every gateway call runs one of these: constant text, so no SQL is built per call (queryText). */
+const CLAIM_NONCE = `insert into gateway_nonces (merchant_id, nonce, created_at)
+     values ($1, $2, $3::timestamptz)
+     on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
+     where gateway_nonces.created_at < $4::timestamptz
+     returning nonce`;
+
+const CLAIM_NONCE_IF_CURRENT = `with k as (
+       select 1
+         from access_keys k
+         join merchants m on m.id = k.merchant_id
+        where k.access_key = $1
+          and k.merchant_id = $2
+          and k.secret_encrypted = $3
+          and m.no = $4
+          and m.name = $5
+          and m.currency = $6
+          and m.status = $7
+          and array_to_string(m.ip_whitelist, ' ') = $8
+     ), n as (
+       insert into gateway_nonces (merchant_id, nonce, created_at)
+       select $2, $9, $10::timestamptz
+        where exists (select 1 from k)
+       on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
+       where gateway_nonces.created_at < $11::timestamptz
+       returning nonce
+     )
+     select exists (select 1 from k) as current, exists (select 1 from n) as claimed`;
 
 export const gatewayRepository = {
   /** Records a nonce; false when this merchant used it in the last 10 minutes (a replay). */
   claimNonce: async (db: DbOrTx, merchantId: number, nonce: string, at: Date): Promise<boolean> => {
-    // Every gateway call runs it: plain SQL as a named prepared statement. An old row (past the window,
-    // not swept yet) is taken over; a recent one refuses the call.
-    const rows = await queryRows<{ nonce: string }>(
-      db,
-      sql`insert into gateway_nonces (merchant_id, nonce, created_at)
-          values (${merchantId}, ${nonce}, ${at.toISOString()}::timestamptz)
-          on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
-          where gateway_nonces.created_at < ${new Date(at.getTime() - NONCE_TTL_MS).toISOString()}::timestamptz
-          returning nonce`,
-    );
+    // An old row (past the window, not swept yet) is taken over; a recent one refuses the call.
+    const rows = await queryText<{ nonce: string }>(db, CLAIM_NONCE, [
+      merchantId,
+      nonce,
+      at.toISOString(),
+      new Date(at.getTime() - NONCE_TTL_MS).toISOString(),
+    ]);
     return rows.length === 1;
   },
 
@@ -29,30 +55,19 @@ export const gatewayRepository = {
     nonce: string,
     at: Date,
   ): Promise<{ current: boolean; claimed: boolean }> => {
-    const [row] = await queryRows<{ current: boolean; claimed: boolean }>(
-      db,
-      sql`with k as (
-            select 1
-              from access_keys k
-              join merchants m on m.id = k.merchant_id
-             where k.access_key = ${seen.accessKey}
-               and k.merchant_id = ${seen.merchantId}
-               and k.secret_encrypted = ${seen.secretEncrypted}
-               and m.no = ${seen.no}
-               and m.name = ${seen.name}
-               and m.currency = ${seen.currency}
-               and m.status = ${seen.status}
-               and array_to_string(m.ip_whitelist, ' ') = ${seen.ipWhitelist.join(' ')}
-          ), n as (
-            insert into gateway_nonces (merchant_id, nonce, created_at)
-            select ${seen.merchantId}, ${nonce}, ${at.toISOString()}::timestamptz
-             where exists (select 1 from k)
-            on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
-            where gateway_nonces.created_at < ${new Date(at.getTime() - NONCE_TTL_MS).toISOString()}::timestamptz
-            returning nonce
-          )
-          select exists (select 1 from k) as current, exists (select 1 from n) as claimed`,
-    );
+    const [row] = await queryText<{ current: boolean; claimed: boolean }>(db, CLAIM_NONCE_IF_CURRENT, [
+      seen.accessKey,
+      seen.merchantId,
+      seen.secretEncrypted,
+      seen.no,
+      seen.name,
+      seen.currency,
+      seen.status,
+      seen.ipWhitelist.join(' '),
+      nonce,
+      at.toISOString(),
+      new Date(at.getTime() - NONCE_TTL_MS).toISOString(),
+    ]);
     return { current: row.current === true, claimed: row.claimed === true };
   },
 
