@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -194,10 +195,51 @@ function receiver() {
   });
 }
 
-if (!isMainThread && workerData?.role === 'gateway-clients') {
+/**
+ * Worker thread: the ceiling of any Node server here. A node:http server that reads each body and answers
+ * 201 with a body the size of a collection's, doing nothing else (no routing, no signature, no database).
+ */
+function noopServer() {
+  const answer = JSON.stringify({
+    trade_no: 'C2026112506000012345678',
+    out_trade_no: 'x'.repeat(12),
+    status: 'to_be_paid',
+    amount: '100.00',
+    fee: '1.50',
+    currency: 'CNY',
+    channel: 'sandbox',
+    pay_url: `http://127.0.0.1/sandbox/pay/C2026112506000012345678`,
+    expires_at: new Date().toISOString(),
+    created_at: new Date().toISOString(),
+    paid_at: null,
+    settlement_status: 'unsettled',
+  });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(answer));
+  });
+  server.listen(0, '127.0.0.1', () => parentPort!.postMessage((server.address() as AddressInfo).port));
+}
+
+if (!isMainThread && workerData?.role === 'noop-server') {
+  noopServer();
+} else if (!isMainThread && workerData?.role === 'gateway-clients') {
   parentPort!.postMessage(await gatewayClients(workerData as ClientsJob));
 } else if (!isMainThread && workerData?.role === 'receiver') {
   receiver();
+}
+
+/**
+ * pgbench's script of the gateway's two statements for a collection (as gateway.repository.ts and
+ * collections.repository.ts write them), for merchants first..last whose collection channel's id is the
+ * merchant's id + offset: a fresh nonce and out_trade_no each time.
+ */
+function gatewayStatementsScript(first: number, last: number, offset: number): string {
+  return `\\set m random(${first}, ${last})
+\\set r random(1, 1000000000000)
+with k as (select 1 from access_keys k join merchants m on m.id = k.merchant_id where k.merchant_id = :m and m.status = 'active' and array_to_string(m.ip_whitelist, ' ') = '127.0.0.1'), n as (insert into gateway_nonces (merchant_id, nonce, created_at) select :m, 'pgb' || :r || '-' || :client_id, now() where exists (select 1 from k) on conflict (merchant_id, nonce) do update set created_at = excluded.created_at where gateway_nonces.created_at < now() - interval '10 minutes' returning nonce) select exists (select 1 from k) as current, exists (select 1 from n) as claimed;
+insert into collections (merchant_id, channel_id, channel_code, trade_no, out_trade_no, amount_minor, fee_minor, currency, status, settlement_status, expires_at, created_at) select :m, :m + ${offset}, 'sandbox', 'P' || :r || '-' || :client_id, 'pgb' || :r || '-' || :client_id, 10000, 150, 'CNY', 'to_be_paid', 'unsettled', now() + interval '30 minutes', now() where exists (select 1 from channels c where c.id = :m + ${offset} and c.merchant_id = :m and c.kind = 'collection' and c.status = 'open' and c.code = 'sandbox' and c.fee_rate_ppm = 15000 and not exists (select 1 from channels o where o.merchant_id = c.merchant_id and o.kind = 'collection' and o.status = 'open' and o.id < c.id)) on conflict (merchant_id, out_trade_no) do nothing returning *;
+`;
 }
 
 /** "2899 x 201, 1 x 409 trade_no collision"; or only the answers other than 201. */
@@ -329,6 +371,20 @@ export async function runCollections(): Promise<void> {
       tag: 'h',
     });
 
+    // Two ceilings, in the same run: (a) a node:http server in a worker thread that answers 201 doing
+    // nothing, for the same clients: what any Node server can reach here with these clients on these
+    // cores; (b) the gateway's two statements for a collection (the nonce's claim against the remembered
+    // key, the order's insert against the remembered channel) run by pgbench itself: what the database
+    // allows. The merchants' ids and their channels' ids are both consecutive (made one after another).
+    const noop = startWorker<number>({ role: 'noop-server' });
+    const noopRun = await runClients({
+      ...clientsJob,
+      url: `http://127.0.0.1:${await noop.first}`,
+      merchants: spreadMerchants,
+      seconds: SECONDS,
+      tag: 'noop',
+    });
+    await noop.worker.terminate();
     // Invariants: one order per 201, no job queued per order (the expiry sweep closes them; the channel
     // is manual, so no sandbox completion), and one claimed nonce per order.
     const [stored] = await queryRows<{
@@ -360,6 +416,31 @@ export async function runCollections(): Promise<void> {
         (r, i) => r.created !== r.requests && `${['spread', 'hot'][i]}: ${statuses(r, false)}`,
       ),
     ].filter((p): p is string => typeof p === 'string');
+
+    // (b), after the invariants above: pgbench's orders and nonces are not answers of ours.
+    const offsets = new Set(made.slice(0, CLIENTS).map((m) => Number(m.channel!.id) - Number(m.merchant.id)));
+    let statementsTps: number | undefined;
+    if (offsets.size === 1) {
+      const first = Number(made[0].merchant.id);
+      const script = path.join(tmpdir(), `paydesk-bench-collection-${process.pid}.sql`);
+      writeFileSync(script, gatewayStatementsScript(first, first + CLIENTS - 1, [...offsets][0]));
+      const out = await run('pgbench', [
+        '-n',
+        '-M',
+        'prepared',
+        '-f',
+        script,
+        '-c',
+        String(CLIENTS),
+        '-j',
+        '2',
+        '-T',
+        String(SECONDS),
+        bench.url,
+      ]);
+      rmSync(script, { force: true });
+      statementsTps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+    }
 
     // Callbacks: N paid orders of the callback merchant, each with a pending event to the receiver.
     const { collections, callbacks } = app.services;
@@ -495,6 +576,16 @@ export async function runCollections(): Promise<void> {
       `${fixed(hot.tps, 0)} TPS (${statuses(hot)} in ${fixed(hot.seconds, 1)} s; ${latency(hot)})`,
     );
     line('ratio hot merchant / pgbench', fixed(hot.tps / pgbenchTps));
+    line(
+      'ceiling: node:http answering 201 doing nothing, same clients',
+      `${fixed(noopRun.tps, 0)} TPS (ratio to pgbench ${fixed(noopRun.tps / pgbenchTps)}; the gateway reaches ${fixed(spread.tps / noopRun.tps)} of it)`,
+    );
+    line(
+      "ceiling: the gateway's 2 statements by pgbench -M prepared",
+      statementsTps === undefined
+        ? 'not run (the channels ids are not the merchants ids + one offset)'
+        : `${fixed(statementsTps, 0)} TPS (ratio to pgbench ${fixed(statementsTps / pgbenchTps)})`,
+    );
     if (spread.firstRefusal ?? hot.firstRefusal)
       console.log(`first refusal: ${spread.firstRefusal ?? hot.firstRefusal}`);
     line(

@@ -5,6 +5,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
+import { channelsRepository } from '../../src/modules/channels/index.ts';
+import { collectionsRepository } from '../../src/modules/collections/index.ts';
 import {
   createGatewayMerchant,
   freshNonce,
@@ -174,6 +176,36 @@ describe('creating a collection through the gateway', () => {
     const taken = await order('TERMS-10', '100.00');
     expect(taken.statusCode).toBe(409);
     expect(taken.json().code).toBe('out_trade_no_taken');
+  });
+
+  it('makes an order on a channel as a process remembers it in one statement, and none once the channel changed', async () => {
+    // The channel as the service reads and remembers it: its updated_at comes back to the millisecond,
+    // while PostgreSQL keeps microseconds; the remembered reading must still match the row.
+    const m = await merchantFor();
+    const { db } = ctx.database;
+    const seen = (await channelsRepository.findOpen(db, m.merchant.id, 'collection', undefined))!;
+    const values = (outTradeNo: string) => ({
+      merchantId: m.merchant.id,
+      channelId: seen.id,
+      channelCode: seen.code,
+      tradeNo: `CMEM${outTradeNo}`,
+      outTradeNo,
+      amountMinor: 10_000n,
+      feeMinor: 150n,
+      currency: m.merchant.currency,
+      expiresAt: new Date(clock.getTime() + 30 * 60 * 1000),
+      createdAt: clock,
+    });
+    const made = await collectionsRepository.insertOnChannel(db, values('MEM-1'), seen, true);
+    expect(made).toMatchObject({ outTradeNo: 'MEM-1', channelId: seen.id, amountMinor: 10_000n });
+
+    await db.execute(sql`update channels set updated_at = now() + interval '1 second' where id = ${seen.id}`);
+    expect(await collectionsRepository.insertOnChannel(db, values('MEM-2'), seen, true)).toBeUndefined();
+    const stored = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from collections where out_trade_no = 'MEM-2'`,
+    );
+    expect(Number(stored[0].n)).toBe(0);
   });
 
   it('reads an order by trade_no and by out_trade_no; another merchant gets 404 on the gateway and the console', async () => {

@@ -38,7 +38,9 @@ function insertOnChannelText(given: (keyof typeof columns)[], firstOpen: boolean
           and c.sandbox_mode = ${c(5)} and c.currency = ${c(6)}
           and c.fee_rate_ppm = ${c(7)} and c.fixed_fee_minor = ${c(8)}::bigint
           and c.min_amount_minor = ${c(9)}::bigint and c.max_amount_minor = ${c(10)}::bigint
-          and c.expiry_minutes = ${c(11)} and c.updated_at = ${c(12)}::timestamptz
+          and c.expiry_minutes = ${c(11)}
+          and c.updated_at > ${c(12)}::timestamptz - interval '1 millisecond'
+          and c.updated_at < ${c(12)}::timestamptz + interval '1 millisecond'
           ${
             firstOpen
               ? `and not exists (select 1 from channels o where o.merchant_id = c.merchant_id
