@@ -1,5 +1,6 @@
-import { and, asc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
+import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
 import type { ChannelRow } from '../channels/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
@@ -15,22 +16,19 @@ const where = (f: CollectionFilter) => orderWhere(collections, f);
 
 const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt, collections.id, cursor);
 
-const columns = getTableColumns(collections);
-const columnEntries = Object.entries(columns);
-
 /**
  * insertOnChannel's statement for one set of given columns, written once: the new order's values are
  * $1..$n (typed by their columns), then the channel as remembered.
  */
 const insertOnChannelTexts = new Map<string, string>();
-function insertOnChannelText(given: (keyof typeof columns)[], firstOpen: boolean): string {
+function insertOnChannelText(given: string[], firstOpen: boolean): string {
   const shape = `${given.join(',')}|${firstOpen}`;
   let text = insertOnChannelTexts.get(shape);
   if (text !== undefined) return text;
-  const n = given.length;
-  const c = (i: number) => `$${n + i}`;
-  text = `insert into collections (${given.map((key) => `"${columns[key].name}"`).join(', ')})
-    select ${given.map((key, i) => `$${i + 1}::${columns[key].getSQLType()}`).join(', ')}
+  const { names, params } = columnList(collections, given);
+  const c = (i: number) => `$${given.length + i}`;
+  text = `insert into collections (${names})
+    select ${params}
      where exists (
        select 1 from channels c
         where c.id = ${c(1)} and c.merchant_id = ${c(2)} and c.kind = 'collection'
@@ -55,15 +53,9 @@ function insertOnChannelText(given: (keyof typeof columns)[], firstOpen: boolean
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
-  insert: async (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> => {
+  insert: (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> =>
     // Only the merchant's own number may already exist; a clash of ours (trade_no) is an error to retry.
-    const [saved] = await db
-      .insert(collections)
-      .values(row)
-      .onConflictDoNothing({ target: [collections.merchantId, collections.outTradeNo] })
-      .returning();
-    return saved;
-  },
+    insertReturning(db, collections, row, 'on conflict (merchant_id, out_trade_no) do nothing'),
 
   /**
    * A new order in one statement on a channel the caller remembers: inserted only while the channel still
@@ -77,13 +69,7 @@ export const collectionsRepository = {
     seen: ChannelRow,
     firstOpen: boolean,
   ): Promise<CollectionRow | undefined> => {
-    const given = (Object.keys(row) as (keyof NewCollection & keyof typeof columns)[]).filter(
-      (key) => row[key] !== undefined,
-    );
-    const values = given.map((key) => {
-      const value = row[key];
-      return value === null ? null : columns[key].mapToDriverValue(value);
-    });
+    const given = givenKeys(row);
     const channelValues = [
       seen.id,
       seen.merchantId,
@@ -99,16 +85,10 @@ export const collectionsRepository = {
       seen.updatedAt.toISOString(),
     ];
     const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen), [
-      ...values,
+      ...driverValues(collections, row, given),
       ...channelValues,
     ]);
-    if (!saved) return undefined;
-    return Object.fromEntries(
-      columnEntries.map(([key, column]) => {
-        const value = saved[column.name];
-        return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-      }),
-    ) as CollectionRow;
+    return saved ? rowOf<CollectionRow>(collections, saved) : undefined;
   },
 
   findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {

@@ -1,5 +1,6 @@
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
+import { insertReturning } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
@@ -14,14 +15,8 @@ const where = (f: PayoutFilter) => orderWhere(payouts, f);
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
-  insert: async (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> => {
-    const [saved] = await tx
-      .insert(payouts)
-      .values(row)
-      .onConflictDoNothing({ target: [payouts.merchantId, payouts.outTradeNo] })
-      .returning();
-    return saved;
-  },
+  insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
+    insertReturning(tx, payouts, row, 'on conflict (merchant_id, out_trade_no) do nothing'),
 
   setHold: async (tx: Tx, id: number, holdId: number) => {
     await tx.update(payouts).set({ holdId }).where(eq(payouts.id, id));
