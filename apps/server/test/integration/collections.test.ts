@@ -373,6 +373,96 @@ describe('the signed call', () => {
     );
   });
 
+  describe("a collection's nonce claimed by the order's own insert", () => {
+    // Once this process remembers the key and the channel, POST /gateway/v1/collections claims the nonce
+    // in the statement that inserts the order: replays, stale keys and refusals must read as before.
+    const ordersOf = async (m: GatewayMerchant, outTradeNo: string) => {
+      const rows = await queryRows<{ n: number }>(
+        ctx.database.db,
+        sql`select count(*)::int as n from collections where merchant_id = ${m.merchant.id} and out_trade_no = ${outTradeNo}`,
+      );
+      return Number(rows[0].n);
+    };
+    const warmedUp = async () => {
+      const m = await merchantFor();
+      expect((await create(m, { out_trade_no: 'WARM-1', amount: '10.00' })).statusCode).toBe(201);
+      expect((await create(m, { out_trade_no: 'WARM-2', amount: '10.00' })).statusCode).toBe(201);
+      return m;
+    };
+
+    it('refuses a second order with the same nonce and stores one order', async () => {
+      const m = await warmedUp();
+      const nonce = freshNonce();
+      expect((await create(m, { out_trade_no: 'N-1', amount: '10.00' }, { nonce })).statusCode).toBe(201);
+      const replay = await create(m, { out_trade_no: 'N-2', amount: '10.00' }, { nonce });
+      expect([replay.statusCode, replay.json().code]).toEqual([401, 'nonce_reused']);
+      expect(await ordersOf(m, 'N-2')).toBe(0);
+    });
+
+    it('lets one of 20 concurrent orders with the same nonce through', async () => {
+      const m = await warmedUp();
+      const nonce = freshNonce();
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          create(m, { out_trade_no: `NC-${i}`, amount: '10.00' }, { nonce }),
+        ),
+      );
+      expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
+      expect(responses.filter((r) => r.statusCode === 401).map((r) => r.json().code)).toEqual(
+        Array(19).fill('nonce_reused'),
+      );
+      const stored = await queryRows<{ n: number }>(
+        ctx.database.db,
+        sql`select count(*)::int as n from collections where merchant_id = ${m.merchant.id} and out_trade_no like 'NC-%'`,
+      );
+      expect(Number(stored[0].n)).toBe(1);
+    });
+
+    it('reads a key changed elsewhere before writing: a disabled merchant or an old secret writes nothing and keeps the nonce', async () => {
+      const m = await warmedUp();
+      const { accessKeys, merchants } = await import('../../src/db/schema/index.ts');
+      const { encrypt } = await import('../../src/lib/crypto.ts');
+      const { eq } = await import('drizzle-orm');
+      const { db } = ctx.database;
+      const nonce = freshNonce();
+
+      await db.update(merchants).set({ status: 'disabled' }).where(eq(merchants.id, m.merchant.id));
+      const disabled = await create(m, { out_trade_no: 'K-1', amount: '10.00' }, { nonce });
+      expect([disabled.statusCode, disabled.json().code]).toEqual([403, 'merchant_disabled']);
+      await db.update(merchants).set({ status: 'active' }).where(eq(merchants.id, m.merchant.id));
+      // The refusal did not burn the nonce: the same call now goes through.
+      expect((await create(m, { out_trade_no: 'K-1', amount: '10.00' }, { nonce })).statusCode).toBe(201);
+
+      const secret = 'another-secret-set-elsewhere';
+      await db
+        .update(accessKeys)
+        .set({ secretEncrypted: encrypt(ctx.config.appKey, secret) })
+        .where(eq(accessKeys.merchantId, m.merchant.id));
+      const old = await create(m, { out_trade_no: 'K-2', amount: '10.00' });
+      expect([old.statusCode, old.json().code]).toEqual([401, 'signature_invalid']);
+      expect(await ordersOf(m, 'K-2')).toBe(0);
+      expect((await create({ ...m, secret }, { out_trade_no: 'K-2', amount: '10.00' })).statusCode).toBe(201);
+    });
+
+    it('burns the nonce of a call refused after the signature check (a taken out_trade_no, an amount out of range)', async () => {
+      const m = await warmedUp();
+      const taken = freshNonce();
+      const again = await create(m, { out_trade_no: 'WARM-1', amount: '10.00' }, { nonce: taken });
+      expect([again.statusCode, again.json().code]).toEqual([409, 'out_trade_no_taken']);
+      const reused = await create(m, { out_trade_no: 'T-1', amount: '10.00' }, { nonce: taken });
+      expect(reused.json().code).toBe('nonce_reused');
+
+      const tooBig = freshNonce();
+      const over = await create(m, { out_trade_no: 'T-2', amount: '50000.01' }, { nonce: tooBig });
+      expect([over.statusCode, over.json().code]).toEqual([422, 'amount_out_of_range']);
+      expect((await create(m, { out_trade_no: 'T-2', amount: '10.00' }, { nonce: tooBig })).json().code).toBe(
+        'nonce_reused',
+      );
+      expect(await ordersOf(m, 'T-1')).toBe(0);
+      expect(await ordersOf(m, 'T-2')).toBe(0);
+    });
+  });
+
   it('answers the balance of the signing merchant', async () => {
     const m = await merchantFor();
     const response = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });

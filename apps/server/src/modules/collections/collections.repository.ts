@@ -3,6 +3,7 @@ import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
 import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
 import type { ChannelRow } from '../channels/index.ts';
+import type { NonceClaimSql } from '../gateway/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -21,13 +22,13 @@ const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt,
  * $1..$n (typed by their columns), then the channel as remembered.
  */
 const insertOnChannelTexts = new Map<string, string>();
-function insertOnChannelText(given: string[], firstOpen: boolean): string {
-  const shape = `${given.join(',')}|${firstOpen}`;
+function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceClaimSql): string {
+  const shape = `${given.join(',')}|${firstOpen}|${claim ? 'claim' : ''}`;
   let text = insertOnChannelTexts.get(shape);
   if (text !== undefined) return text;
   const { names, params } = columnList(collections, given);
   const c = (i: number) => `$${given.length + i}`;
-  text = `insert into collections (${names})
+  const insert = `insert into collections (${names})
     select ${params}
      where exists (
        select 1 from channels c
@@ -45,11 +46,34 @@ function insertOnChannelText(given: string[], firstOpen: boolean): string {
                    and o.kind = 'collection' and o.status = 'open' and o.id < c.id)`
               : ''
           })
+       ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
+  text = claim
+    ? `with ${claim.ctes(given.length + CHANNEL_PARAMS)}, ins as (${insert})
+       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed", ins.*
+         from (select 1) as one left join ins on true`
+    : insert;
   insertOnChannelTexts.set(shape, text);
   return text;
 }
+
+/** The channel as remembered, as insertOnChannelText's parameters after the order's. */
+const CHANNEL_PARAMS = 12;
+const channelParams = (seen: ChannelRow): unknown[] => [
+  seen.id,
+  seen.merchantId,
+  seen.code,
+  seen.provider,
+  seen.sandboxMode,
+  seen.currency,
+  seen.feeRatePpm,
+  String(seen.fixedFeeMinor),
+  String(seen.minAmountMinor),
+  String(seen.maxAmountMinor),
+  seen.expiryMinutes,
+  seen.updatedAt.toISOString(),
+];
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
@@ -70,25 +94,37 @@ export const collectionsRepository = {
     firstOpen: boolean,
   ): Promise<CollectionRow | undefined> => {
     const given = givenKeys(row);
-    const channelValues = [
-      seen.id,
-      seen.merchantId,
-      seen.code,
-      seen.provider,
-      seen.sandboxMode,
-      seen.currency,
-      seen.feeRatePpm,
-      String(seen.fixedFeeMinor),
-      String(seen.minAmountMinor),
-      String(seen.maxAmountMinor),
-      seen.expiryMinutes,
-      seen.updatedAt.toISOString(),
-    ];
     const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen), [
       ...driverValues(collections, row, given),
-      ...channelValues,
+      ...channelParams(seen),
     ]);
     return saved ? rowOf<CollectionRow>(collections, saved) : undefined;
+  },
+
+  /**
+   * insertOnChannel and a gateway call's nonce claim in one statement (one round trip, one commit): the
+   * order is inserted only once the nonce is claimed. `current` false: the remembered access key is stale
+   * and nothing was written; `claimed` false: the nonce was used already; `row` undefined with the nonce
+   * claimed: as insertOnChannel's undefined.
+   */
+  insertOnChannelClaiming: async (
+    db: DbOrTx,
+    row: NewCollection,
+    seen: ChannelRow,
+    firstOpen: boolean,
+    claim: NonceClaimSql,
+  ): Promise<{ current: boolean; claimed: boolean; row: CollectionRow | undefined }> => {
+    const given = givenKeys(row);
+    const [saved] = await queryText<Record<string, unknown>>(
+      db,
+      insertOnChannelText(given, firstOpen, claim),
+      [...driverValues(collections, row, given), ...channelParams(seen), ...claim.params],
+    );
+    return {
+      current: saved.current === true,
+      claimed: saved.claimed === true,
+      row: saved.id === null || saved.id === undefined ? undefined : rowOf<CollectionRow>(collections, saved),
+    };
   },
 
   findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {

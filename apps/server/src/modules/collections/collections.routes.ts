@@ -112,7 +112,7 @@ const GetByOutTradeNoQuery = z.object({ out_trade_no: OutTradeNoSchema });
 
 /** The gateway's collection routes (DESIGN section 6). */
 export function collectionsGatewayRoutes(
-  { scope, requireSignature }: GatewayScope,
+  { scope, requireSignature, requireSignatureDeferringClaim }: GatewayScope,
   { collections }: Pick<Deps, 'collections'>,
 ) {
   const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -121,7 +121,9 @@ export function collectionsGatewayRoutes(
   r.post(
     '/gateway/v1/collections',
     {
-      ...options,
+      // The order's insert claims the call's nonce in the same statement (DeferredClaim).
+      preHandler: requireSignatureDeferringClaim,
+      config: GATEWAY_ROUTE_CONFIG,
       schema: {
         summary: 'Create a collection (pay-in) order',
         description:
@@ -133,7 +135,9 @@ export function collectionsGatewayRoutes(
     },
     async (request, reply) => {
       const merchant = gatewayMerchantOf(request);
-      const row = await collections.create(merchant, request.body);
+      const row = request.gatewayClaim
+        ? await collections.createClaiming(merchant, request.body, request.gatewayClaim)
+        : await collections.create(merchant, request.body);
       return reply.status(201).send({ data: collections.gatewayView(row) });
     },
   );

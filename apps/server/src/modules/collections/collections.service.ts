@@ -19,6 +19,7 @@ import { cursorPage } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
+import type { DeferredClaim } from '../gateway/index.ts';
 import { type ChannelRow, channelsRepository } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
@@ -171,6 +172,37 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
    */
   const channelMemory = new Map<string, ChannelRow>();
   const CHANNEL_MEMORY_MAX = 10_000;
+
+  /**
+   * A gateway order whose call's nonce is not claimed yet (DeferredClaim): on a remembered channel the
+   * claim and the order are one statement; anything else claims the nonce first, then goes on as create.
+   */
+  async function createClaiming(
+    merchant: MerchantRef,
+    body: CreateCollectionBody,
+    claim: DeferredClaim,
+  ): Promise<CollectionRow> {
+    const seen = channelMemory.get(`${merchant.id}:${body.channel ?? ''}`);
+    let order: ReturnType<typeof newOrder> | undefined;
+    if (seen && !isSandboxAuto(seen)) {
+      try {
+        const amountMinor = toMinor(body.amount, merchant.currency);
+        if (amountMinor > 0n) order = newOrder(merchant, body, seen, amountMinor);
+      } catch {
+        // Refused on these terms: the long way below gives the refusal, once the nonce is claimed.
+      }
+    }
+    if (order) {
+      const made = await withFreshTradeNo(() =>
+        repo.insertOnChannelClaiming(db, order.values(), seen!, !body.channel, claim.sql),
+      );
+      if (made.current && !made.claimed) throw claim.reused();
+      if (made.row) return made.row;
+      // Claimed, but the channel or the out_trade_no said no: the long way decides, on the same merchant.
+      if (made.current) return create(merchant, body);
+    }
+    return create(await claim.confirm(), body);
+  }
 
   async function create(merchant: MerchantRef, body: CreateCollectionBody): Promise<CollectionRow> {
     let amountMinor: bigint;
@@ -408,6 +440,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
 
   return {
     create,
+    createClaiming,
     finish,
     expire,
     expireOverdue,

@@ -8,7 +8,12 @@ import { AppError } from '../../lib/errors.ts';
 import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
 import { ipAllowed } from '../../lib/ip-whitelist.ts';
 import { accessKeysRepository } from '../access-key/index.ts';
-import { gatewayRepository, type RememberedKey } from './gateway.repository.ts';
+import {
+  gatewayRepository,
+  type NonceClaimSql,
+  nonceClaimSql,
+  type RememberedKey,
+} from './gateway.repository.ts';
 
 // The signed gateway call (DESIGN section 6): X-Merchant-No, X-Access-Key, X-Timestamp (within 300 s),
 // X-Nonce (once per 10 minutes), X-Signature over the method, path, timestamp, nonce and body hash; the
@@ -22,6 +27,8 @@ declare module 'fastify' {
     gatewayMerchant?: GatewayMerchant;
     /** The body's bytes as received: the signature covers them, not a re-serialisation. */
     rawBody?: Buffer;
+    /** A signed call whose nonce the route claims with its own write (requireSignatureDeferringClaim). */
+    gatewayClaim?: DeferredClaim;
   }
 }
 
@@ -31,6 +38,18 @@ const refuse = (status: 401 | 403, message: string, code: string) =>
 const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * A call checked against a remembered key, its nonce not claimed yet: the route's write claims it in the
+ * same statement (`sql`), or the route calls `confirm()` before anything else, which claims it the usual
+ * way (reading the key again if it changed) and answers the merchant, or throws the refusal.
+ */
+export type DeferredClaim = {
+  sql: NonceClaimSql;
+  confirm: () => Promise<GatewayMerchant>;
+  /** The refusal of a nonce already used, for a statement that answered current but not claimed. */
+  reused: () => AppError;
 };
 
 export function gatewayMerchantOf(request: FastifyRequest): GatewayMerchant {
@@ -138,13 +157,22 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
   const nonceReused = () =>
     refuse(401, 'This nonce was already used in the last 10 minutes.', ERROR_CODES.nonceReused);
 
-  return async function requireSignature(request: FastifyRequest, _reply: FastifyReply) {
-    const at = now();
-    const nonce = header(request, 'x-nonce')!;
-    const accessKey = header(request, 'x-access-key');
-    let entry = accessKey ? known.get(accessKey) : undefined;
+  const merchantOf = (entry: Known): GatewayMerchant => ({
+    id: entry.key.merchantId,
+    no: entry.key.no,
+    name: entry.key.name,
+    currency: entry.key.currency as Currency,
+  });
+
+  /** The signature check as requireSignature makes it, once it is past the remembered key's checks. */
+  async function claimAndConfirm(
+    request: FastifyRequest,
+    entry: Known | undefined,
+    nonce: string,
+    at: Date,
+  ): Promise<GatewayMerchant> {
     let confirmed = false;
-    if (entry && !refusalOf(request, entry, at)) {
+    if (entry) {
       // Last, once everything else holds: a refused call does not burn its nonce.
       const { current, claimed } = await gatewayRepository.claimNonceIfCurrent(db, entry.key, nonce, at);
       if (current && !claimed) throw nonceReused();
@@ -154,11 +182,49 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
       entry = await readAndCheck(request, at);
       if (!(await gatewayRepository.claimNonce(db, entry.key.merchantId, nonce, at))) throw nonceReused();
     }
-    request.gatewayMerchant = {
-      id: entry!.key.merchantId,
-      no: entry!.key.no,
-      name: entry!.key.name,
-      currency: entry!.key.currency as Currency,
+    request.gatewayMerchant = merchantOf(entry!);
+    return request.gatewayMerchant;
+  }
+
+  /** The remembered key when every check but the nonce's claim passes on it. */
+  function rememberedAndChecked(request: FastifyRequest, at: Date): Known | undefined {
+    const accessKey = header(request, 'x-access-key');
+    const entry = accessKey ? known.get(accessKey) : undefined;
+    return entry && !refusalOf(request, entry, at) ? entry : undefined;
+  }
+
+  async function requireSignature(request: FastifyRequest, _reply: FastifyReply) {
+    const at = now();
+    await claimAndConfirm(request, rememberedAndChecked(request, at), header(request, 'x-nonce')!, at);
+  }
+
+  /**
+   * requireSignature for a route that makes one write: with a remembered key that passes every check,
+   * the nonce's claim is left to the route's statement (request.gatewayClaim); otherwise it is made here.
+   */
+  async function requireSignatureDeferringClaim(request: FastifyRequest, _reply: FastifyReply) {
+    const at = now();
+    const nonce = header(request, 'x-nonce')!;
+    const entry = rememberedAndChecked(request, at);
+    if (!entry) {
+      await claimAndConfirm(request, undefined, nonce, at);
+      return;
+    }
+    request.gatewayMerchant = merchantOf(entry);
+    let pending = true;
+    request.gatewayClaim = {
+      sql: nonceClaimSql(entry.key, nonce, at),
+      confirm: async () => {
+        if (!pending) return request.gatewayMerchant!;
+        pending = false;
+        return claimAndConfirm(request, entry, nonce, at);
+      },
+      reused: () => {
+        pending = false;
+        return nonceReused();
+      },
     };
-  };
+  }
+
+  return { requireSignature, requireSignatureDeferringClaim };
 }

@@ -9,27 +9,63 @@ const CLAIM_NONCE = `insert into gateway_nonces (merchant_id, nonce, created_at)
      where gateway_nonces.created_at < $4::timestamptz
      returning nonce`;
 
-const CLAIM_NONCE_IF_CURRENT = `with k as (
+/**
+ * `k` (the key row and its merchant still read as remembered) and `n` (the nonce claimed while k holds),
+ * as CTEs whose 11 parameters are numbered from `from` + 1 (see nonceClaimParams).
+ */
+function nonceClaimCtes(from: number): string {
+  const p = (i: number) => `$${from + i}`;
+  return `k as (
        select 1
          from access_keys k
          join merchants m on m.id = k.merchant_id
-        where k.access_key = $1
-          and k.merchant_id = $2
-          and k.secret_encrypted = $3
-          and m.no = $4
-          and m.name = $5
-          and m.currency = $6
-          and m.status = $7
-          and array_to_string(m.ip_whitelist, ' ') = $8
+        where k.access_key = ${p(1)}
+          and k.merchant_id = ${p(2)}
+          and k.secret_encrypted = ${p(3)}
+          and m.no = ${p(4)}
+          and m.name = ${p(5)}
+          and m.currency = ${p(6)}
+          and m.status = ${p(7)}
+          and array_to_string(m.ip_whitelist, ' ') = ${p(8)}
      ), n as (
        insert into gateway_nonces (merchant_id, nonce, created_at)
-       select $2, $9, $10::timestamptz
+       select ${p(2)}, ${p(9)}, ${p(10)}::timestamptz
         where exists (select 1 from k)
        on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
-       where gateway_nonces.created_at < $11::timestamptz
+       where gateway_nonces.created_at < ${p(11)}::timestamptz
        returning nonce
-     )
+     )`;
+}
+
+const nonceClaimParams = (seen: RememberedKey, nonce: string, at: Date): unknown[] => [
+  seen.accessKey,
+  seen.merchantId,
+  seen.secretEncrypted,
+  seen.no,
+  seen.name,
+  seen.currency,
+  seen.status,
+  seen.ipWhitelist.join(' '),
+  nonce,
+  at.toISOString(),
+  new Date(at.getTime() - NONCE_TTL_MS).toISOString(),
+];
+
+const CLAIM_NONCE_IF_CURRENT = `with ${nonceClaimCtes(0)}
      select exists (select 1 from k) as current, exists (select 1 from n) as claimed`;
+
+/**
+ * A nonce's claim for another module's statement to make with its own write (one round trip, one
+ * commit): `ctes(from)` adds the CTEs k and n with their parameters numbered from `from` + 1; the write
+ * must happen only `where exists (select 1 from n)`, and the statement should answer
+ * `exists (select 1 from k) as current, exists (select 1 from n) as claimed`.
+ */
+export type NonceClaimSql = { ctes: (from: number) => string; params: unknown[] };
+
+export const nonceClaimSql = (seen: RememberedKey, nonce: string, at: Date): NonceClaimSql => ({
+  ctes: nonceClaimCtes,
+  params: nonceClaimParams(seen, nonce, at),
+});
 
 export const gatewayRepository = {
   /** Records a nonce; false when this merchant used it in the last 10 minutes (a replay). */
@@ -55,19 +91,11 @@ export const gatewayRepository = {
     nonce: string,
     at: Date,
   ): Promise<{ current: boolean; claimed: boolean }> => {
-    const [row] = await queryText<{ current: boolean; claimed: boolean }>(db, CLAIM_NONCE_IF_CURRENT, [
-      seen.accessKey,
-      seen.merchantId,
-      seen.secretEncrypted,
-      seen.no,
-      seen.name,
-      seen.currency,
-      seen.status,
-      seen.ipWhitelist.join(' '),
-      nonce,
-      at.toISOString(),
-      new Date(at.getTime() - NONCE_TTL_MS).toISOString(),
-    ]);
+    const [row] = await queryText<{ current: boolean; claimed: boolean }>(
+      db,
+      CLAIM_NONCE_IF_CURRENT,
+      nonceClaimParams(seen, nonce, at),
+    );
     return { current: row.current === true, claimed: row.claimed === true };
   },
 

@@ -6,8 +6,8 @@ import type { AppContext } from '../../context.ts';
 import { createLedger } from '../ledger/index.ts';
 import { createGatewayGuard, gatewayMerchantOf } from './gateway-auth.ts';
 
-export { gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
-export { gatewayRepository, NONCE_TTL_MS } from './gateway.repository.ts';
+export { type DeferredClaim, gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
+export { gatewayRepository, NONCE_TTL_MS, type NonceClaimSql } from './gateway.repository.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
 
 /** Requests per minute one merchant may send the gateway (per server process). */
@@ -23,7 +23,12 @@ export const GATEWAY_ROUTE_CONFIG = {
   },
 };
 
-export type GatewayScope = { scope: FastifyInstance; requireSignature: preHandlerAsyncHookHandler };
+export type GatewayScope = {
+  scope: FastifyInstance;
+  requireSignature: preHandlerAsyncHookHandler;
+  /** requireSignature for a route whose one write claims the nonce too (see DeferredClaim). */
+  requireSignatureDeferringClaim: preHandlerAsyncHookHandler;
+};
 
 /**
  * The merchant gateway API (/gateway/v1, DESIGN section 6) in its own scope: JSON bodies are kept as the
@@ -49,7 +54,11 @@ export async function registerGatewayModule(
         done(error, undefined);
       }
     });
-    const requireSignature = createGatewayGuard({ db: ctx.db, appKey: ctx.config.appKey, now: ctx.now });
+    const { requireSignature, requireSignatureDeferringClaim } = createGatewayGuard({
+      db: ctx.db,
+      appKey: ctx.config.appKey,
+      now: ctx.now,
+    });
     const ledger = createLedger();
     const r = scope.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -76,7 +85,7 @@ export async function registerGatewayModule(
         };
       },
     );
-    routes({ scope, requireSignature });
+    routes({ scope, requireSignature, requireSignatureDeferringClaim });
   });
 }
 
