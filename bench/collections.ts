@@ -230,15 +230,15 @@ if (!isMainThread && workerData?.role === 'noop-server') {
 }
 
 /**
- * pgbench's script of the gateway's two statements for a collection (as gateway.repository.ts and
- * collections.repository.ts write them), for merchants first..last whose collection channel's id is the
- * merchant's id + offset: a fresh nonce and out_trade_no each time.
+ * pgbench's script of the gateway's statement for a collection on a remembered key and channel (as
+ * gateway.repository.ts and collections.repository.ts write it: the nonce's claim and the order's insert in
+ * one), for merchants first..last whose collection channel's id is the merchant's id + offset: a fresh
+ * nonce and out_trade_no each time.
  */
 function gatewayStatementsScript(first: number, last: number, offset: number): string {
   return `\\set m random(${first}, ${last})
 \\set r random(1, 1000000000000)
-with k as (select 1 from access_keys k join merchants m on m.id = k.merchant_id where k.merchant_id = :m and m.status = 'active' and array_to_string(m.ip_whitelist, ' ') = '127.0.0.1'), n as (insert into gateway_nonces (merchant_id, nonce, created_at) select :m, 'pgb' || :r || '-' || :client_id, now() where exists (select 1 from k) on conflict (merchant_id, nonce) do update set created_at = excluded.created_at where gateway_nonces.created_at < now() - interval '10 minutes' returning nonce) select exists (select 1 from k) as current, exists (select 1 from n) as claimed;
-insert into collections (merchant_id, channel_id, channel_code, trade_no, out_trade_no, amount_minor, fee_minor, currency, status, settlement_status, expires_at, created_at) select :m, :m + ${offset}, 'sandbox', 'P' || :r || '-' || :client_id, 'pgb' || :r || '-' || :client_id, 10000, 150, 'CNY', 'to_be_paid', 'unsettled', now() + interval '30 minutes', now() where exists (select 1 from channels c where c.id = :m + ${offset} and c.merchant_id = :m and c.kind = 'collection' and c.status = 'open' and c.code = 'sandbox' and c.fee_rate_ppm = 15000 and not exists (select 1 from channels o where o.merchant_id = c.merchant_id and o.kind = 'collection' and o.status = 'open' and o.id < c.id)) on conflict (merchant_id, out_trade_no) do nothing returning *;
+with k as (select 1 from access_keys k join merchants m on m.id = k.merchant_id where k.merchant_id = :m and m.status = 'active' and array_to_string(m.ip_whitelist, ' ') = '127.0.0.1'), n as (insert into gateway_nonces (merchant_id, nonce, created_at) select :m, 'pgb' || :r || '-' || :client_id, now() where exists (select 1 from k) on conflict (merchant_id, nonce) do update set created_at = excluded.created_at where gateway_nonces.created_at < now() - interval '10 minutes' returning nonce), ins as (insert into collections (merchant_id, channel_id, channel_code, trade_no, out_trade_no, amount_minor, fee_minor, currency, status, settlement_status, expires_at, created_at) select :m, :m + ${offset}, 'sandbox', 'P' || :r || '-' || :client_id, 'pgb' || :r || '-' || :client_id, 10000, 150, 'CNY', 'to_be_paid', 'unsettled', now() + interval '30 minutes', now() where exists (select 1 from channels c where c.id = :m + ${offset} and c.merchant_id = :m and c.kind = 'collection' and c.status = 'open' and c.code = 'sandbox' and c.fee_rate_ppm = 15000 and not exists (select 1 from channels o where o.merchant_id = c.merchant_id and o.kind = 'collection' and o.status = 'open' and o.id < c.id)) and exists (select 1 from n) on conflict (merchant_id, out_trade_no) do nothing returning *) select exists (select 1 from k) as current, exists (select 1 from n) as claimed, ins.* from (select 1) as one left join ins on true;
 `;
 }
 
@@ -373,9 +373,9 @@ export async function runCollections(): Promise<void> {
 
     // Two ceilings, in the same run: (a) a node:http server in a worker thread that answers 201 doing
     // nothing, for the same clients: what any Node server can reach here with these clients on these
-    // cores; (b) the gateway's two statements for a collection (the nonce's claim against the remembered
-    // key, the order's insert against the remembered channel) run by pgbench itself: what the database
-    // allows. The merchants' ids and their channels' ids are both consecutive (made one after another).
+    // cores; (b) the gateway's one statement for a collection (the nonce's claim against the remembered
+    // key and the order's insert against the remembered channel) run by pgbench itself: what the
+    // database allows. The merchants' ids and their channels' ids are both consecutive (made one after another).
     const noop = startWorker<number>({ role: 'noop-server' });
     const noopRun = await runClients({
       ...clientsJob,
@@ -581,7 +581,7 @@ export async function runCollections(): Promise<void> {
       `${fixed(noopRun.tps, 0)} TPS (ratio to pgbench ${fixed(noopRun.tps / pgbenchTps)}; the gateway reaches ${fixed(spread.tps / noopRun.tps)} of it)`,
     );
     line(
-      "ceiling: the gateway's 2 statements by pgbench -M prepared",
+      "ceiling: the gateway's statement by pgbench -M prepared",
       statementsTps === undefined
         ? 'not run (the channels ids are not the merchants ids + one offset)'
         : `${fixed(statementsTps, 0)} TPS (ratio to pgbench ${fixed(statementsTps / pgbenchTps)})`,
