@@ -1,10 +1,18 @@
-import { sql } from 'drizzle-orm';
-import { fromDrizzle, PgBoss, type SendOptions } from 'pg-boss';
-import type { JobConnection, Tx } from './client.ts';
+import { PgBoss, type SendOptions } from 'pg-boss';
+import { type JobConnection, queryText, type Tx } from './client.ts';
 
 // Background jobs on pg-boss, in the same database (DESIGN section 2). A job caused by a change is sent
-// inside that change's transaction (fromDrizzle(tx)), so a rollback drops it; on PGlite, sending outside
+// inside that change's transaction (inTransaction(tx)), so a rollback drops it; on PGlite, sending outside
 // the transaction that holds the one connection would deadlock.
+
+/**
+ * pg-boss's statements run in the caller's transaction, as named prepared statements: pg-boss's own
+ * fromDrizzle adapter rebuilds each statement as a drizzle template on every send and PostgreSQL plans
+ * it again each time (a send is one statement with one JSON parameter, the same text per queue).
+ */
+const inTransaction = (tx: Tx): NonNullable<SendOptions['db']> => ({
+  executeSql: async (text: string, values: unknown[] = []) => ({ rows: await queryText(tx, text, values) }),
+});
 
 export const QUEUES = [
   'collection.expire',
@@ -77,7 +85,7 @@ export function createJobRunner(connection: JobConnection): JobRunner {
     async send(tx, queue, data, options = {}) {
       const sendOptions: SendOptions = {
         ...SEND_DEFAULTS,
-        db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql),
+        db: inTransaction(tx),
       };
       if (options.startAfter) sendOptions.startAfter = options.startAfter;
       if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
