@@ -297,7 +297,7 @@ export async function runCollections(): Promise<void> {
       import('../apps/server/test/factories/gateway.ts'),
       import('./lib.ts'),
     ]);
-  const { createBenchDatabase, fixed, run } = lib;
+  const { createBenchDatabase, fixed, measurePgbench, run } = lib;
 
   // The server's own pool size (DB_POOL_SIZE defaults to 20).
   const bench = await createBenchDatabase('collections', 20);
@@ -313,19 +313,7 @@ export async function runCollections(): Promise<void> {
 
     // pgbench's own tables in the same database: scale 10 (1,000,000 accounts), as ledger-deductions.
     await run('pgbench', ['-i', '-q', '-s', '10', bench.url]);
-    const pgbenchOut = await run('pgbench', [
-      '-N',
-      '-c',
-      String(CLIENTS),
-      '-j',
-      '2',
-      '-T',
-      String(SECONDS),
-      '-n',
-      bench.url,
-    ]);
-    const pgbenchTps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(pgbenchOut)?.[1]);
-    if (!Number.isFinite(pgbenchTps)) throw new Error(`Could not read pgbench's TPS:\n${pgbenchOut}`);
+    const pgbenchTps = await measurePgbench(bench.url, { clients: CLIENTS, seconds: SECONDS });
 
     // The server as main.ts runs it (request logs at info, here into /dev/null), with the jobs left to
     // worker processes (JOBS=off) so no worker competes; NODE_ENV=test only lifts the per-IP ceiling of
@@ -424,22 +412,11 @@ export async function runCollections(): Promise<void> {
       const first = Number(made[0].merchant.id);
       const script = path.join(tmpdir(), `paydesk-bench-collection-${process.pid}.sql`);
       writeFileSync(script, gatewayStatementsScript(first, first + CLIENTS - 1, [...offsets][0]));
-      const out = await run('pgbench', [
-        '-n',
-        '-M',
-        'prepared',
-        '-f',
-        script,
-        '-c',
-        String(CLIENTS),
-        '-j',
-        '2',
-        '-T',
-        String(SECONDS),
-        bench.url,
-      ]);
-      rmSync(script, { force: true });
-      statementsTps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+      try {
+        statementsTps = await measurePgbench(bench.url, { clients: CLIENTS, seconds: SECONDS, script });
+      } finally {
+        rmSync(script, { force: true });
+      }
     }
 
     // Callbacks: N paid orders of the callback merchant, each with a pending event to the receiver.

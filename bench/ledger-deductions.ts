@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { merchants } from '../apps/server/src/db/schema/index.ts';
 import { createLedger, transactionWithRetry, verifyLedger } from '../apps/server/src/modules/ledger/index.ts';
-import { createBenchDatabase, fixed, run, throughput } from './lib.ts';
+import { createBenchDatabase, fixed, measurePgbench, run, throughput } from './lib.ts';
 
 // Ledger deductions (transfer-outs through the ledger service, each its own transaction) with 16 concurrent
 // clients, against `pgbench -N` (simple update) with 16 clients on the same server, in the same run.
@@ -20,19 +20,7 @@ export async function runLedgerDeductions(): Promise<void> {
 
     // pgbench's own tables in the same database: scale 10 (1,000,000 accounts).
     await run('pgbench', ['-i', '-q', '-s', '10', bench.url]);
-    const pgbenchOut = await run('pgbench', [
-      '-N',
-      '-c',
-      String(CLIENTS),
-      '-j',
-      '2',
-      '-T',
-      String(SECONDS),
-      '-n',
-      bench.url,
-    ]);
-    const pgbenchTps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(pgbenchOut)?.[1]);
-    if (!Number.isFinite(pgbenchTps)) throw new Error(`Could not read pgbench's TPS:\n${pgbenchOut}`);
+    const pgbenchTps = await measurePgbench(bench.url, { clients: CLIENTS, seconds: SECONDS });
 
     // 1,000 merchants with money, as pgbench's accounts: each deduction picks one at random.
     const ids = (

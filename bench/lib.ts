@@ -118,5 +118,31 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   });
 }
 
+/**
+ * pgbench's TPS (without the initial connection time) on the database at `url`, with `clients` clients
+ * on 2 threads for `seconds`: its simple-update transaction (-N), or a script of ours as prepared
+ * statements.
+ */
+export async function measurePgbench(
+  url: string,
+  { clients, seconds, script }: { clients: number; seconds: number; script?: string },
+): Promise<number> {
+  const what = script ? ['-M', 'prepared', '-f', script] : ['-N'];
+  const out = await run('pgbench', [
+    ...what,
+    '-c',
+    String(clients),
+    '-j',
+    '2',
+    '-T',
+    String(seconds),
+    '-n',
+    url,
+  ]);
+  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+  if (!Number.isFinite(tps)) throw new Error(`Could not read pgbench's TPS:\n${out}`);
+  return tps;
+}
+
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const fixed = (value: number, digits = 2) => value.toFixed(digits);

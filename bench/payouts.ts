@@ -203,7 +203,7 @@ export async function runPayouts(): Promise<void> {
     import('../apps/server/test/factories/gateway.ts'),
     import('./lib.ts'),
   ]);
-  const { createBenchDatabase, fixed, run } = lib;
+  const { createBenchDatabase, fixed, measurePgbench, run } = lib;
 
   const startedAt = performance.now();
   // The server's own pool size (DB_POOL_SIZE defaults to 20).
@@ -217,19 +217,7 @@ export async function runPayouts(): Promise<void> {
 
     // pgbench's own tables in the same database: scale 10 (1,000,000 accounts), as the other benches.
     await run('pgbench', ['-i', '-q', '-s', '10', bench.url]);
-    const pgbenchOut = await run('pgbench', [
-      '-N',
-      '-c',
-      String(CLIENTS),
-      '-j',
-      '2',
-      '-T',
-      String(SECONDS),
-      '-n',
-      bench.url,
-    ]);
-    const pgbenchTps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(pgbenchOut)?.[1]);
-    if (!Number.isFinite(pgbenchTps)) throw new Error(`Could not read pgbench's TPS:\n${pgbenchOut}`);
+    const pgbenchTps = await measurePgbench(bench.url, { clients: CLIENTS, seconds: SECONDS });
 
     // The server as main.ts runs it (request logs at info, here into /dev/null), the jobs left to worker
     // processes that do not run (JOBS=off): sandbox payouts stay pending. NODE_ENV=test only lifts the

@@ -19,7 +19,8 @@ const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt,
 
 /**
  * insertOnChannel's statement for one set of given columns, written once: the new order's values are
- * $1..$n (typed by their columns), then the channel as remembered.
+ * $1..$n (typed by their columns), then the channel as remembered, then (insertOnChannelClaiming) the
+ * nonce claim's parameters.
  */
 const insertOnChannelTexts = new Map<string, string>();
 function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceClaimSql): string {
