@@ -174,7 +174,13 @@ export async function buildApp({
   });
   refuseUnstorableText(app);
   // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
-  await app.register(rateLimit, { max: config.env === 'test' ? 100000 : 1200, timeWindow: '1 minute' });
+  // The console's page and its hashed assets are not counted: one page load is a score of requests, and
+  // an office behind one address (or a browser without its cache) would be refused its own console.
+  await app.register(rateLimit, {
+    max: config.apiRatePerMinute,
+    timeWindow: '1 minute',
+    allowList: (request) => !isApiPath(request),
+  });
 
   const db = database.db;
   const sessionMemory = createSessionMemory();
@@ -274,6 +280,12 @@ export async function buildApp({
 }
 
 const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/sandbox/', '/healthz'];
+
+/** A request for the API (any of API_PREFIXES), by the route matched (see isApiRequest), else its path. */
+const isApiPath = (request: FastifyRequest): boolean => {
+  const url = request.routeOptions.url ?? request.url;
+  return API_PREFIXES.some((prefix) => url.startsWith(prefix));
+};
 
 /** The built console: hashed assets cached for a year, index.html never. */
 async function serveConsoleAssets(app: FastifyInstance, root: string) {

@@ -23,6 +23,11 @@ const EnvSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
   WEB_DIST: z.string().optional(),
+  /**
+   * Requests a minute one IP address may make of the API (console API, ops, gateway, sandbox, health);
+   * the console's page and its assets are not counted. 1,200 by default (100,000 under test).
+   */
+  API_RATE_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   /** inline: this process also runs the background jobs; off: leave them to `npm run worker`. */
   JOBS: z.enum(['inline', 'off']).optional(),
   /**
@@ -126,6 +131,8 @@ export type Config = {
   trustProxy: boolean;
   db: { poolSize: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   webDist: string;
+  /** The per-IP ceiling of API requests a minute (API_RATE_PER_MINUTE). */
+  apiRatePerMinute: number;
   jobsInline: boolean;
   /** null: every queue. */
   jobQueues: string[] | null;
@@ -221,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     },
     webDist: path.resolve(repoRoot, e.WEB_DIST ?? 'apps/web/dist'),
+    apiRatePerMinute: e.API_RATE_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 100_000 : 1_200),
     // Tests drive jobs by hand; a server runs them unless told to leave them to worker processes.
     jobsInline: (e.JOBS ?? (e.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline',
     jobQueues: e.JOB_QUEUES?.trim()

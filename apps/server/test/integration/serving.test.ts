@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../helpers/client.ts';
-import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { buildApp } from '../../src/app.ts';
+import { createTestApp, type TestContext, testConfig } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 
 let ctx: TestContext;
@@ -40,6 +41,35 @@ describe('serving the built console', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ message: 'Not found.' });
     expect((await ctx.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+  });
+});
+
+describe('the per-IP ceiling of API requests', () => {
+  it("refuses API requests past the ceiling with 429, but never the console's page or its assets", async () => {
+    // A second app on the same database with a ceiling of 3 API requests a minute.
+    const limited = await buildApp({
+      config: testConfig({ WEB_DIST: ctx.config.webDist, API_RATE_PER_MINUTE: '3' }),
+      database: ctx.database,
+      logger: false,
+    });
+    try {
+      // A page load is a score of requests: none of them counts.
+      for (let i = 0; i < 10; i++) {
+        const page = await limited.inject({
+          method: 'GET',
+          url: '/dashboard',
+          headers: { accept: 'text/html' },
+        });
+        const asset = await limited.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+        expect([page.statusCode, asset.statusCode]).toEqual([200, 200]);
+      }
+      const api = [];
+      for (let i = 0; i < 4; i++) api.push(await limited.inject({ method: 'GET', url: '/healthz' }));
+      expect(api.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+      expect(api[3].json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    } finally {
+      await limited.close();
+    }
   });
 });
 
