@@ -14,6 +14,8 @@ import { signWebhook, webhookHeaders } from '../apps/server/src/lib/webhooks.ts'
 // 1. Collection creation through the signed gateway over real HTTP (the app listening on 127.0.0.1, as
 //    main.ts starts it, with JOBS=off), 16 clients each signing its own requests with fresh nonces,
 //    against `pgbench -N -c 16 -j 2` on the same server. Target: >= 0.4 of pgbench's TPS.
+//    Printed beside it: the same clients against two API nodes (a second app in a worker thread), a
+//    do-nothing node:http server, and the gateway's statement run by pgbench itself.
 // 2. Callback delivery by one worker (callbacks.attempt(id), at the worker's concurrency) against a bare
 //    loop of Standard Webhooks POSTs to the same local receiver. Target: >= 0.3 of the bare loop's rate.
 // The HTTP clients and the receiver run in worker threads (this file, role in workerData), so they do not
@@ -33,7 +35,8 @@ const COLLECTIONS_PATH = '/gateway/v1/collections';
 type Credentials = { no: string; accessKey: string; secret: string };
 type ClientsJob = {
   role: 'gateway-clients';
-  url: string;
+  /** Client i calls urls[i % urls.length] (one URL per API node). */
+  urls: string[];
   /** Client i signs as merchants[i % merchants.length]. */
   merchants: Credentials[];
   clients: number;
@@ -105,7 +108,7 @@ const collisionOf = (body: string) => {
 /** Worker thread: `clients` loops creating collections through the signed gateway until time or count runs out. */
 async function gatewayClients(job: ClientsJob): Promise<ClientsResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: job.clients });
-  const target = new URL(job.url);
+  const targets = job.urls.map((url) => new URL(url));
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let requests = 0;
@@ -115,6 +118,7 @@ async function gatewayClients(job: ClientsJob): Promise<ClientsResult> {
   await Promise.all(
     Array.from({ length: job.clients }, async (_, client) => {
       const merchant = job.merchants[client % job.merchants.length];
+      const target = targets[client % targets.length];
       for (let i = 0; performance.now() < until && requests < job.maxRequests; i++) {
         requests += 1;
         const body = JSON.stringify({ out_trade_no: `${job.tag}-${client}-${i}`, amount: '100.00' });
@@ -221,7 +225,49 @@ function noopServer() {
   server.listen(0, '127.0.0.1', () => parentPort!.postMessage((server.address() as AddressInfo).port));
 }
 
-if (!isMainThread && workerData?.role === 'noop-server') {
+/** The app's environment in the bench, for the main thread's node and a second one's (apiNode). */
+const APP_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'info',
+  APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`,
+  DATA_DIR: '/tmp/paydesk-bench',
+  JOBS: 'off',
+  NOTIFY_ALLOW_PRIVATE: 'true',
+};
+
+/**
+ * Worker thread: a second API node, as a deployment runs several behind a load balancer (README, "Running
+ * at scale"): the app built as in the main thread, with its own event loop and pool on the same database.
+ * Answers its port; a message closes it.
+ */
+async function apiNode(databaseUrl: string) {
+  const [{ buildApp }, { loadConfig }, { openDatabase }] = await Promise.all([
+    import('../apps/server/src/app.ts'),
+    import('../apps/server/src/config.ts'),
+    import('../apps/server/src/db/client.ts'),
+  ]);
+  const database = await openDatabase({ url: databaseUrl, poolSize: 20, statementTimeoutMs: 600_000 });
+  const logs = createWriteStream('/dev/null');
+  const app = await buildApp({
+    config: loadConfig(APP_ENV),
+    database,
+    logger: { level: 'info', stream: logs },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  parentPort!.once('message', () => {
+    void (async () => {
+      await app.close();
+      await database.close();
+      logs.end();
+      parentPort!.postMessage('closed');
+    })();
+  });
+  parentPort!.postMessage((app.server.address() as AddressInfo).port);
+}
+
+if (!isMainThread && workerData?.role === 'api-node') {
+  await apiNode((workerData as { databaseUrl: string }).databaseUrl);
+} else if (!isMainThread && workerData?.role === 'noop-server') {
   noopServer();
 } else if (!isMainThread && workerData?.role === 'gateway-clients') {
   parentPort!.postMessage(await gatewayClients(workerData as ClientsJob));
@@ -318,17 +364,10 @@ export async function runCollections(): Promise<void> {
     // The server as main.ts runs it (request logs at info, here into /dev/null), with the jobs left to
     // worker processes (JOBS=off) so no worker competes; NODE_ENV=test only lifts the per-IP ceiling of
     // 1,200 requests a minute, which every client here would share from 127.0.0.1.
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`,
-      DATA_DIR: '/tmp/paydesk-bench',
-      JOBS: 'off',
-      NOTIFY_ALLOW_PRIVATE: 'true',
-    });
+    const config = loadConfig(APP_ENV);
     app = await buildApp({ config, database: bench.database, logger: { level: 'info', stream: logs } });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const urls = [`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`];
     const receiverUrl = `http://127.0.0.1:${await receiverThread.first}/paydesk/notify`;
 
     // 16 merchants (one per client), one hot merchant for all 16 clients, one receiving callbacks; each with
@@ -343,7 +382,7 @@ export async function runCollections(): Promise<void> {
     const callbackMerchant = made[CLIENTS + 1];
     await db.execute(sql`vacuum analyze`);
 
-    const clientsJob = { url, clients: CLIENTS, maxRequests: Number.MAX_SAFE_INTEGER };
+    const clientsJob = { urls, clients: CLIENTS, maxRequests: Number.MAX_SAFE_INTEGER };
     const warmup = await runClients({ ...clientsJob, merchants: spreadMerchants, seconds: 1, tag: 'w' });
     const spread = await runClients({
       ...clientsJob,
@@ -359,6 +398,20 @@ export async function runCollections(): Promise<void> {
       tag: 'h',
     });
 
+    // Two API nodes on the same database (the main thread's and one in a worker thread), the clients
+    // split between them: what the README's several nodes give on these two cores.
+    const secondNode = startWorker<number>({ role: 'api-node', databaseUrl: bench.url });
+    const twoNodes = { ...clientsJob, urls: [...urls, `http://127.0.0.1:${await secondNode.first}`] };
+    const warmupTwo = await runClients({ ...twoNodes, merchants: spreadMerchants, seconds: 1, tag: 'w2' });
+    const spreadTwo = await runClients({
+      ...twoNodes,
+      merchants: spreadMerchants,
+      seconds: SECONDS,
+      tag: 's2',
+    });
+    await ask(secondNode.worker, {});
+    await secondNode.worker.terminate();
+
     // Two ceilings, in the same run: (a) a node:http server in a worker thread that answers 201 doing
     // nothing, for the same clients: what any Node server can reach here with these clients on these
     // cores; (b) the gateway's one statement for a collection (the nonce's claim against the remembered
@@ -367,7 +420,7 @@ export async function runCollections(): Promise<void> {
     const noop = startWorker<number>({ role: 'noop-server' });
     const noopRun = await runClients({
       ...clientsJob,
-      url: `http://127.0.0.1:${await noop.first}`,
+      urls: [`http://127.0.0.1:${await noop.first}`],
       merchants: spreadMerchants,
       seconds: SECONDS,
       tag: 'noop',
@@ -388,8 +441,9 @@ export async function runCollections(): Promise<void> {
                    where name in ('collection.expire', 'sandbox.complete')) as order_jobs,
                  (select count(*) from gateway_nonces) as nonces`,
     );
-    const answered201 = warmup.created + spread.created + hot.created;
-    const gatewayCollisions = [warmup, spread, hot].reduce(
+    const gatewayRuns = [warmup, spread, hot, warmupTwo, spreadTwo];
+    const answered201 = gatewayRuns.reduce((sum, r) => sum + r.created, 0);
+    const gatewayCollisions = gatewayRuns.reduce(
       (sum, r) => sum + (r.statuses['409 trade_no collision'] ?? 0),
       0,
     );
@@ -400,8 +454,8 @@ export async function runCollections(): Promise<void> {
       // A refusal after the guard (the trade_no collision) has claimed its nonce too.
       Number(stored.nonces) !== answered201 + gatewayCollisions &&
         `${stored.nonces} nonces for ${answered201 + gatewayCollisions} calls past the signature check`,
-      ...[spread, hot].map(
-        (r, i) => r.created !== r.requests && `${['spread', 'hot'][i]}: ${statuses(r, false)}`,
+      ...[spread, hot, spreadTwo].map(
+        (r, i) => r.created !== r.requests && `${['spread', 'hot', 'two nodes'][i]}: ${statuses(r, false)}`,
       ),
     ].filter((p): p is string => typeof p === 'string');
 
@@ -553,6 +607,11 @@ export async function runCollections(): Promise<void> {
       `${fixed(hot.tps, 0)} TPS (${statuses(hot)} in ${fixed(hot.seconds, 1)} s; ${latency(hot)})`,
     );
     line('ratio hot merchant / pgbench', fixed(hot.tps / pgbenchTps));
+    line(
+      `gateway, two API nodes, ${CLIENTS} clients, one merchant each`,
+      `${fixed(spreadTwo.tps, 0)} TPS (${statuses(spreadTwo)} in ${fixed(spreadTwo.seconds, 1)} s; ${latency(spreadTwo)})`,
+    );
+    line('ratio two nodes / pgbench', fixed(spreadTwo.tps / pgbenchTps));
     line(
       'ceiling: node:http answering 201 doing nothing, same clients',
       `${fixed(noopRun.tps, 0)} TPS (ratio to pgbench ${fixed(noopRun.tps / pgbenchTps)}; the gateway reaches ${fixed(spread.tps / noopRun.tps)} of it)`,
