@@ -55,6 +55,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      // Two browsers on one address walking every page at machine speed: far above what one office
+      // sends. The ceiling itself is tested in apps/server/test/integration/serving.test.ts.
+      API_RATE_PER_MINUTE: '6000',
     },
   },
 });
