@@ -266,7 +266,7 @@ export async function buildApp({
   const hasConsole = existsSync(path.join(config.webDist, 'index.html'));
   if (hasConsole) await serveConsoleAssets(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {
-    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    const isApi = isApiPath(request);
     const isAsset = request.url.startsWith('/assets/');
     // Console paths (/dashboard, /fund/fundWater, ...) are the single-page app's: answer index.html.
     if (hasConsole && request.method === 'GET' && !isApi && !isAsset) {

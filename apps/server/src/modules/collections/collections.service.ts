@@ -172,6 +172,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
    */
   const channelMemory = new Map<string, ChannelRow>();
   const CHANNEL_MEMORY_MAX = 10_000;
+  const memoryKeyOf = (merchant: MerchantRef, body: CreateCollectionBody) =>
+    `${merchant.id}:${body.channel ?? ''}`;
 
   /**
    * A gateway order whose call's nonce is not claimed yet (DeferredClaim): on a remembered channel the
@@ -182,19 +184,17 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     body: CreateCollectionBody,
     claim: DeferredClaim,
   ): Promise<CollectionRow> {
-    const seen = channelMemory.get(`${merchant.id}:${body.channel ?? ''}`);
-    let order: ReturnType<typeof newOrder> | undefined;
-    if (seen && !isSandboxAuto(seen)) {
-      try {
-        const amountMinor = toMinor(body.amount, merchant.currency);
-        if (amountMinor > 0n) order = newOrder(merchant, body, seen, amountMinor);
-      } catch {
-        // Refused on these terms: the long way below gives the refusal, once the nonce is claimed.
-      }
+    let amountMinor = 0n;
+    try {
+      amountMinor = toMinor(body.amount, merchant.currency);
+    } catch {
+      // Refused: the long way below gives the refusal, once the nonce is claimed.
     }
-    if (order) {
+    const remembered = amountMinor > 0n ? onRememberedChannel(merchant, body, amountMinor) : undefined;
+    if (remembered) {
+      const { seen, order } = remembered;
       const made = await withFreshTradeNo(() =>
-        repo.insertOnChannelClaiming(db, order.values(), seen!, !body.channel, claim.sql),
+        repo.insertOnChannelClaiming(db, order.values(), seen, !body.channel, claim.sql),
       );
       if (made.current && !made.claimed) throw claim.reused();
       if (made.row) return made.row;
@@ -202,6 +202,21 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
       if (made.current) return create(merchant, body);
     }
     return create(await claim.confirm(), body);
+  }
+
+  /**
+   * The order on the channel this process remembers for the call, when it remembers one (not in the
+   * sandbox's auto mode) and its terms take the order; else undefined, and the channel is read again.
+   */
+  function onRememberedChannel(merchant: MerchantRef, body: CreateCollectionBody, amountMinor: bigint) {
+    const seen = channelMemory.get(memoryKeyOf(merchant, body));
+    if (!seen || isSandboxAuto(seen)) return undefined;
+    try {
+      return { seen, order: newOrder(merchant, body, seen, amountMinor) };
+    } catch {
+      // Refused on the remembered terms: the channel is read again, and the current terms decide.
+      return undefined;
+    }
   }
 
   async function create(merchant: MerchantRef, body: CreateCollectionBody): Promise<CollectionRow> {
@@ -212,18 +227,11 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
       throw ValidationError.field('amount', (error as Error).message);
     }
     if (amountMinor <= 0n) throw ValidationError.field('amount', 'The amount must be greater than 0.');
-    const memoryKey = `${merchant.id}:${body.channel ?? ''}`;
-    const seen = channelMemory.get(memoryKey);
-    if (seen && !isSandboxAuto(seen)) {
-      let order: ReturnType<typeof newOrder> | undefined;
-      try {
-        order = newOrder(merchant, body, seen, amountMinor);
-      } catch {
-        // Refused on the remembered terms: the channel is read again, and the current terms decide.
-      }
-      const row =
-        order &&
-        (await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel)));
+    const memoryKey = memoryKeyOf(merchant, body);
+    const remembered = onRememberedChannel(merchant, body, amountMinor);
+    if (remembered) {
+      const { seen, order } = remembered;
+      const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
     const channel = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);

@@ -211,18 +211,10 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
       return;
     }
     request.gatewayMerchant = merchantOf(entry);
-    let pending = true;
     request.gatewayClaim = {
       sql: nonceClaimSql(entry.key, nonce, at),
-      confirm: async () => {
-        if (!pending) return request.gatewayMerchant!;
-        pending = false;
-        return claimAndConfirm(request, entry, nonce, at);
-      },
-      reused: () => {
-        pending = false;
-        return nonceReused();
-      },
+      confirm: () => claimAndConfirm(request, entry, nonce, at),
+      reused: nonceReused,
     };
   }
 
