@@ -32,9 +32,17 @@ export type SendJobOptions = {
   singletonKey?: string;
 };
 
+/** A job's insert as pg-boss writes it: one statement whose $1 is `params[0]` (the jobs as JSON). */
+export type JobInsert = { text: string; params: unknown[] };
+
 /** What modules enqueue through: always inside the caller's transaction. */
 export type JobQueue = {
   send(tx: Tx, queue: QueueName, data: object, options?: SendJobOptions): Promise<void>;
+  /**
+   * The statement send() would run, not run: for a write that enqueues its job within its own one
+   * statement (a CTE), so the job still commits or rolls back with the change that causes it.
+   */
+  insertOf(queue: QueueName, data: object, options?: SendJobOptions): Promise<JobInsert>;
 };
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
@@ -81,15 +89,29 @@ export function createJobRunner(connection: JobConnection): JobRunner {
     process.emitWarning(`pg-boss: ${(error as Error)?.message ?? String(error)}`);
   });
 
+  const sendOptionsOf = (db: NonNullable<SendOptions['db']>, options: SendJobOptions): SendOptions => {
+    const sendOptions: SendOptions = { ...SEND_DEFAULTS, db };
+    if (options.startAfter) sendOptions.startAfter = options.startAfter;
+    if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
+    return sendOptions;
+  };
+
   return {
     async send(tx, queue, data, options = {}) {
-      const sendOptions: SendOptions = {
-        ...SEND_DEFAULTS,
-        db: inTransaction(tx),
+      await boss.send(queue, data, sendOptionsOf(inTransaction(tx), options));
+    },
+    async insertOf(queue, data, options = {}) {
+      let captured: JobInsert | undefined;
+      // pg-boss builds the statement and its JSON as for a send, and hands them to this executor.
+      const capture = {
+        executeSql: async (text: string, params: unknown[] = []) => {
+          captured = { text, params };
+          return { rows: [{ id: 'captured' }] };
+        },
       };
-      if (options.startAfter) sendOptions.startAfter = options.startAfter;
-      if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
-      await boss.send(queue, data, sendOptions);
+      await boss.send(queue, data, sendOptionsOf(capture, options));
+      if (!captured) throw new Error(`pg-boss made no statement for a job of ${queue}.`);
+      return captured;
     },
     async start() {
       if (started) return;

@@ -230,6 +230,167 @@ describe('a payout through the gateway', () => {
   });
 });
 
+describe("a gateway payout's one statement (a remembered key and channel)", () => {
+  // Once this process remembers the key and the payout channel, POST /gateway/v1/payouts without an
+  // Idempotency-Key claims the nonce, holds the money and writes the payout, its job and its journal
+  // entry in one statement: every refusal must read as on the long way.
+  const warmedUp = async (fundsMinor?: bigint) => {
+    const m = await payer(fundsMinor);
+    for (const no of ['WARM-1', 'WARM-2']) {
+      const made = await createPayout(m, { out_trade_no: no, amount: '10.00' });
+      expect(made.statusCode, made.body).toBe(201);
+    }
+    return m;
+  };
+  /** The transaction ids that wrote the call's nonce, the payout, its hold's entry and its job. */
+  const writersOf = async (m: GatewayMerchant, nonce: string, tradeNo: string) => {
+    const [row] = await queryRows<Record<string, string>>(
+      ctx.database.db,
+      sql`select (select xmin::text from gateway_nonces where merchant_id = ${m.merchant.id} and nonce = ${nonce}) as nonce,
+                 (select xmin::text from payouts where trade_no = ${tradeNo}) as payout,
+                 (select xmin::text from journal_entries where ref_no = ${tradeNo}) as entry,
+                 (select xmin::text from holds where ref_no = ${tradeNo}) as hold,
+                 (select xmin::text from fund_flows where ref_no = ${tradeNo}) as flow,
+                 (select xmin::text from pgboss.job where name = 'sandbox.complete' and data->>'trade_no' = ${tradeNo}) as job`,
+    );
+    return row;
+  };
+
+  it('commits the nonce, the payout, its job and its hold together, and the sandbox then pays it', async () => {
+    const m = await warmedUp();
+    const nonce = freshNonce();
+    const made = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { amount: '100.00', ...CN_PAYEE, out_trade_no: 'ONE-1' },
+      nonce,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const payout = made.json().data;
+    expect(payout).toMatchObject({
+      status: 'pending',
+      amount: '100.00',
+      fee: '1.50',
+      channel: 'sandbox-pay',
+    });
+    const writers = await writersOf(m, nonce, payout.trade_no);
+    expect(writers.payout).toBeTypeOf('string');
+    expect(writers).toEqual({
+      nonce: writers.payout,
+      payout: writers.payout,
+      entry: writers.payout,
+      hold: writers.payout,
+      flow: writers.payout,
+      job: writers.payout,
+    });
+    // 1,000.00 - 2 x 10.60 - 101.50
+    expect(await balance(m)).toMatchObject({ available: '877.30', locked: '122.70' });
+    const [flow] = await queryRows<{ type: string; amount: string; after: string; key: string }>(
+      ctx.database.db,
+      sql`select f.type, f.amount_minor::text as amount, f.available_after_minor::text as after,
+                 h.idempotency_key as key
+            from fund_flows f join holds h on h.id = f.hold_id where f.ref_no = ${payout.trade_no}`,
+    );
+    const [{ id }] = await queryRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id::text from payouts where trade_no = ${payout.trade_no}`,
+    );
+    expect(flow).toEqual({
+      type: 'payout_deduction',
+      amount: '-10150',
+      after: '87730',
+      key: `payout:${id}:deduct`,
+    });
+
+    // Its job moves it as any payout's: processing, then success, capturing the hold.
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    const done = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`);
+    expect(done.json().data.status).toBe('success');
+    expect(await balance(m)).toMatchObject({ available: '877.30', locked: '21.20' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('refuses what available cannot cover, burns the nonce and writes nothing else', async () => {
+    // 300.00 - 2 x 10.60 = 278.80 left.
+    const m = await warmedUp(30_000n);
+    const nonce = freshNonce();
+    const body = { amount: '300.00', ...CN_PAYEE, out_trade_no: 'POOR-1' };
+    const refused = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', { body, nonce });
+    expect([refused.statusCode, refused.json().code]).toEqual([422, 'insufficient_funds']);
+    const again = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', { body, nonce });
+    expect(again.json().code).toBe('nonce_reused');
+    expect(await payoutCount(m.merchant.id)).toBe(2);
+    expect(await balance(m)).toMatchObject({ available: '278.80', locked: '21.20' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('lets exactly what the balance covers through, out of 60 at once', async () => {
+    // 2 x 10.60 warm up, then 318.00 covers exactly 30 more.
+    const m = await warmedUp(33_920n);
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => createPayout(m, { out_trade_no: `HOT-${i}`, amount: '10.00' })),
+    );
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(30);
+    expect(responses.filter((r) => r.statusCode !== 201).map((r) => r.json().code)).toEqual(
+      Array(30).fill('insufficient_funds'),
+    );
+    expect(await balance(m)).toMatchObject({ available: '0.00', locked: '339.20' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('lets one of 20 concurrent payouts with the same nonce through', async () => {
+    const m = await warmedUp();
+    const nonce = freshNonce();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+          body: { amount: '10.00', ...CN_PAYEE, out_trade_no: `NC-${i}` },
+          nonce,
+        }),
+      ),
+    );
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.statusCode !== 201).map((r) => r.json().code)).toEqual(
+      Array(19).fill('nonce_reused'),
+    );
+    expect(await payoutCount(m.merchant.id)).toBe(3);
+  });
+
+  it('answers a taken out_trade_no with 409 and burns the nonce', async () => {
+    const m = await warmedUp();
+    const nonce = freshNonce();
+    const body = { amount: '10.00', ...CN_PAYEE, out_trade_no: 'WARM-1' };
+    const taken = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', { body, nonce });
+    expect([taken.statusCode, taken.json().code]).toEqual([409, 'out_trade_no_taken']);
+    expect(taken.json().trade_no).toMatch(/^P/);
+    const again = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { ...body, out_trade_no: 'NEW-1' },
+      nonce,
+    });
+    expect(again.json().code).toBe('nonce_reused');
+    expect(await payoutCount(m.merchant.id)).toBe(2);
+  });
+
+  it('reads the channel again once it changed: new terms apply, a closed one refuses', async () => {
+    const m = await warmedUp();
+    const { eq } = await import('drizzle-orm');
+    const { db } = ctx.database;
+    await db
+      .update(channels)
+      .set({ feeRatePpm: 20_000, updatedAt: new Date() })
+      .where(eq(channels.merchantId, m.merchant.id));
+    const dearer = await createPayout(m, { out_trade_no: 'FEE-1', amount: '100.00' });
+    expect([dearer.statusCode, dearer.json().data?.fee]).toEqual([201, '2.50']);
+    await db
+      .update(channels)
+      .set({ status: 'closed', updatedAt: new Date() })
+      .where(eq(channels.merchantId, m.merchant.id));
+    const closed = await createPayout(m, { out_trade_no: 'CLOSED-1', amount: '10.00' });
+    expect([closed.statusCode, closed.json().code]).toEqual([422, 'channel_unavailable']);
+    expect(await payoutCount(m.merchant.id)).toBe(3);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+});
+
 describe('the life cycle', () => {
   /** The shortest allowed path from pending to each state. */
   const PATH: Record<PayoutStatus, PayoutStatus[]> = {

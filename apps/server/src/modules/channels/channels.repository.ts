@@ -5,6 +5,57 @@ import { channels } from '../../db/schema/index.ts';
 export type ChannelRow = typeof channels.$inferSelect;
 export type NewChannel = typeof channels.$inferInsert;
 
+/** How many parameters rememberedChannelWhere takes (rememberedChannelParams). */
+export const REMEMBERED_CHANNEL_PARAMS = 13;
+
+/**
+ * SQL conditions, true while the channel `c` still reads exactly as a process remembers it (open, the
+ * same terms, not changed since: every change sets updated_at) and, with `firstOpen`, is still the
+ * merchant's first open channel of its kind. Its parameters are numbered from `from` + 1, in the order
+ * of rememberedChannelParams. For one-statement writes on a channel read earlier (a gateway order).
+ */
+export function rememberedChannelWhere(
+  kind: 'collection' | 'payout',
+  from: number,
+  firstOpen: boolean,
+): string {
+  const p = (i: number) => `$${from + i}`;
+  return `c.id = ${p(1)} and c.merchant_id = ${p(2)} and c.kind = '${kind}'
+      and c.status = 'open' and c.code = ${p(3)} and c.provider = ${p(4)}
+      and c.sandbox_mode = ${p(5)} and c.currency = ${p(6)}
+      and c.fee_rate_ppm = ${p(7)} and c.fixed_fee_minor = ${p(8)}::bigint
+      and c.min_amount_minor = ${p(9)}::bigint and c.max_amount_minor = ${p(10)}::bigint
+      and c.expiry_minutes = ${p(11)} and c.country = ${p(13)}
+      and c.updated_at > ${p(12)}::timestamptz - interval '1 millisecond'
+      and c.updated_at < ${p(12)}::timestamptz + interval '1 millisecond'
+      ${
+        firstOpen
+          ? `and not exists (select 1 from channels o where o.merchant_id = c.merchant_id
+               and o.kind = '${kind}' and o.status = 'open' and o.id < c.id)`
+          : ''
+      }`;
+}
+
+/**
+ * The channel as remembered, as rememberedChannelWhere's parameters. Its updated_at is compared within
+ * a millisecond: PostgreSQL keeps microseconds, a JavaScript Date milliseconds.
+ */
+export const rememberedChannelParams = (seen: ChannelRow): unknown[] => [
+  seen.id,
+  seen.merchantId,
+  seen.code,
+  seen.provider,
+  seen.sandboxMode,
+  seen.currency,
+  seen.feeRatePpm,
+  String(seen.fixedFeeMinor),
+  String(seen.minAmountMinor),
+  String(seen.maxAmountMinor),
+  seen.expiryMinutes,
+  seen.updatedAt.toISOString(),
+  seen.country,
+];
+
 export const channelsRepository = {
   /** Opens a channel, or opens again a closed one of the same code with the new terms. */
   upsertOpen: async (tx: Tx, row: NewChannel): Promise<ChannelRow> => {

@@ -4,7 +4,14 @@ import type { ChannelRow } from './channels.repository.ts';
 // Channels (DESIGN section 4): opened per merchant by an operator (ops channel:open), each with its fee,
 // limits, settlement cycle and, for the built-in sandbox, how it completes orders by itself.
 
-export { channelsRepository, type ChannelRow, type NewChannel } from './channels.repository.ts';
+export {
+  channelsRepository,
+  type ChannelRow,
+  type NewChannel,
+  REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelParams,
+  rememberedChannelWhere,
+} from './channels.repository.ts';
 
 /** A channel as the operator API and the command line show it. */
 export function presentChannel(row: ChannelRow, merchantNo: string) {

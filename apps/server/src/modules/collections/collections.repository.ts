@@ -2,7 +2,12 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
 import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
-import type { ChannelRow } from '../channels/index.ts';
+import {
+  type ChannelRow,
+  REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelParams,
+  rememberedChannelWhere,
+} from '../channels/index.ts';
 import type { NonceClaimSql } from '../gateway/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
@@ -28,53 +33,21 @@ function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceC
   let text = insertOnChannelTexts.get(shape);
   if (text !== undefined) return text;
   const { names, params } = columnList(collections, given);
-  const c = (i: number) => `$${given.length + i}`;
   const insert = `insert into collections (${names})
     select ${params}
      where exists (
-       select 1 from channels c
-        where c.id = ${c(1)} and c.merchant_id = ${c(2)} and c.kind = 'collection'
-          and c.status = 'open' and c.code = ${c(3)} and c.provider = ${c(4)}
-          and c.sandbox_mode = ${c(5)} and c.currency = ${c(6)}
-          and c.fee_rate_ppm = ${c(7)} and c.fixed_fee_minor = ${c(8)}::bigint
-          and c.min_amount_minor = ${c(9)}::bigint and c.max_amount_minor = ${c(10)}::bigint
-          and c.expiry_minutes = ${c(11)}
-          and c.updated_at > ${c(12)}::timestamptz - interval '1 millisecond'
-          and c.updated_at < ${c(12)}::timestamptz + interval '1 millisecond'
-          ${
-            firstOpen
-              ? `and not exists (select 1 from channels o where o.merchant_id = c.merchant_id
-                   and o.kind = 'collection' and o.status = 'open' and o.id < c.id)`
-              : ''
-          })
+       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, firstOpen)})
        ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
   text = claim
-    ? `with ${claim.ctes(given.length + CHANNEL_PARAMS)}, ins as (${insert})
+    ? `with ${claim.ctes(given.length + REMEMBERED_CHANNEL_PARAMS)}, ins as (${insert})
        select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed", ins.*
          from (select 1) as one left join ins on true`
     : insert;
   insertOnChannelTexts.set(shape, text);
   return text;
 }
-
-/** The channel as remembered, as insertOnChannelText's parameters after the order's. */
-const CHANNEL_PARAMS = 12;
-const channelParams = (seen: ChannelRow): unknown[] => [
-  seen.id,
-  seen.merchantId,
-  seen.code,
-  seen.provider,
-  seen.sandboxMode,
-  seen.currency,
-  seen.feeRatePpm,
-  String(seen.fixedFeeMinor),
-  String(seen.minAmountMinor),
-  String(seen.maxAmountMinor),
-  seen.expiryMinutes,
-  seen.updatedAt.toISOString(),
-];
 
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
@@ -97,7 +70,7 @@ export const collectionsRepository = {
     const given = givenKeys(row);
     const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen), [
       ...driverValues(collections, row, given),
-      ...channelParams(seen),
+      ...rememberedChannelParams(seen),
     ]);
     return saved ? rowOf<CollectionRow>(collections, saved) : undefined;
   },
@@ -119,7 +92,7 @@ export const collectionsRepository = {
     const [saved] = await queryText<Record<string, unknown>>(
       db,
       insertOnChannelText(given, firstOpen, claim),
-      [...driverValues(collections, row, given), ...channelParams(seen), ...claim.params],
+      [...driverValues(collections, row, given), ...rememberedChannelParams(seen), ...claim.params],
     );
     return {
       current: saved.current === true,

@@ -82,15 +82,16 @@ type WrittenRow = {
 };
 
 // The hourly rollup of money in, money out and entry count, written in the same statement as the entry.
-const rollupFrom = (cte: string) => sql`
+const rollupText = (cte: string) => `
   insert into fund_flow_hourly (merchant_id, type, hour, in_minor, out_minor, entries)
   select merchant_id, type, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
          greatest(amount_minor, 0), greatest(-amount_minor, 0), 1
-  from ${sql.raw(cte)}
+  from ${cte}
   on conflict (merchant_id, type, hour) do update set
     in_minor = fund_flow_hourly.in_minor + excluded.in_minor,
     out_minor = fund_flow_hourly.out_minor + excluded.out_minor,
     entries = fund_flow_hourly.entries + excluded.entries`;
+const rollupFrom = (cte: string) => sql.raw(rollupText(cte));
 
 function legUpdate(draft: EntryDraft, index: 0 | 1): SQL {
   const leg = draft.merchantLegs[index]!;
@@ -182,6 +183,75 @@ function entryStatement(draft: EntryDraft): SQL {
     ${flow ? sql`left join flow on true` : sql``}
     ${draft.openHold ? sql`left join hold on true` : sql``}`;
 }
+
+/** How many parameters holdInStatementText's CTEs take (holdInStatementParams). */
+export const HOLD_IN_STATEMENT_PARAMS = 6;
+
+/**
+ * A hold as CTEs of another module's statement, for a write that is one statement (one round trip, one
+ * commit: a gateway payout). `legs` moves the amount from the merchant's available to its locked account
+ * only when the CTE `gate` has a row and available covers it (hold_available, hold_locked: empty
+ * otherwise). `records` writes the journal entry, its two postings, the open hold, the fund flow and its
+ * rollup for the one row of the CTE `cause` (ref_id, ref_no, note, idempotency_key), which the caller
+ * makes from a row written only `from hold_locked`. Parameters are numbered from `from` + 1, in the order
+ * of holdInStatementParams. The caller's statement must not name its CTEs hold_*.
+ */
+export function holdInStatementText(from: number, gate: string, cause: string) {
+  const p = (i: number) => `$${from + i}`;
+  const [merchant, availableCode, lockedCode, amount, type, refType] = [1, 2, 3, 4, 5, 6].map(p);
+  const legs = `hold_available as (
+      update ledger_accounts set balance_minor = balance_minor - ${amount}::bigint, updated_at = now()
+       where code = ${availableCode} and balance_minor - ${amount}::bigint >= 0 and exists (select 1 from ${gate})
+       returning id, balance_minor
+    ), hold_locked as (
+      update ledger_accounts set balance_minor = balance_minor + ${amount}::bigint, updated_at = now()
+       where code = ${lockedCode} and exists (select 1 from hold_available)
+       returning id, balance_minor
+    )`;
+  const records = `hold_entry as (
+      insert into journal_entries (type, merchant_id, ref_type, ref_id, ref_no, note, idempotency_key, created_at)
+      select ${type}::text, ${merchant}::bigint, ${refType}::text, c.ref_id, c.ref_no, c.note, c.idempotency_key,
+             date_trunc('milliseconds', clock_timestamp())
+        from ${cause} c
+      returning id, created_at
+    ), hold_lines as (
+      insert into postings (entry_id, account_id, amount_minor)
+      select e.id, a.id, -${amount}::bigint from hold_entry e, hold_available a
+      union all
+      select e.id, l.id, ${amount}::bigint from hold_entry e, hold_locked l
+      returning id
+    ), hold_row as (
+      insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note, idempotency_key,
+                         created_at)
+      select ${merchant}::bigint, ${amount}::bigint, ${type}::text, 'open', ${refType}::text, c.ref_id, c.ref_no,
+             c.note, c.idempotency_key, e.created_at
+        from ${cause} c, hold_entry e
+      returning id
+    ), hold_flow as (
+      insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
+                              hold_id, entry_id, note, created_at)
+      select ${merchant}::bigint, ${type}::text, -${amount}::bigint, a.balance_minor, ${refType}::text, c.ref_id,
+             c.ref_no, h.id, e.id, c.note, e.created_at
+        from ${cause} c, hold_entry e, hold_available a, hold_row h
+      returning *
+    ), hold_rollup as (${rollupText('hold_flow')})`;
+  return { legs, records };
+}
+
+/** holdInStatementText's parameters: a hold of `amountMinor` (> 0) of this type on the merchant. */
+export const holdInStatementParams = (hold: {
+  merchantId: number;
+  type: HoldType;
+  refType: string;
+  amountMinor: bigint;
+}): unknown[] => [
+  hold.merchantId,
+  merchantAccountCode(hold.merchantId, 'available'),
+  merchantAccountCode(hold.merchantId, 'locked'),
+  String(hold.amountMinor),
+  hold.type,
+  hold.refType,
+];
 
 export const ledgerRepository = {
   /**

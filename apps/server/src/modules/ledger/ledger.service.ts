@@ -14,6 +14,9 @@ import { HoldClosedError, InsufficientFundsError, LedgerUsageError } from './led
 import {
   type EntryDraft,
   type FundFlowRow,
+  HOLD_IN_STATEMENT_PARAMS,
+  holdInStatementParams,
+  holdInStatementText,
   type HoldRow,
   ledgerRepository as repo,
   type PlatformLeg,
@@ -322,6 +325,28 @@ export function createLedger() {
   }
 
   /**
+   * hold() as CTEs of the caller's one statement, for a new cause whose key cannot exist yet (a payout
+   * written in the same statement): `text(from, gate, cause)` and `params` as holdInStatementText
+   * documents. The same journal entry, hold and fund flow as hold() writes, in the caller's commit.
+   */
+  function holdInStatement(input: {
+    merchantId: number;
+    type: HoldType;
+    refType: string;
+    amountMinor: bigint;
+  }) {
+    if (!(HOLD_TYPES as readonly string[]).includes(input.type)) {
+      throw new LedgerUsageError(`${input.type} is not a hold type.`);
+    }
+    if (input.amountMinor <= 0n) throw new LedgerUsageError('A hold amount must be positive.');
+    return {
+      text: holdInStatementText,
+      params: holdInStatementParams(input),
+      paramCount: HOLD_IN_STATEMENT_PARAMS,
+    };
+  }
+
+  /**
    * Closes an open hold as captured or released. Repeating the close that closed it (same key, same verb)
    * replays; anything else after it closed is refused (409).
    */
@@ -445,7 +470,16 @@ export function createLedger() {
     return hold?.merchantId === merchantId ? hold : undefined;
   }
 
-  return { post, hold, capture, release, balanceOf, findHold: repo.findHold, findHoldByKey };
+  return {
+    post,
+    hold,
+    holdInStatement,
+    capture,
+    release,
+    balanceOf,
+    findHold: repo.findHold,
+    findHoldByKey,
+  };
 }
 
 export type { FundFlowRow, HoldRow, FundFlowType };

@@ -1,12 +1,82 @@
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
-import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
-import { insertReturning } from '../../db/rows.ts';
+import { type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
+import type { JobInsert } from '../../db/jobs.ts';
+import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { afterCursor, newestFirst } from '../../db/keyset.ts';
 import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
+import {
+  type ChannelRow,
+  REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelParams,
+  rememberedChannelWhere,
+} from '../channels/index.ts';
+import type { NonceClaimSql } from '../gateway/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayout = typeof payouts.$inferInsert;
+
+/** The ledger's hold as CTEs of the payout's statement (Ledger.holdInStatement). */
+export type HoldInStatement = {
+  text: (from: number, gate: string, cause: string) => { legs: string; records: string };
+  params: unknown[];
+  paramCount: number;
+};
+
+/** pg-boss's job insert as a CTE that inserts only with the payout: its one parameter is $`at`. */
+function jobCte(job: JobInsert, at: number): string | undefined {
+  const json = '$1::text::json';
+  const { text } = job;
+  if (!/^\s*insert into/i.test(text) || text.split(json).length !== 2 || /\$[2-9]/.test(text))
+    return undefined;
+  return `job as (${text.replace(json, `(select $${at}::text from p)::json`)})`;
+}
+
+/**
+ * insertHoldingClaiming's statement, written once per shape (given columns, first open channel or a
+ * named one, with or without a job). Parameters: the payout's values, the channel as remembered, the
+ * nonce claim's, the hold's, then the job's JSON.
+ */
+const holdingTexts = new Map<string, string | undefined>();
+function insertHoldingText(
+  given: string[],
+  firstOpen: boolean,
+  claim: NonceClaimSql,
+  hold: HoldInStatement,
+  job: JobInsert | undefined,
+): string | undefined {
+  const shape = `${given.join(',')}|${firstOpen}|${job ? job.text : ''}`;
+  if (holdingTexts.has(shape)) return holdingTexts.get(shape);
+  const { names, params } = columnList(payouts, given);
+  const at = (key: string) => `$${given.indexOf(key) + 1}`;
+  const claimFrom = given.length + REMEMBERED_CHANNEL_PARAMS;
+  const holdFrom = claimFrom + claim.params.length;
+  const jobAt = holdFrom + hold.paramCount + 1;
+  const job_ = job ? jobCte(job, jobAt) : '';
+  const { legs, records } = hold.text(holdFrom, 'go', 'cause');
+  const text =
+    job_ === undefined
+      ? undefined
+      : `with ${claim.ctes(claimFrom)}, go as (
+         select 1
+          where exists (select 1 from n)
+            and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, firstOpen)})
+            and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
+                              and o.out_trade_no = ${at('outTradeNo')})
+       ), ${legs}, p as (
+         insert into payouts (${names}) select ${params} from hold_locked returning *
+       ), cause as (
+         select p.id::text as ref_id, p.trade_no as ref_no, p.payee_name as note,
+                'payout:' || p.id || ':deduct' as idempotency_key
+           from p
+       ), ${job_ ? `${job_}, ` : ''}${records}
+       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed",
+              exists (select 1 from go) as "go", p.*
+         from (select 1) as one left join p on true`;
+  holdingTexts.set(shape, text);
+  return text;
+}
 
 export type PayoutFilter = OrderFilter;
 
@@ -17,6 +87,42 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const payoutsRepository = {
   insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
     insertReturning(tx, payouts, row, 'on conflict (merchant_id, out_trade_no) do nothing'),
+
+  /**
+   * A gateway payout in one statement (one round trip, one commit), on a channel and an access key the
+   * process remembers: the call's nonce is claimed, then, only if the channel still reads as remembered
+   * and the merchant has not used the out_trade_no, the hold takes amount + fee from available (only if
+   * it covers them), and only then are the payout, its job and the hold's entry written. `current` false:
+   * the remembered key is stale and nothing was written; `claimed` false: the nonce was used; `go` false:
+   * the channel or the out_trade_no said no (only the nonce was written); `row` undefined with `go`:
+   * insufficient funds. Undefined when pg-boss's insert cannot be a CTE here (the caller goes the long way).
+   */
+  insertHoldingClaiming: async (
+    db: DbOrTx,
+    row: NewPayout,
+    seen: ChannelRow,
+    firstOpen: boolean,
+    claim: NonceClaimSql,
+    hold: HoldInStatement,
+    job: JobInsert | undefined,
+  ): Promise<{ current: boolean; claimed: boolean; go: boolean; row: PayoutRow | undefined } | undefined> => {
+    const given = givenKeys(row);
+    const text = insertHoldingText(given, firstOpen, claim, hold, job);
+    if (text === undefined) return undefined;
+    const [saved] = await queryText<Record<string, unknown>>(db, text, [
+      ...driverValues(payouts, row, given),
+      ...rememberedChannelParams(seen),
+      ...claim.params,
+      ...hold.params,
+      ...(job ? job.params : []),
+    ]);
+    return {
+      current: saved.current === true,
+      claimed: saved.claimed === true,
+      go: saved.go === true,
+      row: saved.id === null || saved.id === undefined ? undefined : rowOf<PayoutRow>(payouts, saved),
+    };
+  },
 
   setHold: async (tx: Tx, id: number, holdId: number) => {
     await tx.update(payouts).set({ holdId }).where(eq(payouts.id, id));

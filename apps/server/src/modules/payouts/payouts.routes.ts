@@ -128,7 +128,7 @@ const IdempotencyKeySchema = z
 
 /** The gateway's payout routes (DESIGN section 6), with Idempotency-Key. */
 export function payoutsGatewayRoutes(
-  { scope, requireSignature }: GatewayScope,
+  { scope, requireSignature, requireSignatureDeferringClaim }: GatewayScope,
   { payouts }: { payouts: PayoutsService },
 ) {
   const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -145,7 +145,9 @@ export function payoutsGatewayRoutes(
   r.post(
     '/gateway/v1/payouts',
     {
-      ...options,
+      // Without an Idempotency-Key, the payout's one statement claims the call's nonce (DeferredClaim).
+      preHandler: requireSignatureDeferringClaim,
+      config: GATEWAY_ROUTE_CONFIG,
       schema: {
         summary: 'Create a payout',
         description:
@@ -165,10 +167,14 @@ export function payoutsGatewayRoutes(
         note: note ?? null,
       };
       const header = request.headers['idempotency-key'];
+      const claim = request.gatewayClaim;
       if (header === undefined) {
-        const row = await payouts.create(merchant, input, { source: 'gateway' });
+        const row = claim
+          ? await payouts.createClaiming(merchant, input, claim)
+          : await payouts.create(merchant, input, { source: 'gateway' });
         return reply.status(201).send({ data: payouts.gatewayView(row) });
       }
+      if (claim) await claim.confirm();
       const parsed = IdempotencyKeySchema.safeParse(header);
       if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
       const answer = await payouts.createOnce(merchant, input, {

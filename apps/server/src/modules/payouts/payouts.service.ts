@@ -23,7 +23,7 @@ import { cursorPage } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { channelsRepository } from '../channels/index.ts';
+import { type ChannelRow, channelsRepository } from '../channels/index.ts';
 import {
   newTradeNo,
   presentDayFigures,
@@ -32,8 +32,10 @@ import {
   withFreshTradeNo,
 } from '../collections/index.ts';
 import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
-import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
-import { type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
+import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
+import { type NewPayout, type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
+import type { DeferredClaim } from '../gateway/index.ts';
+import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
@@ -72,6 +74,9 @@ type TransactionHooks = {
 
 const PAYOUT_CREATE = 'payout.create';
 
+/** Errors after which a one-statement payout wrote nothing and the long way can answer. */
+const RETRY_LONG_WAY = new Set(['23505', '40P01', '40001']);
+
 /** Unwinds the creation's transaction when the key's answer turned out to be committed already. */
 class KeyAnswered extends Error {
   readonly answer: StoredAnswer;
@@ -85,7 +90,7 @@ type Deps = {
   db: Db;
   jobs: JobQueue;
   callbacks: CallbacksService;
-  ledger: Pick<Ledger, 'hold' | 'capture' | 'release' | 'post' | 'findHoldByKey'>;
+  ledger: Pick<Ledger, 'hold' | 'holdInStatement' | 'capture' | 'release' | 'post' | 'findHoldByKey'>;
   now: () => Date;
 };
 
@@ -135,23 +140,16 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     };
   }
 
-  /** Creates the payout and holds amount + fee, in one transaction; the hold is its last statement. */
-  async function create(
+  /**
+   * The payout on this channel's terms (the payee's fields for its country, its limits, the fee frozen on
+   * it), or the refusal; `values()` gives it a new trade_no each time (a clash is retried with another).
+   */
+  function newPayout(
     merchant: MerchantRef,
     input: PayoutInput,
-    options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
-    inTransaction: TransactionHooks = {},
-  ): Promise<PayoutRow> {
-    const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
-    if (!channel) {
-      throw new AppError(
-        422,
-        input.channel
-          ? `The payout channel ${input.channel} is not open for this merchant.`
-          : 'No payout channel is open for this merchant. Please contact customer service.',
-        { code: ERROR_CODES.channelUnavailable },
-      );
-    }
+    channel: ChannelRow,
+    options: { source: 'console' | 'gateway'; userId?: number },
+  ) {
     const issues = payeeIssues(channel.country as 'CN', input);
     if (Object.keys(issues).length > 0) {
       throw new ValidationError(
@@ -172,16 +170,13 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       );
     }
     const at = now();
-    const accountNo = input.account_no.replace(/\s+/g, '');
-    if (options.source === 'console' && !options.confirmDuplicate) {
-      await assertNotDuplicate(merchant, input);
-    }
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
-    return withFreshTradeNo(() =>
-      transactionWithRetry(db, async (tx) => {
-        await inTransaction.first?.(tx);
+    return {
+      amountMinor,
+      feeMinor,
+      values: (): NewPayout => {
         const tradeNo = newTradeNo('P', at);
-        const row = await repo.insert(tx, {
+        return {
           merchantId: merchant.id,
           channelId: channel.id,
           channelCode: channel.code,
@@ -199,11 +194,53 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
           ifsc: input.ifsc?.toUpperCase() ?? null,
           cpfCnpj: input.cpf_cnpj ?? null,
           payeeName: input.payee_name,
-          accountNo,
+          accountNo: input.account_no.replace(/\s+/g, ''),
           notifyUrl: input.notifyUrl ?? null,
           note: input.note ?? null,
           createdAt: at,
-        });
+        };
+      },
+    };
+  }
+
+  /**
+   * The payout channel each merchant's gateway calls last found open, per channel code asked for (none:
+   * the first open). A payout on it is one statement that goes ahead only while the channel still reads
+   * so (createClaiming); anything else reads the channel again.
+   */
+  const channelMemory = new Map<string, ChannelRow>();
+  const CHANNEL_MEMORY_MAX = 10_000;
+  const memoryKeyOf = (merchant: MerchantRef, input: PayoutInput) => `${merchant.id}:${input.channel ?? ''}`;
+
+  /** Creates the payout and holds amount + fee, in one transaction; the hold is its last statement. */
+  async function create(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
+    inTransaction: TransactionHooks = {},
+  ): Promise<PayoutRow> {
+    const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
+    if (!channel) {
+      channelMemory.delete(memoryKeyOf(merchant, input));
+      throw new AppError(
+        422,
+        input.channel
+          ? `The payout channel ${input.channel} is not open for this merchant.`
+          : 'No payout channel is open for this merchant. Please contact customer service.',
+        { code: ERROR_CODES.channelUnavailable },
+      );
+    }
+    if (options.source === 'gateway')
+      setNewest(channelMemory, memoryKeyOf(merchant, input), channel, CHANNEL_MEMORY_MAX);
+    const payout = newPayout(merchant, input, channel, options);
+    if (options.source === 'console' && !options.confirmDuplicate) {
+      await assertNotDuplicate(merchant, input);
+    }
+    return withFreshTradeNo(() =>
+      transactionWithRetry(db, async (tx) => {
+        await inTransaction.first?.(tx);
+        const values = payout.values();
+        const row = await repo.insert(tx, values);
         if (!row) {
           const existing = await repo.findByOutTradeNo(tx, merchant.id, input.outTradeNo ?? '');
           throw new AppError(409, `The merchant order number ${input.outTradeNo} is already used.`, {
@@ -218,7 +255,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
         await ledger.hold(tx, {
           merchantId: merchant.id,
           type: 'payout_deduction',
-          amountMinor: amountMinor + feeMinor,
+          amountMinor: payout.amountMinor + payout.feeMinor,
           refType: 'payout',
           refId: String(row.id),
           refNo: row.tradeNo,
@@ -228,6 +265,54 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
         return row;
       }),
     );
+  }
+
+  /**
+   * A gateway payout whose call's nonce is not claimed yet (DeferredClaim). On a channel this process
+   * remembers, the claim, the hold, the payout, its job and its journal entry are one statement: one
+   * round trip and one commit, and the merchant's balance row is locked only for the rest of that
+   * statement and its commit. Anything else claims the nonce first, then goes on as create.
+   */
+  async function createClaiming(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    claim: DeferredClaim,
+  ): Promise<PayoutRow> {
+    const seen = channelMemory.get(memoryKeyOf(merchant, input));
+    let payout: ReturnType<typeof newPayout> | undefined;
+    try {
+      payout = seen && newPayout(merchant, input, seen, { source: 'gateway' });
+    } catch {
+      // Refused on the remembered terms: the long way reads the channel again and refuses, or not.
+    }
+    if (!seen || !payout) return create(await claim.confirm(), input, { source: 'gateway' });
+    const hold = ledger.holdInStatement({
+      merchantId: merchant.id,
+      type: 'payout_deduction',
+      refType: 'payout',
+      amountMinor: payout.amountMinor + payout.feeMinor,
+    });
+    let made: Awaited<ReturnType<typeof repo.insertHoldingClaiming>>;
+    try {
+      made = await withFreshTradeNo(async () => {
+        const values = payout.values();
+        const job =
+          seen.provider === 'sandbox'
+            ? await jobs.insertOf('sandbox.complete', { trade_no: values.tradeNo })
+            : undefined;
+        return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job);
+      });
+    } catch (error) {
+      // The statement wrote nothing (a racing payout of the same out_trade_no, a deadlock with one):
+      // the long way claims the nonce and answers.
+      if (!RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) throw error;
+      made = undefined;
+    }
+    if (!made || !made.current) return create(await claim.confirm(), input, { source: 'gateway' });
+    if (!made.claimed) throw claim.reused();
+    if (!made.go) return create(merchant, input, { source: 'gateway' });
+    if (!made.row) throw new InsufficientFundsError();
+    return made.row;
   }
 
   /**
@@ -520,6 +605,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
 
   return {
     create,
+    createClaiming,
     createOnce,
     assertNotDuplicate,
     transition,
