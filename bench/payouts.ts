@@ -13,7 +13,8 @@ import { signRequest } from '../apps/server/src/lib/gateway-signature.ts';
 // creation is measured. 16 clients, each signing its own requests with fresh nonces, against
 // `pgbench -N -c 16 -j 2` on the same server:
 //   (a) across 16 merchants (one per client);
-//   (b) all 16 clients on one merchant: every payout holds amount + fee on the same balance row.
+//   (b) all 16 clients on one merchant: every payout holds amount + fee on the same balance row;
+//   (c) as (a), each payout with an Idempotency-Key (its answer stored with it), as merchants retry safely.
 // Target: >= 0.25 of pgbench's TPS in both, and ledger:verify clean after each run. The HTTP clients run
 // in a worker thread (this file, role in workerData) so they do not share the server's event loop, as
 // pgbench's clients do not; they do share the machine's cores.
@@ -46,6 +47,8 @@ type ClientsJob = {
   seconds: number;
   maxRequests: number;
   tag: string;
+  /** Each payout sends an Idempotency-Key (its out_trade_no). */
+  keyed?: boolean;
 };
 type ClientsResult = {
   created: number;
@@ -123,6 +126,7 @@ async function payoutClients(job: ClientsJob): Promise<ClientsResult> {
           'x-access-key': merchant.accessKey,
           'x-timestamp': String(timestamp),
           'x-nonce': nonce,
+          ...(job.keyed ? { 'idempotency-key': `${job.tag}-${client}-${i}` } : {}),
           'x-signature': signRequest(merchant.secret, {
             method: 'POST',
             pathWithQuery: PAYOUTS_PATH,
@@ -308,6 +312,22 @@ export async function runPayouts(): Promise<void> {
       tag: 'h',
     });
     const hotCheck = await check('h', hot);
+    const keyed = await runClients({
+      ...clientsJob,
+      merchants: spreadMerchants,
+      seconds: SECONDS,
+      tag: 'k',
+      keyed: true,
+    });
+    const keyedCheck = await check('k', keyed);
+    const [keys] = await queryRows<{ n: string }>(
+      db,
+      sql`select count(*)::text as n from idempotency_keys where key like 'k-%' and response_status = 201`,
+    );
+    if (Number(keys.n) !== keyed.created) {
+      keyedCheck.ok = false;
+      keyedCheck.problems.push(`${keys.n} stored answers 201 for ${keyed.created} answers 201`);
+    }
 
     const line = (label: string, value: string) => console.log(`${label.padEnd(58)}${value}`);
     const latency = (r: ClientsResult) => `p50 ${fixed(r.p50, 1)} ms, p95 ${fixed(r.p95, 1)} ms`;
@@ -341,7 +361,19 @@ export async function runPayouts(): Promise<void> {
     line('    answers', answers(hot));
     line(`    ratio gateway / pgbench   [target >= ${TARGET}]`, `${fixed(hotRatio)} (${verdict(hotRatio)})`);
     line('    ledger:verify after the run', verified(hotCheck, hot));
-    const refusal = spread.firstRefusal ?? hot.firstRefusal;
+    const keyedRatio = keyed.tps / pgbenchTps;
+    console.log(`(c) as (a), each payout with an Idempotency-Key:`);
+    line(
+      '    gateway payouts',
+      `${fixed(keyed.tps, 0)} TPS in ${fixed(keyed.seconds, 1)} s; ${latency(keyed)}`,
+    );
+    line('    answers', answers(keyed));
+    line(
+      `    ratio gateway / pgbench   [target >= ${TARGET}]`,
+      `${fixed(keyedRatio)} (${verdict(keyedRatio)})`,
+    );
+    line('    ledger:verify after the run', verified(keyedCheck, keyed));
+    const refusal = spread.firstRefusal ?? hot.firstRefusal ?? keyed.firstRefusal;
     if (refusal) console.log(`first refusal: ${refusal}`);
     // The figures move with whatever else runs on these cores: the 1-minute load average says how busy it was.
     line(
@@ -349,8 +381,12 @@ export async function runPayouts(): Promise<void> {
       `${fixed(loadBefore)} / ${fixed(loadavg()[0])}`,
     );
     line('whole run', `${fixed((performance.now() - startedAt) / 1000, 1)} s`);
-    if (!spreadCheck.ok || !hotCheck.ok || spread.created !== spread.requests || hot.created !== hot.requests)
-      process.exitCode = 1;
+    const runs: [Awaited<ReturnType<typeof check>>, ClientsResult][] = [
+      [spreadCheck, spread],
+      [hotCheck, hot],
+      [keyedCheck, keyed],
+    ];
+    if (runs.some(([c, r]) => !c.ok || r.created !== r.requests)) process.exitCode = 1;
   } finally {
     await app?.close();
     logs.end();

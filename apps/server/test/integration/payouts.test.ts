@@ -370,6 +370,102 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     expect(await payoutCount(m.merchant.id)).toBe(2);
   });
 
+  it("stores an Idempotency-Key's answer with the payout, and replays exactly that answer", async () => {
+    const m = await warmedUp();
+    const key = `one-${freshNonce()}`;
+    const nonce = freshNonce();
+    const body = { amount: '100.00', ...CN_PAYEE, out_trade_no: 'KEY-1' };
+    const first = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body,
+      nonce,
+      headers: { 'idempotency-key': key },
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const [writers] = await queryRows<{ nonce: string; key: string; payout: string }>(
+      ctx.database.db,
+      sql`select (select xmin::text from gateway_nonces where merchant_id = ${m.merchant.id} and nonce = ${nonce}) as nonce,
+                 (select xmin::text from idempotency_keys where merchant_id = ${m.merchant.id} and key = ${key}) as key,
+                 (select xmin::text from payouts where out_trade_no = 'KEY-1' and merchant_id = ${m.merchant.id}) as payout`,
+    );
+    expect(writers.payout).toBeTypeOf('string');
+    expect(writers).toEqual({ nonce: writers.payout, key: writers.payout, payout: writers.payout });
+
+    const replay = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect([replay.statusCode, replay.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(replay.json()).toEqual(first.json());
+    const other = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { ...body, out_trade_no: 'KEY-2' },
+      headers: { 'idempotency-key': key },
+    });
+    expect([other.statusCode, other.json().code]).toEqual([422, 'idempotency_key_reused']);
+    expect(await payoutCount(m.merchant.id)).toBe(3);
+    expect(await balance(m)).toMatchObject({ available: '877.30', locked: '122.70' });
+  });
+
+  it('answers one Idempotency-Key sent 20 times at once with one payout', async () => {
+    const m = await warmedUp();
+    const key = `one-${freshNonce()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+          body: { amount: '10.00', ...CN_PAYEE, out_trade_no: 'KEY-RUSH' },
+          headers: { 'idempotency-key': key },
+        }),
+      ),
+    );
+    const firsts = responses.filter(
+      (r) => r.statusCode === 201 && r.headers['idempotent-replayed'] !== 'true',
+    );
+    expect(firsts).toHaveLength(1);
+    for (const r of responses.filter((r) => !firsts.includes(r))) {
+      const replayed = r.statusCode === 201 && r.headers['idempotent-replayed'] === 'true';
+      expect(
+        replayed || (r.statusCode === 409 && r.json().code === 'idempotency_key_in_flight'),
+        r.body,
+      ).toBe(true);
+      if (replayed) expect(r.json()).toEqual(firsts[0].json());
+    }
+    expect(await payoutCount(m.merchant.id)).toBe(3);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it("keeps a refusal as the key's answer, and spends the nonce of a malformed key", async () => {
+    const m = await warmedUp(30_000n);
+    const key = `one-${freshNonce()}`;
+    const body = { amount: '300.00', ...CN_PAYEE, out_trade_no: 'KEY-POOR' };
+    const refused = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect([refused.statusCode, refused.json().code]).toEqual([422, 'insufficient_funds']);
+    const replay = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect([replay.statusCode, replay.headers['idempotent-replayed'], replay.json().code]).toEqual([
+      422,
+      'true',
+      'insufficient_funds',
+    ]);
+
+    const nonce = freshNonce();
+    const malformed = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { ...body, amount: '10.00', out_trade_no: 'KEY-BAD' },
+      nonce,
+      headers: { 'idempotency-key': 'with space' },
+    });
+    expect([malformed.statusCode, malformed.json().code]).toEqual([422, 'validation_failed']);
+    const again = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { ...body, amount: '10.00', out_trade_no: 'KEY-BAD' },
+      nonce,
+    });
+    expect(again.json().code).toBe('nonce_reused');
+    expect(await payoutCount(m.merchant.id)).toBe(2);
+  });
+
   it('reads the channel again once it changed: new terms apply, a closed one refuses', async () => {
     const m = await warmedUp();
     const { eq } = await import('drizzle-orm');

@@ -33,10 +33,30 @@ function jobCte(job: JobInsert, at: number): string | undefined {
   return `job as (${text.replace(json, `(select $${at}::text from p)::json`)})`;
 }
 
+/** A gateway payout's Idempotency-Key and the answer it keeps, stored with the payout. */
+export type KeyAnswer = {
+  key: string;
+  scope: string;
+  requestHash: string;
+  responseStatus: number;
+  responseBody: string;
+  at: Date;
+};
+const KEY_PARAMS = 7;
+const keyParams = (merchantId: number, k: KeyAnswer): unknown[] => [
+  k.key,
+  `${merchantId}:${k.key}`,
+  k.scope,
+  k.requestHash,
+  k.responseStatus,
+  k.responseBody,
+  k.at.toISOString(),
+];
+
 /**
  * insertHoldingClaiming's statement, written once per shape (given columns, first open channel or a
- * named one, with or without a job). Parameters: the payout's values, the channel as remembered, the
- * nonce claim's, the hold's, then the job's JSON.
+ * named one, with or without a job, with or without an Idempotency-Key). Parameters: the payout's
+ * values, the channel as remembered, the nonce claim's, the hold's, the key's, then the job's JSON.
  */
 const holdingTexts = new Map<string, string | undefined>();
 function insertHoldingText(
@@ -45,32 +65,53 @@ function insertHoldingText(
   claim: NonceClaimSql,
   hold: HoldInStatement,
   job: JobInsert | undefined,
+  keyed: boolean,
 ): string | undefined {
-  const shape = `${given.join(',')}|${firstOpen}|${job ? job.text : ''}`;
+  const shape = `${given.join(',')}|${firstOpen}|${keyed}|${job ? job.text : ''}`;
   if (holdingTexts.has(shape)) return holdingTexts.get(shape);
   const { names, params } = columnList(payouts, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
   const claimFrom = given.length + REMEMBERED_CHANNEL_PARAMS;
   const holdFrom = claimFrom + claim.params.length;
-  const jobAt = holdFrom + hold.paramCount + 1;
+  const keyFrom = holdFrom + hold.paramCount;
+  const jobAt = keyFrom + (keyed ? KEY_PARAMS : 0) + 1;
+  const k = (i: number) => `$${keyFrom + i}`;
+  // The key: never used (an expired one goes the long way, which replaces it), and its lock taken, as
+  // lockKey takes it, so that the long way and this one never both write a payout for one key.
+  const keyGate = keyed
+    ? `and not exists (select 1 from idempotency_keys i where i.merchant_id = ${at('merchantId')} and i.key = ${k(1)})
+       and exists (select 1 from key_lock where locked)`
+    : '';
+  const keyCtes = keyed
+    ? {
+        lock: `key_lock as (select pg_try_advisory_xact_lock(hashtextextended(${k(2)}, 0)) as locked from n), `,
+        stored: `stored as (
+         insert into idempotency_keys (merchant_id, key, scope, request_hash, response_status, response_body,
+                                       status, created_at)
+         select p.merchant_id, ${k(1)}, ${k(3)}, ${k(4)}, ${k(5)}::int, ${k(6)}, 'done', ${k(7)}::timestamptz
+           from p
+       ), `,
+      }
+    : { lock: '', stored: '' };
   const job_ = job ? jobCte(job, jobAt) : '';
   const { legs, records } = hold.text(holdFrom, 'go', 'cause');
   const text =
     job_ === undefined
       ? undefined
-      : `with ${claim.ctes(claimFrom)}, go as (
+      : `with ${claim.ctes(claimFrom)}, ${keyCtes.lock}go as (
          select 1
           where exists (select 1 from n)
             and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, firstOpen)})
             and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
                               and o.out_trade_no = ${at('outTradeNo')})
+            ${keyGate}
        ), ${legs}, p as (
          insert into payouts (${names}) select ${params} from hold_locked returning *
        ), cause as (
          select p.id::text as ref_id, p.trade_no as ref_no, p.payee_name as note,
                 'payout:' || p.id || ':deduct' as idempotency_key
            from p
-       ), ${job_ ? `${job_}, ` : ''}${records}
+       ), ${keyCtes.stored}${job_ ? `${job_}, ` : ''}${records}
        select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed",
               exists (select 1 from go) as "go", p.*
          from (select 1) as one left join p on true`;
@@ -96,6 +137,8 @@ export const payoutsRepository = {
    * the remembered key is stale and nothing was written; `claimed` false: the nonce was used; `go` false:
    * the channel or the out_trade_no said no (only the nonce was written); `row` undefined with `go`:
    * insufficient funds. Undefined when pg-boss's insert cannot be a CTE here (the caller goes the long way).
+   * With `key`, the payout goes ahead only if the key was never used and its lock is free, and the key's
+   * answer is stored with it; `go` false then leaves the key's answer to the long way.
    */
   insertHoldingClaiming: async (
     db: DbOrTx,
@@ -105,15 +148,17 @@ export const payoutsRepository = {
     claim: NonceClaimSql,
     hold: HoldInStatement,
     job: JobInsert | undefined,
+    key?: KeyAnswer,
   ): Promise<{ current: boolean; claimed: boolean; go: boolean; row: PayoutRow | undefined } | undefined> => {
     const given = givenKeys(row);
-    const text = insertHoldingText(given, firstOpen, claim, hold, job);
+    const text = insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined);
     if (text === undefined) return undefined;
     const [saved] = await queryText<Record<string, unknown>>(db, text, [
       ...driverValues(payouts, row, given),
       ...rememberedChannelParams(seen),
       ...claim.params,
       ...hold.params,
+      ...(key ? keyParams(row.merchantId, key) : []),
       ...(job ? job.params : []),
     ]);
     return {

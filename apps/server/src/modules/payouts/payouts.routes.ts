@@ -21,6 +21,7 @@ import { channelsRepository, ppmToPercent } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
+import type { PayoutRow } from './payouts.repository.ts';
 import type { PayoutsService } from './payouts.service.ts';
 
 const TradeNoParams = z.object({ trade_no: z.string() });
@@ -174,17 +175,23 @@ export function payoutsGatewayRoutes(
           : await payouts.create(merchant, input, { source: 'gateway' });
         return reply.status(201).send({ data: payouts.gatewayView(row) });
       }
-      if (claim) await claim.confirm();
       const parsed = IdempotencyKeySchema.safeParse(header);
-      if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
-      const answer = await payouts.createOnce(merchant, input, {
+      if (!parsed.success) {
+        // A refusal after the signature check spends the call's nonce, as on every route.
+        if (claim) await claim.confirm();
+        throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+      }
+      const idempotency = {
         key: parsed.data,
         requestHash: createHash('sha256')
           .update(request.rawBody ?? Buffer.alloc(0))
           .digest('hex'),
-        answerOf: (row) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
+        answerOf: (row: PayoutRow) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
         refusalOf,
-      });
+      };
+      const answer = claim
+        ? await payouts.createOnceClaiming(merchant, input, idempotency, claim)
+        : await payouts.createOnce(merchant, input, idempotency);
       if (!answer.replayed) return reply.status(201).send({ data: payouts.gatewayView(answer.row) });
       // The stored answer goes out as it was first sent, whatever its status.
       return (reply as FastifyReply)

@@ -33,7 +33,12 @@ import {
 } from '../collections/index.ts';
 import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
-import { type NewPayout, type PayoutRow, payoutsRepository as repo } from './payouts.repository.ts';
+import {
+  type KeyAnswer,
+  type NewPayout,
+  type PayoutRow,
+  payoutsRepository as repo,
+} from './payouts.repository.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
@@ -95,6 +100,27 @@ type Deps = {
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** A new payout's row as its insert will read back (the answer an Idempotency-Key keeps is made of it). */
+const asWritten = (values: NewPayout): PayoutRow => ({
+  id: 0,
+  status: 'pending',
+  createdByUserId: null,
+  bankCode: null,
+  bankName: null,
+  branchName: null,
+  ifsc: null,
+  cpfCnpj: null,
+  notifyUrl: null,
+  note: null,
+  holdId: null,
+  failureReason: null,
+  processingAt: null,
+  finishedAt: null,
+  refundedAt: null,
+  createdAt: new Date(),
+  ...values,
+});
 const holdKey = (id: number) => `payout:${id}:deduct`;
 
 const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
@@ -278,6 +304,54 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     input: PayoutInput,
     claim: DeferredClaim,
   ): Promise<PayoutRow> {
+    const made = await oneStatement(merchant, input, claim);
+    if (!made || !made.current) return create(await claim.confirm(), input, { source: 'gateway' });
+    if (!made.claimed) throw claim.reused();
+    if (!made.go) return create(merchant, input, { source: 'gateway' });
+    if (!made.row) throw new InsufficientFundsError();
+    return made.row;
+  }
+
+  /**
+   * createOnce for a call whose nonce is not claimed yet: on a remembered channel, the key's answer is
+   * stored by the payout's one statement. Whatever that statement did not write (the key used or in
+   * flight, the channel changed, the out_trade_no taken, funds short) the long way answers and keeps as
+   * the key's answer, exactly as for any call.
+   */
+  async function createOnceClaiming(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    idempotency: IdempotencyInput,
+    claim: DeferredClaim,
+  ): Promise<{ replayed: false; row: PayoutRow } | StoredAnswer> {
+    const made = await oneStatement(merchant, input, claim, (row) => {
+      const answer = idempotency.answerOf(row);
+      return {
+        key: idempotency.key,
+        scope: PAYOUT_CREATE,
+        requestHash: idempotency.requestHash,
+        responseStatus: answer.status,
+        responseBody: JSON.stringify(answer.body),
+        at: row.createdAt,
+      };
+    });
+    if (!made || !made.current) return createOnce(await claim.confirm(), input, idempotency);
+    if (!made.claimed) throw claim.reused();
+    if (!made.row) return createOnce(merchant, input, idempotency);
+    return { replayed: false, row: made.row };
+  }
+
+  /**
+   * The payout's one statement (repo.insertHoldingClaiming) on the channel this process remembers for
+   * the call, when it remembers one and its terms take the payout; undefined when it does not, or when
+   * the statement wrote nothing (a racing payout of the same out_trade_no or key, a deadlock with one).
+   */
+  async function oneStatement(
+    merchant: MerchantRef,
+    input: PayoutInput,
+    claim: DeferredClaim,
+    keyOf?: (row: PayoutRow) => KeyAnswer,
+  ) {
     const seen = channelMemory.get(memoryKeyOf(merchant, input));
     let payout: ReturnType<typeof newPayout> | undefined;
     try {
@@ -285,34 +359,27 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     } catch {
       // Refused on the remembered terms: the long way reads the channel again and refuses, or not.
     }
-    if (!seen || !payout) return create(await claim.confirm(), input, { source: 'gateway' });
+    if (!seen || !payout) return undefined;
     const hold = ledger.holdInStatement({
       merchantId: merchant.id,
       type: 'payout_deduction',
       refType: 'payout',
       amountMinor: payout.amountMinor + payout.feeMinor,
     });
-    let made: Awaited<ReturnType<typeof repo.insertHoldingClaiming>>;
     try {
-      made = await withFreshTradeNo(async () => {
+      return await withFreshTradeNo(async () => {
         const values = payout.values();
         const job =
           seen.provider === 'sandbox'
             ? await jobs.insertOf('sandbox.complete', { trade_no: values.tradeNo })
             : undefined;
-        return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job);
+        const key = keyOf?.(asWritten(values));
+        return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job, key);
       });
     } catch (error) {
-      // The statement wrote nothing (a racing payout of the same out_trade_no, a deadlock with one):
-      // the long way claims the nonce and answers.
-      if (!RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) throw error;
-      made = undefined;
+      if (RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) return undefined;
+      throw error;
     }
-    if (!made || !made.current) return create(await claim.confirm(), input, { source: 'gateway' });
-    if (!made.claimed) throw claim.reused();
-    if (!made.go) return create(merchant, input, { source: 'gateway' });
-    if (!made.row) throw new InsufficientFundsError();
-    return made.row;
   }
 
   /**
@@ -606,6 +673,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
   return {
     create,
     createClaiming,
+    createOnceClaiming,
     createOnce,
     assertNotDuplicate,
     transition,
