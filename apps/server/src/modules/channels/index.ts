@@ -1,4 +1,5 @@
-import { type Currency, fromMinor } from '@paydesk/shared';
+import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
+import { AppError } from '../../lib/errors.ts';
 import type { ChannelRow } from './channels.repository.ts';
 
 // Channels (DESIGN section 4): opened per merchant by an operator (ops channel:open), each with its fee,
@@ -12,6 +13,17 @@ export {
   rememberedChannelParams,
   rememberedChannelWhere,
 } from './channels.repository.ts';
+
+/** 422 channel_unavailable: the channel named is not open for the merchant, or none of this kind is. */
+export function channelUnavailable(kind: 'collection' | 'payout', code: string | undefined): AppError {
+  return new AppError(
+    422,
+    code
+      ? `The ${kind} channel ${code} is not open for this merchant.`
+      : `No ${kind} channel is open for this merchant. Please contact customer service.`,
+    { code: ERROR_CODES.channelUnavailable },
+  );
+}
 
 /** A channel as the operator API and the command line show it. */
 export function presentChannel(row: ChannelRow, merchantNo: string) {

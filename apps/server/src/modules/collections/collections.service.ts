@@ -20,7 +20,7 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
-import { type ChannelRow, channelsRepository } from '../channels/index.ts';
+import { type ChannelRow, channelsRepository, channelUnavailable } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type CollectionRow,
@@ -237,13 +237,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     const channel = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
     if (!channel) {
       channelMemory.delete(memoryKey);
-      throw new AppError(
-        422,
-        body.channel
-          ? `The collection channel ${body.channel} is not open for this merchant.`
-          : 'No collection channel is open for this merchant. Please contact customer service.',
-        { code: ERROR_CODES.channelUnavailable },
-      );
+      throw channelUnavailable('collection', body.channel);
     }
     setNewest(channelMemory, memoryKey, channel, CHANNEL_MEMORY_MAX);
     const order = newOrder(merchant, body, channel, amountMinor);

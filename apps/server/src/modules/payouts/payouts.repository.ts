@@ -304,18 +304,7 @@ export const payoutsRepository = {
   },
 
   /** Keeps the key's answer; a row of the same key older than 24 hours is replaced. */
-  storeKey: async (
-    db: DbOrTx,
-    input: {
-      merchantId: number;
-      key: string;
-      scope: string;
-      requestHash: string;
-      responseStatus: number;
-      responseBody: string;
-      at: Date;
-    },
-  ) => {
+  storeKey: async (db: DbOrTx, input: KeyAnswer & { merchantId: number }) => {
     const { at, ...row } = input;
     const fresh = { ...row, status: 'done', createdAt: at };
     await db

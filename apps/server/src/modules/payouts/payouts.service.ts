@@ -23,7 +23,7 @@ import { cursorPage } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { type ChannelRow, channelsRepository } from '../channels/index.ts';
+import { type ChannelRow, channelsRepository, channelUnavailable } from '../channels/index.ts';
 import {
   newTradeNo,
   presentDayFigures,
@@ -248,13 +248,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
     if (!channel) {
       channelMemory.delete(memoryKeyOf(merchant, input));
-      throw new AppError(
-        422,
-        input.channel
-          ? `The payout channel ${input.channel} is not open for this merchant.`
-          : 'No payout channel is open for this merchant. Please contact customer service.',
-        { code: ERROR_CODES.channelUnavailable },
-      );
+      throw channelUnavailable('payout', input.channel);
     }
     if (options.source === 'gateway')
       setNewest(channelMemory, memoryKeyOf(merchant, input), channel, CHANNEL_MEMORY_MAX);
