@@ -16,7 +16,7 @@ import {
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
-import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
 import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
 
 // Send money (DESIGN sections 3, 4 and 6): the hold at creation, the life cycle and its ledger entries,
@@ -465,6 +465,61 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     expect(again.json().code).toBe('nonce_reused');
     expect(await payoutCount(m.merchant.id)).toBe(2);
   });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'answers a payout that raced another of its out_trade_no as the long way does, and keeps no money',
+    async () => {
+      const m = await warmedUp();
+      const { default: pg } = await import('pg');
+      const other = new pg.Client({ connectionString: ctx.database.url });
+      await other.connect();
+      try {
+        // Another transaction (another process) writes the same out_trade_no and has not committed yet.
+        await other.query('begin');
+        const inserted = await other.query<{ trade_no: string }>(
+          `insert into payouts (merchant_id, channel_id, channel_code, trade_no, out_trade_no, source, amount_minor,
+                                fee_minor, currency, account_type, payee_name, account_no)
+           select merchant_id, channel_id, channel_code, 'PRACE' || substr(trade_no, 2), 'RACE-1', source,
+                  amount_minor, fee_minor, currency, account_type, payee_name, account_no
+             from payouts where merchant_id = $1 and out_trade_no = 'WARM-1'
+           returning trade_no`,
+          [m.merchant.id],
+        );
+        const nonce = freshNonce();
+        const body = { amount: '10.00', ...CN_PAYEE, out_trade_no: 'RACE-1' };
+        const racing = gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', { body, nonce });
+        // The one statement gets past its own check (it cannot see the uncommitted row) and waits on the
+        // other's out_trade_no; then the other commits.
+        let waiting = false;
+        for (let i = 0; i < 10_000 && !waiting; i++) {
+          const [row] = await queryRows<{ n: number }>(
+            ctx.database.db,
+            sql`select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          waiting = Number(row.n) > 0;
+        }
+        expect(waiting).toBe(true);
+        await other.query('commit');
+
+        const answer = await racing;
+        expect([answer.statusCode, answer.json().code, answer.json().trade_no]).toEqual([
+          409,
+          'out_trade_no_taken',
+          inserted.rows[0].trade_no,
+        ]);
+        const again = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+          body: { ...body, out_trade_no: 'RACE-2' },
+          nonce,
+        });
+        expect(again.json().code).toBe('nonce_reused');
+        // The statement's hold went with it: only the two warm-up payouts hold money.
+        expect(await balance(m)).toMatchObject({ available: '978.80', locked: '21.20' });
+      } finally {
+        await other.end();
+      }
+    },
+  );
 
   it('reads the channel again once it changed: new terms apply, a closed one refuses', async () => {
     const m = await warmedUp();

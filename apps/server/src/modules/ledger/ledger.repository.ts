@@ -202,6 +202,7 @@ export function holdInStatementText(from: number, gate: string, cause: string) {
   const legs = `hold_available as (
       update ledger_accounts set balance_minor = balance_minor - ${amount}::bigint, updated_at = now()
        where code = ${availableCode} and balance_minor - ${amount}::bigint >= 0 and exists (select 1 from ${gate})
+         and exists (select 1 from ledger_accounts l where l.code = ${lockedCode})
        returning id, balance_minor
     ), hold_locked as (
       update ledger_accounts set balance_minor = balance_minor + ${amount}::bigint, updated_at = now()

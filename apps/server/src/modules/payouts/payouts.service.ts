@@ -440,9 +440,18 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       if (error instanceof KeyAnswered) return error.answer;
       const inFlight = error instanceof AppError && error.code === ERROR_CODES.idempotencyKeyInFlight;
       if (error instanceof AppError && error.status < 500 && !inFlight) {
-        // Nothing of the payout committed; its refusal is the key's answer (a racing store of the same
-        // key, which cannot happen under the lock, would be kept).
-        await repo.storeKey(db, keyRow(error.status, idempotency.refusalOf(error)));
+        // Nothing of the payout committed, and the key's lock went with its transaction. The refusal
+        // becomes the key's answer under the lock again, unless a request with the same key committed
+        // its answer in between: then that answer is this call's too, as it is every replay's (a client
+        // told 422 while its key replays 201 might send the payout again under a new key).
+        const first = await transactionWithRetry(db, async (tx) => {
+          await repo.waitForKey(tx, merchant.id, key);
+          const committed = await repo.findKey(tx, merchant.id, key, now());
+          if (committed) return replayOf(committed);
+          await repo.storeKey(tx, keyRow(error.status, idempotency.refusalOf(error)));
+          return undefined;
+        });
+        if (first) return first;
       }
       throw error;
     }
