@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -515,6 +516,58 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
         expect(again.json().code).toBe('nonce_reused');
         // The statement's hold went with it: only the two warm-up payouts hold money.
         expect(await balance(m)).toMatchObject({ available: '978.80', locked: '21.20' });
+      } finally {
+        await other.end();
+      }
+    },
+  );
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'gives a refused call the answer another call with its Idempotency-Key committed meanwhile',
+    async () => {
+      const m = await warmedUp();
+      const key = `one-${freshNonce()}`;
+      // Over the channel's 50,000.00: refused before any transaction, so the refusal is stored on its own.
+      const body = { amount: '50000.01', ...CN_PAYEE, out_trade_no: 'KEY-RACE' };
+      const requestHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+      const { default: pg } = await import('pg');
+      const other = new pg.Client({ connectionString: ctx.database.url });
+      await other.connect();
+      try {
+        // Another request with the key holds its lock, as a payout's transaction does.
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+          `${m.merchant.id}:${key}`,
+        ]);
+        const refused = gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+          body,
+          headers: { 'idempotency-key': key },
+        });
+        let waiting = false;
+        for (let i = 0; i < 10_000 && !waiting; i++) {
+          const [row] = await queryRows<{ n: number }>(
+            ctx.database.db,
+            sql`select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event = 'advisory'`,
+          );
+          waiting = Number(row.n) > 0;
+        }
+        expect(waiting).toBe(true);
+        // ... and commits its answer while the refused call waits to store its own.
+        await other.query(
+          `insert into idempotency_keys (merchant_id, key, scope, request_hash, status, response_status,
+                                         response_body, created_at)
+           values ($1, $2, 'payout.create', $3, 'done', 201, '{"data":{"trade_no":"PFIRST"}}', now())`,
+          [m.merchant.id, key, requestHash],
+        );
+        await other.query('commit');
+
+        const answer = await refused;
+        expect([answer.statusCode, answer.headers['idempotent-replayed'], answer.json()]).toEqual([
+          201,
+          'true',
+          { data: { trade_no: 'PFIRST' } },
+        ]);
       } finally {
         await other.end();
       }
