@@ -243,6 +243,24 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     }
     return m;
   };
+  /**
+   * True once a backend of this database waits on a lock (`Lock`: a row or transaction lock; `advisory`:
+   * a key's lock): the request under test has reached its wait. Polled, not timed.
+   */
+  const someoneWaits = async (kind: 'Lock' | 'advisory') => {
+    for (let i = 0; i < 10_000; i++) {
+      const [row] = await queryRows<{ n: number }>(
+        ctx.database.db,
+        kind === 'Lock'
+          ? sql`select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event_type = 'Lock'`
+          : sql`select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event = 'advisory'`,
+      );
+      if (Number(row.n) > 0) return true;
+    }
+    return false;
+  };
   /** The transaction ids that wrote the call's nonce, the payout, its hold's entry and its job. */
   const writersOf = async (m: GatewayMerchant, nonce: string, tradeNo: string) => {
     const [row] = await queryRows<Record<string, string>>(
@@ -491,16 +509,7 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
         const racing = gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', { body, nonce });
         // The one statement gets past its own check (it cannot see the uncommitted row) and waits on the
         // other's out_trade_no; then the other commits.
-        let waiting = false;
-        for (let i = 0; i < 10_000 && !waiting; i++) {
-          const [row] = await queryRows<{ n: number }>(
-            ctx.database.db,
-            sql`select count(*)::int as n from pg_stat_activity
-                 where datname = current_database() and wait_event_type = 'Lock'`,
-          );
-          waiting = Number(row.n) > 0;
-        }
-        expect(waiting).toBe(true);
+        expect(await someoneWaits('Lock')).toBe(true);
         await other.query('commit');
 
         const answer = await racing;
@@ -543,16 +552,7 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
           body,
           headers: { 'idempotency-key': key },
         });
-        let waiting = false;
-        for (let i = 0; i < 10_000 && !waiting; i++) {
-          const [row] = await queryRows<{ n: number }>(
-            ctx.database.db,
-            sql`select count(*)::int as n from pg_stat_activity
-                 where datname = current_database() and wait_event = 'advisory'`,
-          );
-          waiting = Number(row.n) > 0;
-        }
-        expect(waiting).toBe(true);
+        expect(await someoneWaits('advisory')).toBe(true);
         // ... and commits its answer while the refused call waits to store its own.
         await other.query(
           `insert into idempotency_keys (merchant_id, key, scope, request_hash, status, response_status,
