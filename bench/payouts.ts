@@ -336,43 +336,27 @@ export async function runPayouts(): Promise<void> {
       c.ok
         ? `OK (${c.entries} entries checked; ${r.created} payouts = answers 201 = open holds)`
         : `${c.problems.length} problem(s):\n    ${c.problems.join('\n    ')}`;
-    const spreadRatio = spread.tps / pgbenchTps;
-    const hotRatio = hot.tps / pgbenchTps;
     console.log('');
     console.log(
       'payout creation (POST /gateway/v1/payouts over HTTP, sandbox channel, JOBS=off, logs at info):',
     );
     line(`pgbench -N -c ${CLIENTS} -j 2 -T ${SECONDS}`, `${fixed(pgbenchTps, 0)} TPS`);
-    console.log(`(a) ${CLIENTS} clients across ${CLIENTS} merchants (one each):`);
-    line(
-      '    gateway payouts',
-      `${fixed(spread.tps, 0)} TPS in ${fixed(spread.seconds, 1)} s; ${latency(spread)}`,
-    );
-    line('    answers', answers(spread));
-    line(
-      `    ratio gateway / pgbench   [target >= ${TARGET}]`,
-      `${fixed(spreadRatio)} (${verdict(spreadRatio)})`,
-    );
-    line('    ledger:verify after the run', verified(spreadCheck, spread));
-    console.log(
+    /** One run's lines: its TPS, its answers, its ratio to pgbench, and ledger:verify after it. */
+    const report = (title: string, r: ClientsResult, c: Awaited<ReturnType<typeof check>>) => {
+      const ratio = r.tps / pgbenchTps;
+      console.log(title);
+      line('    gateway payouts', `${fixed(r.tps, 0)} TPS in ${fixed(r.seconds, 1)} s; ${latency(r)}`);
+      line('    answers', answers(r));
+      line(`    ratio gateway / pgbench   [target >= ${TARGET}]`, `${fixed(ratio)} (${verdict(ratio)})`);
+      line('    ledger:verify after the run', verified(c, r));
+    };
+    report(`(a) ${CLIENTS} clients across ${CLIENTS} merchants (one each):`, spread, spreadCheck);
+    report(
       `(b) ${CLIENTS} clients on one merchant (one hot balance row; <= ${HOT_MERCHANT_REQUESTS} requests):`,
+      hot,
+      hotCheck,
     );
-    line('    gateway payouts', `${fixed(hot.tps, 0)} TPS in ${fixed(hot.seconds, 1)} s; ${latency(hot)}`);
-    line('    answers', answers(hot));
-    line(`    ratio gateway / pgbench   [target >= ${TARGET}]`, `${fixed(hotRatio)} (${verdict(hotRatio)})`);
-    line('    ledger:verify after the run', verified(hotCheck, hot));
-    const keyedRatio = keyed.tps / pgbenchTps;
-    console.log(`(c) as (a), each payout with an Idempotency-Key:`);
-    line(
-      '    gateway payouts',
-      `${fixed(keyed.tps, 0)} TPS in ${fixed(keyed.seconds, 1)} s; ${latency(keyed)}`,
-    );
-    line('    answers', answers(keyed));
-    line(
-      `    ratio gateway / pgbench   [target >= ${TARGET}]`,
-      `${fixed(keyedRatio)} (${verdict(keyedRatio)})`,
-    );
-    line('    ledger:verify after the run', verified(keyedCheck, keyed));
+    report('(c) as (a), each payout with an Idempotency-Key:', keyed, keyedCheck);
     const refusal = spread.firstRefusal ?? hot.firstRefusal ?? keyed.firstRefusal;
     if (refusal) console.log(`first refusal: ${refusal}`);
     // The figures move with whatever else runs on these cores: the 1-minute load average says how busy it was.
