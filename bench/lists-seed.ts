@@ -529,11 +529,11 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
       const r = await q(`
         insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
         select 'collection', merchant_id, status, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
-               id % 16, count(*), sum(amount_minor), sum(fee_minor)
+               1 + id % 16, count(*), sum(amount_minor), sum(fee_minor)
         from collections group by 1, 2, 3, 4, 5
         union all
         select 'payout', merchant_id, status, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
-               id % 16, count(*), sum(amount_minor), sum(fee_minor)
+               1 + id % 16, count(*), sum(amount_minor), sum(fee_minor)
         from payouts group by 1, 2, 3, 4, 5`);
       return r.rowCount ?? 0;
     });

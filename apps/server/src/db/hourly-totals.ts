@@ -3,8 +3,14 @@ import { type DbOrTx, queryRows } from './client.ts';
 import { listHourly } from './schema/index.ts';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
+const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+
+/** A bound of a rollup range: a time, or (for the day rows' reach) an expression of the statement. */
+export type Bound = Date | SQL;
 
 /**
  * The sums of a list filter (DESIGN 8: from rollups, never a scan of the matching rows). Whole UTC hours
@@ -12,6 +18,10 @@ const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HO
  * of a time range read the rows, and so does a search by number (`rowsOnly`: a row or two). `rows` and
  * `rollup` select the same `columns` over [from, to) (no bound where undefined); answers each column's
  * total as text (they are bigints).
+ *
+ * With `days`, whole UTC days before the day rollup's horizon (rollup_horizons) come from its day rows, and
+ * `pending` adds what their hours hold that the day rows do not have yet; the hours at the edges of the
+ * range and after the horizon still come from `rollup`. The horizon is read in the same statement.
  */
 export async function hourlyTotals<C extends string>(
   db: DbOrTx,
@@ -20,24 +30,47 @@ export async function hourlyTotals<C extends string>(
     to?: Date;
     rowsOnly: boolean;
     rows: (from: Date | undefined, to: Date | undefined) => SQL;
-    rollup: (from: Date | undefined, to: Date | undefined) => SQL;
+    rollup: (from: Bound | undefined, to: Bound | undefined) => SQL;
+    days?: {
+      /** Its name in rollup_horizons. */
+      horizon: string;
+      /** The day rows of the days in [from, to). */
+      rollup: (from: SQL, to: SQL) => SQL;
+      /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet). */
+      pending: (from: SQL, to: SQL) => SQL;
+    };
     columns: readonly C[];
   },
 ): Promise<Record<C, string>> {
-  const { from, to } = read;
+  const { from, to, days } = read;
   const parts: SQL[] = [];
+  let prefix = sql``;
   const wholeFrom = from ? ceilHour(from) : undefined;
   const wholeTo = to ? floorHour(to) : undefined;
+  const dayFrom = wholeFrom ? ceilDay(wholeFrom) : undefined;
+  const dayTo = wholeTo ? floorDay(wholeTo) : undefined;
   if (read.rowsOnly || (wholeFrom && wholeTo && wholeFrom >= wholeTo)) {
     parts.push(read.rows(from, to));
   } else {
-    parts.push(read.rollup(wholeFrom, wholeTo));
+    if (days && !(dayFrom && dayTo && dayFrom >= dayTo)) {
+      // Days [start, reach): the whole days of the range the day rows already cover.
+      const start = dayFrom ? sql`${dayFrom.toISOString()}::timestamptz` : sql`'-infinity'::timestamptz`;
+      const end = dayTo ? sql`${dayTo.toISOString()}::timestamptz` : sql`'infinity'::timestamptz`;
+      prefix = sql`with reach as (
+        select greatest(${start}, least(${end}, coalesce(
+          (select before from rollup_horizons where rollup = ${days.horizon}), '-infinity'::timestamptz))) as at
+      ) `;
+      const reach = sql`(select at from reach)`;
+      parts.push(days.rollup(start, reach), days.pending(start, reach));
+      if (wholeFrom && dayFrom && dayFrom > wholeFrom) parts.push(read.rollup(wholeFrom, dayFrom));
+      parts.push(read.rollup(reach, wholeTo));
+    } else parts.push(read.rollup(wholeFrom, wholeTo));
     if (from && wholeFrom && wholeFrom > from) parts.push(read.rows(from, wholeFrom));
     if (to && wholeTo && wholeTo < to) parts.push(read.rows(wholeTo, to));
   }
   const [row] = await queryRows<Record<C, unknown>>(
     db,
-    sql`select ${sql.join(
+    sql`${prefix}select ${sql.join(
       read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
       sql`, `,
     )} from (${sql.join(parts, sql` union all `)}) as parts`,

@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
 import { sqlStateOf } from './sql-state.ts';
 import { hourlyTotals } from './hourly-totals.ts';
-import { orderHourly } from './schema/index.ts';
+import { orderDaily, orderHourly } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
 export type OrderFilter = {
@@ -46,8 +46,10 @@ export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to 
 
 /**
  * Count, amount and fee of a whole list filter (DESIGN 8: from rollups, never a scan of the matching rows).
- * Whole UTC hours come from order_hourly, which triggers keep in step with the orders; only the partial
- * hours at the edges of a time range, and an order-number search (one row at most), read the orders.
+ * Whole UTC days before the horizon come from order_daily plus the changes still waiting in their hours'
+ * slots; other whole UTC hours from order_hourly, which triggers keep in step with the orders; only the
+ * partial hours at the edges of a time range, and an order-number search (one row at most), read the
+ * orders.
  */
 export async function orderTotals(
   db: DbOrTx,
@@ -75,6 +77,34 @@ export async function orderTotals(
         from ? gte(orderHourly.hour, from) : undefined,
         to ? lt(orderHourly.hour, to) : undefined,
       )}`,
+    days: {
+      horizon: ORDER_HORIZON,
+      rollup: (from, to) => sql`
+        select coalesce(sum(${orderDaily.orders}), 0) as orders,
+               coalesce(sum(${orderDaily.amountMinor}), 0) as amount_minor,
+               coalesce(sum(${orderDaily.feeMinor}), 0) as fee_minor
+        from ${orderDaily}
+        where ${and(
+          eq(orderDaily.kind, kind),
+          eq(orderDaily.merchantId, f.merchantId),
+          f.status ? eq(orderDaily.status, f.status) : undefined,
+          gte(orderDaily.day, from),
+          lt(orderDaily.day, to),
+        )}`,
+      pending: (from, to) => sql`
+        select coalesce(sum(${orderHourly.orders}), 0) as orders,
+               coalesce(sum(${orderHourly.amountMinor}), 0) as amount_minor,
+               coalesce(sum(${orderHourly.feeMinor}), 0) as fee_minor
+        from ${orderHourly}
+        where ${and(
+          eq(orderHourly.merchantId, f.merchantId),
+          eq(orderHourly.kind, kind),
+          f.status ? eq(orderHourly.status, f.status) : undefined,
+          sql`${orderHourly.slot} <> 0`,
+          gte(orderHourly.hour, from),
+          lt(orderHourly.hour, to),
+        )}`,
+    },
     columns: ['orders', 'amount_minor', 'fee_minor'],
   });
   return {
@@ -83,6 +113,10 @@ export async function orderTotals(
     feeMinor: BigInt(sums.fee_minor!),
   };
 }
+
+/** order_daily's name in rollup_horizons. */
+const ORDER_HORIZON = 'order';
+const DAY_MS = 24 * 3_600_000;
 
 /** Slot rows folded in one transaction: the first sweep after a long time folds in several. */
 const FOLD_BATCH = 20_000;
@@ -94,11 +128,18 @@ const FOLD_LOCK = 7_246_002;
  * housekeeping job). The slots only spare concurrent orders of one merchant from waiting on one row while
  * their hour is current; once it is over they only multiply the rows every list sum reads (16 a status and
  * hour: 273,000 at 10 M orders). Safe beside the triggers: a slot row being changed meanwhile is skipped
- * (SKIP LOCKED) and folded by a later sweep, and a fold that would wait on a row an order's commit holds
- * gives up within 200 ms (lock_timeout) instead of holding the order up or deadlocking it. Sums read
- * across slots, so every state in between sums the same. Answers the number of slot rows folded.
+ * (SKIP LOCKED) and folded by a later sweep. Sums read across slots, so every state in between sums the
+ * same. Then sums the UTC days over before `before` into order_daily (closeOrderDays). Answers the number
+ * of slot rows folded.
  */
 export async function foldOrderHourlySlots(db: Db, before: Date): Promise<number> {
+  const folded = await foldSlots(db, before);
+  if (folded !== undefined) await closeOrderDays(db, before);
+  return folded ?? 0;
+}
+
+/** Undefined when another process is folding. */
+async function foldSlots(db: Db, before: Date): Promise<number | undefined> {
   let total = 0;
   for (;;) {
     let folded: number | undefined;
@@ -118,7 +159,7 @@ export async function foldOrderHourlySlots(db: Db, before: Date): Promise<number
       if (code === '55P03' || code === '40P01') return total;
       throw error;
     }
-    if (folded === undefined) return total;
+    if (folded === undefined) return total === 0 ? undefined : total;
     total += folded;
     if (folded < FOLD_BATCH) return total;
   }
@@ -150,6 +191,18 @@ async function foldBatch(tx: Tx, before: Date): Promise<number> {
                 amount_minor = o.amount_minor + excluded.amount_minor,
                 fee_minor = o.fee_minor + excluded.fee_minor
           returning kind, merchant_id, status, hour, orders, amount_minor, fee_minor
+        ), daily as (
+          -- A late change to an order of a day order_daily has: into its day row too, in the same step.
+          insert into ${orderDaily} as d (kind, merchant_id, status, day, orders, amount_minor, fee_minor)
+          select kind, merchant_id, status, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
+                 sum(orders), sum(amount_minor), sum(fee_minor)
+          from summed
+          where hour < (select before from rollup_horizons where rollup = ${ORDER_HORIZON})
+          group by 1, 2, 3, 4
+          on conflict (merchant_id, kind, status, day) do update
+            set orders = d.orders + excluded.orders,
+                amount_minor = d.amount_minor + excluded.amount_minor,
+                fee_minor = d.fee_minor + excluded.fee_minor
         ), zeros as (
           select kind, merchant_id, status, hour from kept
           where orders = 0 and amount_minor = 0 and fee_minor = 0
@@ -179,6 +232,38 @@ async function foldBatch(tx: Tx, before: Date): Promise<number> {
     );
   }
   return folded?.rows ?? 0;
+}
+
+/**
+ * Moves order_daily's horizon to the last UTC midnight at or before `before`, writing the rows of the days
+ * it passes from their hours' slot-0 rows (slots the fold skipped stay pending: readers add them, the next
+ * fold moves them into both). One process at a time (the fold's lock), in one transaction with the new
+ * horizon: a reader sees the days before it and their rows together, or neither.
+ */
+async function closeOrderDays(db: Db, before: Date): Promise<void> {
+  const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS).toISOString();
+  await db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ got: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${FOLD_LOCK}) as got`,
+    );
+    if (!lock?.got) return;
+    await tx.execute(sql`
+      with since as (
+        select coalesce((select before from rollup_horizons where rollup = ${ORDER_HORIZON}),
+                        '-infinity'::timestamptz) as at
+      ), days as (
+        insert into ${orderDaily} (kind, merchant_id, status, day, orders, amount_minor, fee_minor)
+        select kind, merchant_id, status, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
+               sum(orders), sum(amount_minor), sum(fee_minor)
+        from ${orderHourly}
+        where slot = 0 and hour >= (select at from since) and hour < ${until}::timestamptz
+        group by 1, 2, 3, 4
+      )
+      insert into rollup_horizons (rollup, before) values (${ORDER_HORIZON}, ${until}::timestamptz)
+      on conflict (rollup) do update set before = excluded.before
+        where rollup_horizons.before < excluded.before`);
+  });
 }
 
 export type OrderDayRow = { day: string; status: string; orders: number; amountMinor: bigint };

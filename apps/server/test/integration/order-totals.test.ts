@@ -203,6 +203,105 @@ describe('the rollup folded by housekeeping', () => {
   });
 });
 
+describe('the days before the horizon (order_daily)', () => {
+  const horizon = async () => {
+    const [row] = await queryRows<{ before: Date | string }>(
+      ctx.database.db,
+      sql`select before from rollup_horizons where rollup = 'order'`,
+    );
+    return row ? new Date(row.before) : undefined;
+  };
+  const byDay = (
+    rows: {
+      kind: string;
+      status: string;
+      day: Date | string;
+      orders: unknown;
+      amount: unknown;
+      fee: unknown;
+    }[],
+  ) =>
+    rows
+      .filter((r) => Number(r.orders) !== 0 || String(r.amount) !== '0' || String(r.fee) !== '0')
+      .map((r) => `${r.kind} ${r.status} ${new Date(r.day).toISOString()} ${r.orders} ${r.amount} ${r.fee}`)
+      .sort();
+
+  it('hold each UTC day before it as its orders sum up, and it only moves forward', async () => {
+    const { db } = ctx.database;
+    await foldOrderHourlySlots(db, new Date(START + SPAN_MS + 90 * 60_000));
+    // The last UTC midnight at or before the sweep's hour.
+    expect(await horizon()).toEqual(new Date(START + SPAN_MS));
+    const days = await queryRows<{
+      kind: string;
+      status: string;
+      day: Date | string;
+      orders: unknown;
+      amount: unknown;
+      fee: unknown;
+    }>(
+      db,
+      sql`select kind, status, day, orders::text as orders, amount_minor::text as amount, fee_minor::text as fee
+          from order_daily where merchant_id = ${m.merchant.id}`,
+    );
+    const orders = await queryRows<{
+      kind: string;
+      status: string;
+      day: Date | string;
+      orders: unknown;
+      amount: unknown;
+      fee: unknown;
+    }>(
+      db,
+      sql`select kind, status, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00') as day,
+                 count(*)::text as orders, sum(amount_minor)::text as amount, sum(fee_minor)::text as fee
+          from (select 'collection' as kind, status, created_at, amount_minor, fee_minor from collections
+                where merchant_id = ${m.merchant.id}
+                union all
+                select 'payout', status, created_at, amount_minor, fee_minor from payouts
+                where merchant_id = ${m.merchant.id}) o
+          where created_at < ${new Date(START + SPAN_MS).toISOString()}::timestamptz
+          group by 1, 2, 3`,
+    );
+    expect(byDay(days).length).toBeGreaterThan(12);
+    expect(byDay(days)).toEqual(byDay(orders));
+    // A sweep with an older clock (another process, a late timer) neither moves it back nor adds a day.
+    await foldOrderHourlySlots(db, new Date(START + 24 * 3_600_000));
+    expect(await horizon()).toEqual(new Date(START + SPAN_MS));
+    expect(
+      await queryRows(db, sql`select 1 from order_daily where merchant_id = ${m.merchant.id}`),
+    ).toHaveLength(days.length);
+  });
+
+  it('are what a sum over whole days reads', async () => {
+    const { db } = ctx.database;
+    const all = { merchantId: m.merchant.id };
+    const week = {
+      merchantId: m.merchant.id,
+      from: new Date(START - 2 * 24 * 3_600_000 + 5 * 60_000),
+      to: new Date(START + 2 * 24 * 3_600_000 + 7 * 60_000),
+    };
+    const sums = [await payoutsRepository.totals(db, all), await payoutsRepository.totals(db, week)];
+    // One day row off by 1,000 orders shows in every sum over that day, and in no other.
+    await db.execute(
+      sql`update order_daily set orders = orders + 1000 where merchant_id = ${m.merchant.id} and kind = 'payout'
+            and status = 'failed' and day = ${new Date(START + 24 * 3_600_000).toISOString()}::timestamptz`,
+    );
+    try {
+      expect(await payoutsRepository.totals(db, all)).toEqual({ ...sums[0], count: sums[0].count + 1000 });
+      expect(await payoutsRepository.totals(db, week)).toEqual({ ...sums[1], count: sums[1].count + 1000 });
+      expect(
+        await payoutsRepository.totals(db, { ...all, from: new Date(START + 2 * 24 * 3_600_000) }),
+      ).toEqual(await scan('payouts', { ...all, from: new Date(START + 2 * 24 * 3_600_000) }));
+    } finally {
+      await db.execute(
+        sql`update order_daily set orders = orders - 1000 where merchant_id = ${m.merchant.id} and kind = 'payout'
+              and status = 'failed' and day = ${new Date(START + 24 * 3_600_000).toISOString()}::timestamptz`,
+      );
+    }
+    expect(await payoutsRepository.totals(db, all)).toEqual(await scan('payouts', all));
+  });
+});
+
 describe('folding many hours and busy rows', () => {
   const rollupSums = async (merchantId: number) => {
     const [row] = await queryRows<{ rows: number; orders: string; amount: string; fee: string }>(
@@ -231,7 +330,7 @@ describe('folding many hours and busy rows', () => {
   });
 
   it.runIf(testDatabaseKind() === 'postgres')(
-    'gives up on a row an order holds rather than wait on it, and folds it at the next sweep',
+    'skips a slot row an order holds rather than wait on it, and folds it at the next sweep',
     async () => {
       const busy = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
       await ctx.database.db.execute(sql`
@@ -239,14 +338,14 @@ describe('folding many hours and busy rows', () => {
         values ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 0, 2, 500, 10),
                ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 3, 1, 300, 5)`);
       const before = await rollupSums(busy.merchant.id);
-      // A late change to an order of that hour, not committed yet, holds slot 0's row.
+      // A late change to an order of that hour, not committed yet, holds its slot's row.
       const order = new pg.Client({ connectionString: ctx.database.url });
       await order.connect();
       try {
         await order.query('begin');
         await order.query(
           `update order_hourly set orders = orders + 1, amount_minor = amount_minor + 7
-           where merchant_id = $1 and slot = 0`,
+           where merchant_id = $1 and slot = 3`,
           [busy.merchant.id],
         );
         const started = performance.now();

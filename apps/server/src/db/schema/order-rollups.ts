@@ -6,9 +6,10 @@ import { merchants } from './merchants.ts';
  * The lists' sums without reading the orders (DESIGN 8): per kind (collection, payout), merchant, status and
  * UTC hour of creation, the count, amount and fee of the orders. Kept by triggers on collections and
  * payouts in the transaction of each insert and status change (migration 0008), so it cannot drift from
- * the orders. Each hour is spread over 16 slots (id % 16): concurrent orders of one merchant rarely wait
- * on the same row. Once the hour is over, the housekeeping job folds its slots into slot 0, so that the
- * sums read one row per status and hour (foldOrderHourlySlots).
+ * the orders. Each hour is spread over 16 slots (1 + id % 16): concurrent orders of one merchant rarely
+ * wait on the same row. Once the hour is over, the housekeeping job folds its slots into slot 0, so that
+ * the sums read one row per status and hour (foldOrderHourlySlots). Slot 0 is the job's alone (migration
+ * 0017): the triggers never write it, which is what keeps order_daily exact.
  */
 export const orderHourly = pgTable(
   'order_hourly',
@@ -29,13 +30,50 @@ export const orderHourly = pgTable(
     // Sums of every status over a range of hours (no status filter, or a date range): without it PostgreSQL
     // reads the whole table (bench lists at 10 M orders: 64-103 ms, 3 ms with it).
     index('order_hourly_merchant_kind_hour_idx').on(t.merchantId, t.kind, t.hour),
-    // The rows the housekeeping job has still to fold into slot 0: the current hours' (foldOrderHourlySlots).
+    // The rows the housekeeping job has still to fold into slot 0 (foldOrderHourlySlots): the current
+    // hours', and changes to older orders, which a sum over days also reads (orderTotals' pending).
     index('order_hourly_unfolded_idx')
-      .on(t.hour)
+      .on(t.merchantId, t.kind, t.hour)
       .where(sql`${t.slot} <> 0`),
     check('order_hourly_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
   ],
 );
+
+/**
+ * order_hourly by UTC day, for the days before the horizon (rollup_horizons, 'order'): a sum over a long
+ * range reads a row per status and day instead of one per hour (90 days of a merchant: 17,000 hour rows).
+ * Only the housekeeping job writes it, from slot 0 of order_hourly and together with it: a day row is
+ * always the sum of its hours' slot-0 rows, and a change to an older order waits in a slot (1-16) of its
+ * hour until the next sweep moves it into both (foldOrderHourlySlots). Readers add those waiting slots.
+ */
+export const orderDaily = pgTable(
+  'order_daily',
+  {
+    kind: text('kind').notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    status: text('status').notNull(),
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    orders: bigint('orders', { mode: 'bigint' }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.kind, t.status, t.day] }),
+    index('order_daily_merchant_kind_day_idx').on(t.merchantId, t.kind, t.day),
+    check('order_daily_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
+  ],
+);
+
+/**
+ * How far each daily rollup reaches: its day rows cover every UTC day before `before` (none while absent).
+ * Only moves forward, so a reader that read it earlier still reads exact sums.
+ */
+export const rollupHorizons = pgTable('rollup_horizons', {
+  rollup: text('rollup').primaryKey(),
+  before: timestamp('before', { withTimezone: true }).notNull(),
+});
 
 /**
  * The same for the lists with two more sums and another filter (DESIGN 8: sums from rollups, never a scan
