@@ -12,6 +12,7 @@ const LEDGER_TABLES = [
   'holds',
   'fundFlows',
   'fundFlowHourly',
+  'fundFlowDaily',
 ];
 const LEDGER_SQL_TABLES = [
   'ledger_accounts',
@@ -20,6 +21,7 @@ const LEDGER_SQL_TABLES = [
   'holds',
   'fund_flows',
   'fund_flow_hourly',
+  'fund_flow_daily',
 ];
 const LEDGER_TABLE_NAMES = `/^(${LEDGER_TABLES.join('|')})$/`;
 const SQL_WRITE = String.raw`(insert\s+into|update|delete\s+from|truncate(\s+table)?)`;

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
-import { foldOrderHourlySlots } from '../apps/server/src/db/order-totals.ts';
+import { sweepExpired } from '../apps/server/src/jobs/housekeeping.ts';
 import { encodeCursor } from '../apps/server/src/lib/cursor.ts';
 import { localRangeToUtc } from '../apps/server/src/lib/timezone.ts';
 import { baseUrl, fixed, type Timing, timeRounds } from './lib.ts';
@@ -21,7 +21,8 @@ import { createListsDatabase, LISTS_MERCHANT_NO, LISTS_USER, type SeedOptions } 
 //   its own pool; its plan must use an index): target <= 3x;
 // - page 500 by cursor (meta.next_cursor's form, of page 499's last row) against page 1: target <= 1.2x;
 // - the time of the sums (meta) the same request computes, and what it reads: from the rollups
-//   (order_hourly, fund_flow_hourly), never a scan of the matching rows.
+//   (order_hourly and order_daily, fund_flow_hourly and fund_flow_daily, list_hourly), never a scan of
+//   the matching rows.
 // The SQL the server sends for the page and for the sums is caught on its way out (as list-plans.test.ts
 // does) and EXPLAIN ANALYZEd beside the bare query's, so a plan that differs (a sequential scan, a sort,
 // rows read and thrown away) is named. Timed runs are interleaved (bare, HTTP, sums, page 500 in turn) so
@@ -448,16 +449,14 @@ export async function runLists(): Promise<void> {
       } else await bench.drop();
     };
   }
-  // The order rollup as the housekeeping job keeps it: the slots of the hours over folded into one row.
-  const foldStarted = performance.now();
-  const folded = await foldOrderHourlySlots(
-    database.db,
-    new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000),
-  );
+  // The rollups as the housekeeping job keeps them: the slots of the hours over folded into one row, the
+  // days over summed into order_daily and fund_flow_daily.
+  const sweepStarted = performance.now();
+  await sweepExpired(database.db);
   console.log(
-    `order_hourly: ${folded.toLocaleString('en')} slot rows folded by housekeeping's sweep in ${fixed((performance.now() - foldStarted) / 1000, 1)} s`,
+    `housekeeping's sweep (order_hourly folded, days closed) in ${fixed((performance.now() - sweepStarted) / 1000, 1)} s`,
   );
-  await database.db.execute(sql`vacuum analyze order_hourly`);
+  await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
   const logs = createWriteStream('/dev/null');
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;

@@ -36,8 +36,8 @@ export async function hourlyTotals<C extends string>(
       horizon: string;
       /** The day rows of the days in [from, to). */
       rollup: (from: SQL, to: SQL) => SQL;
-      /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet). */
-      pending: (from: SQL, to: SQL) => SQL;
+      /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet), if any. */
+      pending?: (from: SQL, to: SQL) => SQL;
     };
     columns: readonly C[];
   },
@@ -61,7 +61,8 @@ export async function hourlyTotals<C extends string>(
           (select before from rollup_horizons where rollup = ${days.horizon}), '-infinity'::timestamptz))) as at
       ) `;
       const reach = sql`(select at from reach)`;
-      parts.push(days.rollup(start, reach), days.pending(start, reach));
+      parts.push(days.rollup(start, reach));
+      if (days.pending) parts.push(days.pending(start, reach));
       if (wholeFrom && dayFrom && dayFrom > wholeFrom) parts.push(read.rollup(wholeFrom, dayFrom));
       parts.push(read.rollup(reach, wholeTo));
     } else parts.push(read.rollup(wholeFrom, wholeTo));

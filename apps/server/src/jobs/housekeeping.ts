@@ -4,19 +4,23 @@ import { foldOrderHourlySlots } from '../db/order-totals.ts';
 import { deleteSpentRateLimits } from '../db/rate-limits.ts';
 import { sessionsRepository } from '../modules/auth/index.ts';
 import { gatewayRepository } from '../modules/gateway/index.ts';
+import { fundFlowsRepository } from '../modules/ledger/index.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 const HOUR_MS = 3_600_000;
 
 /**
- * Deletes expired sessions and spent rate-limit windows, and folds the order rollup's slots of the hours
- * over for an hour or more. Idempotent; any number of processes may run it at once.
+ * Deletes expired sessions and spent rate-limit windows, folds the order rollup's slots of the hours over
+ * for an hour or more, and sums the UTC days over by then into the daily rollups. Idempotent; any number
+ * of processes may run it at once.
  */
 export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void> {
   await sessionsRepository.deleteExpired(db);
   await deleteSpentRateLimits(db, now);
   await gatewayRepository.deleteExpired(db, now);
-  await foldOrderHourlySlots(db, new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS));
+  const before = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
+  await foldOrderHourlySlots(db, before);
+  await fundFlowsRepository.closeDays(db, before);
 }
 
 export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {

@@ -42,6 +42,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'collections',
     'daily_reports',
     'export_tasks',
+    'fund_flow_daily',
     'fund_flow_hourly',
     'fund_flows',
     'gateway_nonces',

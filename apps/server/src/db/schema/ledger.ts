@@ -181,3 +181,27 @@ export const fundFlowHourly = pgTable(
     index('fund_flow_hourly_merchant_hour_idx').on(t.merchantId, t.hour),
   ],
 );
+
+/**
+ * fund_flow_hourly by UTC day, for the days before the horizon (rollup_horizons, 'fund_flow'): a sum over a
+ * long range reads a row per type and day instead of one per hour. Entries never change, so a day, once
+ * no transaction that began before its end is still open, never changes either: the housekeeping job then
+ * writes its rows once, with the new horizon (Ledger closeFundFlowDays).
+ */
+export const fundFlowDaily = pgTable(
+  'fund_flow_daily',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    type: text('type').notNull(),
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    inMinor: bigint('in_minor', { mode: 'bigint' }).notNull(),
+    outMinor: bigint('out_minor', { mode: 'bigint' }).notNull(),
+    entries: bigint('entries', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.type, t.day] }),
+    index('fund_flow_daily_merchant_day_idx').on(t.merchantId, t.day),
+  ],
+);

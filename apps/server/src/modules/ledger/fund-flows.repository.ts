@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
+import { type Db, type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
+import { hourlyTotals } from '../../db/hourly-totals.ts';
 import { newestFirst } from '../../db/keyset.ts';
-import { fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
+import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
 export type FundFlowFilter = {
@@ -20,9 +21,11 @@ export type FundFlowCursor = { createdAt: Date; id: number };
 
 export type FundFlowTotals = { count: number; inMinor: bigint; outMinor: bigint };
 
-const HOUR_MS = 3_600_000;
-const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
-const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+const DAY_MS = 24 * 3_600_000;
+/** fund_flow_daily's name in rollup_horizons. */
+const FUND_FLOW_HORIZON = 'fund_flow';
+/** Advisory lock key: one closing of fund flow days at a time across every process. */
+const CLOSE_DAYS_LOCK = 7_246_003;
 
 const NEWEST_FIRST = newestFirst(fundFlows.createdAt, fundFlows.id);
 
@@ -114,71 +117,92 @@ export const fundFlowsRepository = {
   },
 
   /**
-   * Count, money in and money out of the whole filter. Whole hours come from the hourly rollup the ledger
-   * keeps; only the partial hours at the edges of a time range (and a reference-number search, which
-   * matches a handful of rows) read the entries themselves.
+   * Count, money in and money out of the whole filter. Whole UTC days before the horizon come from the
+   * daily rollup, other whole hours from the hourly one the ledger keeps; only the partial hours at the
+   * edges of a time range (and a reference-number search, which matches a handful of rows) read the
+   * entries themselves.
    */
   totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
-    // The list as it opens (no time range, no reference number): the rollup alone, a prepared statement.
-    if (!filter.refNo && !filter.from && !filter.to && filter.maxId === undefined) {
-      const byType = filter.type !== undefined;
-      const key = byType ? 'fund_flow_totals_type' : 'fund_flow_totals';
-      const [row] = await preparedOnce(db, key, (on) =>
-        on
-          .select({
-            entries: sql<string>`coalesce(sum(${fundFlowHourly.entries}), 0)::text`,
-            inMinor: sql<string>`coalesce(sum(${fundFlowHourly.inMinor}), 0)::text`,
-            outMinor: sql<string>`coalesce(sum(${fundFlowHourly.outMinor}), 0)::text`,
-          })
-          .from(fundFlowHourly)
-          .where(
-            and(
-              eq(fundFlowHourly.merchantId, sql.placeholder('merchantId')),
-              byType ? eq(fundFlowHourly.type, sql.placeholder('type')) : undefined,
-            ),
-          )
-          .prepare(key),
-      ).execute({ merchantId: filter.merchantId, type: filter.type });
-      return {
-        count: Number(row?.entries ?? 0),
-        inMinor: BigInt(row?.inMinor ?? 0),
-        outMinor: BigInt(row?.outMinor ?? 0),
-      };
-    }
-    const parts: SQL[] = [];
-    if (filter.refNo) {
-      parts.push(rawTotals(filter));
-    } else {
-      const wholeFrom = filter.from ? ceilHour(filter.from) : undefined;
-      const wholeTo = filter.to ? floorHour(filter.to) : undefined;
-      if (wholeFrom && wholeTo && wholeFrom >= wholeTo) {
-        parts.push(rawTotals(filter));
-      } else {
-        parts.push(sql`
-          select coalesce(sum(${fundFlowHourly.entries}), 0) as entries,
-                 coalesce(sum(${fundFlowHourly.inMinor}), 0) as in_minor,
-                 coalesce(sum(${fundFlowHourly.outMinor}), 0) as out_minor
-          from ${fundFlowHourly}
+    const sums = await hourlyTotals(db, {
+      from: filter.from,
+      to: filter.to,
+      rowsOnly: filter.refNo !== undefined,
+      rows: (from, to) => rawTotals(filter, from, to),
+      rollup: (from, to) => sql`
+        select coalesce(sum(${fundFlowHourly.entries}), 0) as entries,
+               coalesce(sum(${fundFlowHourly.inMinor}), 0) as in_minor,
+               coalesce(sum(${fundFlowHourly.outMinor}), 0) as out_minor
+        from ${fundFlowHourly}
+        where ${and(
+          eq(fundFlowHourly.merchantId, filter.merchantId),
+          filter.type ? eq(fundFlowHourly.type, filter.type) : undefined,
+          from ? gte(fundFlowHourly.hour, from) : undefined,
+          to ? lt(fundFlowHourly.hour, to) : undefined,
+        )}`,
+      days: {
+        horizon: FUND_FLOW_HORIZON,
+        rollup: (from, to) => sql`
+          select coalesce(sum(${fundFlowDaily.entries}), 0) as entries,
+                 coalesce(sum(${fundFlowDaily.inMinor}), 0) as in_minor,
+                 coalesce(sum(${fundFlowDaily.outMinor}), 0) as out_minor
+          from ${fundFlowDaily}
           where ${and(
-            eq(fundFlowHourly.merchantId, filter.merchantId),
-            filter.type ? eq(fundFlowHourly.type, filter.type) : undefined,
-            wholeFrom ? gte(fundFlowHourly.hour, wholeFrom) : undefined,
-            wholeTo ? lt(fundFlowHourly.hour, wholeTo) : undefined,
-          )}`);
-        if (filter.from && wholeFrom && wholeFrom > filter.from)
-          parts.push(rawTotals(filter, filter.from, wholeFrom));
-        if (filter.to && wholeTo && wholeTo < filter.to) parts.push(rawTotals(filter, wholeTo, filter.to));
-      }
-    }
-    const [row] = await queryRows<{ entries: unknown; in_minor: unknown; out_minor: unknown }>(
-      db,
-      sql`select sum(entries)::text as entries, sum(in_minor)::text as in_minor, sum(out_minor)::text as out_minor
-          from (${sql.join(parts, sql` union all `)}) as parts`,
-    );
+            eq(fundFlowDaily.merchantId, filter.merchantId),
+            filter.type ? eq(fundFlowDaily.type, filter.type) : undefined,
+            gte(fundFlowDaily.day, from),
+            lt(fundFlowDaily.day, to),
+          )}`,
+      },
+      columns: ['entries', 'in_minor', 'out_minor'],
+    });
     return {
-      count: Number(row?.entries ?? 0),
-      inMinor: BigInt(String(row?.in_minor ?? 0)),
-      outMinor: BigInt(String(row?.out_minor ?? 0)),
+      count: Number(sums.entries),
+      inMinor: BigInt(sums.in_minor),
+      outMinor: BigInt(sums.out_minor),
     };
+  },
+
+  /**
+   * Moves the daily rollup's horizon to the last UTC midnight at or before `before`, writing the rows of
+   * the days it passes from their hours (the housekeeping job). An entry is dated by its transaction's
+   * start, so a day is over for good once no transaction that began before its end is still open: while
+   * one is, the horizon waits for a later sweep. One process at a time; the day rows and the horizon are
+   * written together. Answers the new horizon, or undefined when it did not move.
+   */
+  closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
+    const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
+    return db.transaction(async (tx) => {
+      const [state] = await queryRows<{ got: boolean; since: Date | string | null }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(${CLOSE_DAYS_LOCK}) as got,
+                   (select before from rollup_horizons where rollup = ${FUND_FLOW_HORIZON}) as since`,
+      );
+      if (!state?.got) return undefined;
+      if (state.since !== null && new Date(state.since) >= until) return undefined;
+      // Its own statement: the insert below takes its snapshot after this one, so every transaction that
+      // began before `until` and has ended by now is in it.
+      const [open] = await queryRows<{ open: boolean }>(
+        tx,
+        sql`select exists (select 1 from pg_stat_activity
+                           where datname = current_database() and backend_type = 'client backend'
+                             and pid <> pg_backend_pid() and xact_start < ${until.toISOString()}::timestamptz)
+                   as open`,
+      );
+      if (open?.open) return undefined;
+      await tx.execute(sql`
+        with days as (
+          insert into ${fundFlowDaily} (merchant_id, type, day, in_minor, out_minor, entries)
+          select merchant_id, type, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
+                 sum(in_minor), sum(out_minor), sum(entries)
+          from ${fundFlowHourly}
+          where hour >= coalesce(${state.since === null ? null : new Date(state.since).toISOString()}::timestamptz,
+                                 '-infinity'::timestamptz)
+            and hour < ${until.toISOString()}::timestamptz
+          group by 1, 2, 3
+        )
+        insert into rollup_horizons (rollup, before) values (${FUND_FLOW_HORIZON}, ${until.toISOString()}::timestamptz)
+        on conflict (rollup) do update set before = excluded.before`);
+      return until;
+    });
   },
 };

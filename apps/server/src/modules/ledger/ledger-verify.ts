@@ -18,6 +18,7 @@ export const INVARIANTS = [
   'entries_in_time_order',
   'hold_entries',
   'hourly_rollup',
+  'daily_rollup',
   'daily_report_balanced',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
@@ -237,6 +238,26 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
                    or a.entries is distinct from r.entries) ${scope(sql`m.no`)}
             order by m.no, 3`,
         (r) => `the hourly sums of ${r.type} at ${r.hour} UTC do not match its entries`,
+      );
+      await check(
+        'daily_rollup',
+        sql`with horizon as (
+              select coalesce((select before from rollup_horizons where rollup = 'fund_flow'),
+                              '-infinity'::timestamptz) as before
+            ), actual as (
+              select merchant_id, type, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00') as day,
+                     sum(in_minor) as in_minor, sum(out_minor) as out_minor, sum(entries) as entries
+              from fund_flow_hourly where hour < (select before from horizon) group by 1, 2, 3
+            )
+            select m.no as merchant_no, coalesce(a.type, d.type) as type,
+                   to_char(coalesce(a.day, d.day) at time zone 'UTC', 'YYYY-MM-DD') as day
+            from actual a
+            full join fund_flow_daily d on d.merchant_id = a.merchant_id and d.type = a.type and d.day = a.day
+            join merchants m on m.id = coalesce(a.merchant_id, d.merchant_id)
+            where (a.in_minor is distinct from d.in_minor or a.out_minor is distinct from d.out_minor
+                   or a.entries is distinct from d.entries) ${scope(sql`m.no`)}
+            order by m.no, 3`,
+        (r) => `the daily sums of ${r.type} on ${r.day} (UTC) do not match its hours`,
       );
       // A kept daily report (modules/reports): opening + the day's entries = closing, and both balances and
       // the entry count are the ledger's own for that day.
