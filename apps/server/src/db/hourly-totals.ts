@@ -9,8 +9,34 @@ const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HO
 const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
 const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
-/** A bound of a rollup range: a time, or (for the day rows' reach) an expression of the statement. */
-export type Bound = Date | SQL;
+/** How long a process reuses a daily rollup's horizon before reading it again. */
+const HORIZON_TTL_MS = 60_000;
+const horizons = new WeakMap<DbOrTx, Map<string, { before: Date | null; readAt: number }>>();
+
+/**
+ * A daily rollup's horizon (rollup_horizons), remembered for a minute per database handle. It only moves
+ * forward, and every hour at or after any horizon is in the hourly rows, so a horizon read a while ago
+ * still gives exact sums (only from fewer day rows); a transaction (a handle of its own) reads its own.
+ * Bounds written into the statement as values let the planner see how few rows each part reads.
+ */
+async function horizonOf(db: DbOrTx, name: string): Promise<Date | null> {
+  const known = horizons.get(db)?.get(name);
+  if (known && Date.now() - known.readAt < HORIZON_TTL_MS) return known.before;
+  const [row] = await queryRows<{ before: Date | string }>(
+    db,
+    sql`select before from rollup_horizons where rollup = ${name}`,
+  );
+  const before = row ? new Date(row.before) : null;
+  let byName = horizons.get(db);
+  if (!byName) horizons.set(db, (byName = new Map()));
+  byName.set(name, { before, readAt: Date.now() });
+  return before;
+}
+
+/** Forgets the remembered horizon (the process that moves it, at once; the others within a minute). */
+export function horizonMoved(db: DbOrTx, name: string): void {
+  horizons.get(db)?.delete(name);
+}
 
 /**
  * The sums of a list filter (DESIGN 8: from rollups, never a scan of the matching rows). Whole UTC hours
@@ -19,9 +45,9 @@ export type Bound = Date | SQL;
  * `rollup` select the same `columns` over [from, to) (no bound where undefined); answers each column's
  * total as text (they are bigints).
  *
- * With `days`, whole UTC days before the day rollup's horizon (rollup_horizons) come from its day rows, and
- * `pending` adds what their hours hold that the day rows do not have yet; the hours at the edges of the
- * range and after the horizon still come from `rollup`. The horizon is read in the same statement.
+ * With `days`, the whole UTC days of the range before the day rollup's horizon come from its day rows,
+ * and `pending` adds what their hours hold that the day rows do not have yet; the hours at the edges of
+ * the range and from the horizon on still come from `rollup`.
  */
 export async function hourlyTotals<C extends string>(
   db: DbOrTx,
@@ -30,48 +56,43 @@ export async function hourlyTotals<C extends string>(
     to?: Date;
     rowsOnly: boolean;
     rows: (from: Date | undefined, to: Date | undefined) => SQL;
-    rollup: (from: Bound | undefined, to: Bound | undefined) => SQL;
+    rollup: (from: Date | undefined, to: Date | undefined) => SQL;
     days?: {
       /** Its name in rollup_horizons. */
       horizon: string;
       /** The day rows of the days in [from, to). */
-      rollup: (from: SQL, to: SQL) => SQL;
+      rollup: (from: Date | undefined, to: Date) => SQL;
       /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet), if any. */
-      pending?: (from: SQL, to: SQL) => SQL;
+      pending?: (from: Date | undefined, to: Date) => SQL;
     };
     columns: readonly C[];
   },
 ): Promise<Record<C, string>> {
   const { from, to, days } = read;
   const parts: SQL[] = [];
-  let prefix = sql``;
   const wholeFrom = from ? ceilHour(from) : undefined;
   const wholeTo = to ? floorHour(to) : undefined;
-  const dayFrom = wholeFrom ? ceilDay(wholeFrom) : undefined;
-  const dayTo = wholeTo ? floorDay(wholeTo) : undefined;
   if (read.rowsOnly || (wholeFrom && wholeTo && wholeFrom >= wholeTo)) {
     parts.push(read.rows(from, to));
   } else {
-    if (days && !(dayFrom && dayTo && dayFrom >= dayTo)) {
-      // Days [start, reach): the whole days of the range the day rows already cover.
-      const start = dayFrom ? sql`${dayFrom.toISOString()}::timestamptz` : sql`'-infinity'::timestamptz`;
-      const end = dayTo ? sql`${dayTo.toISOString()}::timestamptz` : sql`'infinity'::timestamptz`;
-      prefix = sql`with reach as (
-        select greatest(${start}, least(${end}, coalesce(
-          (select before from rollup_horizons where rollup = ${days.horizon}), '-infinity'::timestamptz))) as at
-      ) `;
-      const reach = sql`(select at from reach)`;
-      parts.push(days.rollup(start, reach));
-      if (days.pending) parts.push(days.pending(start, reach));
+    // Days [dayFrom, reach): the whole days of the range the day rows cover (none without a horizon).
+    const dayFrom = wholeFrom ? ceilDay(wholeFrom) : undefined;
+    const dayTo = wholeTo ? floorDay(wholeTo) : undefined;
+    const horizon = days ? await horizonOf(db, days.horizon) : null;
+    const end = horizon && dayTo && dayTo < horizon ? dayTo : horizon;
+    const reach = end && (!dayFrom || end > dayFrom) ? end : undefined;
+    if (days && reach) {
+      parts.push(days.rollup(dayFrom, reach));
+      if (days.pending) parts.push(days.pending(dayFrom, reach));
       if (wholeFrom && dayFrom && dayFrom > wholeFrom) parts.push(read.rollup(wholeFrom, dayFrom));
-      parts.push(read.rollup(reach, wholeTo));
+      if (!wholeTo || reach < wholeTo) parts.push(read.rollup(reach, wholeTo));
     } else parts.push(read.rollup(wholeFrom, wholeTo));
     if (from && wholeFrom && wholeFrom > from) parts.push(read.rows(from, wholeFrom));
     if (to && wholeTo && wholeTo < to) parts.push(read.rows(wholeTo, to));
   }
   const [row] = await queryRows<Record<C, unknown>>(
     db,
-    sql`${prefix}select ${sql.join(
+    sql`select ${sql.join(
       read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
       sql`, `,
     )} from (${sql.join(parts, sql` union all `)}) as parts`,

@@ -1,8 +1,10 @@
-import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
+import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from './client.ts';
+import { newestFirst } from './keyset.ts';
+import type { Cursor } from '../lib/cursor.ts';
 import { sqlStateOf } from './sql-state.ts';
-import { hourlyTotals } from './hourly-totals.ts';
+import { horizonMoved, hourlyTotals } from './hourly-totals.ts';
 import { orderDaily, orderHourly } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
@@ -42,6 +44,71 @@ export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to 
     to ? lt(table.createdAt, to) : undefined,
     f.maxId !== undefined ? lte(table.id, f.maxId) : undefined,
   );
+}
+
+/**
+ * One page of collections or payouts, newest first: after the cursor when given (keyset), else skipping
+ * `offset` rows. A prepared statement per combination of filters (at most 128 a table), its values bound per
+ * call: PostgreSQL plans it once and Node builds no SQL per request.
+ */
+export function orderPage<Row>(
+  db: DbOrTx,
+  table: OrderTable,
+  f: OrderFilter,
+  limit: number,
+  position: { cursor?: Cursor; offset: number },
+): Promise<Row[]> {
+  const { cursor } = position;
+  const shape = {
+    tradeNo: Boolean(f.tradeNo),
+    outTradeNo: Boolean(f.outTradeNo),
+    status: Boolean(f.status),
+    from: f.from !== undefined,
+    to: f.to !== undefined,
+    maxId: f.maxId !== undefined,
+    cursor: cursor !== undefined,
+  };
+  const key = `${getTableName(table)}_page_${Object.entries(shape)
+    .filter(([, on]) => on)
+    .map(([name]) => name)
+    .join('_')}`;
+  const query = preparedOnce(db, key, (on) => {
+    const p = (name: string) => sql.placeholder(name);
+    return on
+      .select()
+      .from(table)
+      .where(
+        and(
+          eq(table.merchantId, p('merchantId')),
+          shape.tradeNo ? eq(table.tradeNo, p('tradeNo')) : undefined,
+          shape.outTradeNo ? eq(table.outTradeNo, p('outTradeNo')) : undefined,
+          shape.status ? eq(table.status, p('status')) : undefined,
+          shape.from ? sql`${table.createdAt} >= ${p('from')}::timestamptz` : undefined,
+          shape.to ? sql`${table.createdAt} < ${p('to')}::timestamptz` : undefined,
+          shape.maxId ? sql`${table.id} <= ${p('maxId')}::bigint` : undefined,
+          shape.cursor
+            ? sql`(${table.createdAt}, ${table.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::bigint)`
+            : undefined,
+        ),
+      )
+      .orderBy(...newestFirst(table.createdAt, table.id))
+      .limit(p('limit'))
+      .offset(p('offset'))
+      .prepare(key);
+  });
+  return query.execute({
+    merchantId: f.merchantId,
+    tradeNo: f.tradeNo,
+    outTradeNo: f.outTradeNo,
+    status: f.status,
+    from: f.from?.toISOString(),
+    to: f.to?.toISOString(),
+    maxId: f.maxId,
+    cursorAt: cursor?.createdAt.toISOString(),
+    cursorId: cursor?.id,
+    limit,
+    offset: cursor ? 0 : position.offset,
+  }) as Promise<Row[]>;
 }
 
 /**
@@ -88,7 +155,7 @@ export async function orderTotals(
           eq(orderDaily.kind, kind),
           eq(orderDaily.merchantId, f.merchantId),
           f.status ? eq(orderDaily.status, f.status) : undefined,
-          gte(orderDaily.day, from),
+          from ? gte(orderDaily.day, from) : undefined,
           lt(orderDaily.day, to),
         )}`,
       pending: (from, to) => sql`
@@ -101,7 +168,7 @@ export async function orderTotals(
           eq(orderHourly.kind, kind),
           f.status ? eq(orderHourly.status, f.status) : undefined,
           sql`${orderHourly.slot} <> 0`,
-          gte(orderHourly.hour, from),
+          from ? gte(orderHourly.hour, from) : undefined,
           lt(orderHourly.hour, to),
         )}`,
     },
@@ -264,6 +331,7 @@ async function closeOrderDays(db: Db, before: Date): Promise<void> {
       on conflict (rollup) do update set before = excluded.before
         where rollup_horizons.before < excluded.before`);
   });
+  horizonMoved(db, ORDER_HORIZON);
 }
 
 export type OrderDayRow = { day: string; status: string; orders: number; amountMinor: bigint };

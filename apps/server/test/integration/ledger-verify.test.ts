@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, queryRows } from '../../src/db/client.ts';
+import { horizonMoved } from '../../src/db/hourly-totals.ts';
 import { fundFlows, holds } from '../../src/db/schema/index.ts';
 import {
   fundFlowsRepository,
@@ -345,6 +346,7 @@ describe('ledger verification', () => {
     } finally {
       await db.execute(sql`delete from fund_flow_daily`);
       await db.execute(sql`delete from rollup_horizons where rollup = 'fund_flow'`);
+      horizonMoved(db, 'fund_flow');
     }
     expect((await verifyLedger(db)).ok).toBe(true);
   });

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/client.ts';
+import { openDatabase, queryRows } from '../../src/db/client.ts';
+import { horizonMoved } from '../../src/db/hourly-totals.ts';
 import { foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
 import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { collectionsRepository } from '../../src/modules/collections/index.ts';
@@ -300,6 +301,55 @@ describe('the days before the horizon (order_daily)', () => {
     }
     expect(await payoutsRepository.totals(db, all)).toEqual(await scan('payouts', all));
   });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'stay exact for a process that read the horizon before another one moved it',
+    async () => {
+      const { db } = ctx.database;
+      const DAY = 24 * 3_600_000;
+      // Orders over the two days after the horizon.
+      await db.execute(sql`
+        insert into payouts (merchant_id, channel_id, channel_code, trade_no, out_trade_no, source, amount_minor,
+                             fee_minor, currency, account_type, payee_name, account_no, created_at)
+        select ${m.merchant.id}::bigint, ${m.channel!.id}::bigint, 'sandbox-pay',
+               'PL' || ${m.merchant.id}::text || lpad(g::text, 6, '0'), 'PL-' || g, 'gateway', 1000 + g, 60,
+               'CNY', 'individual', 'Payee', '6222020200112233',
+               ${new Date(START + SPAN_MS).toISOString()}::timestamptz + g * interval '47 minutes'
+        from generate_series(0, 59) g`);
+      const filters: OrderFilter[] = [
+        { merchantId: m.merchant.id },
+        { merchantId: m.merchant.id, status: 'failed' },
+        {
+          merchantId: m.merchant.id,
+          from: new Date(START + SPAN_MS - DAY),
+          to: new Date(START + SPAN_MS + 2 * DAY),
+        },
+      ];
+      const exact = async () => {
+        for (const f of filters)
+          expect(await payoutsRepository.totals(db, f)).toEqual(await scan('payouts', f));
+      };
+      // This process reads with the horizon it knows (remembered for a minute).
+      await exact();
+      const other = await openDatabase({ url: ctx.database.url });
+      try {
+        // Another process closes those two days, then their orders change and it folds the changes.
+        await foldOrderHourlySlots(other.db, new Date(START + SPAN_MS + 2 * DAY + 3_600_000));
+        await exact();
+        await other.db.execute(
+          sql`update payouts set status = 'failed' where merchant_id = ${m.merchant.id} and out_trade_no like 'PL-%' and id % 3 = 0`,
+        );
+        await exact();
+        await foldOrderHourlySlots(other.db, new Date(START + SPAN_MS + 2 * DAY + 3_600_000));
+        await exact();
+      } finally {
+        await other.close();
+      }
+      // And with the horizon as it is now.
+      horizonMoved(db, 'order');
+      await exact();
+    },
+  );
 });
 
 describe('folding many hours and busy rows', () => {

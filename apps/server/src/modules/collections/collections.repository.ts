@@ -9,18 +9,13 @@ import {
   rememberedChannelWhere,
 } from '../channels/index.ts';
 import type { NonceClaimSql } from '../gateway/index.ts';
-import { afterCursor, newestFirst } from '../../db/keyset.ts';
-import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
+import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
 
 export type CollectionFilter = OrderFilter;
-
-const where = (f: CollectionFilter) => orderWhere(collections, f);
-
-const after = (cursor: Cursor | undefined) => afterCursor(collections.createdAt, collections.id, cursor);
 
 /**
  * insertOnChannel's statement for one set of given columns, written once: the new order's values are
@@ -172,14 +167,7 @@ export const collectionsRepository = {
     filter: CollectionFilter,
     limit: number,
     position: { cursor?: Cursor; offset: number },
-  ) =>
-    db
-      .select()
-      .from(collections)
-      .where(and(where(filter), after(position.cursor)))
-      .orderBy(...newestFirst(collections.createdAt, collections.id))
-      .limit(limit)
-      .offset(position.cursor ? 0 : position.offset),
+  ) => orderPage<CollectionRow>(db, collections, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
   totals: (db: DbOrTx, filter: CollectionFilter) => orderTotals(db, 'collection', collections, filter),

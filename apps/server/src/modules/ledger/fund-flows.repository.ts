@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
-import { hourlyTotals } from '../../db/hourly-totals.ts';
+import { horizonMoved, hourlyTotals } from '../../db/hourly-totals.ts';
 import { newestFirst } from '../../db/keyset.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
@@ -149,7 +149,7 @@ export const fundFlowsRepository = {
           where ${and(
             eq(fundFlowDaily.merchantId, filter.merchantId),
             filter.type ? eq(fundFlowDaily.type, filter.type) : undefined,
-            gte(fundFlowDaily.day, from),
+            from ? gte(fundFlowDaily.day, from) : undefined,
             lt(fundFlowDaily.day, to),
           )}`,
       },
@@ -171,7 +171,7 @@ export const fundFlowsRepository = {
    */
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
     const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
-    return db.transaction(async (tx) => {
+    const moved = await db.transaction(async (tx) => {
       const [state] = await queryRows<{ got: boolean; since: Date | string | null }>(
         tx,
         sql`select pg_try_advisory_xact_lock(${CLOSE_DAYS_LOCK}) as got,
@@ -204,5 +204,7 @@ export const fundFlowsRepository = {
         on conflict (rollup) do update set before = excluded.before`);
       return until;
     });
+    if (moved) horizonMoved(db, FUND_FLOW_HORIZON);
+    return moved;
   },
 };

@@ -3,8 +3,7 @@ import { type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../
 import type { JobInsert } from '../../db/jobs.ts';
 import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
-import { afterCursor, newestFirst } from '../../db/keyset.ts';
-import { orderDaySeries, type OrderFilter, orderTotals, orderWhere } from '../../db/order-totals.ts';
+import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import {
   type ChannelRow,
@@ -127,8 +126,6 @@ function insertHoldingText(
 
 export type PayoutFilter = OrderFilter;
 
-const where = (f: PayoutFilter) => orderWhere(payouts, f);
-
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
@@ -240,13 +237,7 @@ export const payoutsRepository = {
   },
 
   page: (db: DbOrTx, filter: PayoutFilter, limit: number, position: { cursor?: Cursor; offset: number }) =>
-    db
-      .select()
-      .from(payouts)
-      .where(and(where(filter), afterCursor(payouts.createdAt, payouts.id, position.cursor)))
-      .orderBy(...newestFirst(payouts.createdAt, payouts.id))
-      .limit(limit)
-      .offset(position.cursor ? 0 : position.offset),
+    orderPage<PayoutRow>(db, payouts, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
   totals: (db: DbOrTx, filter: PayoutFilter) => orderTotals(db, 'payout', payouts, filter),
