@@ -557,13 +557,22 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
         from settlements group by 2, 3, 4, 5`);
       return r.rowCount ?? 0;
     });
+    // Their days: migration 0019's own backfill.
+    await step('list_daily (from list_hourly)', async () => {
+      const r = await q(`
+        insert into list_daily (list, merchant_id, status, facet, day, rows, a, b, c)
+        select list, merchant_id, status, facet, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
+               sum(rows), sum(a), sum(b), sum(c)
+        from list_hourly group by 1, 2, 3, 4, 5`);
+      return r.rowCount ?? 0;
+    });
     await q(`reset session_replication_role`);
     await step('checks (what keys and triggers would check)', () => checkSeed(client, merchantId));
 
     // Autovacuum would otherwise visit these tables in the middle of the measurements.
     await step('vacuum analyze', async () => {
       await q(`vacuum (analyze) collections, payouts, settlements, recharges, withdrawals, journal_entries,
-               postings, fund_flows, fund_flow_hourly, order_hourly, list_hourly, ledger_accounts`);
+               postings, fund_flows, fund_flow_hourly, order_hourly, list_hourly, list_daily, ledger_accounts`);
     });
     console.log(
       `  ${'seeded in'.padEnd(62)}${`${fixed((performance.now() - started) / 1000, 1)} s`.padStart(10)}`,

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows } from './client.ts';
-import { listHourly } from './schema/index.ts';
+import { listDaily, listHourly } from './schema/index.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -58,10 +58,10 @@ export async function hourlyTotals<C extends string>(
     rows: (from: Date | undefined, to: Date | undefined) => SQL;
     rollup: (from: Date | undefined, to: Date | undefined) => SQL;
     days?: {
-      /** Its name in rollup_horizons. */
-      horizon: string;
-      /** The day rows of the days in [from, to). */
-      rollup: (from: Date | undefined, to: Date) => SQL;
+      /** Its name in rollup_horizons; none when the day rows are kept with the hours, every day complete. */
+      horizon?: string;
+      /** The day rows of the days in [from, to) (no bound where undefined). */
+      rollup: (from: Date | undefined, to: Date | undefined) => SQL;
       /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet), if any. */
       pending?: (from: Date | undefined, to: Date) => SQL;
     };
@@ -75,17 +75,23 @@ export async function hourlyTotals<C extends string>(
   if (read.rowsOnly || (wholeFrom && wholeTo && wholeFrom >= wholeTo)) {
     parts.push(read.rows(from, to));
   } else {
-    // Days [dayFrom, reach): the whole days of the range the day rows cover (none without a horizon).
+    // Days [dayFrom, reach): the whole days of the range the day rows cover (null: to the end).
     const dayFrom = wholeFrom ? ceilDay(wholeFrom) : undefined;
     const dayTo = wholeTo ? floorDay(wholeTo) : undefined;
-    const horizon = days ? await horizonOf(db, days.horizon) : null;
-    const end = horizon && dayTo && dayTo < horizon ? dayTo : horizon;
-    const reach = end && (!dayFrom || end > dayFrom) ? end : undefined;
-    if (days && reach) {
-      parts.push(days.rollup(dayFrom, reach));
-      if (days.pending) parts.push(days.pending(dayFrom, reach));
+    let reach: Date | null | undefined;
+    if (days && !(dayFrom && dayTo && dayFrom >= dayTo)) {
+      if (days.horizon === undefined) reach = dayTo ?? null;
+      else {
+        const horizon = await horizonOf(db, days.horizon);
+        const end = horizon && dayTo && dayTo < horizon ? dayTo : horizon;
+        reach = end && (!dayFrom || end > dayFrom) ? end : undefined;
+      }
+    }
+    if (days && reach !== undefined) {
+      parts.push(days.rollup(dayFrom, reach ?? undefined));
+      if (days.pending && reach) parts.push(days.pending(dayFrom, reach));
       if (wholeFrom && dayFrom && dayFrom > wholeFrom) parts.push(read.rollup(wholeFrom, dayFrom));
-      if (!wholeTo || reach < wholeTo) parts.push(read.rollup(reach, wholeTo));
+      if (reach && (!wholeTo || reach < wholeTo)) parts.push(read.rollup(reach, wholeTo));
     } else parts.push(read.rollup(wholeFrom, wholeTo));
     if (from && wholeFrom && wholeFrom > from) parts.push(read.rows(from, wholeFrom));
     if (to && wholeTo && wholeTo < to) parts.push(read.rows(wholeTo, to));
@@ -103,9 +109,9 @@ export async function hourlyTotals<C extends string>(
 export type ListTotals = { count: number; a: bigint; b: bigint; c: bigint };
 
 /**
- * The sums of a top-up, withdrawal or settlement list filter from `list_hourly` (see its schema for what
- * a, b and c are in each list). `rows` selects `count(*) as rows` and the three sums `a`, `b`, `c` of the
- * list's rows matching the filter within [from, to).
+ * The sums of a top-up, withdrawal or settlement list filter from `list_daily` and `list_hourly` (see
+ * their schema for what a, b and c are in each list). `rows` selects `count(*) as rows` and the three sums
+ * `a`, `b`, `c` of the list's rows matching the filter within [from, to).
  */
 export async function listTotals(
   db: DbOrTx,
@@ -138,6 +144,20 @@ export async function listTotals(
         from ? gte(listHourly.hour, from) : undefined,
         to ? lt(listHourly.hour, to) : undefined,
       )}`,
+    days: {
+      rollup: (from, to) => sql`
+        select coalesce(sum(${listDaily.rows}), 0) as rows, coalesce(sum(${listDaily.a}), 0) as a,
+               coalesce(sum(${listDaily.b}), 0) as b, coalesce(sum(${listDaily.c}), 0) as c
+        from ${listDaily}
+        where ${and(
+          eq(listDaily.merchantId, filter.merchantId),
+          eq(listDaily.list, list),
+          filter.status ? eq(listDaily.status, filter.status) : undefined,
+          filter.facet ? eq(listDaily.facet, filter.facet) : undefined,
+          from ? gte(listDaily.day, from) : undefined,
+          to ? lt(listDaily.day, to) : undefined,
+        )}`,
+    },
     columns: ['rows', 'a', 'b', 'c'],
   });
   return { count: Number(sums.rows), a: BigInt(sums.a), b: BigInt(sums.b), c: BigInt(sums.c) };

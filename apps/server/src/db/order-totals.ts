@@ -156,7 +156,7 @@ export async function orderTotals(
           eq(orderDaily.merchantId, f.merchantId),
           f.status ? eq(orderDaily.status, f.status) : undefined,
           from ? gte(orderDaily.day, from) : undefined,
-          lt(orderDaily.day, to),
+          to ? lt(orderDaily.day, to) : undefined,
         )}`,
       pending: (from, to) => sql`
         select coalesce(sum(${orderHourly.orders}), 0) as orders,

@@ -188,23 +188,44 @@ describe('top-up, withdrawal and settlement sums from list_hourly', () => {
     );
   });
 
-  it('read list_hourly, not the rows, for a filter without a number', async () => {
-    // Emptying the rollup (test only) leaves whole hours at zero: the sums are the rollup's.
-    const f = { merchantId: m.merchant.id };
-    const before = await rechargesRepository.totals(ctx.database.db, f);
-    expect(before.count).toBe(300);
-    await ctx.database.db.execute(
+  it('read list_daily and list_hourly, not the rows, for a filter without a number', async () => {
+    const { db } = ctx.database;
+    const DAY = 24 * 3_600_000;
+    const all = { merchantId: m.merchant.id };
+    // Whole days from list_daily, the whole hours before the first one from list_hourly, the rest rows.
+    const edges = {
+      merchantId: m.merchant.id,
+      from: new Date(START + 90 * 60_000),
+      to: new Date(START + 2 * DAY + 30 * 60_000),
+    };
+    const before = [await rechargesRepository.totals(db, all), await rechargesRepository.totals(db, edges)];
+    expect(before[0].count).toBe(300);
+    // Emptying the rollups (test only) leaves what they cover at zero: the sums are theirs.
+    await db.execute(
+      sql`update list_daily set rows = 0, a = 0, b = 0 where merchant_id = ${m.merchant.id} and list = 'recharge'`,
+    );
+    expect((await rechargesRepository.totals(db, all)).count).toBe(0);
+    const hoursAndEdges = (await rechargesRepository.totals(db, edges)).count;
+    expect(hoursAndEdges).toBeGreaterThan(0);
+    expect(hoursAndEdges).toBeLessThan(before[1].count);
+    await db.execute(
       sql`update list_hourly set rows = 0, a = 0, b = 0 where merchant_id = ${m.merchant.id} and list = 'recharge'`,
     );
-    expect((await rechargesRepository.totals(ctx.database.db, f)).count).toBe(0);
-    // Restored from the rows, as the migration fills it.
-    await ctx.database.db.execute(sql`
-      update list_hourly l set rows = s.rows, a = s.a, b = s.b
-      from (select status, network, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00') as hour,
-                   count(*) as rows, sum(amount_minor) as a, sum(coalesce(credited_minor, 0)) as b
-            from recharges where merchant_id = ${m.merchant.id} group by 1, 2, 3) s
-      where l.merchant_id = ${m.merchant.id} and l.list = 'recharge' and l.status = s.status
-        and l.facet = s.network and l.hour = s.hour`);
-    expect(await rechargesRepository.totals(ctx.database.db, f)).toEqual(before);
+    expect((await rechargesRepository.totals(db, edges)).count).toBeLessThan(hoursAndEdges);
+    // Restored from the rows, as the migrations fill them.
+    for (const [table, bucket, unit] of [
+      ['list_hourly', 'hour', '1 hour'],
+      ['list_daily', 'day', '1 day'],
+    ] as const) {
+      await db.execute(sql`
+        update ${sql.identifier(table)} l set rows = s.rows, a = s.a, b = s.b
+        from (select status, network, date_bin(${unit}::interval, created_at, timestamptz '2000-01-01 00:00:00+00') as at,
+                     count(*) as rows, sum(amount_minor) as a, sum(coalesce(credited_minor, 0)) as b
+              from recharges where merchant_id = ${m.merchant.id} group by 1, 2, 3) s
+        where l.merchant_id = ${m.merchant.id} and l.list = 'recharge' and l.status = s.status
+          and l.facet = s.network and l.${sql.identifier(bucket)} = s.at`);
+    }
+    expect(await rechargesRepository.totals(db, all)).toEqual(before[0]);
+    expect(await rechargesRepository.totals(db, edges)).toEqual(before[1]);
   });
 });

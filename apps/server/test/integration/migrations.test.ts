@@ -50,6 +50,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'idempotency_keys',
     'journal_entries',
     'ledger_accounts',
+    'list_daily',
     'list_hourly',
     'merchants',
     'operator_actions',

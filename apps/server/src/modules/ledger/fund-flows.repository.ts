@@ -150,7 +150,7 @@ export const fundFlowsRepository = {
             eq(fundFlowDaily.merchantId, filter.merchantId),
             filter.type ? eq(fundFlowDaily.type, filter.type) : undefined,
             from ? gte(fundFlowDaily.day, from) : undefined,
-            lt(fundFlowDaily.day, to),
+            to ? lt(fundFlowDaily.day, to) : undefined,
           )}`,
       },
       columns: ['entries', 'in_minor', 'out_minor'],
