@@ -93,8 +93,25 @@ export async function hourlyTotals<C extends string>(
       if (wholeFrom && dayFrom && dayFrom > wholeFrom) parts.push(read.rollup(wholeFrom, dayFrom));
       if (reach && (!wholeTo || reach < wholeTo)) parts.push(read.rollup(reach, wholeTo));
     } else parts.push(read.rollup(wholeFrom, wholeTo));
-    if (from && wholeFrom && wholeFrom > from) parts.push(read.rows(from, wholeFrom));
-    if (to && wholeTo && wholeTo < to) parts.push(read.rows(wholeTo, to));
+    // A part of an hour at an edge: its rows, or the hour's rollup less the rows of the rest of the hour,
+    // whichever reads fewer minutes of rows (at most half an hour at each edge).
+    const partOfHour = (start: Date, end: Date, hour: Date) => {
+      const hourEnd = new Date(hour.getTime() + HOUR_MS);
+      const rest = start.getTime() === hour.getTime() ? ([end, hourEnd] as const) : ([hour, start] as const);
+      if (rest[1].getTime() - rest[0].getTime() >= end.getTime() - start.getTime()) {
+        parts.push(read.rows(start, end));
+        return;
+      }
+      parts.push(
+        read.rollup(hour, hourEnd),
+        sql`select ${sql.join(
+          read.columns.map((c) => sql`-${sql.identifier(c)} as ${sql.identifier(c)}`),
+          sql`, `,
+        )} from (${read.rows(rest[0], rest[1])}) as rest`,
+      );
+    };
+    if (from && wholeFrom && wholeFrom > from) partOfHour(from, wholeFrom, floorHour(from));
+    if (to && wholeTo && wholeTo < to) partOfHour(wholeTo, to, wholeTo);
   }
   const [row] = await queryRows<Record<C, unknown>>(
     db,
