@@ -5,7 +5,12 @@ import { fromMinor } from '@paydesk/shared';
 import type { FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
-import { createLedger, fundFlowsRepository, transactionWithRetry } from '../../src/modules/ledger/index.ts';
+import {
+  createLedger,
+  fundFlowsRepository,
+  transactionWithRetry,
+  verifyLedger,
+} from '../../src/modules/ledger/index.ts';
 import { zonedTimeToUtc } from '../../src/lib/timezone.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
@@ -252,6 +257,27 @@ describe('GET /api/merchant/fund-flows', () => {
     await rangesHold();
     const whole = (await list('')).json();
     expect(whole.meta).toMatchObject({ total: 50, sums: expected({}).sums });
+  });
+
+  it('counts an entry back-dated into a closed day in that day', async () => {
+    const late = await createMerchant(db, { roles: [] });
+    await transactionWithRetry(db, (tx) =>
+      ledger.post(tx, {
+        merchantId: late.merchant.id,
+        type: 'transfer_in',
+        amountMinor: 777n,
+        refType: 'test',
+        refId: 'late',
+        idempotencyKey: 'funds-api:late',
+        at: at('2026-03-01T12:00:00Z'),
+      }),
+    );
+    expect(await fundFlowsRepository.totals(db, { merchantId: late.merchant.id })).toEqual({
+      count: 1,
+      inMinor: 777n,
+      outMinor: 0n,
+    });
+    expect((await verifyLedger(db)).ok).toBe(true);
   });
 
   it('pages by number and by cursor to the same rows, and deep pages stay consistent', async () => {

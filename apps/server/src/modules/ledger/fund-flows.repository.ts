@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, preparedOnce, queryRows } from '../../db/client.ts';
+import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
 import { horizonMoved, hourlyTotals } from '../../db/hourly-totals.ts';
 import { newestFirst } from '../../db/keyset.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
@@ -163,11 +163,34 @@ export const fundFlowsRepository = {
   },
 
   /**
+   * For a back-dated entry (the only kind that may be dated before the horizon): the days cannot close
+   * until this transaction ends (closeDays gives up while it holds this lock).
+   */
+  keepDaysOpen: async (tx: Tx): Promise<void> => {
+    await tx.execute(sql`select pg_advisory_xact_lock_shared(${CLOSE_DAYS_LOCK})`);
+  },
+
+  /** A back-dated entry's flow dated in a closed day: added to that day's row, as closeDays would have. */
+  addToClosedDay: async (tx: Tx, flowId: number): Promise<void> => {
+    await tx.execute(sql`
+      insert into ${fundFlowDaily} as d (merchant_id, type, day, in_minor, out_minor, entries)
+      select merchant_id, type, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'),
+             greatest(amount_minor, 0), greatest(-amount_minor, 0), 1
+      from ${fundFlows}
+      where id = ${flowId}
+        and created_at < (select before from rollup_horizons where rollup = ${FUND_FLOW_HORIZON})
+      on conflict (merchant_id, type, day) do update
+        set in_minor = d.in_minor + excluded.in_minor, out_minor = d.out_minor + excluded.out_minor,
+            entries = d.entries + excluded.entries`);
+  },
+
+  /**
    * Moves the daily rollup's horizon to the last UTC midnight at or before `before`, writing the rows of
    * the days it passes from their hours (the housekeeping job). An entry is dated by its transaction's
-   * start, so a day is over for good once no transaction that began before its end is still open: while
-   * one is, the horizon waits for a later sweep. One process at a time; the day rows and the horizon are
-   * written together. Answers the new horizon, or undefined when it did not move.
+   * time, so a day is over for good once no transaction that began before its end is still open: while
+   * one is, or while a back-dated entry is being written (keepDaysOpen), the horizon waits for a later
+   * sweep. One process at a time; the day rows and the horizon are written together. Answers the new
+   * horizon, or undefined when it did not move.
    */
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
     const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);

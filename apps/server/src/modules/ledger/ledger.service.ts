@@ -22,6 +22,7 @@ import {
   type PlatformLeg,
   type WrittenEntry,
 } from './ledger.repository.ts';
+import { fundFlowsRepository } from './fund-flows.repository.ts';
 
 // The one place where money moves (DESIGN section 3). Every operation runs in the caller's transaction,
 // beside the business change that causes it, and is idempotent by a key derived from that cause
@@ -160,6 +161,7 @@ export function createLedger() {
     onShort: () => Promise<'retry' | never>,
   ): Promise<{ result: T; replayed: boolean }> {
     assertBalanced(draft);
+    if (draft.at) await fundFlowsRepository.keepDaysOpen(tx);
     let applied = await repo.writeEntry(tx, draft);
     if (!applied.applied) {
       const first = await replay();
@@ -172,8 +174,11 @@ export function createLedger() {
         throw new LedgerUsageError(`Could not write entry ${draft.idempotencyKey}.`);
       }
     }
-    if (applied.written)
+    if (applied.written) {
+      if (draft.at && applied.written.flowId !== null)
+        await fundFlowsRepository.addToClosedDay(tx, applied.written.flowId);
       return { result: build(applied.written, applied.availableAfterMinor), replayed: false };
+    }
     // The same key committed by a concurrent caller between our check and our insert (it held the account
     // row before us): undo our legs and answer theirs.
     await repo.undoLegs(tx, draft);
