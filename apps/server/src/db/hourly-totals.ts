@@ -1,4 +1,5 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryRows } from './client.ts';
 import { listDaily, listHourly } from './schema/index.ts';
 
@@ -8,6 +9,18 @@ const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
 const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+
+/**
+ * One part of a sum (hourlyTotals' rollup, days and pending): `select coalesce(sum(column), 0) as name, ...
+ * from table where ...`, each column under the name the parts share.
+ */
+export const sumsOf = (table: PgTable, columns: Record<string, PgColumn>, where: SQL | undefined): SQL =>
+  sql`select ${sql.join(
+    Object.entries(columns).map(
+      ([name, column]) => sql`coalesce(sum(${column}), 0) as ${sql.identifier(name)}`,
+    ),
+    sql`, `,
+  )} from ${table} where ${where}`;
 
 /** How long a process reuses a daily rollup's horizon before reading it again. */
 const HORIZON_TTL_MS = 60_000;
@@ -144,37 +157,29 @@ export async function listTotals(
   },
   rows: (from: Date | undefined, to: Date | undefined) => SQL,
 ): Promise<ListTotals> {
+  // The same sums of hour rows or of day rows.
+  const part =
+    (table: typeof listHourly | typeof listDaily, at: PgColumn) =>
+    (from: Date | undefined, to: Date | undefined) =>
+      sumsOf(
+        table,
+        { rows: table.rows, a: table.a, b: table.b, c: table.c },
+        and(
+          eq(table.merchantId, filter.merchantId),
+          eq(table.list, list),
+          filter.status ? eq(table.status, filter.status) : undefined,
+          filter.facet ? eq(table.facet, filter.facet) : undefined,
+          from ? gte(at, from) : undefined,
+          to ? lt(at, to) : undefined,
+        ),
+      );
   const sums = await hourlyTotals(db, {
     from: filter.from,
     to: filter.to,
     rowsOnly: filter.rowsOnly,
     rows,
-    rollup: (from, to) => sql`
-      select coalesce(sum(${listHourly.rows}), 0) as rows, coalesce(sum(${listHourly.a}), 0) as a,
-             coalesce(sum(${listHourly.b}), 0) as b, coalesce(sum(${listHourly.c}), 0) as c
-      from ${listHourly}
-      where ${and(
-        eq(listHourly.merchantId, filter.merchantId),
-        eq(listHourly.list, list),
-        filter.status ? eq(listHourly.status, filter.status) : undefined,
-        filter.facet ? eq(listHourly.facet, filter.facet) : undefined,
-        from ? gte(listHourly.hour, from) : undefined,
-        to ? lt(listHourly.hour, to) : undefined,
-      )}`,
-    days: {
-      rollup: (from, to) => sql`
-        select coalesce(sum(${listDaily.rows}), 0) as rows, coalesce(sum(${listDaily.a}), 0) as a,
-               coalesce(sum(${listDaily.b}), 0) as b, coalesce(sum(${listDaily.c}), 0) as c
-        from ${listDaily}
-        where ${and(
-          eq(listDaily.merchantId, filter.merchantId),
-          eq(listDaily.list, list),
-          filter.status ? eq(listDaily.status, filter.status) : undefined,
-          filter.facet ? eq(listDaily.facet, filter.facet) : undefined,
-          from ? gte(listDaily.day, from) : undefined,
-          to ? lt(listDaily.day, to) : undefined,
-        )}`,
-    },
+    rollup: part(listHourly, listHourly.hour),
+    days: { rollup: part(listDaily, listDaily.day) },
     columns: ['rows', 'a', 'b', 'c'],
   });
   return { count: Number(sums.rows), a: BigInt(sums.a), b: BigInt(sums.b), c: BigInt(sums.c) };

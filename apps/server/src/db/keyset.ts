@@ -27,3 +27,13 @@ export const newestFirst = (createdAt: PgColumn, id: PgColumn): SQL[] => [
   sql`${createdAt} desc nulls last`,
   sql`${id} desc nulls last`,
 ];
+
+/**
+ * The name of a list page's prepared statement for one combination of filters (preparedOnce): the list,
+ * then each filter given, in a fixed order.
+ */
+export const shapeKey = (list: string, shape: Record<string, boolean>): string =>
+  `${list}_page_${Object.entries(shape)
+    .filter(([, on]) => on)
+    .map(([name]) => name)
+    .join('_')}`;

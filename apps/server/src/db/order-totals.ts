@@ -1,10 +1,10 @@
 import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from './client.ts';
-import { newestFirst } from './keyset.ts';
+import { newestFirst, shapeKey } from './keyset.ts';
 import type { Cursor } from '../lib/cursor.ts';
 import { sqlStateOf } from './sql-state.ts';
-import { horizonMoved, hourlyTotals } from './hourly-totals.ts';
+import { horizonMoved, hourlyTotals, sumsOf } from './hourly-totals.ts';
 import { orderDaily, orderHourly } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
@@ -68,10 +68,7 @@ export function orderPage<Row>(
     maxId: f.maxId !== undefined,
     cursor: cursor !== undefined,
   };
-  const key = `${getTableName(table)}_page_${Object.entries(shape)
-    .filter(([, on]) => on)
-    .map(([name]) => name)
-    .join('_')}`;
+  const key = shapeKey(getTableName(table), shape);
   const query = preparedOnce(db, key, (on) => {
     const p = (name: string) => sql.placeholder(name);
     return on
@@ -124,6 +121,22 @@ export async function orderTotals(
   table: OrderTable,
   f: OrderFilter,
 ): Promise<OrderTotals> {
+  // The same sums of hour rows (all slots, or only those not yet in the day rows) or of day rows.
+  const part =
+    (rollup: typeof orderHourly | typeof orderDaily, at: PgColumn, only?: SQL) =>
+    (from: Date | undefined, to: Date | undefined) =>
+      sumsOf(
+        rollup,
+        { orders: rollup.orders, amount_minor: rollup.amountMinor, fee_minor: rollup.feeMinor },
+        and(
+          eq(rollup.merchantId, f.merchantId),
+          eq(rollup.kind, kind),
+          f.status ? eq(rollup.status, f.status) : undefined,
+          only,
+          from ? gte(at, from) : undefined,
+          to ? lt(at, to) : undefined,
+        ),
+      );
   const sums = await hourlyTotals(db, {
     from: f.from,
     to: f.to,
@@ -132,45 +145,11 @@ export async function orderTotals(
       select count(*) as orders, coalesce(sum(${table.amountMinor}), 0) as amount_minor,
              coalesce(sum(${table.feeMinor}), 0) as fee_minor
       from ${table} where ${orderWhere(table, f, from, to)}`,
-    rollup: (from, to) => sql`
-      select coalesce(sum(${orderHourly.orders}), 0) as orders,
-             coalesce(sum(${orderHourly.amountMinor}), 0) as amount_minor,
-             coalesce(sum(${orderHourly.feeMinor}), 0) as fee_minor
-      from ${orderHourly}
-      where ${and(
-        eq(orderHourly.kind, kind),
-        eq(orderHourly.merchantId, f.merchantId),
-        f.status ? eq(orderHourly.status, f.status) : undefined,
-        from ? gte(orderHourly.hour, from) : undefined,
-        to ? lt(orderHourly.hour, to) : undefined,
-      )}`,
+    rollup: part(orderHourly, orderHourly.hour),
     days: {
       horizon: ORDER_HORIZON,
-      rollup: (from, to) => sql`
-        select coalesce(sum(${orderDaily.orders}), 0) as orders,
-               coalesce(sum(${orderDaily.amountMinor}), 0) as amount_minor,
-               coalesce(sum(${orderDaily.feeMinor}), 0) as fee_minor
-        from ${orderDaily}
-        where ${and(
-          eq(orderDaily.kind, kind),
-          eq(orderDaily.merchantId, f.merchantId),
-          f.status ? eq(orderDaily.status, f.status) : undefined,
-          from ? gte(orderDaily.day, from) : undefined,
-          to ? lt(orderDaily.day, to) : undefined,
-        )}`,
-      pending: (from, to) => sql`
-        select coalesce(sum(${orderHourly.orders}), 0) as orders,
-               coalesce(sum(${orderHourly.amountMinor}), 0) as amount_minor,
-               coalesce(sum(${orderHourly.feeMinor}), 0) as fee_minor
-        from ${orderHourly}
-        where ${and(
-          eq(orderHourly.merchantId, f.merchantId),
-          eq(orderHourly.kind, kind),
-          f.status ? eq(orderHourly.status, f.status) : undefined,
-          sql`${orderHourly.slot} <> 0`,
-          from ? gte(orderHourly.hour, from) : undefined,
-          lt(orderHourly.hour, to),
-        )}`,
+      rollup: part(orderDaily, orderDaily.day),
+      pending: part(orderHourly, orderHourly.hour, sql`${orderHourly.slot} <> 0`),
     },
     columns: ['orders', 'amount_minor', 'fee_minor'],
   });

@@ -204,6 +204,16 @@ describe('the rollup folded by housekeeping', () => {
   });
 });
 
+/** A kind, status and UTC day's count, amount and fee (as text). */
+type DayRow = {
+  kind: string;
+  status: string;
+  day: Date | string;
+  orders: unknown;
+  amount: unknown;
+  fee: unknown;
+};
+
 describe('the days before the horizon (order_daily)', () => {
   const horizon = async () => {
     const [row] = await queryRows<{ before: Date | string }>(
@@ -212,16 +222,7 @@ describe('the days before the horizon (order_daily)', () => {
     );
     return row ? new Date(row.before) : undefined;
   };
-  const byDay = (
-    rows: {
-      kind: string;
-      status: string;
-      day: Date | string;
-      orders: unknown;
-      amount: unknown;
-      fee: unknown;
-    }[],
-  ) =>
+  const byDay = (rows: DayRow[]) =>
     rows
       .filter((r) => Number(r.orders) !== 0 || String(r.amount) !== '0' || String(r.fee) !== '0')
       .map((r) => `${r.kind} ${r.status} ${new Date(r.day).toISOString()} ${r.orders} ${r.amount} ${r.fee}`)
@@ -232,26 +233,12 @@ describe('the days before the horizon (order_daily)', () => {
     await foldOrderHourlySlots(db, new Date(START + SPAN_MS + 90 * 60_000));
     // The last UTC midnight at or before the sweep's hour.
     expect(await horizon()).toEqual(new Date(START + SPAN_MS));
-    const days = await queryRows<{
-      kind: string;
-      status: string;
-      day: Date | string;
-      orders: unknown;
-      amount: unknown;
-      fee: unknown;
-    }>(
+    const days = await queryRows<DayRow>(
       db,
       sql`select kind, status, day, orders::text as orders, amount_minor::text as amount, fee_minor::text as fee
           from order_daily where merchant_id = ${m.merchant.id}`,
     );
-    const orders = await queryRows<{
-      kind: string;
-      status: string;
-      day: Date | string;
-      orders: unknown;
-      amount: unknown;
-      fee: unknown;
-    }>(
+    const orders = await queryRows<DayRow>(
       db,
       sql`select kind, status, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00') as day,
                  count(*)::text as orders, sum(amount_minor)::text as amount, sum(fee_minor)::text as fee

@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
-import { horizonMoved, hourlyTotals } from '../../db/hourly-totals.ts';
-import { newestFirst } from '../../db/keyset.ts';
+import { horizonMoved, hourlyTotals, sumsOf } from '../../db/hourly-totals.ts';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { newestFirst, shapeKey } from '../../db/keyset.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -67,10 +68,7 @@ export const fundFlowsRepository = {
       maxId: filter.maxId !== undefined,
       cursor: cursor !== undefined,
     };
-    const key = `fund_flows_page_${Object.entries(shape)
-      .filter(([, on]) => on)
-      .map(([name]) => name)
-      .join('_')}`;
+    const key = shapeKey('fund_flows', shape);
     const query = preparedOnce(db, key, (on) => {
       const p = (name: string) => sql.placeholder(name);
       return on
@@ -123,36 +121,27 @@ export const fundFlowsRepository = {
    * entries themselves.
    */
   totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
+    // The same sums of hour rows or of day rows.
+    const part =
+      (rollup: typeof fundFlowHourly | typeof fundFlowDaily, at: PgColumn) =>
+      (from: Date | undefined, to: Date | undefined) =>
+        sumsOf(
+          rollup,
+          { entries: rollup.entries, in_minor: rollup.inMinor, out_minor: rollup.outMinor },
+          and(
+            eq(rollup.merchantId, filter.merchantId),
+            filter.type ? eq(rollup.type, filter.type) : undefined,
+            from ? gte(at, from) : undefined,
+            to ? lt(at, to) : undefined,
+          ),
+        );
     const sums = await hourlyTotals(db, {
       from: filter.from,
       to: filter.to,
       rowsOnly: filter.refNo !== undefined,
       rows: (from, to) => rawTotals(filter, from, to),
-      rollup: (from, to) => sql`
-        select coalesce(sum(${fundFlowHourly.entries}), 0) as entries,
-               coalesce(sum(${fundFlowHourly.inMinor}), 0) as in_minor,
-               coalesce(sum(${fundFlowHourly.outMinor}), 0) as out_minor
-        from ${fundFlowHourly}
-        where ${and(
-          eq(fundFlowHourly.merchantId, filter.merchantId),
-          filter.type ? eq(fundFlowHourly.type, filter.type) : undefined,
-          from ? gte(fundFlowHourly.hour, from) : undefined,
-          to ? lt(fundFlowHourly.hour, to) : undefined,
-        )}`,
-      days: {
-        horizon: FUND_FLOW_HORIZON,
-        rollup: (from, to) => sql`
-          select coalesce(sum(${fundFlowDaily.entries}), 0) as entries,
-                 coalesce(sum(${fundFlowDaily.inMinor}), 0) as in_minor,
-                 coalesce(sum(${fundFlowDaily.outMinor}), 0) as out_minor
-          from ${fundFlowDaily}
-          where ${and(
-            eq(fundFlowDaily.merchantId, filter.merchantId),
-            filter.type ? eq(fundFlowDaily.type, filter.type) : undefined,
-            from ? gte(fundFlowDaily.day, from) : undefined,
-            to ? lt(fundFlowDaily.day, to) : undefined,
-          )}`,
-      },
+      rollup: part(fundFlowHourly, fundFlowHourly.hour),
+      days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
       columns: ['entries', 'in_minor', 'out_minor'],
     });
     return {
