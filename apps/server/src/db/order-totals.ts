@@ -1,7 +1,7 @@
-import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from './client.ts';
-import { newestFirst, shapeKey } from './keyset.ts';
+import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
+import { listPage } from './keyset.ts';
 import type { Cursor } from '../lib/cursor.ts';
 import { sqlStateOf } from './sql-state.ts';
 import { horizonMoved, hourlyTotals, sumsOf } from './hourly-totals.ts';
@@ -46,67 +46,31 @@ export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to 
   );
 }
 
-/**
- * One page of collections or payouts, newest first: after the cursor when given (keyset), else skipping
- * `offset` rows. A prepared statement per combination of filters (at most 128 a table), its values bound per
- * call: PostgreSQL plans it once and Node builds no SQL per request.
- */
-export function orderPage<Row>(
+/** One page of collections or payouts, newest first (listPage). */
+export const orderPage = <Row>(
   db: DbOrTx,
   table: OrderTable,
   f: OrderFilter,
   limit: number,
   position: { cursor?: Cursor; offset: number },
-): Promise<Row[]> {
-  const { cursor } = position;
-  const shape = {
-    tradeNo: Boolean(f.tradeNo),
-    outTradeNo: Boolean(f.outTradeNo),
-    status: Boolean(f.status),
-    from: f.from !== undefined,
-    to: f.to !== undefined,
-    maxId: f.maxId !== undefined,
-    cursor: cursor !== undefined,
-  };
-  const key = shapeKey(getTableName(table), shape);
-  const query = preparedOnce(db, key, (on) => {
-    const p = (name: string) => sql.placeholder(name);
-    return on
-      .select()
-      .from(table)
-      .where(
-        and(
-          eq(table.merchantId, p('merchantId')),
-          shape.tradeNo ? eq(table.tradeNo, p('tradeNo')) : undefined,
-          shape.outTradeNo ? eq(table.outTradeNo, p('outTradeNo')) : undefined,
-          shape.status ? eq(table.status, p('status')) : undefined,
-          shape.from ? sql`${table.createdAt} >= ${p('from')}::timestamptz` : undefined,
-          shape.to ? sql`${table.createdAt} < ${p('to')}::timestamptz` : undefined,
-          shape.maxId ? sql`${table.id} <= ${p('maxId')}::bigint` : undefined,
-          shape.cursor
-            ? sql`(${table.createdAt}, ${table.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::bigint)`
-            : undefined,
-        ),
-      )
-      .orderBy(...newestFirst(table.createdAt, table.id))
-      .limit(p('limit'))
-      .offset(p('offset'))
-      .prepare(key);
-  });
-  return query.execute({
-    merchantId: f.merchantId,
-    tradeNo: f.tradeNo,
-    outTradeNo: f.outTradeNo,
-    status: f.status,
-    from: f.from?.toISOString(),
-    to: f.to?.toISOString(),
-    maxId: f.maxId,
-    cursorAt: cursor?.createdAt.toISOString(),
-    cursorId: cursor?.id,
+): Promise<Row[]> =>
+  listPage<Row>(
+    db,
+    table,
+    {
+      merchantId: f.merchantId,
+      equal: {
+        tradeNo: { column: table.tradeNo, value: f.tradeNo },
+        outTradeNo: { column: table.outTradeNo, value: f.outTradeNo },
+        status: { column: table.status, value: f.status },
+      },
+      from: f.from,
+      to: f.to,
+      maxId: f.maxId,
+    },
     limit,
-    offset: cursor ? 0 : position.offset,
-  }) as Promise<Row[]>;
-}
+    position,
+  );
 
 /**
  * Count, amount and fee of a whole list filter (DESIGN 8: from rollups, never a scan of the matching rows).

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
-import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import { listPage } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
@@ -92,13 +92,22 @@ export const settlementsRepository = {
     limit: number,
     position: { cursor?: Cursor; offset: number },
   ) =>
-    db
-      .select()
-      .from(settlements)
-      .where(and(where(filter), afterCursor(settlements.createdAt, settlements.id, position.cursor)))
-      .orderBy(...newestFirst(settlements.createdAt, settlements.id))
-      .limit(limit)
-      .offset(position.cursor ? 0 : position.offset),
+    listPage<typeof settlements.$inferSelect>(
+      db,
+      settlements,
+      {
+        merchantId: filter.merchantId,
+        equal: {
+          settlementNo: { column: settlements.settlementNo, value: filter.settlementNo },
+          channel: { column: settlements.channelCode, value: filter.channel },
+        },
+        from: filter.from,
+        to: filter.to,
+        maxId: filter.maxId,
+      },
+      limit,
+      position,
+    ),
 
   /** Count, gross, fee and net of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: SettlementFilter) => {

@@ -1,8 +1,8 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
+import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import { horizonMoved, hourlyTotals, sumsOf } from '../../db/hourly-totals.ts';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { newestFirst, shapeKey } from '../../db/keyset.ts';
+import { listPage } from '../../db/keyset.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -28,8 +28,6 @@ const FUND_FLOW_HORIZON = 'fund_flow';
 /** Advisory lock key: one closing of fund flow days at a time across every process. */
 const CLOSE_DAYS_LOCK = 7_246_003;
 
-const NEWEST_FIRST = newestFirst(fundFlows.createdAt, fundFlows.id);
-
 function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
   return and(
     eq(fundFlows.merchantId, filter.merchantId),
@@ -51,60 +49,29 @@ export const fundFlowsRepository = {
   /** The filter as a condition on fund_flows (exports read its rows with their own statement). */
   conditions: (filter: FundFlowFilter): SQL => entryConditions(filter),
 
-  /** One page, newest first: after the cursor when given (keyset), else skipping `offset` rows. */
+  /** One page, newest first (listPage). */
   findPage: (
     db: DbOrTx,
     filter: FundFlowFilter,
     limit: number,
     position: { cursor?: FundFlowCursor; offset: number },
-  ): Promise<FundFlowRow[]> => {
-    const { cursor } = position;
-    // One prepared statement per combination of filters (at most 32), its values bound per call.
-    const shape = {
-      type: filter.type !== undefined,
-      from: filter.from !== undefined,
-      to: filter.to !== undefined,
-      refNo: filter.refNo !== undefined,
-      maxId: filter.maxId !== undefined,
-      cursor: cursor !== undefined,
-    };
-    const key = shapeKey('fund_flows', shape);
-    const query = preparedOnce(db, key, (on) => {
-      const p = (name: string) => sql.placeholder(name);
-      return on
-        .select()
-        .from(fundFlows)
-        .where(
-          and(
-            eq(fundFlows.merchantId, p('merchantId')),
-            shape.type ? eq(fundFlows.type, p('type')) : undefined,
-            shape.from ? sql`${fundFlows.createdAt} >= ${p('from')}::timestamptz` : undefined,
-            shape.to ? sql`${fundFlows.createdAt} < ${p('to')}::timestamptz` : undefined,
-            shape.refNo ? eq(fundFlows.refNo, p('refNo')) : undefined,
-            shape.maxId ? sql`${fundFlows.id} <= ${p('maxId')}::bigint` : undefined,
-            shape.cursor
-              ? sql`(${fundFlows.createdAt}, ${fundFlows.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::bigint)`
-              : undefined,
-          ),
-        )
-        .orderBy(...NEWEST_FIRST)
-        .limit(p('limit'))
-        .offset(p('offset'))
-        .prepare(key);
-    });
-    return query.execute({
-      merchantId: filter.merchantId,
-      type: filter.type,
-      from: filter.from?.toISOString(),
-      to: filter.to?.toISOString(),
-      refNo: filter.refNo,
-      maxId: filter.maxId,
-      cursorAt: cursor?.createdAt.toISOString(),
-      cursorId: cursor?.id,
+  ): Promise<FundFlowRow[]> =>
+    listPage<FundFlowRow>(
+      db,
+      fundFlows,
+      {
+        merchantId: filter.merchantId,
+        equal: {
+          type: { column: fundFlows.type, value: filter.type },
+          refNo: { column: fundFlows.refNo, value: filter.refNo },
+        },
+        from: filter.from,
+        to: filter.to,
+        maxId: filter.maxId,
+      },
       limit,
-      offset: cursor ? 0 : position.offset,
-    });
-  },
+      position,
+    ),
 
   findById: async (db: DbOrTx, merchantId: number, id: number): Promise<FundFlowRow | undefined> => {
     const [row] = await db

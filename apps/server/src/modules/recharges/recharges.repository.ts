@@ -2,7 +2,7 @@ import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals } from '../../db/hourly-totals.ts';
 import { merchants, recharges } from '../../db/schema/index.ts';
-import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type RechargeRow = typeof recharges.$inferSelect;
@@ -69,13 +69,23 @@ export const rechargesRepository = {
   },
 
   page: (db: DbOrTx, filter: RechargeFilter, limit: number, position: { cursor?: Cursor; offset: number }) =>
-    db
-      .select()
-      .from(recharges)
-      .where(and(where(filter), afterCursor(recharges.createdAt, recharges.id, position.cursor)))
-      .orderBy(...newestFirst(recharges.createdAt, recharges.id))
-      .limit(limit)
-      .offset(position.cursor ? 0 : position.offset),
+    listPage<typeof recharges.$inferSelect>(
+      db,
+      recharges,
+      {
+        merchantId: filter.merchantId,
+        equal: {
+          rechargeNo: { column: recharges.rechargeNo, value: filter.rechargeNo },
+          status: { column: recharges.status, value: filter.status },
+          network: { column: recharges.network, value: filter.network },
+        },
+        from: filter.from,
+        to: filter.to,
+        maxId: filter.maxId,
+      },
+      limit,
+      position,
+    ),
 
   /** Count, amount and credited amount of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: RechargeFilter) => {

@@ -2,7 +2,7 @@ import { and, eq, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
-import { afterCursor, newestFirst } from '../../db/keyset.ts';
+import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -112,13 +112,23 @@ export const withdrawalsRepository = {
     limit: number,
     position: { cursor?: Cursor; offset: number },
   ) =>
-    db
-      .select()
-      .from(withdrawals)
-      .where(and(where(filter), afterCursor(withdrawals.createdAt, withdrawals.id, position.cursor)))
-      .orderBy(...newestFirst(withdrawals.createdAt, withdrawals.id))
-      .limit(limit)
-      .offset(position.cursor ? 0 : position.offset),
+    listPage<typeof withdrawals.$inferSelect>(
+      db,
+      withdrawals,
+      {
+        merchantId: filter.merchantId,
+        equal: {
+          withdrawalNo: { column: withdrawals.withdrawalNo, value: filter.withdrawalNo },
+          status: { column: withdrawals.status, value: filter.status },
+          network: { column: withdrawals.network, value: filter.network },
+        },
+        from: filter.from,
+        to: filter.to,
+        maxId: filter.maxId,
+      },
+      limit,
+      position,
+    ),
 
   /** Count, USDT amount and fee, and the local total of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: WithdrawalFilter) => {
