@@ -161,6 +161,8 @@ async function foldSlots(db: Db, before: Date): Promise<number | undefined> {
         );
         if (!lock?.got) return undefined;
         await tx.execute(sql`set local lock_timeout = '200ms'`);
+        // Slot 0 accepts writes only from a transaction marked so (migration 0020).
+        await tx.execute(sql`set local paydesk.folding = 'on'`);
         return foldBatch(tx, before);
       });
     } catch (error) {

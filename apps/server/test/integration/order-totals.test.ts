@@ -350,17 +350,47 @@ describe('folding many hours and busy rows', () => {
     return row;
   };
 
+  it('refuses a write to slot 0 from anything but the fold (its day rows would no longer add up)', async () => {
+    const { db } = ctx.database;
+    const refusal = (query: ReturnType<typeof sql>) =>
+      db.execute(query).then(
+        () => 'written',
+        (error: unknown) => String((error as { cause?: unknown }).cause ?? error),
+      );
+    expect(
+      await refusal(sql`
+        insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+        values ('payout', ${m.merchant.id}, 'success', '2025-07-01 10:00:00+00', 0, 1, 100, 1)`),
+    ).toMatch(/Only the housekeeping fold writes slot 0/);
+    const before = await rollupSums(m.merchant.id);
+    expect(
+      await refusal(
+        sql`update order_hourly set orders = orders + 1 where merchant_id = ${m.merchant.id} and slot = 0`,
+      ),
+    ).toMatch(/Only the housekeeping fold writes slot 0/);
+    expect(await rollupSums(m.merchant.id)).toEqual(before);
+    // The other slots are the triggers' and take any change.
+    expect(
+      await refusal(sql`
+        insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+        values ('payout', ${m.merchant.id}, 'success', '2025-07-01 10:00:00+00', 5, 0, 0, 0)`),
+    ).toBe('written');
+    await db.execute(
+      sql`delete from order_hourly where merchant_id = ${m.merchant.id} and slot = 5 and hour = '2025-07-01 10:00:00+00'`,
+    );
+  });
+
   it('folds more slot rows than one batch takes, in several, to the same sums', async () => {
     const lone = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
     // 30,000 slot rows (as a busy year would leave): 16 slots of 1,875 hours, two statuses.
     await ctx.database.db.execute(sql`
       insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
       select 'collection', ${lone.merchant.id}::bigint, case when g % 2 = 0 then 'paid' else 'failed' end,
-             timestamptz '2025-01-01 00:00:00+00' + (g / 16) * interval '1 hour', g % 16, 1 + g % 3, 100 * g, g
+             timestamptz '2025-01-01 00:00:00+00' + (g / 16) * interval '1 hour', 1 + g % 16, 1 + g % 3, 100 * g, g
       from generate_series(0, 29999) g`);
     const before = await rollupSums(lone.merchant.id);
     expect(before.rows).toBe(30_000);
-    expect(await foldOrderHourlySlots(ctx.database.db, new Date('2026-01-01T00:00:00Z'))).toBe(28_125);
+    expect(await foldOrderHourlySlots(ctx.database.db, new Date('2026-01-01T00:00:00Z'))).toBe(30_000);
     const after = await rollupSums(lone.merchant.id);
     expect(after.rows).toBe(3_750); // an hour, two statuses
     expect(after).toEqual({ ...before, rows: 3_750 });
@@ -370,10 +400,14 @@ describe('folding many hours and busy rows', () => {
     'skips a slot row an order holds rather than wait on it, and folds it at the next sweep',
     async () => {
       const busy = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
-      await ctx.database.db.execute(sql`
-        insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
-        values ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 0, 2, 500, 10),
-               ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 3, 1, 300, 5)`);
+      // An hour folded before (slot 0, written as the fold writes it), and a later change in slot 3.
+      await ctx.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local paydesk.folding = 'on'`);
+        await tx.execute(sql`
+          insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+          values ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 0, 2, 500, 10),
+                 ('payout', ${busy.merchant.id}, 'success', '2025-06-01 10:00:00+00', 3, 1, 300, 5)`);
+      });
       const before = await rollupSums(busy.merchant.id);
       // A late change to an order of that hour, not committed yet, holds its slot's row.
       const order = new pg.Client({ connectionString: ctx.database.url });

@@ -144,8 +144,8 @@ export const fundFlowsRepository = {
    * Moves the daily rollup's horizon to the last UTC midnight at or before `before`, writing the rows of
    * the days it passes from their hours (the housekeeping job). An entry is dated by its transaction's
    * time, so a day is over for good once no transaction that began before its end is still open: while
-   * one is, or while a back-dated entry is being written (keepDaysOpen), the horizon waits for a later
-   * sweep. One process at a time; the day rows and the horizon are written together. Answers the new
+   * one is (or may be: a session this role cannot see), or while a back-dated entry is being written
+   * (keepDaysOpen), the horizon waits for a later sweep. One process at a time; the day rows and the horizon are written together. Answers the new
    * horizon, or undefined when it did not move.
    */
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
@@ -159,12 +159,15 @@ export const fundFlowsRepository = {
       if (!state?.got) return undefined;
       if (state.since !== null && new Date(state.since) >= until) return undefined;
       // Its own statement: the insert below takes its snapshot after this one, so every transaction that
-      // began before `until` and has ended by now is in it.
+      // began before `until` and has ended by now is in it. A session this role may not see (another
+      // role's, without pg_read_all_stats) counts as open: the days wait rather than close too early.
       const [open] = await queryRows<{ open: boolean }>(
         tx,
         sql`select exists (select 1 from pg_stat_activity
-                           where datname = current_database() and backend_type = 'client backend'
-                             and pid <> pg_backend_pid() and xact_start < ${until.toISOString()}::timestamptz)
+                              where datname = current_database() and backend_type = 'client backend'
+                                and pid <> pg_backend_pid()
+                                and (xact_start < ${until.toISOString()}::timestamptz
+                                     or state is null or state = 'disabled'))
                    as open`,
       );
       if (open?.open) return undefined;
