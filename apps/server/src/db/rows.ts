@@ -75,3 +75,30 @@ export async function insertReturning<T extends PgTable>(
   const [saved] = await queryText<Record<string, unknown>>(db, text, driverValues(table, values, keys));
   return saved ? rowOf<T['$inferSelect']>(table, saved) : undefined;
 }
+
+/** A value as JSON can carry it to its column's text form (bigint and Date have no JSON of their own). */
+export const jsonValue = (value: unknown) =>
+  typeof value === 'bigint' ? String(value) : value instanceof Date ? value.toISOString() : value;
+
+/**
+ * A batch's input rows as `json_to_recordset($n::json) as r(...)` reads them: `names` the quoted column
+ * names of these keys of the table, `definitions` their `"col" type` list.
+ */
+export function recordsetColumns(table: PgTable, keys: string[]) {
+  const all = columns(table);
+  const names = keys.map((key) => `"${all[key].name}"`);
+  return { names, definitions: keys.map((key, i) => `${names[i]} ${all[key].getSQLType()}`).join(', ') };
+}
+
+/** These keys of the row as one object of a batch's JSON input, by column name (recordsetColumns). */
+export function jsonColumns(table: PgTable, row: Record<string, unknown>, keys: string[]) {
+  const all = columns(table);
+  const values = driverValues(table, row, keys);
+  const object: Record<string, unknown> = {};
+  keys.forEach((key, i) => (object[all[key].name] = jsonValue(values[i])));
+  return object;
+}
+
+/** Values given in order as the columns `prefix`1, `prefix`2... of a batch's JSON input. */
+export const numberedColumns = (prefix: string, values: unknown[]) =>
+  Object.fromEntries(values.map((value, i) => [`${prefix}${i + 1}`, jsonValue(value)]));

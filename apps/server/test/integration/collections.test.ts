@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
@@ -416,6 +416,52 @@ describe('the signed call', () => {
         sql`select count(*)::int as n from collections where merchant_id = ${m.merchant.id} and out_trade_no like 'NC-%'`,
       );
       expect(Number(stored[0].n)).toBe(1);
+    });
+
+    it('writes orders that arrive together in one statement and commit, each answering as its own call would', async () => {
+      // Group commit: while one statement runs, the calls that arrive are written together by the next.
+      const [a, b, closed] = [await warmedUp(), await warmedUp(), await warmedUp()];
+      const { db } = ctx.database;
+      // Closed behind this process's memory: its calls find the channel changed and answer as it is now.
+      await db.update(channels).set({ status: 'closed' }).where(eq(channels.merchantId, closed.merchant.id));
+      const replayed = freshNonce();
+      expect(
+        (await create(a, { out_trade_no: 'G-FIRST', amount: '10.00' }, { nonce: replayed })).statusCode,
+      ).toBe(201);
+
+      const calls = [
+        ...Array.from({ length: 12 }, (_, i) => create(a, { out_trade_no: `G-A${i}`, amount: '10.00' })),
+        ...Array.from({ length: 12 }, (_, i) => create(b, { out_trade_no: `G-B${i}`, amount: '12.34' })),
+        create(a, { out_trade_no: 'G-DUP', amount: '10.00' }),
+        create(a, { out_trade_no: 'G-DUP', amount: '11.00' }),
+        create(a, { out_trade_no: 'G-REPLAY', amount: '10.00' }, { nonce: replayed }),
+        create(closed, { out_trade_no: 'G-CLOSED', amount: '10.00' }),
+      ];
+      const responses = await Promise.all(calls);
+      const answers = responses.map((r) => [r.statusCode, r.json().code ?? null]);
+      expect(answers.slice(0, 24)).toEqual(Array(24).fill([201, null]));
+      expect(answers.slice(24, 26).sort()).toEqual([
+        [201, null],
+        [409, 'out_trade_no_taken'],
+      ]);
+      expect(answers.slice(26)).toEqual([
+        [401, 'nonce_reused'],
+        [422, 'channel_unavailable'],
+      ]);
+
+      const [stored] = await queryRows<{ orders: number; commits: number; b_amounts: string }>(
+        db,
+        sql`select count(*)::int as orders, count(distinct xmin::text)::int as commits,
+                   string_agg(distinct amount_minor::text, ',') filter (where merchant_id = ${b.merchant.id}) as b_amounts
+              from collections where out_trade_no like 'G-%' and out_trade_no <> 'G-FIRST'`,
+      );
+      expect([stored.orders, stored.b_amounts]).toEqual([25, '1234']);
+      // Fewer commits than orders: some were written together.
+      expect(stored.commits).toBeLessThan(stored.orders);
+      expect(await ordersOf(a, 'G-REPLAY')).toBe(0);
+      expect(await ordersOf(closed, 'G-CLOSED')).toBe(0);
+      const [made, taken] = responses.slice(24, 26).sort((x, y) => x.statusCode - y.statusCode);
+      expect(taken.json().trade_no).toBe(made.json().data.trade_no);
     });
 
     it('reads a key changed elsewhere before writing: a disabled merchant or an old secret writes nothing and keeps the nonce', async () => {

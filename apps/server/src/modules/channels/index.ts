@@ -9,6 +9,7 @@ export {
   channelsRepository,
   type ChannelRow,
   type NewChannel,
+  REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
   rememberedChannelParams,
   rememberedChannelWhere,

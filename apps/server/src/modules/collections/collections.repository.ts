@@ -1,14 +1,25 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
-import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
-import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
+import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
+import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
+import {
+  columnList,
+  driverValues,
+  givenKeys,
+  insertReturning,
+  jsonColumns,
+  numberedColumns,
+  recordsetColumns,
+  rowOf,
+} from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
 import {
   type ChannelRow,
+  REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
   rememberedChannelParams,
   rememberedChannelWhere,
 } from '../channels/index.ts';
-import type { NonceClaimSql } from '../gateway/index.ts';
+import { NONCE_CLAIM_COLUMNS, nonceClaimBatchCtes, type NonceClaimSql } from '../gateway/index.ts';
 import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
@@ -44,6 +55,84 @@ function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceC
   return text;
 }
 
+/** One call of insertOnChannelClaiming, and what it answers. */
+type Claiming = { row: NewCollection; seen: ChannelRow; firstOpen: boolean; claim: NonceClaimSql };
+type ClaimingAnswer = { current: boolean; claimed: boolean; row: CollectionRow | undefined };
+
+function claimingAnswer(saved: Record<string, unknown>): ClaimingAnswer {
+  return {
+    current: saved.current === true,
+    claimed: saved.claimed === true,
+    row: saved.id === null || saved.id === undefined ? undefined : rowOf<CollectionRow>(collections, saved),
+  };
+}
+
+async function insertOneClaiming(db: DbOrTx, { row, seen, firstOpen, claim }: Claiming) {
+  const given = givenKeys(row);
+  const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen, claim), [
+    ...driverValues(collections, row, given),
+    ...rememberedChannelParams(seen),
+    ...claim.params,
+  ]);
+  return claimingAnswer(saved);
+}
+
+/**
+ * insertOnChannelClaiming for many calls in one statement: each input row (`r`, one JSON object per
+ * call) carries the order's columns, the channel as remembered (c1..c13) and the nonce's claim
+ * (k1..k11); each call's order is inserted only once its nonce is claimed and while its channel reads as
+ * remembered, exactly as its own statement would. One answer row per call, in the calls' order.
+ */
+const insertManyClaimingTexts = new Map<string, string>();
+function insertManyClaimingText(given: string[]): string {
+  const shape = given.join(',');
+  let text = insertManyClaimingTexts.get(shape);
+  if (text !== undefined) return text;
+  const { names, definitions } = recordsetColumns(collections, given);
+  const channelOf = (i: number) => `r.c${i}`;
+  text = `with r as (
+      select * from json_to_recordset($1::json)
+        as r(i integer, first_open boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
+    ), ${nonceClaimBatchCtes('r')}, ins as (
+      insert into collections (${names.join(', ')})
+      select ${names.map((name) => `r.${name}`).join(', ')}
+        from r join n on n.merchant_id = r.k2 and n.nonce = r.k9
+       where exists (
+         select 1 from channels c where ${rememberedChannelWhere('collection', channelOf, 'r.first_open')})
+      on conflict (merchant_id, out_trade_no) do nothing
+      returning *
+    )
+    select r.i in (select i from k) as "current",
+           exists (select 1 from n where n.merchant_id = r.k2 and n.nonce = r.k9) as "claimed", ins.*
+      from r left join ins on ins.trade_no = r.trade_no
+     order by r.i`;
+  insertManyClaimingTexts.set(shape, text);
+  return text;
+}
+
+async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAnswer[]> {
+  const given = givenKeys(calls[0].row);
+  const input = calls.map(({ row, seen, firstOpen, claim }, i) => ({
+    i,
+    first_open: firstOpen,
+    ...jsonColumns(collections, row, given),
+    ...numberedColumns('c', rememberedChannelParams(seen)),
+    ...numberedColumns('k', claim.params),
+  }));
+  const rows = await queryText<Record<string, unknown>>(db, insertManyClaimingText(given), [
+    JSON.stringify(input),
+  ]);
+  return rows.map(claimingAnswer);
+}
+
+/** Calls of one set of given columns share a statement. */
+const claimingBatcher = batchersByShape((db: Db) => ({
+  one: (call: Claiming) => insertOneClaiming(db, call),
+  many: (calls: Claiming[]) => insertManyClaiming(db, calls),
+  alone: batchWroteNothing(),
+  keysOf: (call: Claiming) => [call.claim.key, `order:${call.row.merchantId}:${call.row.outTradeNo}`],
+}));
+
 export const collectionsRepository = {
   /** The new order, or undefined when the merchant already used this out_trade_no. */
   insert: (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> =>
@@ -76,25 +165,15 @@ export const collectionsRepository = {
    * and nothing was written; `claimed` false: the nonce was used already; `row` undefined with the nonce
    * claimed: as insertOnChannel's undefined.
    */
-  insertOnChannelClaiming: async (
-    db: DbOrTx,
+  insertOnChannelClaiming: (
+    db: Db,
     row: NewCollection,
     seen: ChannelRow,
     firstOpen: boolean,
     claim: NonceClaimSql,
-  ): Promise<{ current: boolean; claimed: boolean; row: CollectionRow | undefined }> => {
-    const given = givenKeys(row);
-    const [saved] = await queryText<Record<string, unknown>>(
-      db,
-      insertOnChannelText(given, firstOpen, claim),
-      [...driverValues(collections, row, given), ...rememberedChannelParams(seen), ...claim.params],
-    );
-    return {
-      current: saved.current === true,
-      claimed: saved.claimed === true,
-      row: saved.id === null || saved.id === undefined ? undefined : rowOf<CollectionRow>(collections, saved),
-    };
-  },
+  ): Promise<ClaimingAnswer> =>
+    // Calls that arrive together share one statement and one commit (group commit, createBatcher).
+    claimingBatcher(db, givenKeys(row).join(',')).submit({ row, seen, firstOpen, claim }),
 
   findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {
     const [row] = await db

@@ -7,7 +7,13 @@ import { createLedger } from '../ledger/index.ts';
 import { createGatewayGuard, gatewayMerchantOf } from './gateway-auth.ts';
 
 export { type DeferredClaim, gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
-export { gatewayRepository, NONCE_TTL_MS, type NonceClaimSql } from './gateway.repository.ts';
+export {
+  gatewayRepository,
+  NONCE_CLAIM_COLUMNS,
+  NONCE_TTL_MS,
+  nonceClaimBatchCtes,
+  type NonceClaimSql,
+} from './gateway.repository.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
 
 /** Requests per minute one merchant may send the gateway (per server process). */
