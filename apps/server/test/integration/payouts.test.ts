@@ -356,6 +356,83 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  it('writes payouts that arrive together in one statement and commit, each with its own entry, hold and fund flow', async () => {
+    // Group commit: the calls that arrive while one statement runs are written together by the next;
+    // each answers as its own statement would, and the books read as if each had been written alone.
+    const [a, b] = [await warmedUp(), await warmedUp()];
+    const replayed = freshNonce();
+    const first = await gatewayCall(ctx.app, a, 'POST', '/gateway/v1/payouts', {
+      body: { amount: '10.00', ...CN_PAYEE, out_trade_no: 'GC-FIRST' },
+      nonce: replayed,
+    });
+    expect(first.statusCode).toBe(201);
+
+    const responses = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => createPayout(a, { out_trade_no: `GC-A${i}`, amount: '10.00' })),
+      ...Array.from({ length: 10 }, (_, i) => createPayout(b, { out_trade_no: `GC-B${i}`, amount: '20.00' })),
+      createPayout(a, { out_trade_no: 'GC-DUP', amount: '10.00' }),
+      createPayout(a, { out_trade_no: 'GC-DUP', amount: '10.00' }),
+      gatewayCall(ctx.app, a, 'POST', '/gateway/v1/payouts', {
+        body: { amount: '10.00', ...CN_PAYEE, out_trade_no: 'GC-REPLAY' },
+        nonce: replayed,
+      }),
+    ]);
+    const answers = responses.map((r) => [r.statusCode, r.json().code ?? null]);
+    expect(answers.slice(0, 20)).toEqual(Array(20).fill([201, null]));
+    expect(answers.slice(20, 22).sort()).toEqual([
+      [201, null],
+      [409, 'out_trade_no_taken'],
+    ]);
+    expect(answers[22]).toEqual([401, 'nonce_reused']);
+
+    const rows = await queryRows<{
+      payout: string;
+      entry: string;
+      hold: string;
+      flow: string;
+      after: string;
+    }>(
+      ctx.database.db,
+      sql`select p.xmin::text as payout, e.xmin::text as entry, h.xmin::text as hold, f.xmin::text as flow,
+                 f.available_after_minor::text as after
+            from payouts p
+            join journal_entries e on e.idempotency_key = 'payout:' || p.id || ':deduct'
+            join holds h on h.idempotency_key = e.idempotency_key and h.status = 'open'
+            join fund_flows f on f.entry_id = e.id and f.hold_id = h.id
+           where p.out_trade_no like 'GC-%' and p.out_trade_no <> 'GC-FIRST'`,
+    );
+    expect(rows).toHaveLength(21);
+    for (const row of rows)
+      expect([row.entry, row.hold, row.flow]).toEqual([row.payout, row.payout, row.payout]);
+    // Fewer commits than payouts: some were written together.
+    expect(new Set(rows.map((r) => r.payout)).size).toBeLessThan(rows.length);
+    // 1,000.00 - 2 x 10.60 warm up - 10.60 first - 11 x 10.60 (a); 2 x 10.60 and 10 x 20.70 (b).
+    expect(await balance(a)).toMatchObject({ available: '851.60', locked: '148.40' });
+    expect(await balance(b)).toMatchObject({ available: '771.80', locked: '228.20' });
+    // Each fund flow's available-after runs down in the order the entries were written.
+    const report = await verifyLedger(ctx.database.db);
+    expect(report.problems).toEqual([]);
+  });
+
+  it('writes the payouts of merchants whose funds cover them, and refuses exactly what one cannot cover', async () => {
+    // 2 x 10.60 warm up, then 31.80 covers exactly 3 more of 10.60.
+    const [short, rich] = [await warmedUp(5_300n), await warmedUp()];
+    const responses = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) =>
+        createPayout(short, { out_trade_no: `SH-${i}`, amount: '10.00' }),
+      ),
+      ...Array.from({ length: 6 }, (_, i) =>
+        createPayout(rich, { out_trade_no: `RI-${i}`, amount: '10.00' }),
+      ),
+    ]);
+    const codes = responses.map((r) => (r.statusCode === 201 ? 201 : r.json().code));
+    expect(codes.slice(0, 6).sort()).toEqual([201, 201, 201, ...Array(3).fill('insufficient_funds')]);
+    expect(codes.slice(6)).toEqual(Array(6).fill(201));
+    expect(await balance(short)).toMatchObject({ available: '0.00', locked: '53.00' });
+    expect(await balance(rich)).toMatchObject({ available: '915.20', locked: '84.80' });
+    expect((await verifyLedger(ctx.database.db)).problems).toEqual([]);
+  });
+
   it('lets one of 20 concurrent payouts with the same nonce through', async () => {
     const m = await warmedUp();
     const nonce = freshNonce();

@@ -93,6 +93,18 @@ const rollupText = (cte: string) => `
     entries = fund_flow_hourly.entries + excluded.entries`;
 const rollupFrom = (cte: string) => sql.raw(rollupText(cte));
 
+/** rollupText for many entries at once: one upsert row per merchant, type and hour (a row is never hit twice). */
+const groupedRollupText = (cte: string) => `
+  insert into fund_flow_hourly (merchant_id, type, hour, in_minor, out_minor, entries)
+  select merchant_id, type, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'),
+         sum(greatest(amount_minor, 0)), sum(greatest(-amount_minor, 0)), count(*)
+  from ${cte}
+  group by 1, 2, 3
+  on conflict (merchant_id, type, hour) do update set
+    in_minor = fund_flow_hourly.in_minor + excluded.in_minor,
+    out_minor = fund_flow_hourly.out_minor + excluded.out_minor,
+    entries = fund_flow_hourly.entries + excluded.entries`;
+
 function legUpdate(draft: EntryDraft, index: 0 | 1): SQL {
   const leg = draft.merchantLegs[index]!;
   const code = merchantAccountCode(draft.merchantId, leg.account);
@@ -237,6 +249,98 @@ export function holdInStatementText(from: number, gate: string, cause: string) {
       returning *
     ), hold_rollup as (${rollupText('hold_flow')})`;
   return { legs, records };
+}
+
+/** How many parameters holdManyInStatementText's CTEs take (the hold's type and ref_type). */
+export const HOLD_MANY_IN_STATEMENT_PARAMS = 2;
+
+/** The columns each row of a batch gives holdManyInStatementText (holdManyRow). */
+export const HOLD_MANY_COLUMNS = 'hold_amount bigint, hold_available_code text, hold_locked_code text';
+
+/** A row's hold for holdManyInStatementText: amount (> 0) and the merchant's two accounts. */
+export const holdManyRow = (merchantId: number, amountMinor: bigint) => ({
+  hold_amount: String(amountMinor),
+  hold_available_code: merchantAccountCode(merchantId, 'available'),
+  hold_locked_code: merchantAccountCode(merchantId, 'locked'),
+});
+
+/**
+ * holdInStatementText for many holds of one type in one statement (a batch of gateway payouts). `gate`
+ * is a CTE of the rows to hold, each with `i` (its order), `merchant_id` and HOLD_MANY_COLUMNS: each
+ * merchant's available account gives the sum of its rows at once (hold_available, hold_locked: one row
+ * per merchant covered). The available rows are locked first, in the order of their codes (hold_order),
+ * so two batches never wait on each other in a circle; then each locked row of a merchant whose available
+ * row the batch holds, as every other writer takes them (available, then locked). `cause` is the caller's CTE of the rows written `from hold_locked`, each with
+ * `i`, `merchant_id`, `amount`, `ref_id`, `ref_no`, `note` and `idempotency_key`: each gets its own
+ * journal entry, postings, open hold and fund flow, in the order of `i` (their available-after values
+ * run down in that order, as if each had been written alone). `shortfall` is true when a merchant's
+ * available did not cover its rows: the caller's statement must then fail (nothing of it may commit),
+ * so that each row can be tried alone. Parameters $from+1 (type) and $from+2 (ref_type).
+ */
+export function holdManyInStatementText(from: number, gate: string, cause: string) {
+  const [type, refType] = [`$${from + 1}`, `$${from + 2}`];
+  const legs = `hold_want as (
+      select g.merchant_id, g.hold_available_code, g.hold_locked_code, sum(g.hold_amount)::bigint as total
+        from ${gate} g
+       group by g.merchant_id, g.hold_available_code, g.hold_locked_code
+    ), hold_order as materialized (
+      select a.id from ledger_accounts a join hold_want w on a.code = w.hold_available_code
+       order by a.code
+         for no key update of a
+    ), hold_available as (
+      update ledger_accounts a set balance_minor = a.balance_minor - w.total, updated_at = now()
+        from hold_want w
+       where a.code = w.hold_available_code and a.balance_minor - w.total >= 0
+         and (select count(*) from hold_order) >= 0
+         and exists (select 1 from ledger_accounts l where l.code = w.hold_locked_code)
+       returning a.id, w.merchant_id, a.balance_minor
+    ), hold_locked as (
+      update ledger_accounts a set balance_minor = a.balance_minor + w.total, updated_at = now()
+        from hold_want w join hold_available h on h.merchant_id = w.merchant_id
+       where a.code = w.hold_locked_code
+       returning a.id, w.merchant_id, a.balance_minor
+    )`;
+  const records = `hold_entry as (
+      insert into journal_entries (type, merchant_id, ref_type, ref_id, ref_no, note, idempotency_key, created_at)
+      select ${type}::text, c.merchant_id, ${refType}::text, c.ref_id, c.ref_no, c.note, c.idempotency_key,
+             date_trunc('milliseconds', clock_timestamp())
+        from ${cause} c
+       order by c.i
+      returning id, idempotency_key, created_at
+    ), hold_lines as (
+      insert into postings (entry_id, account_id, amount_minor)
+      select e.id, a.id, -c.amount
+        from ${cause} c join hold_entry e on e.idempotency_key = c.idempotency_key
+        join hold_available a on a.merchant_id = c.merchant_id
+      union all
+      select e.id, l.id, c.amount
+        from ${cause} c join hold_entry e on e.idempotency_key = c.idempotency_key
+        join hold_locked l on l.merchant_id = c.merchant_id
+      returning id
+    ), hold_row as (
+      insert into holds (merchant_id, amount_minor, type, status, ref_type, ref_id, ref_no, note, idempotency_key,
+                         created_at)
+      select c.merchant_id, c.amount, ${type}::text, 'open', ${refType}::text, c.ref_id, c.ref_no, c.note,
+             c.idempotency_key, e.created_at
+        from ${cause} c join hold_entry e on e.idempotency_key = c.idempotency_key
+       order by c.i
+      returning id, idempotency_key
+    ), hold_flow as (
+      insert into fund_flows (merchant_id, type, amount_minor, available_after_minor, ref_type, ref_id, ref_no,
+                              hold_id, entry_id, note, created_at)
+      select c.merchant_id, ${type}::text, -c.amount,
+             a.balance_minor + coalesce(sum(c.amount) over (partition by c.merchant_id order by c.i
+                                          rows between 1 following and unbounded following), 0),
+             ${refType}::text, c.ref_id, c.ref_no, h.id, e.id, c.note, e.created_at
+        from ${cause} c join hold_entry e on e.idempotency_key = c.idempotency_key
+        join hold_available a on a.merchant_id = c.merchant_id
+        join hold_row h on h.idempotency_key = c.idempotency_key
+       order by c.i
+      returning *
+    ), hold_rollup as (${groupedRollupText('hold_flow')})`;
+  const shortfall = `exists (select 1 from hold_want w
+                       where not exists (select 1 from hold_available h where h.merchant_id = w.merchant_id))`;
+  return { legs, records, shortfall };
 }
 
 /** holdInStatementText's parameters: a hold of `amountMinor` (> 0) of this type on the merchant. */

@@ -15,8 +15,12 @@ import {
   type EntryDraft,
   type FundFlowRow,
   HOLD_IN_STATEMENT_PARAMS,
+  HOLD_MANY_COLUMNS,
+  HOLD_MANY_IN_STATEMENT_PARAMS,
   holdInStatementParams,
   holdInStatementText,
+  holdManyInStatementText,
+  holdManyRow,
   type HoldRow,
   ledgerRepository as repo,
   type PlatformLeg,
@@ -352,6 +356,27 @@ export function createLedger() {
   }
 
   /**
+   * holdInStatement for a batch of causes in one statement, each its own hold of this type: `text(from,
+   * gate, cause)` as holdManyInStatementText documents, `columns` each gate row carries and `rowOf` their
+   * values for one hold. The same entries, holds and fund flows as one holdInStatement each.
+   */
+  function holdManyInStatement(input: { type: HoldType; refType: string }) {
+    if (!(HOLD_TYPES as readonly string[]).includes(input.type)) {
+      throw new LedgerUsageError(`${input.type} is not a hold type.`);
+    }
+    return {
+      text: holdManyInStatementText,
+      params: [input.type, input.refType],
+      paramCount: HOLD_MANY_IN_STATEMENT_PARAMS,
+      columns: HOLD_MANY_COLUMNS,
+      rowOf: (merchantId: number, amountMinor: bigint) => {
+        if (amountMinor <= 0n) throw new LedgerUsageError('A hold amount must be positive.');
+        return holdManyRow(merchantId, amountMinor);
+      },
+    };
+  }
+
+  /**
    * Closes an open hold as captured or released. Repeating the close that closed it (same key, same verb)
    * replays; anything else after it closed is refused (409).
    */
@@ -479,6 +504,7 @@ export function createLedger() {
     post,
     hold,
     holdInStatement,
+    holdManyInStatement,
     capture,
     release,
     balanceOf,

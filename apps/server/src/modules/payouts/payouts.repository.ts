@@ -1,17 +1,28 @@
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
-import { type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
+import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
+import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
 import type { JobInsert } from '../../db/jobs.ts';
-import { columnList, driverValues, givenKeys, insertReturning, rowOf } from '../../db/rows.ts';
+import {
+  columnList,
+  driverValues,
+  givenKeys,
+  insertReturning,
+  jsonColumns,
+  numberedColumns,
+  recordsetColumns,
+  rowOf,
+} from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import {
   type ChannelRow,
+  REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
   rememberedChannelParams,
   rememberedChannelWhere,
 } from '../channels/index.ts';
-import type { NonceClaimSql } from '../gateway/index.ts';
+import { NONCE_CLAIM_COLUMNS, nonceClaimBatchCtes, type NonceClaimSql } from '../gateway/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
@@ -21,6 +32,15 @@ export type HoldInStatement = {
   text: (from: number, gate: string, cause: string) => { legs: string; records: string };
   params: unknown[];
   paramCount: number;
+};
+
+/** The ledger's holds of a batch of payouts as CTEs of one statement (Ledger.holdManyInStatement). */
+export type HoldManyInStatement = {
+  text: (from: number, gate: string, cause: string) => { legs: string; records: string; shortfall: string };
+  params: unknown[];
+  paramCount: number;
+  columns: string;
+  rowOf: (merchantId: number, amountMinor: bigint) => Record<string, string>;
 };
 
 /** pg-boss's job insert as a CTE that inserts only with the payout: its one parameter is $`at`. */
@@ -124,6 +144,123 @@ function insertHoldingText(
   return text;
 }
 
+/** One call of insertHoldingClaiming without an Idempotency-Key, and what it answers. */
+type Holding = {
+  row: NewPayout;
+  seen: ChannelRow;
+  firstOpen: boolean;
+  claim: NonceClaimSql;
+  hold: HoldInStatement;
+  job: JobInsert | undefined;
+  many: HoldManyInStatement;
+  holdRow: Record<string, string>;
+};
+type HoldingAnswer = { current: boolean; claimed: boolean; go: boolean; row: PayoutRow | undefined };
+
+const holdingAnswer = (saved: Record<string, unknown>): HoldingAnswer => ({
+  current: saved.current === true,
+  claimed: saved.claimed === true,
+  go: saved.go === true,
+  row: saved.id === null || saved.id === undefined ? undefined : rowOf<PayoutRow>(payouts, saved),
+});
+
+async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRow'>, key?: KeyAnswer) {
+  const { row, seen, firstOpen, claim, hold, job } = call;
+  const given = givenKeys(row);
+  const text = insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined);
+  if (text === undefined) return undefined;
+  const [saved] = await queryText<Record<string, unknown>>(db, text, [
+    ...driverValues(payouts, row, given),
+    ...rememberedChannelParams(seen),
+    ...claim.params,
+    ...hold.params,
+    ...(key ? keyParams(row.merchantId, key) : []),
+    ...(job ? job.params : []),
+  ]);
+  return holdingAnswer(saved);
+}
+
+/**
+ * insertHoldingClaiming for many calls (no Idempotency-Key) in one statement: each input row (`r`, one
+ * JSON object per call) carries the payout's columns, the channel as remembered (c1..c13), the nonce's
+ * claim (k1..k11), its hold (the ledger's columns) and its job's JSON. Each call goes ahead exactly when
+ * its own statement would (nonce claimed, channel as remembered, out_trade_no unused); the ledger holds
+ * each merchant's rows together, and when a merchant's available does not cover them all the statement
+ * fails (division by zero, 22012) so that nothing commits and each call runs alone, where the funds
+ * decide call by call. One answer row per call, in the calls' order.
+ */
+const holdingManyTexts = new Map<string, string>();
+function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: JobInsert | undefined) {
+  const shape = `${given.join(',')}|${job ? job.text : ''}`;
+  let text = holdingManyTexts.get(shape);
+  if (text !== undefined) return text;
+  const { names, definitions } = recordsetColumns(payouts, given);
+  const { legs, records, shortfall } = many.text(0, 'go', 'cause');
+  // pg-boss's insert takes its jobs as a JSON array: here, those of the payouts written.
+  const jobs = job
+    ? `, job as (${job.text.replace(
+        '$1::text::json',
+        "(select coalesce(json_agg(g.job order by g.i), '[]'::json) from go g join p on p.trade_no = g.trade_no)",
+      )})`
+    : '';
+  text = `with r as (
+      select * from json_to_recordset($${many.paramCount + 1}::json)
+        as r(i integer, first_open boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
+             ${NONCE_CLAIM_COLUMNS}, ${many.columns})
+    ), ${nonceClaimBatchCtes('r')}, go as (
+      select r.* from r join n on n.merchant_id = r.k2 and n.nonce = r.k9
+       where exists (
+               select 1 from channels c where ${rememberedChannelWhere('payout', (i) => `r.c${i}`, 'r.first_open')})
+         and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
+    ), ${legs}, p as (
+      insert into payouts (${names.join(', ')})
+      select ${names.map((name) => `g.${name}`).join(', ')}
+        from go g join hold_locked l on l.merchant_id = g.merchant_id
+       order by g.i
+      returning *
+    ), cause as (
+      select g.i, p.merchant_id, g.hold_amount as amount, p.id::text as ref_id, p.trade_no as ref_no,
+             p.payee_name as note, 'payout:' || p.id || ':deduct' as idempotency_key
+        from p join go g on g.trade_no = p.trade_no
+    )${jobs}, ${records}
+    select r.i in (select i from k) as "current",
+           exists (select 1 from n where n.merchant_id = r.k2 and n.nonce = r.k9) as "claimed",
+           exists (select 1 from go where go.i = r.i) as "go",
+           1 / (case when ${shortfall} then 0 else 1 end) as "covered", p.*
+      from r left join p on p.trade_no = r.trade_no
+     order by r.i`;
+  holdingManyTexts.set(shape, text);
+  return text;
+}
+
+async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
+  const { row: first, many, job } = calls[0];
+  const given = givenKeys(first);
+  const input = calls.map(({ row, seen, firstOpen, claim, holdRow, job }, i) => ({
+    i,
+    first_open: firstOpen,
+    // pg-boss's JSON is an array of this one job.
+    job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
+    ...jsonColumns(payouts, row, given),
+    ...numberedColumns('c', rememberedChannelParams(seen)),
+    ...numberedColumns('k', claim.params),
+    ...holdRow,
+  }));
+  const rows = await queryText<Record<string, unknown>>(db, insertHoldingManyText(given, many, job), [
+    ...many.params,
+    JSON.stringify(input),
+  ]);
+  return rows.map(holdingAnswer);
+}
+
+/** Calls of one shape (given columns, job) share a statement; funds short for a merchant's rows: 22012. */
+const holdingBatcher = batchersByShape((db: Db) => ({
+  one: (call: Holding) => insertOneHolding(db, call),
+  many: (calls: Holding[]) => insertManyHolding(db, calls),
+  alone: batchWroteNothing(['22012']),
+  keysOf: (call: Holding) => [call.claim.key, `order:${call.row.merchantId}:${call.row.outTradeNo}`],
+}));
+
 export type PayoutFilter = OrderFilter;
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -144,7 +281,7 @@ export const payoutsRepository = {
    * answer is stored with it; `go` false then leaves the key's answer to the long way.
    */
   insertHoldingClaiming: async (
-    db: DbOrTx,
+    db: Db,
     row: NewPayout,
     seen: ChannelRow,
     firstOpen: boolean,
@@ -152,24 +289,23 @@ export const payoutsRepository = {
     hold: HoldInStatement,
     job: JobInsert | undefined,
     key?: KeyAnswer,
-  ): Promise<{ current: boolean; claimed: boolean; go: boolean; row: PayoutRow | undefined } | undefined> => {
+    batch?: { many: HoldManyInStatement; holdRow: Record<string, string> },
+  ): Promise<HoldingAnswer | undefined> => {
     const given = givenKeys(row);
-    const text = insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined);
-    if (text === undefined) return undefined;
-    const [saved] = await queryText<Record<string, unknown>>(db, text, [
-      ...driverValues(payouts, row, given),
-      ...rememberedChannelParams(seen),
-      ...claim.params,
-      ...hold.params,
-      ...(key ? keyParams(row.merchantId, key) : []),
-      ...(job ? job.params : []),
-    ]);
-    return {
-      current: saved.current === true,
-      claimed: saved.claimed === true,
-      go: saved.go === true,
-      row: saved.id === null || saved.id === undefined ? undefined : rowOf<PayoutRow>(payouts, saved),
-    };
+    if (key || !batch || insertHoldingText(given, firstOpen, claim, hold, job, false) === undefined)
+      return insertOneHolding(db, { row, seen, firstOpen, claim, hold, job }, key);
+    // Calls that arrive together share one statement and one commit (group commit, createBatcher).
+    const { many, holdRow } = batch;
+    return holdingBatcher(db, `${given.join(',')}|${job ? job.text : ''}`).submit({
+      row,
+      seen,
+      firstOpen,
+      claim,
+      hold,
+      job,
+      many,
+      holdRow,
+    });
   },
 
   setHold: async (tx: Tx, id: number, holdId: number) => {

@@ -95,7 +95,10 @@ type Deps = {
   db: Db;
   jobs: JobQueue;
   callbacks: CallbacksService;
-  ledger: Pick<Ledger, 'hold' | 'holdInStatement' | 'capture' | 'release' | 'post' | 'findHoldByKey'>;
+  ledger: Pick<
+    Ledger,
+    'hold' | 'holdInStatement' | 'holdManyInStatement' | 'capture' | 'release' | 'post' | 'findHoldByKey'
+  >;
   now: () => Date;
 };
 
@@ -134,6 +137,8 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
 export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps) {
+  /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
+  const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
   function gatewayView(row: PayoutRow): GatewayPayout {
     const currency = row.currency as Currency;
     return {
@@ -354,12 +359,15 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       // Refused on the remembered terms: the long way reads the channel again and refuses, or not.
     }
     if (!seen || !payout) return undefined;
+    const amountMinor = payout.amountMinor + payout.feeMinor;
     const hold = ledger.holdInStatement({
       merchantId: merchant.id,
       type: 'payout_deduction',
       refType: 'payout',
-      amountMinor: payout.amountMinor + payout.feeMinor,
+      amountMinor,
     });
+    // Without a key, calls that arrive together may share one statement (each answers as its own would).
+    const batch = keyOf ? undefined : { many: holdMany, holdRow: holdMany.rowOf(merchant.id, amountMinor) };
     try {
       return await withFreshTradeNo(async () => {
         const values = payout.values();
@@ -368,7 +376,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
             ? await jobs.insertOf('sandbox.complete', { trade_no: values.tradeNo })
             : undefined;
         const key = keyOf?.(asWritten(values));
-        return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job, key);
+        return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job, key, batch);
       });
     } catch (error) {
       if (RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) return undefined;
