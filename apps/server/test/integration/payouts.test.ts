@@ -390,11 +390,12 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
       entry: string;
       hold: string;
       flow: string;
-      after: string;
+      job: string;
     }>(
       ctx.database.db,
       sql`select p.xmin::text as payout, e.xmin::text as entry, h.xmin::text as hold, f.xmin::text as flow,
-                 f.available_after_minor::text as after
+                 (select j.xmin::text from pgboss.job j
+                   where j.name = 'sandbox.complete' and j.data->>'trade_no' = p.trade_no) as job
             from payouts p
             join journal_entries e on e.idempotency_key = 'payout:' || p.id || ':deduct'
             join holds h on h.idempotency_key = e.idempotency_key and h.status = 'open'
@@ -402,8 +403,9 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
            where p.out_trade_no like 'GC-%' and p.out_trade_no <> 'GC-FIRST'`,
     );
     expect(rows).toHaveLength(21);
+    // Each payout's entry, hold, fund flow and sandbox job commit with it.
     for (const row of rows)
-      expect([row.entry, row.hold, row.flow]).toEqual([row.payout, row.payout, row.payout]);
+      expect([row.entry, row.hold, row.flow, row.job]).toEqual(Array(4).fill(row.payout));
     // Fewer commits than payouts: some were written together.
     expect(new Set(rows.map((r) => r.payout)).size).toBeLessThan(rows.length);
     // 1,000.00 - 2 x 10.60 warm up - 10.60 first - 11 x 10.60 (a); 2 x 10.60 and 10 x 20.70 (b).
