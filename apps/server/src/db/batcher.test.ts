@@ -138,3 +138,32 @@ describe('createBatcher with keys', () => {
     expect(await Promise.all(later)).toEqual([20, 120, 30, 220, 40]);
   });
 });
+
+describe('createBatcher with lanes', () => {
+  it('keeps a lane in one batch at a time: its calls wait for it while other lanes go ahead', async () => {
+    const s = fakeStatements();
+    const batcher = createBatcher({
+      one: s.one,
+      many: s.many,
+      alone: () => true,
+      maxInFlight: 2,
+      laneOf: (n: number) => (n < 10 ? 'hot' : `m${n}`),
+    });
+    const answers = [1, 2, 3].map((n) => batcher.submit(n));
+    await turn();
+    expect(s.calls.map((c) => c.items)).toEqual([[1, 2, 3]]);
+    const more = [4, 11, 5, 12].map((n) => batcher.submit(n));
+    await turn();
+    // 4 and 5 wait for the hot lane; 11 and 12 go ahead in the second batch in flight.
+    expect(s.calls.map((c) => c.items)).toEqual([
+      [1, 2, 3],
+      [11, 12],
+    ]);
+    s.calls[0].release();
+    await turn();
+    expect(s.calls[2].items).toEqual([4, 5]);
+    s.calls[1].release();
+    s.calls[2].release();
+    expect(await Promise.all([...answers, ...more])).toEqual([10, 20, 30, 40, 110, 50, 120]);
+  });
+});

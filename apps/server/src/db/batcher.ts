@@ -23,6 +23,11 @@ type BatcherOptions<I, O> = {
   alone: (error: unknown) => boolean;
   /** What two items of one batch must not share (their unique keys); none by default. */
   keysOf?: (item: I) => string[];
+  /**
+   * What items of two batches in flight must not share (a merchant, whose balance row the second would
+   * only wait for): one lane is in one batch at a time, and its items wait for it; none by default.
+   */
+  laneOf?: (item: I) => string | undefined;
   maxBatch?: number;
   maxInFlight?: number;
 };
@@ -34,11 +39,14 @@ export function createBatcher<I, O>({
   maxInFlight = 1,
   alone,
   keysOf = () => [],
+  laneOf = () => undefined,
 }: BatcherOptions<I, O>): Batcher<I, O> {
   type Waiting = { item: I; resolve: (value: O) => void; reject: (error: unknown) => void };
   const queue: Waiting[] = [];
   let inFlight = 0;
   let scheduled = false;
+  /** The lanes of the batches in flight. */
+  const busy = new Set<string>();
 
   async function write(batch: Waiting[]) {
     if (batch.length === 1) {
@@ -61,13 +69,18 @@ export function createBatcher<I, O>({
     await Promise.all(batch.map((w) => one(w.item).then(w.resolve, w.reject)));
   }
 
-  /** The oldest calls, up to maxBatch, none sharing a key with one before it; the rest stay queued. */
+  /**
+   * The oldest calls, up to maxBatch, none sharing a key with one before it nor a lane with a batch in
+   * flight; the rest stay queued, in order.
+   */
   function takeBatch(): Waiting[] {
     const batch: Waiting[] = [];
     const taken = new Set<string>();
-    for (let i = 0; i < queue.length && batch.length < maxBatch;) {
+    let i = 0;
+    while (i < queue.length && batch.length < maxBatch) {
       const keys = keysOf(queue[i].item);
-      if (keys.some((key) => taken.has(key))) {
+      const lane = laneOf(queue[i].item);
+      if (keys.some((key) => taken.has(key)) || (lane !== undefined && busy.has(lane))) {
         i += 1;
         continue;
       }
@@ -81,9 +94,13 @@ export function createBatcher<I, O>({
     scheduled = false;
     while (inFlight < maxInFlight && queue.length > 0) {
       const batch = takeBatch();
+      if (batch.length === 0) break;
+      const lanes = new Set(batch.map((w) => laneOf(w.item)).filter((lane) => lane !== undefined));
+      for (const lane of lanes) busy.add(lane);
       inFlight += 1;
       void write(batch).finally(() => {
         inFlight -= 1;
+        for (const lane of lanes) busy.delete(lane);
         schedule();
       });
     }

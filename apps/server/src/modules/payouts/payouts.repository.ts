@@ -253,12 +253,18 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
   return rows.map(holdingAnswer);
 }
 
-/** Calls of one shape (given columns, job) share a statement; funds short for a merchant's rows: 22012. */
+/**
+ * Calls of one shape (given columns, job) share a statement; funds short for a merchant's rows: 22012.
+ * Two statements may run at once, never with one merchant in both (its second would only wait for the
+ * first's balance row): a merchant whose row is held elsewhere holds back its own payouts, not others'.
+ */
 const holdingBatcher = batchersByShape((db: Db) => ({
   one: (call: Holding) => insertOneHolding(db, call),
   many: (calls: Holding[]) => insertManyHolding(db, calls),
   alone: batchWroteNothing(['22012']),
   keysOf: (call: Holding) => [call.claim.key, `order:${call.row.merchantId}:${call.row.outTradeNo}`],
+  laneOf: (call: Holding) => `merchant:${call.row.merchantId}`,
+  maxInFlight: 2,
 }));
 
 export type PayoutFilter = OrderFilter;
