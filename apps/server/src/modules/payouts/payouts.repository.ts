@@ -256,7 +256,7 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
 /**
  * Calls of one shape (given columns, job) share a statement; funds short for a merchant's rows: 22012.
  * Two statements may run at once, never with one merchant in both (its second would only wait for the
- * first's balance row): a merchant whose row is held elsewhere holds back its own payouts, not others'.
+ * first's balance row): a merchant whose row is held elsewhere stalls its batch, not every payout.
  */
 const holdingBatcher = batchersByShape((db: Db) => ({
   one: (call: Holding) => insertOneHolding(db, call),
