@@ -23,6 +23,12 @@ function fakeStatements() {
 }
 
 /** Lets the batcher's next turn of the event loop (its flush) and the promise chains before it run. */
+/** A batcher on the test's statements; every failure runs each call alone unless the options say otherwise. */
+const batcherOn = (
+  s: ReturnType<typeof fakeStatements>,
+  options: Partial<Parameters<typeof createBatcher<number, number>>[0]> = {},
+) => createBatcher<number, number>({ one: s.one, many: s.many, alone: () => true, ...options });
+
 const turn = async () => {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 };
@@ -32,7 +38,7 @@ const lost = Object.assign(new Error('connection terminated'), { code: undefined
 describe('createBatcher', () => {
   it('runs a call alone when nothing is in flight, and writes the calls that came meanwhile together', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({ one: s.one, many: s.many, alone: () => true, maxInFlight: 1 });
+    const batcher = batcherOn(s, { maxInFlight: 1 });
     const first = batcher.submit(1);
     await turn();
     const later = [2, 3, 4].map((n) => batcher.submit(n));
@@ -52,13 +58,7 @@ describe('createBatcher', () => {
 
   it('caps a batch at maxBatch and runs up to maxInFlight statements at once', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({
-      one: s.one,
-      many: s.many,
-      alone: () => true,
-      maxBatch: 2,
-      maxInFlight: 2,
-    });
+    const batcher = batcherOn(s, { maxBatch: 2, maxInFlight: 2 });
     const answers = [1, 2, 3, 4, 5].map((n) => batcher.submit(n));
     await turn();
     expect(s.calls.map((c) => c.items)).toEqual([
@@ -75,9 +75,7 @@ describe('createBatcher', () => {
 
   it('runs each call of a batch alone after an error that wrote nothing: each gets its own answer', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({
-      one: s.one,
-      many: s.many,
+    const batcher = batcherOn(s, {
       alone: (error) => (error as { code?: string }).code === '23505',
       maxInFlight: 1,
     });
@@ -97,9 +95,7 @@ describe('createBatcher', () => {
 
   it('answers any other error to every call of the batch, running none again', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({
-      one: s.one,
-      many: s.many,
+    const batcher = batcherOn(s, {
       alone: (error) => (error as { code?: string }).code === '23505',
       maxInFlight: 1,
     });
@@ -114,13 +110,7 @@ describe('createBatcher', () => {
 describe('createBatcher with keys', () => {
   it('puts calls that share a key in different batches, in the order they came', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({
-      one: s.one,
-      many: s.many,
-      alone: () => true,
-      maxInFlight: 1,
-      keysOf: (n: number) => [`k${n % 10}`],
-    });
+    const batcher = batcherOn(s, { maxInFlight: 1, keysOf: (n) => [`k${n % 10}`] });
     const first = batcher.submit(1);
     await turn();
     const later = [2, 12, 3, 22, 4].map((n) => batcher.submit(n));
@@ -142,13 +132,7 @@ describe('createBatcher with keys', () => {
 describe('createBatcher with lanes', () => {
   it('keeps a lane in one batch at a time: its calls wait for it while other lanes go ahead', async () => {
     const s = fakeStatements();
-    const batcher = createBatcher({
-      one: s.one,
-      many: s.many,
-      alone: () => true,
-      maxInFlight: 2,
-      laneOf: (n: number) => (n < 10 ? 'hot' : `m${n}`),
-    });
+    const batcher = batcherOn(s, { maxInFlight: 2, laneOf: (n) => (n < 10 ? 'hot' : `m${n}`) });
     const answers = [1, 2, 3].map((n) => batcher.submit(n));
     await turn();
     expect(s.calls.map((c) => c.items)).toEqual([[1, 2, 3]]);
