@@ -270,10 +270,11 @@ export const holdManyRow = (merchantId: number, amountMinor: bigint) => ({
  * merchant's available account gives the sum of its rows at once (hold_available, hold_locked: one row
  * per merchant covered). The available rows are locked first, in the order of their codes (hold_order),
  * so two batches never wait on each other in a circle; then each locked row of a merchant whose available
- * row the batch holds, as every other writer takes them (available, then locked). `cause` is the caller's CTE of the rows written `from hold_locked`, each with
- * `i`, `merchant_id`, `amount`, `ref_id`, `ref_no`, `note` and `idempotency_key`: each gets its own
- * journal entry, postings, open hold and fund flow, in the order of `i` (their available-after values
- * run down in that order, as if each had been written alone). `shortfall` is true when a merchant's
+ * row the batch holds, as every other writer takes them (available, then locked). `cause` is the
+ * caller's CTE of the rows written `from hold_locked`, each with `i`, `merchant_id`, `amount`, `ref_id`,
+ * `ref_no`, `note` and `idempotency_key`: each gets its own journal entry, postings, open hold and fund
+ * flow, in the order of `i` (their available-after values run down in that order, as if each had been
+ * written alone). `shortfall` is true when a merchant's
  * available did not cover its rows: the caller's statement must then fail (nothing of it may commit),
  * so that each row can be tried alone. Parameters $from+1 (type) and $from+2 (ref_type).
  */
