@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce, type Tx } from '../../db/client.ts';
+import { numberedColumns } from '../../db/rows.ts';
 import { channels } from '../../db/schema/index.ts';
 
 export type ChannelRow = typeof channels.$inferSelect;
@@ -44,6 +45,13 @@ export function rememberedChannelWhere(
 /** rememberedChannelParams as the columns of a batch's input rows: c1..c13. */
 export const REMEMBERED_CHANNEL_COLUMNS =
   'c1 bigint, c2 bigint, c3 text, c4 text, c5 text, c6 text, c7 integer, c8 bigint, c9 bigint, c10 bigint, c11 integer, c12 timestamptz, c13 text';
+
+/** rememberedChannelWhere on a batch's input row `r` (REMEMBERED_CHANNEL_COLUMNS); `firstOpen` in SQL. */
+export const rememberedChannelBatchWhere = (kind: 'collection' | 'payout', r: string, firstOpen: string) =>
+  rememberedChannelWhere(kind, (i) => `${r}.c${i}`, firstOpen);
+
+/** The channel as remembered, as the columns of a batch's input row (REMEMBERED_CHANNEL_COLUMNS). */
+export const rememberedChannelRow = (seen: ChannelRow) => numberedColumns('c', rememberedChannelParams(seen));
 
 /**
  * The channel as remembered, as rememberedChannelWhere's parameters. Its updated_at is compared within

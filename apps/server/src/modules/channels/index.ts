@@ -11,7 +11,9 @@ export {
   type NewChannel,
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelBatchWhere,
   rememberedChannelParams,
+  rememberedChannelRow,
   rememberedChannelWhere,
 } from './channels.repository.ts';
 

@@ -7,7 +7,6 @@ import {
   givenKeys,
   insertReturning,
   jsonColumns,
-  numberedColumns,
   recordsetColumns,
   rowOf,
 } from '../../db/rows.ts';
@@ -16,10 +15,19 @@ import {
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelBatchWhere,
   rememberedChannelParams,
+  rememberedChannelRow,
   rememberedChannelWhere,
 } from '../channels/index.ts';
-import { NONCE_CLAIM_COLUMNS, nonceClaimBatchCtes, type NonceClaimSql } from '../gateway/index.ts';
+import {
+  NONCE_CLAIM_COLUMNS,
+  nonceClaimBatchAnswers,
+  nonceClaimBatchCtes,
+  nonceClaimedBy,
+  nonceClaimRow,
+  type NonceClaimSql,
+} from '../gateway/index.ts';
 import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 
@@ -89,21 +97,19 @@ function insertManyClaimingText(given: string[]): string {
   let text = insertManyClaimingTexts.get(shape);
   if (text !== undefined) return text;
   const { names, definitions } = recordsetColumns(collections, given);
-  const channelOf = (i: number) => `r.c${i}`;
   text = `with r as (
       select * from json_to_recordset($1::json)
         as r(i integer, first_open boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
     ), ${nonceClaimBatchCtes('r')}, ins as (
       insert into collections (${names.join(', ')})
       select ${names.map((name) => `r.${name}`).join(', ')}
-        from r join n on n.merchant_id = r.k2 and n.nonce = r.k9
-       where exists (
-         select 1 from channels c where ${rememberedChannelWhere('collection', channelOf, 'r.first_open')})
+        from r
+       where ${nonceClaimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.first_open')})
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
     )
-    select r.i in (select i from k) as "current",
-           exists (select 1 from n where n.merchant_id = r.k2 and n.nonce = r.k9) as "claimed", ins.*
+    select ${nonceClaimBatchAnswers('r')}, ins.*
       from r left join ins on ins.trade_no = r.trade_no
      order by r.i`;
   insertManyClaimingTexts.set(shape, text);
@@ -116,8 +122,8 @@ async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAn
     i,
     first_open: firstOpen,
     ...jsonColumns(collections, row, given),
-    ...numberedColumns('c', rememberedChannelParams(seen)),
-    ...numberedColumns('k', claim.params),
+    ...rememberedChannelRow(seen),
+    ...nonceClaimRow(claim),
   }));
   const rows = await queryText<Record<string, unknown>>(db, insertManyClaimingText(given), [
     JSON.stringify(input),

@@ -1,5 +1,6 @@
 import { lt } from 'drizzle-orm';
 import { type DbOrTx, queryText } from '../../db/client.ts';
+import { numberedColumns } from '../../db/rows.ts';
 import { gatewayNonces } from '../../db/schema/index.ts';
 
 /** Every gateway call runs one of these: constant text, so no SQL is built per call (queryText). */
@@ -66,6 +67,17 @@ export function nonceClaimBatchCtes(input: string): string {
 /** nonceClaimParams as the columns of a batch's input rows (nonceClaimBatchCtes). */
 export const NONCE_CLAIM_COLUMNS =
   'k1 text, k2 bigint, k3 text, k4 text, k5 text, k6 text, k7 text, k8 text, k9 text, k10 timestamptz, k11 timestamptz';
+
+/** True for the input row `r` of a batch whose call's nonce `n` claimed (nonceClaimBatchCtes). */
+export const nonceClaimedBy = (r: string) =>
+  `exists (select 1 from n where n.merchant_id = ${r}.k2 and n.nonce = ${r}.k9)`;
+
+/** A batch statement's answer columns for its input row `r`: "current" and "claimed", as one call's. */
+export const nonceClaimBatchAnswers = (r: string) =>
+  `${r}.i in (select i from k) as "current", ${nonceClaimedBy(r)} as "claimed"`;
+
+/** A call's claim as the columns of its batch input row (NONCE_CLAIM_COLUMNS). */
+export const nonceClaimRow = (claim: NonceClaimSql) => numberedColumns('k', claim.params);
 
 const nonceClaimParams = (seen: RememberedKey, nonce: string, at: Date): unknown[] => [
   seen.accessKey,

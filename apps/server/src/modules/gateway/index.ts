@@ -11,7 +11,10 @@ export {
   gatewayRepository,
   NONCE_CLAIM_COLUMNS,
   NONCE_TTL_MS,
+  nonceClaimBatchAnswers,
   nonceClaimBatchCtes,
+  nonceClaimedBy,
+  nonceClaimRow,
   type NonceClaimSql,
 } from './gateway.repository.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';

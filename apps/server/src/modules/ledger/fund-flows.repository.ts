@@ -145,8 +145,8 @@ export const fundFlowsRepository = {
    * the days it passes from their hours (the housekeeping job). An entry is dated by its transaction's
    * time, so a day is over for good once no transaction that began before its end is still open: while
    * one is (or may be: a session this role cannot see), or while a back-dated entry is being written
-   * (keepDaysOpen), the horizon waits for a later sweep. One process at a time; the day rows and the horizon are written together. Answers the new
-   * horizon, or undefined when it did not move.
+   * (keepDaysOpen), the horizon waits for a later sweep. One process at a time; the day rows and the
+   * horizon are written together. Answers the new horizon, or undefined when it did not move.
    */
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
     const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);

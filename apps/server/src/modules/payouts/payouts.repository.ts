@@ -8,7 +8,6 @@ import {
   givenKeys,
   insertReturning,
   jsonColumns,
-  numberedColumns,
   recordsetColumns,
   rowOf,
 } from '../../db/rows.ts';
@@ -19,10 +18,19 @@ import {
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelBatchWhere,
   rememberedChannelParams,
+  rememberedChannelRow,
   rememberedChannelWhere,
 } from '../channels/index.ts';
-import { NONCE_CLAIM_COLUMNS, nonceClaimBatchCtes, type NonceClaimSql } from '../gateway/index.ts';
+import {
+  NONCE_CLAIM_COLUMNS,
+  nonceClaimBatchAnswers,
+  nonceClaimBatchCtes,
+  nonceClaimedBy,
+  nonceClaimRow,
+  type NonceClaimSql,
+} from '../gateway/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
@@ -208,9 +216,9 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
         as r(i integer, first_open boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
              ${NONCE_CLAIM_COLUMNS}, ${many.columns})
     ), ${nonceClaimBatchCtes('r')}, go as (
-      select r.* from r join n on n.merchant_id = r.k2 and n.nonce = r.k9
-       where exists (
-               select 1 from channels c where ${rememberedChannelWhere('payout', (i) => `r.c${i}`, 'r.first_open')})
+      select r.* from r
+       where ${nonceClaimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.first_open')})
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
     ), ${legs}, p as (
       insert into payouts (${names.join(', ')})
@@ -223,9 +231,7 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
              p.payee_name as note, 'payout:' || p.id || ':deduct' as idempotency_key
         from p join go g on g.trade_no = p.trade_no
     )${jobs}, ${records}
-    select r.i in (select i from k) as "current",
-           exists (select 1 from n where n.merchant_id = r.k2 and n.nonce = r.k9) as "claimed",
-           exists (select 1 from go where go.i = r.i) as "go",
+    select ${nonceClaimBatchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
            1 / (case when ${shortfall} then 0 else 1 end) as "covered", p.*
       from r left join p on p.trade_no = r.trade_no
      order by r.i`;
@@ -242,8 +248,8 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(payouts, row, given),
-    ...numberedColumns('c', rememberedChannelParams(seen)),
-    ...numberedColumns('k', claim.params),
+    ...rememberedChannelRow(seen),
+    ...nonceClaimRow(claim),
     ...holdRow,
   }));
   const rows = await queryText<Record<string, unknown>>(db, insertHoldingManyText(given, many, job), [
