@@ -45,7 +45,7 @@ type SessionOf = {
       fields: undefined,
       name: string,
       isResponseInArrayMode: boolean,
-    ): { execute(): Promise<unknown> };
+    ): { execute(values?: Record<string, unknown>): Promise<unknown> };
   };
 };
 
@@ -62,6 +62,22 @@ export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
     .execute()) as {
     rows: T[];
   };
+  return result.rows;
+}
+
+/** A statement's text and its parameters (placeholders among them, filled per run by queryBuilt). */
+export type BuiltQuery = { sql: string; params: unknown[] };
+
+/** Builds a drizzle statement into text: to build it once and run it many times with queryBuilt. */
+export const sqlOf = (db: DbOrTx, query: SQL): BuiltQuery =>
+  (db as unknown as SessionOf).session.dialect.sqlToQuery(query);
+
+/** Rows of a statement built once (sqlOf), its placeholders filled with `values`, as a named statement. */
+export async function queryBuilt<T>(db: DbOrTx, built: BuiltQuery, values: Record<string, unknown>) {
+  const { session } = db as unknown as SessionOf;
+  const result = (await session
+    .prepareQuery(built, undefined, statementName(built.sql), false)
+    .execute(values)) as { rows: T[] };
   return result.rows;
 }
 

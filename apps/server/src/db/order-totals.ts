@@ -1,10 +1,18 @@
-import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
 import { listPage } from './keyset.ts';
 import type { Cursor } from '../lib/cursor.ts';
 import { sqlStateOf } from './sql-state.ts';
-import { horizonMoved, hourlyTotals, sumsOf } from './hourly-totals.ts';
+import {
+  type Bound,
+  horizonMoved,
+  hourlyTotals,
+  sumsEq,
+  sumsOf,
+  sumsValue,
+  sumsWithin,
+} from './hourly-totals.ts';
 import { orderDaily, orderHourly } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
@@ -85,30 +93,44 @@ export async function orderTotals(
   table: OrderTable,
   f: OrderFilter,
 ): Promise<OrderTotals> {
+  const values = {
+    merchantId: f.merchantId,
+    kind,
+    status: f.status || undefined,
+    tradeNo: f.tradeNo || undefined,
+    outTradeNo: f.outTradeNo || undefined,
+  };
   // The same sums of hour rows (all slots, or only those not yet in the day rows) or of day rows.
   const part =
-    (rollup: typeof orderHourly | typeof orderDaily, at: PgColumn, only?: SQL) =>
-    (from: Date | undefined, to: Date | undefined) =>
+    (rollup: typeof orderHourly | typeof orderDaily, at: PgColumn, only?: SQL) => (from: Bound, to: Bound) =>
       sumsOf(
         rollup,
         { orders: rollup.orders, amount_minor: rollup.amountMinor, fee_minor: rollup.feeMinor },
         and(
-          eq(rollup.merchantId, f.merchantId),
-          eq(rollup.kind, kind),
-          f.status ? eq(rollup.status, f.status) : undefined,
+          eq(rollup.merchantId, sumsValue('merchantId')),
+          eq(rollup.kind, sumsValue('kind')),
+          sumsEq(rollup.status, values, 'status'),
           only,
-          from ? gte(at, from) : undefined,
-          to ? lt(at, to) : undefined,
+          sumsWithin(at, from, to),
         ),
       );
   const sums = await hourlyTotals(db, {
+    shape: getTableName(table),
+    values,
     from: f.from,
     to: f.to,
-    rowsOnly: Boolean(f.tradeNo || f.outTradeNo),
+    rowsOnly: Boolean(values.tradeNo || values.outTradeNo),
     rows: (from, to) => sql`
       select count(*) as orders, coalesce(sum(${table.amountMinor}), 0) as amount_minor,
              coalesce(sum(${table.feeMinor}), 0) as fee_minor
-      from ${table} where ${orderWhere(table, f, from, to)}`,
+      from ${table}
+      where ${and(
+        eq(table.merchantId, sumsValue('merchantId')),
+        sumsEq(table.tradeNo, values, 'tradeNo'),
+        sumsEq(table.outTradeNo, values, 'outTradeNo'),
+        sumsEq(table.status, values, 'status'),
+        sumsWithin(table.createdAt, from, to),
+      )}`,
     rollup: part(orderHourly, orderHourly.hour),
     days: {
       horizon: ORDER_HORIZON,

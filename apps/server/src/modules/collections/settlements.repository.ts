@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals } from '../../db/hourly-totals.ts';
+import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
 import { listPage } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -16,17 +16,6 @@ export type SettlementFilter = {
   /** Exports' snapshot: only rows with an id up to this one (rows added later are left out). */
   maxId?: number;
 };
-
-function where(f: SettlementFilter): SQL | undefined {
-  return and(
-    eq(settlements.merchantId, f.merchantId),
-    f.settlementNo ? eq(settlements.settlementNo, f.settlementNo) : undefined,
-    f.channel ? eq(settlements.channelCode, f.channel) : undefined,
-    f.from ? gte(settlements.createdAt, f.from) : undefined,
-    f.to ? lt(settlements.createdAt, f.to) : undefined,
-    f.maxId !== undefined ? lte(settlements.id, f.maxId) : undefined,
-  );
-}
 
 export const settlementsRepository = {
   insert: async (tx: Tx, row: typeof settlements.$inferInsert): Promise<SettlementRow> => {
@@ -111,6 +100,12 @@ export const settlementsRepository = {
 
   /** Count, gross, fee and net of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: SettlementFilter) => {
+    // The rows' own values; listTotals adds merchantId, status and facet.
+    const values = {
+      settlementNo: filter.settlementNo || undefined,
+      channel: filter.channel || undefined,
+      maxId: filter.maxId,
+    };
     const t = await listTotals(
       db,
       'settlement',
@@ -119,10 +114,20 @@ export const settlementsRepository = {
         facet: filter.channel,
         rowsOnly: Boolean(filter.settlementNo) || filter.maxId !== undefined,
       },
-      (from, to) => sql`
+      {
+        values,
+        select: (from, to) => sql`
         select count(*) as rows, coalesce(sum(${settlements.grossMinor}), 0) as a,
                coalesce(sum(${settlements.feeMinor}), 0) as b, coalesce(sum(${settlements.netMinor}), 0) as c
-        from ${settlements} where ${where({ ...filter, from, to })}`,
+          from ${settlements}
+          where ${and(
+            eq(settlements.merchantId, sumsValue('merchantId')),
+            sumsEq(settlements.settlementNo, values, 'settlementNo'),
+            sumsEq(settlements.channelCode, values, 'channel'),
+            sumsWithin(settlements.createdAt, from, to),
+            values.maxId === undefined ? undefined : lte(settlements.id, sumsValue('maxId')),
+          )}`,
+      },
     );
     return { count: t.count, grossMinor: t.a, feeMinor: t.b, netMinor: t.c };
   },

@@ -1,6 +1,14 @@
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
-import { horizonMoved, hourlyTotals, sumsOf } from '../../db/hourly-totals.ts';
+import {
+  type Bound,
+  horizonMoved,
+  hourlyTotals,
+  sumsEq,
+  sumsOf,
+  sumsValue,
+  sumsWithin,
+} from '../../db/hourly-totals.ts';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { listPage } from '../../db/keyset.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
@@ -38,12 +46,6 @@ function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter
     filter.maxId !== undefined ? lte(fundFlows.id, filter.maxId) : undefined,
   )!;
 }
-
-const rawTotals = (filter: FundFlowFilter, from?: Date, to?: Date) => sql`
-  select count(*) as entries,
-         coalesce(sum(greatest(${fundFlows.amountMinor}, 0)), 0) as in_minor,
-         coalesce(sum(greatest(-${fundFlows.amountMinor}, 0)), 0) as out_minor
-  from ${fundFlows} where ${entryConditions(filter, from, to)}`;
 
 export const fundFlowsRepository = {
   /** The filter as a condition on fund_flows (exports read its rows with their own statement). */
@@ -88,25 +90,40 @@ export const fundFlowsRepository = {
    * entries themselves.
    */
   totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
+    const values = {
+      merchantId: filter.merchantId,
+      type: filter.type || undefined,
+      refNo: filter.refNo || undefined,
+    };
     // The same sums of hour rows or of day rows.
     const part =
-      (rollup: typeof fundFlowHourly | typeof fundFlowDaily, at: PgColumn) =>
-      (from: Date | undefined, to: Date | undefined) =>
+      (rollup: typeof fundFlowHourly | typeof fundFlowDaily, at: PgColumn) => (from: Bound, to: Bound) =>
         sumsOf(
           rollup,
           { entries: rollup.entries, in_minor: rollup.inMinor, out_minor: rollup.outMinor },
           and(
-            eq(rollup.merchantId, filter.merchantId),
-            filter.type ? eq(rollup.type, filter.type) : undefined,
-            from ? gte(at, from) : undefined,
-            to ? lt(at, to) : undefined,
+            eq(rollup.merchantId, sumsValue('merchantId')),
+            sumsEq(rollup.type, values, 'type'),
+            sumsWithin(at, from, to),
           ),
         );
     const sums = await hourlyTotals(db, {
+      shape: 'fund_flows',
+      values,
       from: filter.from,
       to: filter.to,
-      rowsOnly: filter.refNo !== undefined,
-      rows: (from, to) => rawTotals(filter, from, to),
+      rowsOnly: values.refNo !== undefined,
+      rows: (from, to) => sql`
+        select count(*) as entries,
+               coalesce(sum(greatest(${fundFlows.amountMinor}, 0)), 0) as in_minor,
+               coalesce(sum(greatest(-${fundFlows.amountMinor}, 0)), 0) as out_minor
+        from ${fundFlows}
+        where ${and(
+          eq(fundFlows.merchantId, sumsValue('merchantId')),
+          sumsEq(fundFlows.type, values, 'type'),
+          sumsWithin(fundFlows.createdAt, from, to),
+          sumsEq(fundFlows.refNo, values, 'refNo'),
+        )}`,
       rollup: part(fundFlowHourly, fundFlowHourly.hour),
       days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
       columns: ['entries', 'in_minor', 'out_minor'],

@@ -1,6 +1,6 @@
-import { and, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals } from '../../db/hourly-totals.ts';
+import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
 import { merchants, recharges } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -17,18 +17,6 @@ export type RechargeFilter = {
   /** An export's snapshot: rows up to this id. */
   maxId?: number;
 };
-
-function where(f: RechargeFilter): SQL | undefined {
-  return and(
-    eq(recharges.merchantId, f.merchantId),
-    f.rechargeNo ? eq(recharges.rechargeNo, f.rechargeNo) : undefined,
-    f.status ? eq(recharges.status, f.status) : undefined,
-    f.network ? eq(recharges.network, f.network) : undefined,
-    f.from ? gte(recharges.createdAt, f.from) : undefined,
-    f.to ? lt(recharges.createdAt, f.to) : undefined,
-    f.maxId !== undefined ? lte(recharges.id, f.maxId) : undefined,
-  );
-}
 
 export const rechargesRepository = {
   insert: async (tx: Tx, row: typeof recharges.$inferInsert): Promise<RechargeRow> => {
@@ -89,6 +77,13 @@ export const rechargesRepository = {
 
   /** Count, amount and credited amount of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: RechargeFilter) => {
+    // The rows' own values; listTotals adds merchantId, status and facet.
+    const values = {
+      rechargeNo: filter.rechargeNo || undefined,
+      status: filter.status || undefined,
+      network: filter.network || undefined,
+      maxId: filter.maxId,
+    };
     const t = await listTotals(
       db,
       'recharge',
@@ -97,10 +92,21 @@ export const rechargesRepository = {
         facet: filter.network,
         rowsOnly: Boolean(filter.rechargeNo) || filter.maxId !== undefined,
       },
-      (from, to) => sql`
+      {
+        values,
+        select: (from, to) => sql`
         select count(*) as rows, coalesce(sum(${recharges.amountMinor}), 0) as a,
                coalesce(sum(${recharges.creditedMinor}), 0) as b, 0 as c
-        from ${recharges} where ${where({ ...filter, from, to })}`,
+          from ${recharges}
+          where ${and(
+            eq(recharges.merchantId, sumsValue('merchantId')),
+            sumsEq(recharges.rechargeNo, values, 'rechargeNo'),
+            sumsEq(recharges.status, values, 'status'),
+            sumsEq(recharges.network, values, 'network'),
+            sumsWithin(recharges.createdAt, from, to),
+            values.maxId === undefined ? undefined : lte(recharges.id, sumsValue('maxId')),
+          )}`,
+      },
     );
     return { count: t.count, amountMinor: t.a, creditedMinor: t.b };
   },

@@ -1,6 +1,6 @@
-import { and, eq, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, lte, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals } from '../../db/hourly-totals.ts';
+import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -17,18 +17,6 @@ export type WithdrawalFilter = {
   /** An export's snapshot: rows up to this id. */
   maxId?: number;
 };
-
-function where(f: WithdrawalFilter): SQL | undefined {
-  return and(
-    eq(withdrawals.merchantId, f.merchantId),
-    f.withdrawalNo ? eq(withdrawals.withdrawalNo, f.withdrawalNo) : undefined,
-    f.status ? eq(withdrawals.status, f.status) : undefined,
-    f.network ? eq(withdrawals.network, f.network) : undefined,
-    f.from ? gte(withdrawals.createdAt, f.from) : undefined,
-    f.to ? lt(withdrawals.createdAt, f.to) : undefined,
-    f.maxId !== undefined ? lte(withdrawals.id, f.maxId) : undefined,
-  );
-}
 
 export const withdrawalsRepository = {
   insert: async (tx: Tx, row: typeof withdrawals.$inferInsert): Promise<WithdrawalRow> => {
@@ -132,6 +120,13 @@ export const withdrawalsRepository = {
 
   /** Count, USDT amount and fee, and the local total of the whole filter, from list_hourly (DESIGN 8). */
   totals: async (db: DbOrTx, filter: WithdrawalFilter) => {
+    // The rows' own values; listTotals adds merchantId, status and facet.
+    const values = {
+      withdrawalNo: filter.withdrawalNo || undefined,
+      status: filter.status || undefined,
+      network: filter.network || undefined,
+      maxId: filter.maxId,
+    };
     const t = await listTotals(
       db,
       'withdrawal',
@@ -140,11 +135,22 @@ export const withdrawalsRepository = {
         facet: filter.network,
         rowsOnly: Boolean(filter.withdrawalNo) || filter.maxId !== undefined,
       },
-      (from, to) => sql`
+      {
+        values,
+        select: (from, to) => sql`
         select count(*) as rows, coalesce(sum(${withdrawals.amountUsdtMinor}), 0) as a,
                coalesce(sum(${withdrawals.feeUsdtMinor}), 0) as b,
                coalesce(sum(${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}), 0) as c
-        from ${withdrawals} where ${where({ ...filter, from, to })}`,
+          from ${withdrawals}
+          where ${and(
+            eq(withdrawals.merchantId, sumsValue('merchantId')),
+            sumsEq(withdrawals.withdrawalNo, values, 'withdrawalNo'),
+            sumsEq(withdrawals.status, values, 'status'),
+            sumsEq(withdrawals.network, values, 'network'),
+            sumsWithin(withdrawals.createdAt, from, to),
+            values.maxId === undefined ? undefined : lte(withdrawals.id, sumsValue('maxId')),
+          )}`,
+      },
     );
     return { count: t.count, amountMinor: t.a, feeMinor: t.b, localTotalMinor: t.c };
   },
