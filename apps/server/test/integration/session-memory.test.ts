@@ -113,4 +113,27 @@ describe('a remembered session', () => {
     expect(after.statusCode).toBe(200);
     expect(after.body).toContain('Renamed elsewhere');
   });
+
+  it('slides its idle expiry forward on reads alone, at most once a minute, as a fresh read does', async () => {
+    const { user, client } = await rememberedFinance();
+    const ofUser = eq(sessions.userId, user.id);
+    // Last active two minutes ago, expiring in a minute: the next read slides it to 120 minutes from now.
+    await db
+      .update(sessions)
+      .set({
+        lastActiveAt: new Date(Date.now() - 120_000),
+        expiresAt: new Date(Date.now() + 60_000),
+      })
+      .where(ofUser);
+    expect((await client.get(LIST)).statusCode).toBe(200);
+    const [slid] = await db.select().from(sessions).where(ofUser);
+    expect(slid.expiresAt.getTime()).toBeGreaterThan(Date.now() + 110 * 60_000);
+    expect(slid.lastActiveAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Within the minute, a read writes nothing.
+    const before = new Date(Date.now() - 30_000);
+    await db.update(sessions).set({ lastActiveAt: before }).where(ofUser);
+    expect((await client.get(LIST)).statusCode).toBe(200);
+    const [kept] = await db.select().from(sessions).where(ofUser);
+    expect(kept.lastActiveAt.getTime()).toBe(before.getTime());
+  });
 });

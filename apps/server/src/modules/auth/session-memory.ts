@@ -5,42 +5,10 @@ import type { LoadedSession } from './sessions.repository.ts';
 // What a server process remembers of the signed-in sessions it has served, so that a read (GET) starts its
 // queries at once while the session is confirmed beside them, instead of after it: one round trip less on
 // every console page. Nothing is answered from memory alone: the answer waits for the confirmation, and a
-// session that no longer reads exactly as remembered (logged out, password changed, role or merchant
-// changed, in any process) has its request served again from scratch (registerSessionLoading).
+// session that no longer reads exactly as remembered (its fingerprint: logged out, password changed, role or
+// merchant changed, in any process) has its request served again from scratch (registerSessionLoading).
 
 const MAX_REMEMBERED = 10_000;
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null)
-    return JSON.stringify(a) === JSON.stringify(b); // roles, perms: small arrays and objects
-  return false;
-}
-
-function sameRow(a: object | null, b: object | null): boolean {
-  if (a === null || b === null) return a === b;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) => sameValue(left[key], right[key]));
-}
-
-/**
- * Whether a session read now still reads as remembered: the same session, password confirmation, user row
- * and merchant row, to the last column. Only its activity times may differ.
- */
-export function sameSession(now: LoadedSession, remembered: LoadedSession): boolean {
-  return (
-    now.session.id === remembered.session.id &&
-    now.session.userId === remembered.session.userId &&
-    now.session.pendingUserId === remembered.session.pendingUserId &&
-    sameValue(now.session.passwordConfirmedAt, remembered.session.passwordConfirmedAt) &&
-    sameRow(now.user, remembered.user) &&
-    sameRow(now.merchant, remembered.merchant)
-  );
-}
 
 export function createSessionMemory() {
   const remembered = new Map<string, LoadedSession>();

@@ -7,7 +7,7 @@ import { isApiRequest } from '../../plugins/api-route.ts';
 import { clientOf } from '../../plugins/auth-context.ts';
 import { cookieOptions } from '../../plugins/cookies.ts';
 import { issueXsrfCookie, XSRF_COOKIE } from '../../plugins/csrf.ts';
-import { sameSession, type SessionMemory } from './session-memory.ts';
+import type { SessionMemory } from './session-memory.ts';
 import { type LoadedSession, type SessionRow, sessionsRepository } from './sessions.repository.ts';
 
 export const SESSION_COOKIE = 'paydesk_session';
@@ -103,15 +103,31 @@ export function registerSessionLoading(
       memory.forget(id);
       return undefined;
     }
-    const { session } = loaded;
-    if (Date.now() - session.lastActiveAt.getTime() > TOUCH_EVERY_MS) {
-      const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
-      await sessionsRepository.touch(db, session.id, expiresAt);
-      session.expiresAt = expiresAt;
-      session.lastActiveAt = new Date();
-    }
+    await touchIfDue(loaded.session);
     memory.remember(loaded);
     return loaded;
+  }
+
+  async function touchIfDue(session: SessionRow): Promise<void> {
+    if (Date.now() - session.lastActiveAt.getTime() <= TOUCH_EVERY_MS) return;
+    const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
+    await sessionsRepository.touch(db, session.id, expiresAt);
+    session.expiresAt = expiresAt;
+    session.lastActiveAt = new Date();
+  }
+
+  /** Whether a remembered session still reads as remembered (its fingerprint); slides its expiry as loadFresh. */
+  async function confirmRemembered(recalled: LoadedSession): Promise<boolean> {
+    const now = await sessionsRepository.confirmLive(db, recalled.session.id);
+    if (!now) {
+      memory.forget(recalled.session.id);
+      return false;
+    }
+    // Changed: the request is served again from scratch, which reads and remembers the session anew.
+    if (now.fingerprint !== recalled.fingerprint) return false;
+    recalled.session.lastActiveAt = now.lastActiveAt;
+    await touchIfDue(recalled.session);
+    return true;
   }
 
   app.addHook('onRequest', async (request) => {
@@ -130,10 +146,7 @@ export function registerSessionLoading(
     const loaded = recalled ?? (await loadFresh(id));
     if (!loaded) return;
     if (recalled) {
-      request.sessionConfirmation = loadFresh(id).then(
-        (fresh) => fresh !== undefined && sameSession(fresh, recalled),
-        () => false,
-      );
+      request.sessionConfirmation = confirmRemembered(recalled).catch(() => false);
     }
     request.session = { ...loaded.session };
     request.sessionUser = { user: loaded.user, merchant: loaded.merchant };

@@ -11,7 +11,17 @@ export type LoadedSession = {
   session: SessionRow;
   user: UserRow | null;
   merchant: MerchantRow | null;
+  /** SESSION_FINGERPRINT as read with it. */
+  fingerprint: string;
 };
+
+/**
+ * What a remembered session must still read as, hashed by PostgreSQL: the session (its activity times
+ * aside), its password confirmation, and its user's and merchant's rows to the last column. A process
+ * confirms a remembered session by this one value instead of reading the rows again.
+ */
+const SESSION_FINGERPRINT = sql<string>`md5(row(${sessions.id}, ${sessions.userId}, ${sessions.pendingUserId},
+  ${sessions.passwordConfirmedAt}, ${users}.*, ${merchants}.*)::text)`;
 
 export const sessionsRepository = {
   /**
@@ -22,12 +32,28 @@ export const sessionsRepository = {
   findLiveWithUser: async (db: DbOrTx, id: string): Promise<LoadedSession | undefined> => {
     const [row] = await preparedOnce(db, 'session_with_user', (on) =>
       on
-        .select({ session: sessions, user: users, merchant: merchants })
+        .select({ session: sessions, user: users, merchant: merchants, fingerprint: SESSION_FINGERPRINT })
         .from(sessions)
         .leftJoin(users, eq(users.id, sessions.userId))
         .leftJoin(merchants, eq(merchants.id, users.merchantId))
         .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql`now()`)))
         .prepare('session_with_user'),
+    ).execute({ id });
+    return row;
+  },
+  /** A live session's fingerprint and last activity, to confirm it as remembered (one short row). */
+  confirmLive: async (
+    db: DbOrTx,
+    id: string,
+  ): Promise<{ fingerprint: string; lastActiveAt: Date } | undefined> => {
+    const [row] = await preparedOnce(db, 'session_confirm', (on) =>
+      on
+        .select({ fingerprint: SESSION_FINGERPRINT, lastActiveAt: sessions.lastActiveAt })
+        .from(sessions)
+        .leftJoin(users, eq(users.id, sessions.userId))
+        .leftJoin(merchants, eq(merchants.id, users.merchantId))
+        .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql`now()`)))
+        .prepare('session_confirm'),
     ).execute({ id });
     return row;
   },
