@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryBuilt, queryRows, sqlOf } from './client.ts';
+import type { SessionCheck } from '../plugins/auth-context.ts';
 import { listDaily, listHourly } from './schema/index.ts';
 
 const HOUR_MS = 3_600_000;
@@ -116,6 +117,8 @@ export async function hourlyTotals<C extends string>(
       pending?: (from: Bound, to: Bound) => SQL;
     };
     columns: readonly C[];
+    /** A remembered session's confirmation to carry in the statement, if no one has taken it yet. */
+    session?: SessionCheck;
   },
 ): Promise<Record<C, string>> {
   const { from, to, days } = read;
@@ -172,7 +175,9 @@ export async function hourlyTotals<C extends string>(
     if (step.from) values[`from_${i}`] = step.from.toISOString();
     if (step.to) values[`to_${i}`] = step.to.toISOString();
   });
-  const key = `${read.shape}|${read.columns.join()}|${given.join()}|${steps
+  const session = read.session?.take();
+  if (session) values.session_id = session.id;
+  const key = `${read.shape}|${read.columns.join()}|${given.join()}|${session ? 'session|' : ''}${steps
     .map((step) => `${step.part}${step.from ? '<' : ''}${step.to ? '>' : ''}`)
     .join()}`;
   let built = builtSums.get(key);
@@ -193,17 +198,33 @@ export async function hourlyTotals<C extends string>(
       if (step.part === 'pending') return days!.pending!(stepFrom!, stepTo!);
       return read.rollup(stepFrom!, stepTo!);
     });
+    const sums = sql`select ${sql.join(
+      read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
+      sql`, `,
+    )} from (${sql.join(parts, sql` union all `)}) as parts`;
     built = sqlOf(
       db,
-      sql`select ${sql.join(
-        read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
-        sql`, `,
-      )} from (${sql.join(parts, sql` union all `)}) as parts`,
+      session
+        ? sql`select sums.*, checked.fingerprint as session_fingerprint,
+                     checked.last_active_at as session_active_at
+              from (${sums}) as sums left join lateral (${session.select}) as checked on true`
+        : sums,
     );
     if (builtSums.size >= MAX_BUILT_SUMS) builtSums.clear();
     builtSums.set(key, built);
   }
-  const [row] = await queryBuilt<Record<C, unknown>>(db, built, values);
+  let row: Record<string, unknown> | undefined;
+  try {
+    [row] = await queryBuilt<Record<string, unknown>>(db, built, values);
+  } finally {
+    if (session)
+      read.session!.settle(
+        row && {
+          fingerprint: row.session_fingerprint as string | null,
+          last_active_at: row.session_active_at as Date | string | null,
+        },
+      );
+  }
   return Object.fromEntries(read.columns.map((c) => [c, String(row?.[c] ?? 0)])) as Record<C, string>;
 }
 
@@ -228,6 +249,7 @@ export async function listTotals(
     rowsOnly: boolean;
   },
   rows: { values: Record<string, unknown>; select: (from: Bound | undefined, to: Bound | undefined) => SQL },
+  session?: SessionCheck,
 ): Promise<ListTotals> {
   const values = {
     ...rows.values,
@@ -259,6 +281,7 @@ export async function listTotals(
     rollup: part(listHourly, listHourly.hour),
     days: { rollup: part(listDaily, listDaily.day) },
     columns: ['rows', 'a', 'b', 'c'],
+    session,
   });
   return { count: Number(sums.rows), a: BigInt(sums.a), b: BigInt(sums.b), c: BigInt(sums.c) };
 }

@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
 import { listPage } from './keyset.ts';
 import type { Cursor } from '../lib/cursor.ts';
+import type { SessionCheck } from '../plugins/auth-context.ts';
 import { sqlStateOf } from './sql-state.ts';
 import {
   type Bound,
@@ -92,6 +93,7 @@ export async function orderTotals(
   kind: 'collection' | 'payout',
   table: OrderTable,
   f: OrderFilter,
+  session?: SessionCheck,
 ): Promise<OrderTotals> {
   const values = {
     merchantId: f.merchantId,
@@ -138,6 +140,7 @@ export async function orderTotals(
       pending: part(orderHourly, orderHourly.hour, sql`${orderHourly.slot} <> 0`),
     },
     columns: ['orders', 'amount_minor', 'fee_minor'],
+    session,
   });
   return {
     count: Number(sums.orders),

@@ -1,4 +1,5 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { SQL } from 'drizzle-orm';
 import type { Currency, Perm } from '@paydesk/shared';
 import type { merchants, users } from '../db/schema/index.ts';
 import { unauthenticated } from '../lib/errors.ts';
@@ -28,9 +29,23 @@ export type Guards = {
   requirePerm: (perm: Perm) => preHandlerAsyncHookHandler[];
 };
 
+/**
+ * The confirmation of a remembered session (modules/auth/session-memory.ts), which a pure read may run in
+ * a statement of its own instead of its own round trip. `take()` answers, to the first caller only, a select
+ * of the session's `fingerprint` and `last_active_at` (its id as the statement's value `session_id`); that
+ * caller must then `settle` with the row it read (undefined: none, or its statement failed). Untaken, the
+ * session module confirms it itself.
+ */
+export type SessionCheck = {
+  take(): { select: SQL; id: string } | undefined;
+  settle(row: { fingerprint: string | null; last_active_at: Date | string | null } | undefined): void;
+};
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** Set on a pure read on a remembered session: see SessionCheck. */
+    sessionCheck: SessionCheck | null;
   }
   interface FastifyContextConfig {
     /** See PURE_READ. */
@@ -57,8 +72,16 @@ export const clientOf = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
 });
 
-/** The merchant a console read acts for, its currency, and the time zone its dates are read in. */
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+/**
+ * The merchant a console read acts for, its currency, the time zone its dates are read in, and the
+ * confirmation of its session it may carry in a statement (a list's sums).
+ */
+export type Viewer = {
+  merchantId: number;
+  currency: Currency;
+  timeZone: string;
+  sessionCheck?: SessionCheck;
+};
 
 /** The viewer of a signed-in request: the user's time zone, else the console's X-Timezone header. */
 export function viewerOf(request: FastifyRequest): Viewer {
@@ -67,5 +90,6 @@ export function viewerOf(request: FastifyRequest): Viewer {
     merchantId: merchant.id,
     currency: merchant.currency,
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
+    ...(request.sessionCheck ? { sessionCheck: request.sessionCheck } : {}),
   };
 }

@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { merchants, sessions, users } from '../../src/db/schema/index.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
-import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
 
 // Each server process remembers the sessions it served so a read starts before its session is confirmed
 // (modules/auth/session-memory.ts). Two apps on one database stand for two processes: whatever changes
@@ -136,4 +137,28 @@ describe('a remembered session', () => {
     const [kept] = await db.select().from(sessions).where(ofUser);
     expect(kept.lastActiveAt.getTime()).toBe(before.getTime());
   });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'is confirmed inside the sums statement of a list read: no statement of its own',
+    async () => {
+      const { client } = await rememberedFinance();
+      const sent: string[] = [];
+      const original = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const config = args[0] as string | { text?: string };
+        sent.push(typeof config === 'string' ? config : (config?.text ?? ''));
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      try {
+        expect((await client.get(LIST)).statusCode).toBe(200);
+      } finally {
+        pg.Client.prototype.query = original;
+      }
+      const reads = sent.filter((text) => !/pgboss\./.test(text));
+      expect(reads).toHaveLength(2);
+      expect(reads.filter((text) => text.includes('"sessions"'))).toEqual([
+        expect.stringContaining('coalesce(sum('),
+      ]);
+    },
+  );
 });

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { isApiRequest } from '../../plugins/api-route.ts';
-import { clientOf } from '../../plugins/auth-context.ts';
+import { clientOf, type SessionCheck } from '../../plugins/auth-context.ts';
 import { cookieOptions } from '../../plugins/cookies.ts';
 import { issueXsrfCookie, XSRF_COOKIE } from '../../plugins/csrf.ts';
 import type { SessionMemory } from './session-memory.ts';
@@ -95,6 +95,7 @@ export function registerSessionLoading(
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('sessionCookieId', null);
   app.decorateRequest('sessionConfirmation', null);
+  app.decorateRequest('sessionCheck', null);
 
   /** The session as the database has it now, its idle expiry slid forward at most once a minute. */
   async function loadFresh(id: string): Promise<LoadedSession | undefined> {
@@ -116,9 +117,14 @@ export function registerSessionLoading(
     session.lastActiveAt = new Date();
   }
 
-  /** Whether a remembered session still reads as remembered (its fingerprint); slides its expiry as loadFresh. */
-  async function confirmRemembered(recalled: LoadedSession): Promise<boolean> {
-    const now = await sessionsRepository.confirmLive(db, recalled.session.id);
+  /**
+   * Whether a remembered session still reads as remembered (its fingerprint, as read now by confirmLive or
+   * in a reader's statement); slides its expiry as loadFresh.
+   */
+  async function confirmRemembered(
+    recalled: LoadedSession,
+    now: { fingerprint: string; lastActiveAt: Date } | undefined,
+  ): Promise<boolean> {
     if (!now) {
       memory.forget(recalled.session.id);
       return false;
@@ -128,6 +134,44 @@ export function registerSessionLoading(
     recalled.session.lastActiveAt = now.lastActiveAt;
     await touchIfDue(recalled.session);
     return true;
+  }
+
+  /**
+   * Starts the confirmation of a remembered session: a reader may carry it in its own statement
+   * (request.sessionCheck); if none has taken it once the request's synchronous start is over (the check
+   * phase, after its handler's first statements were sent), it is read on its own.
+   */
+  function checkRemembered(request: FastifyRequest, recalled: LoadedSession): Promise<boolean> {
+    let taken = false;
+    let settle!: (row: Parameters<SessionCheck['settle']>[0]) => void;
+    const read = new Promise<Parameters<SessionCheck['settle']>[0]>((resolve) => (settle = resolve));
+    const take = () => {
+      if (taken) return false;
+      taken = true;
+      return true;
+    };
+    request.sessionCheck = {
+      take: () =>
+        take() ? { select: sessionsRepository.confirmSelect, id: recalled.session.id } : undefined,
+      settle: (row) => settle(row),
+    };
+    setImmediate(() => {
+      if (!take()) return;
+      sessionsRepository.confirmLive(db, recalled.session.id).then(
+        (row) => settle(row && { fingerprint: row.fingerprint, last_active_at: row.lastActiveAt }),
+        () => settle(undefined),
+      );
+    });
+    return read
+      .then((row) =>
+        confirmRemembered(
+          recalled,
+          row?.fingerprint && row.last_active_at
+            ? { fingerprint: row.fingerprint, lastActiveAt: new Date(row.last_active_at) }
+            : undefined,
+        ),
+      )
+      .catch(() => false);
   }
 
   app.addHook('onRequest', async (request) => {
@@ -145,9 +189,7 @@ export function registerSessionLoading(
     const recalled = fromMemory ? memory.recall(id) : undefined;
     const loaded = recalled ?? (await loadFresh(id));
     if (!loaded) return;
-    if (recalled) {
-      request.sessionConfirmation = confirmRemembered(recalled).catch(() => false);
-    }
+    if (recalled) request.sessionConfirmation = checkRemembered(request, recalled);
     request.session = { ...loaded.session };
     request.sessionUser = { user: loaded.user, merchant: loaded.merchant };
   });

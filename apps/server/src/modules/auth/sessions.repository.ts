@@ -41,6 +41,15 @@ export const sessionsRepository = {
     ).execute({ id });
     return row;
   },
+  /**
+   * confirmLive's select, for a reader to run inside its own statement (SessionCheck): the session named by
+   * the statement's value `session_id`.
+   */
+  confirmSelect: sql`select ${SESSION_FINGERPRINT} as fingerprint, ${sessions.lastActiveAt} as last_active_at
+    from ${sessions}
+    left join ${users} on ${users.id} = ${sessions.userId}
+    left join ${merchants} on ${merchants.id} = ${users.merchantId}
+    where ${sessions.id} = ${sql.placeholder('session_id')} and ${sessions.expiresAt} > now()`,
   /** A live session's fingerprint and last activity, to confirm it as remembered (one short row). */
   confirmLive: async (
     db: DbOrTx,

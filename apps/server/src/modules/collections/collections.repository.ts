@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
@@ -255,7 +256,8 @@ export const collectionsRepository = {
   ) => orderPage<CollectionRow>(db, collections, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
-  totals: (db: DbOrTx, filter: CollectionFilter) => orderTotals(db, 'collection', collections, filter),
+  totals: (db: DbOrTx, filter: CollectionFilter, session?: SessionCheck) =>
+    orderTotals(db, 'collection', collections, filter, session),
 
   /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
   daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>

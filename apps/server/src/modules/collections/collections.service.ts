@@ -396,7 +396,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
       query,
       {
         rows: (limit, position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter),
+        totals: () => repo.totals(db, filter, viewer.sessionCheck),
       },
       (row) => consoleView(row),
       (totals) => ({

@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
@@ -99,7 +100,7 @@ export const settlementsRepository = {
     ),
 
   /** Count, gross, fee and net of the whole filter, from list_hourly (DESIGN 8). */
-  totals: async (db: DbOrTx, filter: SettlementFilter) => {
+  totals: async (db: DbOrTx, filter: SettlementFilter, session?: SessionCheck) => {
     // The rows' own values; listTotals adds merchantId, status and facet.
     const values = {
       settlementNo: filter.settlementNo || undefined,
@@ -128,6 +129,7 @@ export const settlementsRepository = {
             values.maxId === undefined ? undefined : lte(settlements.id, sumsValue('maxId')),
           )}`,
       },
+      session,
     );
     return { count: t.count, grossMinor: t.a, feeMinor: t.b, netMinor: t.c };
   },

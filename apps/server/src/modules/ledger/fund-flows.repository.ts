@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import {
@@ -89,7 +90,7 @@ export const fundFlowsRepository = {
    * edges of a time range (and a reference-number search, which matches a handful of rows) read the
    * entries themselves.
    */
-  totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
+  totals: async (db: DbOrTx, filter: FundFlowFilter, session?: SessionCheck): Promise<FundFlowTotals> => {
     const values = {
       merchantId: filter.merchantId,
       type: filter.type || undefined,
@@ -127,6 +128,7 @@ export const fundFlowsRepository = {
       rollup: part(fundFlowHourly, fundFlowHourly.hour),
       days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
       columns: ['entries', 'in_minor', 'out_minor'],
+      session,
     });
     return {
       count: Number(sums.entries),

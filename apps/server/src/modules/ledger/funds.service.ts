@@ -59,7 +59,7 @@ export function createFundsService({ db, ledger }: Deps) {
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     const [rows, totals] = await Promise.all([
       repo.findPage(db, filter, query.per_page + 1, { cursor, offset: (query.page - 1) * query.per_page }),
-      repo.totals(db, filter),
+      repo.totals(db, filter, viewer.sessionCheck),
     ]);
     const page = rows.slice(0, query.per_page);
     const last = page.at(-1);

@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
@@ -388,7 +389,8 @@ export const payoutsRepository = {
     orderPage<PayoutRow>(db, payouts, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
-  totals: (db: DbOrTx, filter: PayoutFilter) => orderTotals(db, 'payout', payouts, filter),
+  totals: (db: DbOrTx, filter: PayoutFilter, session?: SessionCheck) =>
+    orderTotals(db, 'payout', payouts, filter, session),
 
   /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
   daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>

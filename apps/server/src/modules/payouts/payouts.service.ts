@@ -600,7 +600,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       query,
       {
         rows: (limit, position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter),
+        totals: () => repo.totals(db, filter, viewer.sessionCheck),
       },
       consoleView,
       (totals) => ({

@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
@@ -76,7 +77,7 @@ export const rechargesRepository = {
     ),
 
   /** Count, amount and credited amount of the whole filter, from list_hourly (DESIGN 8). */
-  totals: async (db: DbOrTx, filter: RechargeFilter) => {
+  totals: async (db: DbOrTx, filter: RechargeFilter, session?: SessionCheck) => {
     // The rows' own values; listTotals adds merchantId, status and facet.
     const values = {
       rechargeNo: filter.rechargeNo || undefined,
@@ -107,6 +108,7 @@ export const rechargesRepository = {
             values.maxId === undefined ? undefined : lte(recharges.id, sumsValue('maxId')),
           )}`,
       },
+      session,
     );
     return { count: t.count, amountMinor: t.a, creditedMinor: t.b };
   },

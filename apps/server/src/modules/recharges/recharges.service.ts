@@ -148,7 +148,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
       query,
       {
         rows: (limit, position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter),
+        totals: () => repo.totals(db, filter, viewer.sessionCheck),
       },
       present,
       (totals) => ({

@@ -1,3 +1,4 @@
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, lte, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
@@ -119,7 +120,7 @@ export const withdrawalsRepository = {
     ),
 
   /** Count, USDT amount and fee, and the local total of the whole filter, from list_hourly (DESIGN 8). */
-  totals: async (db: DbOrTx, filter: WithdrawalFilter) => {
+  totals: async (db: DbOrTx, filter: WithdrawalFilter, session?: SessionCheck) => {
     // The rows' own values; listTotals adds merchantId, status and facet.
     const values = {
       withdrawalNo: filter.withdrawalNo || undefined,
@@ -151,6 +152,7 @@ export const withdrawalsRepository = {
             values.maxId === undefined ? undefined : lte(withdrawals.id, sumsValue('maxId')),
           )}`,
       },
+      session,
     );
     return { count: t.count, amountMinor: t.a, feeMinor: t.b, localTotalMinor: t.c };
   },

@@ -235,7 +235,7 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
       query,
       {
         rows: (limit, position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter),
+        totals: () => repo.totals(db, filter, viewer.sessionCheck),
       },
       present,
       (totals) => ({
