@@ -175,46 +175,47 @@ export async function hourlyTotals<C extends string>(
     if (step.from) values[`from_${i}`] = step.from.toISOString();
     if (step.to) values[`to_${i}`] = step.to.toISOString();
   });
+  // Once taken, the session's confirmation is settled whatever happens next (the answer waits for it).
   const session = read.session?.take();
-  if (session) values.session_id = session.id;
-  const key = `${read.shape}|${read.columns.join()}|${given.join()}|${session ? 'session|' : ''}${steps
-    .map((step) => `${step.part}${step.from ? '<' : ''}${step.to ? '>' : ''}`)
-    .join()}`;
-  let built = builtSums.get(key);
-  if (!built) {
-    const bound = (name: string, at: Date | undefined) =>
-      at ? sql`${sql.placeholder(name)}::timestamptz` : undefined;
-    const parts = steps.map((step, i) => {
-      const stepFrom = bound(`from_${i}`, step.from);
-      const stepTo = bound(`to_${i}`, step.to);
-      if (step.part === 'rows') return read.rows(stepFrom, stepTo);
-      if (step.part === 'rest')
-        return sql`select ${sql.join(
-          read.columns.map((c) => sql`-${sql.identifier(c)} as ${sql.identifier(c)}`),
-          sql`, `,
-        )} from (${read.rows(stepFrom, stepTo)}) as rest`;
-      // The other parts are bounded on both sides.
-      if (step.part === 'days') return days!.rollup(stepFrom!, stepTo!);
-      if (step.part === 'pending') return days!.pending!(stepFrom!, stepTo!);
-      return read.rollup(stepFrom!, stepTo!);
-    });
-    const sums = sql`select ${sql.join(
-      read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
-      sql`, `,
-    )} from (${sql.join(parts, sql` union all `)}) as parts`;
-    built = sqlOf(
-      db,
-      session
-        ? sql`select sums.*, checked.fingerprint as session_fingerprint,
-                     checked.last_active_at as session_active_at
-              from (${sums}) as sums left join lateral (${session.select}) as checked on true`
-        : sums,
-    );
-    if (builtSums.size >= MAX_BUILT_SUMS) builtSums.clear();
-    builtSums.set(key, built);
-  }
   let row: Record<string, unknown> | undefined;
   try {
+    if (session) values.session_id = session.id;
+    const key = `${read.shape}|${read.columns.join()}|${given.join()}|${session ? 'session|' : ''}${steps
+      .map((step) => `${step.part}${step.from ? '<' : ''}${step.to ? '>' : ''}`)
+      .join()}`;
+    let built = builtSums.get(key);
+    if (!built) {
+      const bound = (name: string, at: Date | undefined) =>
+        at ? sql`${sql.placeholder(name)}::timestamptz` : undefined;
+      const parts = steps.map((step, i) => {
+        const stepFrom = bound(`from_${i}`, step.from);
+        const stepTo = bound(`to_${i}`, step.to);
+        if (step.part === 'rows') return read.rows(stepFrom, stepTo);
+        if (step.part === 'rest')
+          return sql`select ${sql.join(
+            read.columns.map((c) => sql`-${sql.identifier(c)} as ${sql.identifier(c)}`),
+            sql`, `,
+          )} from (${read.rows(stepFrom, stepTo)}) as rest`;
+        // The other parts are bounded on both sides.
+        if (step.part === 'days') return days!.rollup(stepFrom!, stepTo!);
+        if (step.part === 'pending') return days!.pending!(stepFrom!, stepTo!);
+        return read.rollup(stepFrom!, stepTo!);
+      });
+      const sums = sql`select ${sql.join(
+        read.columns.map((c) => sql`coalesce(sum(${sql.identifier(c)}), 0)::text as ${sql.identifier(c)}`),
+        sql`, `,
+      )} from (${sql.join(parts, sql` union all `)}) as parts`;
+      built = sqlOf(
+        db,
+        session
+          ? sql`select sums.*, checked.fingerprint as session_fingerprint,
+                     checked.last_active_at as session_active_at
+              from (${sums}) as sums left join lateral (${session.select}) as checked on true`
+          : sums,
+      );
+      if (builtSums.size >= MAX_BUILT_SUMS) builtSums.clear();
+      builtSums.set(key, built);
+    }
     [row] = await queryBuilt<Record<string, unknown>>(db, built, values);
   } finally {
     if (session)
