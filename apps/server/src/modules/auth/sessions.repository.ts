@@ -1,5 +1,5 @@
 import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
-import { type DbOrTx, preparedOnce } from '../../db/client.ts';
+import { type BuiltQuery, type DbOrTx, preparedOnce, queryBuilt, sqlOf } from '../../db/client.ts';
 import { merchants, sessions, users } from '../../db/schema/index.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -20,8 +20,16 @@ export type LoadedSession = {
  * aside), its password confirmation, and its user's and merchant's rows to the last column. A process
  * confirms a remembered session by this one value instead of reading the rows again.
  */
-const SESSION_FINGERPRINT = sql<string>`md5(row(${sessions.id}, ${sessions.userId}, ${sessions.pendingUserId},
-  ${sessions.passwordConfirmedAt}, ${users}.*, ${merchants}.*)::text)`;
+const SESSION_FINGERPRINT = sql<string>`encode(sha256(row(${sessions.id}, ${sessions.userId},
+  ${sessions.pendingUserId}, ${sessions.passwordConfirmedAt}, ${users}.*, ${merchants}.*)::text::bytea), 'hex')`;
+
+/** A live session's fingerprint and last activity, by the statement's value `session_id`. */
+const CONFIRM_SELECT = sql`select ${SESSION_FINGERPRINT} as fingerprint, ${sessions.lastActiveAt} as last_active_at
+  from ${sessions}
+  left join ${users} on ${users.id} = ${sessions.userId}
+  left join ${merchants} on ${merchants.id} = ${users.merchantId}
+  where ${sessions.id} = ${sql.placeholder('session_id')} and ${sessions.expiresAt} > now()`;
+let confirmBuilt: BuiltQuery | undefined;
 
 export const sessionsRepository = {
   /**
@@ -45,26 +53,17 @@ export const sessionsRepository = {
    * confirmLive's select, for a reader to run inside its own statement (SessionCheck): the session named by
    * the statement's value `session_id`.
    */
-  confirmSelect: sql`select ${SESSION_FINGERPRINT} as fingerprint, ${sessions.lastActiveAt} as last_active_at
-    from ${sessions}
-    left join ${users} on ${users.id} = ${sessions.userId}
-    left join ${merchants} on ${merchants.id} = ${users.merchantId}
-    where ${sessions.id} = ${sql.placeholder('session_id')} and ${sessions.expiresAt} > now()`,
+  confirmSelect: CONFIRM_SELECT,
   /** A live session's fingerprint and last activity, to confirm it as remembered (one short row). */
   confirmLive: async (
     db: DbOrTx,
     id: string,
   ): Promise<{ fingerprint: string; lastActiveAt: Date } | undefined> => {
-    const [row] = await preparedOnce(db, 'session_confirm', (on) =>
-      on
-        .select({ fingerprint: SESSION_FINGERPRINT, lastActiveAt: sessions.lastActiveAt })
-        .from(sessions)
-        .leftJoin(users, eq(users.id, sessions.userId))
-        .leftJoin(merchants, eq(merchants.id, users.merchantId))
-        .where(and(eq(sessions.id, sql.placeholder('id')), gt(sessions.expiresAt, sql`now()`)))
-        .prepare('session_confirm'),
-    ).execute({ id });
-    return row;
+    confirmBuilt ??= sqlOf(db, CONFIRM_SELECT);
+    const [row] = await queryBuilt<{ fingerprint: string; last_active_at: Date | string }>(db, confirmBuilt, {
+      session_id: id,
+    });
+    return row && { fingerprint: row.fingerprint, lastActiveAt: new Date(row.last_active_at) };
   },
   findLive: async (db: DbOrTx, id: string): Promise<SessionRow | undefined> => {
     const [row] = await db
