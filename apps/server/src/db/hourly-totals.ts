@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type DbOrTx, queryBuilt, queryRows, sqlOf } from './client.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
@@ -75,6 +75,25 @@ export const sumsEq = (column: PgColumn, values: Record<string, unknown>, name: 
 /** `column` within [from, to) in a sums part (no bound where undefined). */
 export const sumsWithin = (column: PgColumn, from: Bound | undefined, to: Bound | undefined) =>
   and(from ? sql`${column} >= ${from}` : undefined, to ? sql`${column} < ${to}` : undefined);
+
+/**
+ * The WHERE of a sums part that reads a list's own rows: the merchant's (`merchantId`), `column = value`
+ * for each of `equal` given in `values`, created within [from, to), and up to the `maxId` value when
+ * given (an export's snapshot).
+ */
+export const sumsRowsWhere = (
+  table: { merchantId: PgColumn; createdAt: PgColumn; id: PgColumn },
+  values: Record<string, unknown>,
+  equal: Record<string, PgColumn>,
+  from: Bound | undefined,
+  to: Bound | undefined,
+): SQL | undefined =>
+  and(
+    eq(table.merchantId, sumsValue('merchantId')),
+    ...Object.entries(equal).map(([name, column]) => sumsEq(column, values, name)),
+    sumsWithin(table.createdAt, from, to),
+    values.maxId === undefined ? undefined : lte(table.id, sumsValue('maxId')),
+  );
 type Step = { part: 'rows' | 'rollup' | 'days' | 'pending' | 'rest'; from?: Date; to?: Date };
 
 /** Sums statements built, by shape: a few dozen (lists x filters given x parts). */

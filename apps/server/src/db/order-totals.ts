@@ -12,6 +12,7 @@ import {
   sumsEq,
   sumsOf,
   sumsValue,
+  sumsRowsWhere,
   sumsWithin,
 } from './hourly-totals.ts';
 import { orderDaily, orderHourly } from './schema/index.ts';
@@ -126,12 +127,12 @@ export async function orderTotals(
       select count(*) as orders, coalesce(sum(${table.amountMinor}), 0) as amount_minor,
              coalesce(sum(${table.feeMinor}), 0) as fee_minor
       from ${table}
-      where ${and(
-        eq(table.merchantId, sumsValue('merchantId')),
-        sumsEq(table.tradeNo, values, 'tradeNo'),
-        sumsEq(table.outTradeNo, values, 'outTradeNo'),
-        sumsEq(table.status, values, 'status'),
-        sumsWithin(table.createdAt, from, to),
+      where ${sumsRowsWhere(
+        table,
+        values,
+        { tradeNo: table.tradeNo, outTradeNo: table.outTradeNo, status: table.status },
+        from,
+        to,
       )}`,
     rollup: part(orderHourly, orderHourly.hour),
     days: {

@@ -1,7 +1,7 @@
 import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
+import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
 import { listPage } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -121,13 +121,7 @@ export const settlementsRepository = {
         select count(*) as rows, coalesce(sum(${settlements.grossMinor}), 0) as a,
                coalesce(sum(${settlements.feeMinor}), 0) as b, coalesce(sum(${settlements.netMinor}), 0) as c
           from ${settlements}
-          where ${and(
-            eq(settlements.merchantId, sumsValue('merchantId')),
-            sumsEq(settlements.settlementNo, values, 'settlementNo'),
-            sumsEq(settlements.channelCode, values, 'channel'),
-            sumsWithin(settlements.createdAt, from, to),
-            values.maxId === undefined ? undefined : lte(settlements.id, sumsValue('maxId')),
-          )}`,
+          where ${sumsRowsWhere(settlements, values, { settlementNo: settlements.settlementNo, channel: settlements.channelCode }, from, to)}`,
       },
       session,
     );

@@ -8,6 +8,7 @@ import {
   sumsEq,
   sumsOf,
   sumsValue,
+  sumsRowsWhere,
   sumsWithin,
 } from '../../db/hourly-totals.ts';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -119,12 +120,7 @@ export const fundFlowsRepository = {
                coalesce(sum(greatest(${fundFlows.amountMinor}, 0)), 0) as in_minor,
                coalesce(sum(greatest(-${fundFlows.amountMinor}, 0)), 0) as out_minor
         from ${fundFlows}
-        where ${and(
-          eq(fundFlows.merchantId, sumsValue('merchantId')),
-          sumsEq(fundFlows.type, values, 'type'),
-          sumsWithin(fundFlows.createdAt, from, to),
-          sumsEq(fundFlows.refNo, values, 'refNo'),
-        )}`,
+        where ${sumsRowsWhere(fundFlows, values, { type: fundFlows.type, refNo: fundFlows.refNo }, from, to)}`,
       rollup: part(fundFlowHourly, fundFlowHourly.hour),
       days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
       columns: ['entries', 'in_minor', 'out_minor'],

@@ -1,7 +1,7 @@
 import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
+import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { merchants, recharges } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -99,14 +99,7 @@ export const rechargesRepository = {
         select count(*) as rows, coalesce(sum(${recharges.amountMinor}), 0) as a,
                coalesce(sum(${recharges.creditedMinor}), 0) as b, 0 as c
           from ${recharges}
-          where ${and(
-            eq(recharges.merchantId, sumsValue('merchantId')),
-            sumsEq(recharges.rechargeNo, values, 'rechargeNo'),
-            sumsEq(recharges.status, values, 'status'),
-            sumsEq(recharges.network, values, 'network'),
-            sumsWithin(recharges.createdAt, from, to),
-            values.maxId === undefined ? undefined : lte(recharges.id, sumsValue('maxId')),
-          )}`,
+          where ${sumsRowsWhere(recharges, values, { rechargeNo: recharges.rechargeNo, status: recharges.status, network: recharges.network }, from, to)}`,
       },
       session,
     );

@@ -1,7 +1,7 @@
 import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, eq, gte, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals, sumsEq, sumsValue, sumsWithin } from '../../db/hourly-totals.ts';
+import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
 import type { Cursor } from '../../lib/cursor.ts';
@@ -143,14 +143,7 @@ export const withdrawalsRepository = {
                coalesce(sum(${withdrawals.feeUsdtMinor}), 0) as b,
                coalesce(sum(${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}), 0) as c
           from ${withdrawals}
-          where ${and(
-            eq(withdrawals.merchantId, sumsValue('merchantId')),
-            sumsEq(withdrawals.withdrawalNo, values, 'withdrawalNo'),
-            sumsEq(withdrawals.status, values, 'status'),
-            sumsEq(withdrawals.network, values, 'network'),
-            sumsWithin(withdrawals.createdAt, from, to),
-            values.maxId === undefined ? undefined : lte(withdrawals.id, sumsValue('maxId')),
-          )}`,
+          where ${sumsRowsWhere(withdrawals, values, { withdrawalNo: withdrawals.withdrawalNo, status: withdrawals.status, network: withdrawals.network }, from, to)}`,
       },
       session,
     );
