@@ -1,6 +1,6 @@
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type DbOrTx, queryBuilt, queryRows, sqlOf } from './client.ts';
+import { type BuiltQuery, type DbOrTx, queryBuilt, queryRows, sqlOf } from './client.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
 import { listDaily, listHourly } from './schema/index.ts';
 
@@ -94,10 +94,11 @@ export const sumsRowsWhere = (
     sumsWithin(table.createdAt, from, to),
     values.maxId === undefined ? undefined : lte(table.id, sumsValue('maxId')),
   );
+
 type Step = { part: 'rows' | 'rollup' | 'days' | 'pending' | 'rest'; from?: Date; to?: Date };
 
 /** Sums statements built, by shape: a few dozen (lists x filters given x parts). */
-const builtSums = new Map<string, { sql: string; params: unknown[] }>();
+const builtSums = new Map<string, BuiltQuery>();
 const MAX_BUILT_SUMS = 1_000;
 
 /**
