@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { createGatewayMerchant } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
@@ -126,8 +127,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
     const hour = sql`date_trunc('hour', now()) - g * interval '1 hour'`;
     await ctx.database.db.execute(sql`
       insert into order_hourly (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
-      select (array['collection', 'payout'])[1 + g % 2], ${other.merchant.id}, 'paid', ${hour}, 1, 1, 100, 1
-      from generate_series(1, 40000) g`);
+      select (array['collection', 'payout'])[1 + g % 2], ${other.merchant.id},
+             (array[array['paid', 'failed', 'pending', 'closed'], array['success', 'failed', 'pending', 'rejected']])[1 + g % 2][s],
+             ${hour}, 1 + g % 16, 1, 100, 1
+      from generate_series(1, 40000) g cross join generate_series(1, 4) s
+      on conflict do nothing`);
     await ctx.database.db.execute(sql`
       insert into fund_flow_hourly (merchant_id, type, hour, in_minor, out_minor, entries)
       select ${other.merchant.id}, 'transfer_in', ${hour}, 100, 0, 1 from generate_series(1, 40000) g`);
@@ -140,6 +144,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
       select 'recharge', ${other.merchant.id}, 'approved', 'TRC20', date_trunc('day', now()) - g * interval '1 day',
              1, 100, 100, 0
       from generate_series(1, 40000) g`);
+    // As the housekeeping job keeps them: the hours over folded into slot 0, the days before closed.
+    await sweepExpired(ctx.database.db);
     await ctx.database.db.execute(
       sql`analyze collections, payouts, settlements, fund_flows, recharges, withdrawals, export_tasks,
                   order_hourly, fund_flow_hourly, list_hourly, list_daily`,
@@ -253,6 +259,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
   const sumsCases: [string, string][] = [
     ['/api/merchant/collections', 'order_hourly'],
     ['/api/merchant/payouts?status=success', 'order_hourly'],
+    ['/api/merchant/collections?status=paid', 'order_hourly'],
     ['/api/merchant/fund-flows', 'fund_flow_hourly'],
     ['/api/merchant/fund-flows?type=transfer_in', 'fund_flow_hourly'],
     // Top-ups keep their day rows complete, today's included: the sums read only those.
@@ -274,6 +281,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
         const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
         expect(plan).toContain(rollup);
         expect(plan).not.toMatch(/Seq Scan on (order|fund_flow|list)_(hourly|daily)/);
+        // The hours not folded yet are read by a partial index of theirs, never picked out of every hour
+        // of the status through the primary key (bench lists at 10 M orders, before migration 0021: 2,140
+        // rows read to sum none, 1.0-1.6 ms; on this test's smaller rollup the planner chose well anyway).
+        expect(plan).not.toMatch(/Filter: \(slot <> 0\)/);
       } finally {
         await inspector.query('reset plan_cache_mode');
         await inspector.query('deallocate sums_probe');

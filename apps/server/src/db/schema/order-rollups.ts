@@ -35,6 +35,12 @@ export const orderHourly = pgTable(
     index('order_hourly_unfolded_idx')
       .on(t.merchantId, t.kind, t.hour)
       .where(sql`${t.slot} <> 0`),
+    // The same rows by status, for a status filter's sums: planned without their values (the statement is
+    // named), PostgreSQL otherwise read them through the primary key, every hour of the status since the
+    // first order, to keep the few unfolded ones (bench lists at 10 M orders: 2,140 rows, 1.0-1.6 ms).
+    index('order_hourly_unfolded_status_idx')
+      .on(t.merchantId, t.kind, t.status, t.hour)
+      .where(sql`${t.slot} <> 0`),
     check('order_hourly_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "order_hourly_unfolded_status_idx" ON "order_hourly" USING btree ("merchant_id","kind","status","hour") WHERE "order_hourly"."slot" <> 0;
