@@ -174,6 +174,7 @@ export const collections = pgTable(
   },
   (t) => [
     unique('collections_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
+    // Built with INCLUDE (amount_minor, fee_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
     index('collections_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('collections_merchant_status_created_idx').on(
       t.merchantId,

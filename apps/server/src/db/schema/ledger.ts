@@ -151,6 +151,7 @@ export const fundFlows = pgTable(
   (t) => [
     check('fund_flows_type_valid', sql`${t.type} in (${quotedList(FUND_FLOW_TYPES)})`),
     check('fund_flows_amount_nonzero', sql`${t.amountMinor} <> 0`),
+    // Built with INCLUDE (amount_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
     index('fund_flows_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('fund_flows_merchant_type_time_idx').on(t.merchantId, t.type, t.createdAt.desc(), t.id.desc()),
     index('fund_flows_merchant_ref_no_idx').on(t.merchantId, t.refNo),

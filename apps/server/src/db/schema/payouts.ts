@@ -60,6 +60,7 @@ export const payouts = pgTable(
   },
   (t) => [
     unique('payouts_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
+    // Built with INCLUDE (amount_minor, fee_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
     index('payouts_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('payouts_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
     index('payouts_merchant_account_idx').on(t.merchantId, t.accountNo, t.createdAt),
