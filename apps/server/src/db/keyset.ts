@@ -1,7 +1,9 @@
 import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Cursor } from '../lib/cursor.ts';
-import { type DbOrTx, preparedOnce } from './client.ts';
+import type { SessionCheck } from '../plugins/auth-context.ts';
+import { type BuiltQuery, type DbOrTx, preparedOnce, queryBuilt, sqlOf } from './client.ts';
+import { rowOf } from './rows.ts';
 
 /**
  * The rows after a cursor in a list ordered newest first (created_at desc, id desc): read from that
@@ -51,7 +53,12 @@ export function listPage<Row>(
     maxId?: number;
   },
   limit: number,
-  position: { cursor?: Cursor; offset: number },
+  position: {
+    cursor?: Cursor;
+    offset: number;
+    /** A remembered session's confirmation to carry in the page's statement, if no one has taken it yet. */
+    session?: SessionCheck;
+  },
 ): Promise<Row[]> {
   const { cursor } = position;
   const given = Object.entries(filter.equal).filter(([, e]) => Boolean(e.value));
@@ -66,9 +73,9 @@ export function listPage<Row>(
     .filter(([, on]) => on)
     .map(([name]) => name)
     .join('_')}`;
-  const query = preparedOnce(db, key, (on) => {
-    const p = (name: string) => sql.placeholder(name);
-    return on
+  const p = (name: string) => sql.placeholder(name);
+  const select = (on: DbOrTx) =>
+    on
       .select()
       .from(table)
       .where(
@@ -85,10 +92,8 @@ export function listPage<Row>(
       )
       .orderBy(...newestFirst(table.createdAt, table.id))
       .limit(p('limit'))
-      .offset(p('offset'))
-      .prepare(key);
-  });
-  return query.execute({
+      .offset(p('offset'));
+  const values = {
     merchantId: filter.merchantId,
     ...Object.fromEntries(given.map(([name, e]) => [name, e.value])),
     from: filter.from?.toISOString(),
@@ -98,5 +103,62 @@ export function listPage<Row>(
     cursorId: cursor?.id,
     limit,
     offset: cursor ? 0 : position.offset,
-  }) as Promise<Row[]>;
+  };
+  const session = position.session?.take();
+  if (session)
+    return pageConfirming<Row>(
+      db,
+      table,
+      key,
+      select,
+      { ...values, session_id: session.id },
+      position.session!,
+      session.select,
+    );
+  return preparedOnce(db, key, (on) => select(on).prepare(key)).execute(values) as Promise<Row[]>;
+}
+
+/** listPage's statements that carry a session's confirmation, by shape. */
+const confirmingPages = new Map<string, BuiltQuery>();
+
+/**
+ * The page and the session's confirmation in one statement (one round trip): the session's row, and the
+ * page beside it (none when the session is gone or expired, which the session module answers anyway). The
+ * check is settled whatever happens, with what the statement read.
+ */
+async function pageConfirming<Row>(
+  db: DbOrTx,
+  table: ListTable,
+  key: string,
+  select: (on: DbOrTx) => { getSQL(): SQL },
+  values: Record<string, unknown>,
+  check: SessionCheck,
+  confirm: SQL,
+): Promise<Row[]> {
+  let built = confirmingPages.get(key);
+  if (!built) {
+    built = sqlOf(
+      db,
+      sql`select page.*, checked.fingerprint as session_fingerprint, checked.last_active_at as session_active_at
+            from (${confirm}) as checked left join lateral (${select(db).getSQL()}) as page on true`,
+    );
+    confirmingPages.set(key, built);
+  }
+  let rows: Record<string, unknown>[] | undefined;
+  try {
+    rows = await queryBuilt<Record<string, unknown>>(db, built, values);
+  } finally {
+    const [first] = rows ?? [];
+    check.settle(
+      first && {
+        fingerprint: first.session_fingerprint as string | null,
+        last_active_at: first.session_active_at as Date | string | null,
+      },
+    );
+  }
+  const page = rows
+    .filter((row) => row.id !== null)
+    .map((row) => rowOf<Row & { createdAt: Date; id: number }>(table, row));
+  // One outer row: the page comes in its own order; kept so whatever the plan.
+  return page.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
 }

@@ -30,7 +30,7 @@ import {
   type NonceClaimSql,
 } from '../gateway/index.ts';
 import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import type { Position } from '../../lib/cursor.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -248,12 +248,8 @@ export const collectionsRepository = {
     return row;
   },
 
-  page: (
-    db: DbOrTx,
-    filter: CollectionFilter,
-    limit: number,
-    position: { cursor?: Cursor; offset: number },
-  ) => orderPage<CollectionRow>(db, collections, filter, limit, position),
+  page: (db: DbOrTx, filter: CollectionFilter, limit: number, position: Position) =>
+    orderPage<CollectionRow>(db, collections, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
   totals: (db: DbOrTx, filter: CollectionFilter, session?: SessionCheck) =>

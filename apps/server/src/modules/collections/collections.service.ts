@@ -15,7 +15,8 @@ import { randomInt } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
-import { cursorPage } from '../../lib/cursor.ts';
+import { cursorPage, type Position } from '../../lib/cursor.ts';
+import { orderTotalsByNumber } from '../../db/order-totals.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
@@ -395,8 +396,9 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
     return cursorPage(
       query,
       {
-        rows: (limit, position) => repo.page(db, filter, limit, position),
+        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
+        whole: orderTotalsByNumber(filter, viewer.sessionCheck),
       },
       (row) => consoleView(row),
       (totals) => ({

@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
 import { listPage } from '../../db/keyset.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import type { Position } from '../../lib/cursor.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
 
@@ -76,12 +76,7 @@ export const settlementsRepository = {
     return row?.no ?? null;
   },
 
-  page: (
-    db: DbOrTx,
-    filter: SettlementFilter,
-    limit: number,
-    position: { cursor?: Cursor; offset: number },
-  ) =>
+  page: (db: DbOrTx, filter: SettlementFilter, limit: number, position: Position) =>
     listPage<typeof settlements.$inferSelect>(
       db,
       settlements,

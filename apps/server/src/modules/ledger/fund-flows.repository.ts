@@ -13,6 +13,7 @@ import {
 } from '../../db/hourly-totals.ts';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { listPage } from '../../db/keyset.ts';
+import type { Position } from '../../lib/cursor.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -54,12 +55,7 @@ export const fundFlowsRepository = {
   conditions: (filter: FundFlowFilter): SQL => entryConditions(filter),
 
   /** One page, newest first (listPage). */
-  findPage: (
-    db: DbOrTx,
-    filter: FundFlowFilter,
-    limit: number,
-    position: { cursor?: FundFlowCursor; offset: number },
-  ): Promise<FundFlowRow[]> =>
+  findPage: (db: DbOrTx, filter: FundFlowFilter, limit: number, position: Position): Promise<FundFlowRow[]> =>
     listPage<FundFlowRow>(
       db,
       fundFlows,

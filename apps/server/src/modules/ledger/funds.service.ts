@@ -7,7 +7,7 @@ import {
   type FundFlowType,
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
+import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type FundFlowFilter, fundFlowsRepository as repo } from './fund-flows.repository.ts';
@@ -56,26 +56,29 @@ export function createFundsService({ db, ledger }: Deps) {
       refNo: query.ref_no,
       ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
     };
-    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const [rows, totals] = await Promise.all([
-      repo.findPage(db, filter, query.per_page + 1, { cursor, offset: (query.page - 1) * query.per_page }),
-      repo.totals(db, filter, viewer.sessionCheck),
-    ]);
-    const page = rows.slice(0, query.per_page);
-    const last = page.at(-1);
-    return {
-      data: page.map((row) => presentFundFlow(row, viewer.currency)),
-      meta: {
-        page: query.page,
-        per_page: query.per_page,
-        total: totals.count,
-        sums: {
-          money_in: fromMinor(totals.inMinor, viewer.currency),
-          money_out: fromMinor(totals.outMinor, viewer.currency),
-        },
-        next_cursor: rows.length > query.per_page && last ? encodeCursor(last) : null,
+    return cursorPage(
+      query,
+      {
+        rows: (limit: number, position: Position) => repo.findPage(db, filter, limit, position),
+        totals: () => repo.totals(db, filter, viewer.sessionCheck),
+        // A search by number: the page is the whole answer (as the totals' rows part sums it).
+        whole: filter.refNo
+          ? {
+              session: viewer.sessionCheck,
+              totalsOf: (rows) => ({
+                count: rows.length,
+                inMinor: sumOf(rows, (row) => (row.amountMinor > 0n ? row.amountMinor : 0n)),
+                outMinor: sumOf(rows, (row) => (row.amountMinor < 0n ? -row.amountMinor : 0n)),
+              }),
+            }
+          : undefined,
       },
-    };
+      (row) => presentFundFlow(row, viewer.currency),
+      (totals) => ({
+        money_in: fromMinor(totals.inMinor, viewer.currency),
+        money_out: fromMinor(totals.outMinor, viewer.currency),
+      }),
+    );
   }
 
   async function detail(viewer: Viewer, id: number): Promise<FundFlow> {

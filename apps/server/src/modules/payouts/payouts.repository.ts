@@ -14,7 +14,7 @@ import {
 } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import type { Position } from '../../lib/cursor.ts';
 import {
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
@@ -385,7 +385,7 @@ export const payoutsRepository = {
     return row;
   },
 
-  page: (db: DbOrTx, filter: PayoutFilter, limit: number, position: { cursor?: Cursor; offset: number }) =>
+  page: (db: DbOrTx, filter: PayoutFilter, limit: number, position: Position) =>
     orderPage<PayoutRow>(db, payouts, filter, limit, position),
 
   /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */

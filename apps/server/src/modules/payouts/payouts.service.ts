@@ -19,7 +19,8 @@ import {
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
-import { cursorPage } from '../../lib/cursor.ts';
+import { cursorPage, type Position } from '../../lib/cursor.ts';
+import { orderTotalsByNumber } from '../../db/order-totals.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
@@ -599,8 +600,9 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     return cursorPage(
       query,
       {
-        rows: (limit, position) => repo.page(db, filter, limit, position),
+        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
+        whole: orderTotalsByNumber(filter, viewer.sessionCheck),
       },
       consoleView,
       (totals) => ({

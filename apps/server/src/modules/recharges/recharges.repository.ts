@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { merchants, recharges } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import type { Position } from '../../lib/cursor.ts';
 
 export type RechargeRow = typeof recharges.$inferSelect;
 
@@ -57,7 +57,7 @@ export const rechargesRepository = {
     return row;
   },
 
-  page: (db: DbOrTx, filter: RechargeFilter, limit: number, position: { cursor?: Cursor; offset: number }) =>
+  page: (db: DbOrTx, filter: RechargeFilter, limit: number, position: Position) =>
     listPage<typeof recharges.$inferSelect>(
       db,
       recharges,

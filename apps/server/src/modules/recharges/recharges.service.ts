@@ -17,7 +17,7 @@ import type {
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { cursorPage } from '../../lib/cursor.ts';
+import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { FileNotFoundError, type FileStorage } from '../../lib/storage/index.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
@@ -147,8 +147,19 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
     return cursorPage(
       query,
       {
-        rows: (limit, position) => repo.page(db, filter, limit, position),
+        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
+        // A search by number: the page is the whole answer (cursorPage).
+        whole: filter.rechargeNo
+          ? {
+              session: viewer.sessionCheck,
+              totalsOf: (rows) => ({
+                count: rows.length,
+                amountMinor: sumOf(rows, (row) => row.amountMinor),
+                creditedMinor: sumOf(rows, (row) => row.creditedMinor),
+              }),
+            }
+          : undefined,
       },
       present,
       (totals) => ({

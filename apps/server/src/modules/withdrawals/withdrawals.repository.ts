@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
 import { listPage, newestFirst } from '../../db/keyset.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import type { Position } from '../../lib/cursor.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -95,12 +95,7 @@ export const withdrawalsRepository = {
     return row;
   },
 
-  page: (
-    db: DbOrTx,
-    filter: WithdrawalFilter,
-    limit: number,
-    position: { cursor?: Cursor; offset: number },
-  ) =>
+  page: (db: DbOrTx, filter: WithdrawalFilter, limit: number, position: Position) =>
     listPage<typeof withdrawals.$inferSelect>(
       db,
       withdrawals,
