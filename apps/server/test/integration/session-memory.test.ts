@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { merchants, sessions, users } from '../../src/db/schema/index.ts';
+import { statementsSentBy } from '../helpers/statements.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
@@ -142,19 +142,7 @@ describe('a remembered session', () => {
     'is confirmed inside the sums statement of a list read: no statement of its own',
     async () => {
       const { client } = await rememberedFinance();
-      const sent: string[] = [];
-      const original = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const config = args[0] as string | { text?: string };
-        sent.push(typeof config === 'string' ? config : (config?.text ?? ''));
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof original;
-      try {
-        expect((await client.get(LIST)).statusCode).toBe(200);
-      } finally {
-        pg.Client.prototype.query = original;
-      }
-      const reads = sent.filter((text) => !/pgboss\./.test(text));
+      const reads = await statementsSentBy(async () => expect((await client.get(LIST)).statusCode).toBe(200));
       expect(reads).toHaveLength(2);
       expect(reads.filter((text) => text.includes('"sessions"'))).toEqual([
         expect.stringContaining('coalesce(sum('),
