@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, createServer, request as httpRequest } from 'node:http';
@@ -241,17 +241,18 @@ const APP_ENV = {
  * Answers its port; a message closes it.
  */
 async function apiNode(databaseUrl: string) {
-  const [{ buildApp }, { loadConfig }, { openDatabase }] = await Promise.all([
+  const [{ buildApp }, { loadConfig }, { openDatabase }, { serverLog }] = await Promise.all([
     import('../apps/server/src/app.ts'),
     import('../apps/server/src/config.ts'),
     import('../apps/server/src/db/client.ts'),
+    import('./lib.ts'),
   ]);
   const database = await openDatabase({ url: databaseUrl, poolSize: 20, statementTimeoutMs: 600_000 });
-  const logs = createWriteStream('/dev/null');
+  const logs = serverLog();
   const app = await buildApp({
     config: loadConfig(APP_ENV),
     database,
-    logger: { level: 'info', stream: logs },
+    logStream: logs,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   parentPort!.once('message', () => {
@@ -343,13 +344,13 @@ export async function runCollections(): Promise<void> {
       import('../apps/server/test/factories/gateway.ts'),
       import('./lib.ts'),
     ]);
-  const { createBenchDatabase, fixed, measurePgbench, run } = lib;
+  const { createBenchDatabase, fixed, measurePgbench, run, serverLog } = lib;
 
   // The server's own pool size (DB_POOL_SIZE defaults to 20).
   const bench = await createBenchDatabase('collections', 20);
   const loadBefore = loadavg()[0];
   const receiverThread = startWorker<number>({ role: 'receiver' });
-  const logs = createWriteStream('/dev/null');
+  const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     const { db } = bench.database;
@@ -365,7 +366,7 @@ export async function runCollections(): Promise<void> {
     // worker processes (JOBS=off) so no worker competes; NODE_ENV=test only lifts the per-IP ceiling of
     // 1,200 requests a minute, which every client here would share from 127.0.0.1.
     const config = loadConfig(APP_ENV);
-    app = await buildApp({ config, database: bench.database, logger: { level: 'info', stream: logs } });
+    app = await buildApp({ config, database: bench.database, logStream: logs });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const urls = [`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`];
     const receiverUrl = `http://127.0.0.1:${await receiverThread.first}/paydesk/notify`;

@@ -2,9 +2,16 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
+import pino from 'pino';
 
 // Shared by the benchmarks: a database of their own on the PostgreSQL of DATABASE_URL (created and
 // dropped here), timing, and pgbench. Every figure is printed beside a baseline measured in the same run.
+
+/**
+ * The server's request log as main.ts writes it (pino's own destination, synchronous as on stdout, with
+ * the app's serializers: buildApp's logStream), into /dev/null.
+ */
+export const serverLog = () => pino.destination({ dest: '/dev/null', sync: true });
 
 export const baseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 

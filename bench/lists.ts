@@ -1,4 +1,3 @@
-import { createWriteStream } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -11,7 +10,7 @@ import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { sweepExpired } from '../apps/server/src/jobs/housekeeping.ts';
 import { encodeCursor } from '../apps/server/src/lib/cursor.ts';
 import { localRangeToUtc } from '../apps/server/src/lib/timezone.ts';
-import { baseUrl, fixed, type Timing, timeRounds } from './lib.ts';
+import { baseUrl, fixed, serverLog, type Timing, timeRounds } from './lib.ts';
 import { createListsDatabase, LISTS_MERCHANT_NO, LISTS_USER, type SeedOptions } from './lists-seed.ts';
 
 // DESIGN 8, lists at 10,000,000 rows for one merchant on PostgreSQL. For each console list (collections,
@@ -469,7 +468,7 @@ export async function runLists(): Promise<void> {
   );
   await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
-  const logs = createWriteStream('/dev/null');
+  const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -489,7 +488,7 @@ export async function runLists(): Promise<void> {
       DATA_DIR: '/tmp/paydesk-bench',
       JOBS: 'off',
     });
-    app = await buildApp({ config, database, logger: { level: 'info', stream: logs } });
+    app = await buildApp({ config, database, logStream: logs });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
     const csrf = await app.inject({ method: 'GET', url: '/api/csrf-cookie' });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -207,13 +206,13 @@ export async function runPayouts(): Promise<void> {
     import('../apps/server/test/factories/gateway.ts'),
     import('./lib.ts'),
   ]);
-  const { createBenchDatabase, fixed, measurePgbench, run } = lib;
+  const { createBenchDatabase, fixed, measurePgbench, run, serverLog } = lib;
 
   const startedAt = performance.now();
   // The server's own pool size (DB_POOL_SIZE defaults to 20).
   const bench = await createBenchDatabase('payouts', 20);
   const loadBefore = loadavg()[0];
-  const logs = createWriteStream('/dev/null');
+  const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     const { db } = bench.database;
@@ -233,7 +232,7 @@ export async function runPayouts(): Promise<void> {
       DATA_DIR: '/tmp/paydesk-bench',
       JOBS: 'off',
     });
-    app = await buildApp({ config, database: bench.database, logger: { level: 'info', stream: logs } });
+    app = await buildApp({ config, database: bench.database, logStream: logs });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

@@ -2,6 +2,7 @@ import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -79,6 +80,11 @@ export type AppDeps = {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Where the server's own log lines go (stdout when absent): the benchmarks log as main.ts does, with the
+   * same serializers, into /dev/null. `logger` replaces the whole logger instead (tests: false).
+   */
+  logStream?: DestinationStream;
   /** The clock of every time rule; tests pass theirs. */
   now?: () => Date;
   /** Delivers callbacks (tests may pass one with a short timeout). */
@@ -102,6 +108,7 @@ export async function buildApp({
   config,
   database,
   logger,
+  logStream,
   now = () => new Date(),
   deliverTimeoutMs,
   storage: givenStorage,
@@ -113,6 +120,7 @@ export async function buildApp({
       serializers: {
         req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
       },
+      ...(logStream ? { stream: logStream } : {}),
     },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
