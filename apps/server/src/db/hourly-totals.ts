@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type BuiltQuery, type DbOrTx, queryBuilt, queryRows, sqlOf } from './client.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
 import { listDaily, listHourly } from './schema/index.ts';
+import { CHECKED_COLUMNS, settleCheck } from './session-check.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -228,8 +229,7 @@ export async function hourlyTotals<C extends string>(
       built = sqlOf(
         db,
         session
-          ? sql`select sums.*, checked.fingerprint as session_fingerprint,
-                     checked.last_active_at as session_active_at
+          ? sql`select sums.*, ${CHECKED_COLUMNS}
               from (${sums}) as sums left join lateral (${session.select}) as checked on true`
           : sums,
       );
@@ -238,13 +238,7 @@ export async function hourlyTotals<C extends string>(
     }
     [row] = await queryBuilt<Record<string, unknown>>(db, built, values);
   } finally {
-    if (session)
-      read.session!.settle(
-        row && {
-          fingerprint: row.session_fingerprint as string | null,
-          last_active_at: row.session_active_at as Date | string | null,
-        },
-      );
+    if (session) settleCheck(read.session!, row);
   }
   return Object.fromEntries(read.columns.map((c) => [c, String(row?.[c] ?? 0)])) as Record<C, string>;
 }

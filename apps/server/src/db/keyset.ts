@@ -4,6 +4,7 @@ import type { Cursor } from '../lib/cursor.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
 import { type BuiltQuery, type DbOrTx, preparedOnce, queryBuilt, sqlOf } from './client.ts';
 import { rowOf } from './rows.ts';
+import { CHECKED_COLUMNS, settleCheck } from './session-check.ts';
 
 /**
  * The rows after a cursor in a list ordered newest first (created_at desc, id desc): read from that
@@ -139,7 +140,7 @@ async function pageConfirming<Row>(
   if (!built) {
     built = sqlOf(
       db,
-      sql`select page.*, checked.fingerprint as session_fingerprint, checked.last_active_at as session_active_at
+      sql`select page.*, ${CHECKED_COLUMNS}
             from (${confirm}) as checked left join lateral (${select(db).getSQL()}) as page on true`,
     );
     confirmingPages.set(key, built);
@@ -148,13 +149,7 @@ async function pageConfirming<Row>(
   try {
     rows = await queryBuilt<Record<string, unknown>>(db, built, values);
   } finally {
-    const [first] = rows ?? [];
-    check.settle(
-      first && {
-        fingerprint: first.session_fingerprint as string | null,
-        last_active_at: first.session_active_at as Date | string | null,
-      },
-    );
+    settleCheck(check, rows?.[0]);
   }
   const page = rows
     .filter((row) => row.id !== null)

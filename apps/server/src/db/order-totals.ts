@@ -2,7 +2,7 @@ import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
 import { listPage } from './keyset.ts';
-import { type Position, sumOf } from '../lib/cursor.ts';
+import { byNumber, type Position, sumOf } from '../lib/cursor.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
 import { sqlStateOf } from './sql-state.ts';
 import {
@@ -61,16 +61,15 @@ export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to 
  * their totals are its rows' (as orderTotals' rows part sums them).
  */
 export const orderTotalsByNumber = (f: OrderFilter, session: SessionCheck | undefined) =>
-  f.tradeNo || f.outTradeNo
-    ? {
-        session,
-        totalsOf: (rows: { amountMinor: bigint; feeMinor: bigint }[]): OrderTotals => ({
-          count: rows.length,
-          amountMinor: sumOf(rows, (row) => row.amountMinor),
-          feeMinor: sumOf(rows, (row) => row.feeMinor),
-        }),
-      }
-    : undefined;
+  byNumber(
+    f.tradeNo || f.outTradeNo,
+    session,
+    (rows: { amountMinor: bigint; feeMinor: bigint }[]): OrderTotals => ({
+      count: rows.length,
+      amountMinor: sumOf(rows, (row) => row.amountMinor),
+      feeMinor: sumOf(rows, (row) => row.feeMinor),
+    }),
+  );
 
 /** One page of collections or payouts, newest first (listPage). */
 export const orderPage = <Row>(

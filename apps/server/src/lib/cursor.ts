@@ -68,6 +68,16 @@ export async function cursorPage<Row extends Cursor, Item, Totals extends { coun
   };
 }
 
+/**
+ * cursorPage's `whole` for a list searched by `number` (none: not a search by number): the session's
+ * confirmation rides with the page, and `totalsOf` adds up the page's rows as the list's sums do.
+ */
+export const byNumber = <Row, Totals>(
+  number: string | undefined,
+  session: SessionCheck | undefined,
+  totalsOf: (rows: Row[]) => Totals,
+) => (number ? { session, totalsOf } : undefined);
+
 /** The sum of a bigint column over rows (a null adds nothing, as SQL's sum): totals made of a whole page. */
 export const sumOf = <R>(rows: R[], pick: (row: R) => bigint | null): bigint =>
   rows.reduce((total, row) => total + (pick(row) ?? 0n), 0n);

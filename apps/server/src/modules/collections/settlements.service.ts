@@ -8,7 +8,7 @@ import type {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { localDate, zonedTimeToUtc } from '@paydesk/shared/time-zone.ts';
 import type { Db } from '../../db/client.ts';
-import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
+import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type ChannelRow } from '../channels/index.ts';
@@ -150,17 +150,12 @@ export function createSettlementsService({ db, ledger, now, collections }: Deps)
         rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
         // A search by number: the page is the whole answer (cursorPage).
-        whole: filter.settlementNo
-          ? {
-              session: viewer.sessionCheck,
-              totalsOf: (rows) => ({
-                count: rows.length,
-                grossMinor: sumOf(rows, (row) => row.grossMinor),
-                feeMinor: sumOf(rows, (row) => row.feeMinor),
-                netMinor: sumOf(rows, (row) => row.netMinor),
-              }),
-            }
-          : undefined,
+        whole: byNumber(filter.settlementNo, viewer.sessionCheck, (rows: SettlementRow[]) => ({
+          count: rows.length,
+          grossMinor: sumOf(rows, (row) => row.grossMinor),
+          feeMinor: sumOf(rows, (row) => row.feeMinor),
+          netMinor: sumOf(rows, (row) => row.netMinor),
+        })),
       },
       present,
       (totals) => ({

@@ -28,9 +28,6 @@ export type FundFlowFilter = {
   maxId?: number;
 };
 
-/** A position in the list: the last row of the previous page. */
-export type FundFlowCursor = { createdAt: Date; id: number };
-
 export type FundFlowTotals = { count: number; inMinor: bigint; outMinor: bigint };
 
 const DAY_MS = 24 * 3_600_000;

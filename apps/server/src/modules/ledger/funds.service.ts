@@ -7,7 +7,7 @@ import {
   type FundFlowType,
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
+import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type FundFlowFilter, fundFlowsRepository as repo } from './fund-flows.repository.ts';
@@ -61,17 +61,12 @@ export function createFundsService({ db, ledger }: Deps) {
       {
         rows: (limit: number, position: Position) => repo.findPage(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        // A search by number: the page is the whole answer (as the totals' rows part sums it).
-        whole: filter.refNo
-          ? {
-              session: viewer.sessionCheck,
-              totalsOf: (rows) => ({
-                count: rows.length,
-                inMinor: sumOf(rows, (row) => (row.amountMinor > 0n ? row.amountMinor : 0n)),
-                outMinor: sumOf(rows, (row) => (row.amountMinor < 0n ? -row.amountMinor : 0n)),
-              }),
-            }
-          : undefined,
+        // A search by number: the page is the whole answer (cursorPage).
+        whole: byNumber(filter.refNo, viewer.sessionCheck, (rows: FundFlowRow[]) => ({
+          count: rows.length,
+          inMinor: sumOf(rows, (row) => (row.amountMinor > 0n ? row.amountMinor : 0n)),
+          outMinor: sumOf(rows, (row) => (row.amountMinor < 0n ? -row.amountMinor : 0n)),
+        })),
       },
       (row) => presentFundFlow(row, viewer.currency),
       (totals) => ({

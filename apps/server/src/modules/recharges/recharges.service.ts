@@ -17,7 +17,7 @@ import type {
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
+import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { FileNotFoundError, type FileStorage } from '../../lib/storage/index.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
@@ -150,16 +150,11 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
         rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
         // A search by number: the page is the whole answer (cursorPage).
-        whole: filter.rechargeNo
-          ? {
-              session: viewer.sessionCheck,
-              totalsOf: (rows) => ({
-                count: rows.length,
-                amountMinor: sumOf(rows, (row) => row.amountMinor),
-                creditedMinor: sumOf(rows, (row) => row.creditedMinor),
-              }),
-            }
-          : undefined,
+        whole: byNumber(filter.rechargeNo, viewer.sessionCheck, (rows: RechargeRow[]) => ({
+          count: rows.length,
+          amountMinor: sumOf(rows, (row) => row.amountMinor),
+          creditedMinor: sumOf(rows, (row) => row.creditedMinor),
+        })),
       },
       present,
       (totals) => ({

@@ -15,7 +15,7 @@ import {
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
+import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
@@ -237,17 +237,12 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
         rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
         totals: () => repo.totals(db, filter, viewer.sessionCheck),
         // A search by number: the page is the whole answer (cursorPage).
-        whole: filter.withdrawalNo
-          ? {
-              session: viewer.sessionCheck,
-              totalsOf: (rows) => ({
-                count: rows.length,
-                amountMinor: sumOf(rows, (row) => row.amountUsdtMinor),
-                feeMinor: sumOf(rows, (row) => row.feeUsdtMinor),
-                localTotalMinor: sumOf(rows, (row) => row.amountLocalMinor + row.feeLocalMinor),
-              }),
-            }
-          : undefined,
+        whole: byNumber(filter.withdrawalNo, viewer.sessionCheck, (rows: WithdrawalRow[]) => ({
+          count: rows.length,
+          amountMinor: sumOf(rows, (row) => row.amountUsdtMinor),
+          feeMinor: sumOf(rows, (row) => row.feeUsdtMinor),
+          localTotalMinor: sumOf(rows, (row) => row.amountLocalMinor + row.feeLocalMinor),
+        })),
       },
       present,
       (totals) => ({
