@@ -193,7 +193,11 @@ export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date)
   for (const [index, step] of plan.entries()) {
     const amountMinor = toMinor(step.amount, merchant.currency);
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
-    const tradeNo = newTradeNo('P', new Date(now.getTime() - (plan.length - index) * 60_000));
+    // Each merchant's payouts a few milliseconds apart from the others' (merchant.id): a trade number is
+    // its millisecond and 6 random digits, and two demo payouts sharing a millisecond could clash (seen
+    // once in CI: payouts_trade_no_unique, which the seed's transaction cannot retry).
+    const createdAt = new Date(now.getTime() - (plan.length - index) * 60_000 - merchant.id);
+    const tradeNo = newTradeNo('P', createdAt);
     const failed = step.status === 'failed' || step.status === 'rejected';
     const finished = step.status === 'pending' || step.status === 'processing' ? null : now;
     const row = (await payoutsRepository.insert(tx, {
@@ -223,7 +227,7 @@ export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date)
       processingAt: step.status === 'pending' || step.status === 'rejected' ? null : now,
       finishedAt: finished,
       refundedAt: step.status === 'refund_received' ? now : null,
-      createdAt: new Date(now.getTime() - (plan.length - index) * 60_000),
+      createdAt,
     }))!;
     // Posted at the database's clock, after the settlement (captures and releases cannot be back-dated).
     const cause = { merchantId: merchant.id, refType: 'payout', refId: String(row.id), refNo: tradeNo };
