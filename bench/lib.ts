@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
@@ -153,3 +154,94 @@ export async function measurePgbench(
 
 export const ms = (value: number) => `${value.toFixed(3)} ms`;
 export const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+/**
+ * Runs `slices` rounds of the baseline, then the measured run, one after the other: this machine's speed
+ * drifts by a fifth within minutes, so a baseline taken once before every run would compare different
+ * machines. A ratio of the sums compares the same minutes.
+ */
+export async function interleaved<T>(
+  slices: number,
+  baseline: (slice: number) => Promise<number>,
+  measured: (slice: number) => Promise<T>,
+): Promise<{ baselines: number[]; results: T[] }> {
+  const baselines: number[] = [];
+  const results: T[] = [];
+  for (let slice = 0; slice < slices; slice++) {
+    baselines.push(await baseline(slice));
+    results.push(await measured(slice));
+  }
+  return { baselines, results };
+}
+
+/** CPU seconds used so far by each process named `postgres` (server and backends), from /proc. */
+function postgresCpuSeconds(): Map<string, number> | undefined {
+  try {
+    const seconds = new Map<string, number>();
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      // utime and stime (fields 14 and 15 of stat), in clock ticks of 10 ms.
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    }
+    return seconds;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's CPU seconds, busy and in all (every core), from /proc/stat. */
+function machineCpuSeconds(): { busy: number; all: number } | undefined {
+  try {
+    const times = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const all = times.reduce((sum, t) => sum + t, 0);
+    // idle and iowait are not busy.
+    return { busy: (all - times[3] - times[4]) / 100, all: all / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the CPU went while the measured runs ran (summed over them): PostgreSQL's processes, this
+ * process (the server's thread and the clients' worker thread), and the share of the machine left idle.
+ * Linux only (/proc); elsewhere the figures read n/a.
+ */
+export function cpuMeter() {
+  let postgres = 0;
+  let own = 0;
+  let busy = 0;
+  let all = 0;
+  let known = true;
+  return {
+    async during<T>(fn: () => Promise<T>): Promise<T> {
+      const [pg0, me0, m0] = [postgresCpuSeconds(), process.cpuUsage(), machineCpuSeconds()];
+      const result = await fn();
+      const [pg1, me1, m1] = [postgresCpuSeconds(), process.cpuUsage(me0), machineCpuSeconds()];
+      if (pg0 === undefined || pg1 === undefined || !m0 || !m1) known = false;
+      else {
+        // By process: one that ended meanwhile (pgbench's backends, still exiting as fn began) took
+        // its time with it; one that began counts whole.
+        for (const [pid, used] of pg1) postgres += used - (pg0.get(pid) ?? 0);
+        busy += m1.busy - m0.busy;
+        all += m1.all - m0.all;
+      }
+      own += (me1.user + me1.system) / 1e6;
+      return result;
+    },
+    /** "postgres 1.16 ms, this process 1.30 ms per payout; machine idle 19%". */
+    report(operations: number, what: string): string {
+      const per = (seconds: number) => `${((seconds * 1000) / Math.max(1, operations)).toFixed(2)} ms`;
+      if (!known || all === 0) return `this process ${per(own)} per ${what}; postgres n/a`;
+      return `postgres ${per(postgres)}, this process ${per(own)} per ${what}; machine idle ${((1 - busy / all) * 100).toFixed(0)}%`;
+    },
+  };
+}

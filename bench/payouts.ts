@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Pool } from 'undici';
 import { signRequest } from '../apps/server/src/lib/gateway-signature.ts';
 
 // Send money on PostgreSQL (DESIGN section 8), in the same run as its baseline: payout creation through
@@ -14,13 +14,19 @@ import { signRequest } from '../apps/server/src/lib/gateway-signature.ts';
 //   (a) across 16 merchants (one per client);
 //   (b) all 16 clients on one merchant: every payout holds amount + fee on the same balance row;
 //   (c) as (a), each payout with an Idempotency-Key (its answer stored with it), as merchants retry safely.
-// Target: >= 0.25 of pgbench's TPS in both, and ledger:verify clean after each run. The HTTP clients run
-// in a worker thread (this file, role in workerData) so they do not share the server's event loop, as
-// pgbench's clients do not; they do share the machine's cores.
+// Target: >= 0.25 of pgbench's TPS in both, and ledger:verify clean after each run. Each run is cut in
+// slices, each just after a slice of pgbench (lib's interleaved): the ratio compares the same minutes of
+// a machine whose speed drifts. The HTTP clients run in a worker thread (this file, role in workerData)
+// so they do not share the server's event loop, as pgbench's clients do not; they do share the cores.
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+/** Each run's length, cut into SLICES slices of as long a pgbench run and gateway run each. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** Under the gateway's 3,000 requests a minute per merchant (GATEWAY_RATE_PER_MINUTE), or it answers 429. */
+const SLICES = Number(process.env.BENCH_SLICES ?? 5);
+/**
+ * Under the gateway's 3,000 requests a minute per merchant (GATEWAY_RATE_PER_MINUTE), or it answers 429:
+ * each slice of (b) has a hot merchant of its own.
+ */
 const HOT_MERCHANT_REQUESTS = 2_900;
 const PAYOUTS_PATH = '/gateway/v1/payouts';
 const TARGET = 0.25;
@@ -53,39 +59,13 @@ type ClientsResult = {
   created: number;
   requests: number;
   seconds: number;
-  tps: number;
   /** Every answer by status and code: "201", "422 insufficient_funds", "0 ECONNRESET"... */
   answers: Record<string, number>;
-  p50: number;
-  p95: number;
+  /** Each request's time to its answer, ms. */
+  latencies: number[];
   firstRefusal: string | null;
 };
 type Answer = { status: number; body: string };
-
-/** One POST over node:http; the answer's body is read to the end. */
-function post(target: URL, headers: Record<string, string>, body: string, agent: Agent): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: PAYOUTS_PATH,
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent,
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
@@ -103,8 +83,13 @@ function answerKey(answer: Answer): string {
 
 /** Worker thread: `clients` loops creating payouts through the signed gateway until time or count runs out. */
 async function payoutClients(job: ClientsJob): Promise<ClientsResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: job.clients });
-  const target = new URL(job.url);
+  // undici's pool, one kept-alive connection per client: about a third less CPU per request than
+  // node:http's agent, CPU these clients take from the server they measure (pgbench's are C).
+  const pool = new Pool(job.url, { connections: job.clients, pipelining: 1 });
+  const post = async (headers: Record<string, string>, body: string): Promise<Answer> => {
+    const answer = await pool.request({ path: PAYOUTS_PATH, method: 'POST', headers, body });
+    return { status: answer.statusCode, body: await answer.body.text() };
+  };
   const answers: Record<string, number> = {};
   const latencies: number[] = [];
   let requests = 0;
@@ -135,12 +120,10 @@ async function payoutClients(job: ClientsJob): Promise<ClientsResult> {
           }),
         };
         const sent = performance.now();
-        const answer = await post(target, headers, body, agent).catch(
-          (error: Error & { code?: string }): Answer => ({
-            status: 0,
-            body: JSON.stringify({ code: error.code ?? error.message }),
-          }),
-        );
+        const answer = await post(headers, body).catch((error: Error & { code?: string }): Answer => ({
+          status: 0,
+          body: JSON.stringify({ code: error.code ?? error.message }),
+        }));
         latencies.push(performance.now() - sent);
         const key = answerKey(answer);
         answers[key] = (answers[key] ?? 0) + 1;
@@ -149,33 +132,33 @@ async function payoutClients(job: ClientsJob): Promise<ClientsResult> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
+  await pool.close();
   const created = answers['201'] ?? 0;
-  return {
-    created,
-    requests,
-    seconds,
-    tps: created / seconds,
-    answers,
-    p50: percentile(latencies, 0.5),
-    p95: percentile(latencies, 0.95),
-    firstRefusal,
-  };
+  return { created, requests, seconds, answers, latencies, firstRefusal };
 }
 
+// The clients' worker thread: one per bench, started once (its start-up is not the server's CPU), running
+// each slice's job as the main thread sends it.
 if (!isMainThread && workerData?.role === 'payout-clients') {
-  parentPort!.postMessage(await payoutClients(workerData as ClientsJob));
+  parentPort!.on('message', (job: ClientsJob) => {
+    void payoutClients(job).then((result) => parentPort!.postMessage(result));
+  });
 }
 
-async function runClients(job: Omit<ClientsJob, 'role'>): Promise<ClientsResult> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { role: 'payout-clients', ...job } });
-  const result = await new Promise<ClientsResult>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  return result;
+/** The clients' worker thread: `run` sends it one job and answers its result; `close` ends it. */
+function clientsThread() {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: 'payout-clients' } });
+  let waiting: { resolve: (r: ClientsResult) => void; reject: (e: unknown) => void } | undefined;
+  worker.on('message', (result: ClientsResult) => waiting?.resolve(result));
+  worker.on('error', (error) => waiting?.reject(error));
+  return {
+    run: (job: Omit<ClientsJob, 'role'>) =>
+      new Promise<ClientsResult>((resolve, reject) => {
+        waiting = { resolve, reject };
+        worker.postMessage({ role: 'payout-clients', ...job });
+      }),
+    close: () => worker.terminate(),
+  };
 }
 
 /** "2899 x 201, 1 x 422 insufficient_funds", most frequent first. */
@@ -184,6 +167,21 @@ const answers = (r: ClientsResult) =>
     .sort((a, b) => b[1] - a[1])
     .map(([key, count]) => `${count} x ${key}`)
     .join(', ');
+
+/** The slices of one run as one result: counts and times added, answers and latencies pooled. */
+function merged(results: ClientsResult[]): ClientsResult {
+  const answers: Record<string, number> = {};
+  for (const r of results)
+    for (const [key, count] of Object.entries(r.answers)) answers[key] = (answers[key] ?? 0) + count;
+  return {
+    created: results.reduce((n, r) => n + r.created, 0),
+    requests: results.reduce((n, r) => n + r.requests, 0),
+    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    answers,
+    latencies: results.flatMap((r) => r.latencies),
+    firstRefusal: results.map((r) => r.firstRefusal).find((r) => r !== null) ?? null,
+  };
+}
 
 export async function runPayouts(): Promise<void> {
   // Loaded here, not above: the worker thread loads this file too and needs none of it.
@@ -213,6 +211,8 @@ export async function runPayouts(): Promise<void> {
   const bench = await createBenchDatabase('payouts', 20);
   const loadBefore = loadavg()[0];
   const logs = serverLog();
+  const clients = clientsThread();
+  const runClients = clients.run;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     const { db } = bench.database;
@@ -220,7 +220,6 @@ export async function runPayouts(): Promise<void> {
 
     // pgbench's own tables in the same database: scale 10 (1,000,000 accounts), as the other benches.
     await run('pgbench', ['-i', '-q', '-s', '10', bench.url]);
-    const pgbenchTps = await measurePgbench(bench.url, { clients: CLIENTS, seconds: SECONDS });
 
     // The server as main.ts runs it (request logs at info, here into /dev/null), the jobs left to worker
     // processes that do not run (JOBS=off): sandbox payouts stay pending. NODE_ENV=test only lifts the
@@ -236,11 +235,11 @@ export async function runPayouts(): Promise<void> {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-    // 16 merchants (one per client) and one hot merchant for all 16 clients; each with an access key,
+    // 16 merchants (one per client) and a hot merchant per slice for all 16 clients; each with an access key,
     // 127.0.0.1 whitelisted, an open sandbox payout channel (CN, 1% + 0.50) and 100,000,000.00 available.
     const ledger = createLedger();
     const made = [];
-    for (let i = 0; i < CLIENTS + 1; i++) {
+    for (let i = 0; i < CLIENTS + SLICES; i++) {
       const m = await createGatewayMerchant(db, config.appKey, { channel: false });
       await db.insert(channels).values({
         merchantId: m.merchant.id,
@@ -268,10 +267,11 @@ export async function runPayouts(): Promise<void> {
     }
     const credentials = made.map((m) => ({ no: m.merchant.no, accessKey: m.accessKey, secret: m.secret }));
     const spreadMerchants = credentials.slice(0, CLIENTS);
-    const hotMerchant = credentials[CLIENTS];
+    const hotMerchants = credentials.slice(CLIENTS);
     await db.execute(sql`vacuum analyze`);
 
     /** After a run: ledger:verify, and one stored payout (with its open hold) per answer 201 of the run. */
+    // A run's slices tag their payouts s0-..., s1-...
     const check = async (tag: string, r: ClientsResult) => {
       const report = await verifyLedger(db);
       const [stored] = await queryRows<{ payouts: string; holds: string; pending: string }>(
@@ -281,7 +281,7 @@ export async function runPayouts(): Promise<void> {
                    count(*) filter (where p.status = 'pending')::text as pending
               from payouts p
               left join holds h on h.idempotency_key = 'payout:' || p.id || ':deduct' and h.status = 'open'
-             where p.out_trade_no like ${`${tag}-%`}`,
+             where p.out_trade_no like ${`${tag}%-%`}`,
       );
       const problems = [
         ...report.problems.map((p) => `${p.invariant} (${p.merchant_no}): ${p.message}`),
@@ -296,74 +296,102 @@ export async function runPayouts(): Promise<void> {
 
     const clientsJob = { url, clients: CLIENTS, maxRequests: Number.MAX_SAFE_INTEGER };
     await runClients({ ...clientsJob, merchants: spreadMerchants, seconds: 1, tag: 'w' });
-    // Statistics as autovacuum keeps them on a live database. The ledger's tables were created empty
-    // seconds ago: planned on those statistics, every foreign key check of a posting, a fund flow or a
-    // hold and the entry-balance trigger scan postings, journal_entries and holds whole as they grow
-    // (45 million rows read in 6 s, measured), a property of a database a few seconds old, not of the
-    // code. Autovacuum analyzes a live table after 10% of it changes, but its first look can be a minute
-    // away; each run here lasts 10 s.
-    await db.execute(sql`analyze`);
-    const spread = await runClients({
-      ...clientsJob,
-      merchants: spreadMerchants,
-      seconds: SECONDS,
-      tag: 's',
-    });
-    const spreadCheck = await check('s', spread);
-    const hot = await runClients({
-      ...clientsJob,
-      merchants: [hotMerchant],
-      seconds: SECONDS,
+    const slice = SECONDS / SLICES;
+    /** One run: SLICES x (pgbench, then the clients of `job(k)`), its slices' results merged. */
+    const measure = async (tag: string, job: (k: number) => Partial<ClientsJob>) => {
+      const cpu = lib.cpuMeter();
+      const { baselines, results } = await lib.interleaved(
+        SLICES,
+        async () => {
+          // Statistics as autovacuum keeps them on a live database (this machine's PostgreSQL runs with
+          // autovacuum off). The ledger's tables were created empty seconds ago: a backend that planned
+          // a foreign key check of a posting or a fund flow when journal_entries filled one page kept a
+          // sequential scan as it grew, and PostgreSQL's CPU per payout doubled within a run, in about
+          // half the runs (seen with auto_explain). Autovacuum analyzes a table after 10% of it changes,
+          // every minute at most; here each slice starts with ANALYZE, outside both measured windows.
+          await db.execute(sql`analyze`);
+          return measurePgbench(bench.url, { clients: CLIENTS, seconds: slice });
+        },
+        (k) =>
+          cpu.during(() =>
+            runClients({
+              ...clientsJob,
+              merchants: spreadMerchants,
+              seconds: slice,
+              tag: `${tag}${k}`,
+              ...job(k),
+            }),
+          ),
+      );
+      return { tag, baselines, result: merged(results), slices: results, cpu };
+    };
+    const spread = await measure('s', () => ({}));
+    const spreadCheck = await check('s', spread.result);
+    const hot = await measure('h', (k) => ({
+      merchants: [hotMerchants[k]],
       maxRequests: HOT_MERCHANT_REQUESTS,
-      tag: 'h',
-    });
-    const hotCheck = await check('h', hot);
-    const keyed = await runClients({
-      ...clientsJob,
-      merchants: spreadMerchants,
-      seconds: SECONDS,
-      tag: 'k',
-      keyed: true,
-    });
-    const keyedCheck = await check('k', keyed);
+    }));
+    const hotCheck = await check('h', hot.result);
+    const keyed = await measure('k', () => ({ keyed: true }));
+    const keyedCheck = await check('k', keyed.result);
     const [keys] = await queryRows<{ n: string }>(
       db,
-      sql`select count(*)::text as n from idempotency_keys where key like 'k-%' and response_status = 201`,
+      sql`select count(*)::text as n from idempotency_keys where key like 'k%-%' and response_status = 201`,
     );
-    if (Number(keys.n) !== keyed.created) {
+    if (Number(keys.n) !== keyed.result.created) {
       keyedCheck.ok = false;
-      keyedCheck.problems.push(`${keys.n} stored answers 201 for ${keyed.created} answers 201`);
+      keyedCheck.problems.push(`${keys.n} stored answers 201 for ${keyed.result.created} answers 201`);
     }
 
     const line = (label: string, value: string) => console.log(`${label.padEnd(58)}${value}`);
-    const latency = (r: ClientsResult) => `p50 ${fixed(r.p50, 1)} ms, p95 ${fixed(r.p95, 1)} ms`;
+    const latency = (r: ClientsResult) => {
+      const sorted = [...r.latencies].sort((x, y) => x - y);
+      return `p50 ${fixed(percentile(sorted, 0.5), 1)} ms, p95 ${fixed(percentile(sorted, 0.95), 1)} ms`;
+    };
     const verdict = (ratio: number) => (ratio >= TARGET ? 'met' : 'MISSED');
     const verified = (c: Awaited<ReturnType<typeof check>>, r: ClientsResult) =>
       c.ok
         ? `OK (${c.entries} entries checked; ${r.created} payouts = answers 201 = open holds)`
         : `${c.problems.length} problem(s):\n    ${c.problems.join('\n    ')}`;
+    const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
+    const range = (values: number[], digits = 2) =>
+      `${fixed(Math.min(...values), digits)}-${fixed(Math.max(...values), digits)}`;
     console.log('');
     console.log(
       'payout creation (POST /gateway/v1/payouts over HTTP, sandbox channel, JOBS=off, logs at info):',
     );
-    line(`pgbench -N -c ${CLIENTS} -j 2 -T ${SECONDS}`, `${fixed(pgbenchTps, 0)} TPS`);
-    /** One run's lines: its TPS, its answers, its ratio to pgbench, and ledger:verify after it. */
-    const report = (title: string, r: ClientsResult, c: Awaited<ReturnType<typeof check>>) => {
-      const ratio = r.tps / pgbenchTps;
+    console.log(
+      `each run: ${SLICES} slices of pgbench -N -c ${CLIENTS} -j 2 -T ${fixed(slice, 1)}, each followed by ${fixed(slice, 1)} s of the gateway run`,
+    );
+    /** One run's lines: its TPS beside its pgbench slices', its ratio, where the CPU went, ledger:verify. */
+    const report = (
+      title: string,
+      run: Awaited<ReturnType<typeof measure>>,
+      c: Awaited<ReturnType<typeof check>>,
+    ) => {
+      const { baselines, result: r, slices } = run;
+      const tpsOf = (x: ClientsResult) => x.created / x.seconds;
+      // Slices of equal length: the ratio of the sums of their rates.
+      const ratio = sum(slices.map(tpsOf)) / sum(baselines);
       console.log(title);
-      line('    gateway payouts', `${fixed(r.tps, 0)} TPS in ${fixed(r.seconds, 1)} s; ${latency(r)}`);
+      line('    pgbench -N, its slices', `${fixed(sum(baselines) / SLICES, 0)} TPS (${range(baselines, 0)})`);
+      line('    gateway payouts', `${fixed(tpsOf(r), 0)} TPS in ${fixed(r.seconds, 1)} s; ${latency(r)}`);
       line('    answers', answers(r));
-      line(`    ratio gateway / pgbench   [target >= ${TARGET}]`, `${fixed(ratio)} (${verdict(ratio)})`);
+      line(
+        `    ratio gateway / pgbench   [target >= ${TARGET}]`,
+        `${fixed(ratio, 3)} (${verdict(ratio)}); slices ${range(slices.map((x, k) => tpsOf(x) / baselines[k]))}`,
+      );
+      line('    CPU while the gateway ran', run.cpu.report(r.created, 'payout'));
       line('    ledger:verify after the run', verified(c, r));
     };
     report(`(a) ${CLIENTS} clients across ${CLIENTS} merchants (one each):`, spread, spreadCheck);
     report(
-      `(b) ${CLIENTS} clients on one merchant (one hot balance row; <= ${HOT_MERCHANT_REQUESTS} requests):`,
+      `(b) ${CLIENTS} clients on one merchant (one hot balance row, another each slice; <= ${HOT_MERCHANT_REQUESTS} requests a slice):`,
       hot,
       hotCheck,
     );
     report('(c) as (a), each payout with an Idempotency-Key:', keyed, keyedCheck);
-    const refusal = spread.firstRefusal ?? hot.firstRefusal ?? keyed.firstRefusal;
+    const refusal = [spread, hot, keyed].map((run) => run.result.firstRefusal).find((r) => r !== null);
     if (refusal) console.log(`first refusal: ${refusal}`);
     // The figures move with whatever else runs on these cores: the 1-minute load average says how busy it was.
     line(
@@ -372,12 +400,13 @@ export async function runPayouts(): Promise<void> {
     );
     line('whole run', `${fixed((performance.now() - startedAt) / 1000, 1)} s`);
     const runs: [Awaited<ReturnType<typeof check>>, ClientsResult][] = [
-      [spreadCheck, spread],
-      [hotCheck, hot],
-      [keyedCheck, keyed],
+      [spreadCheck, spread.result],
+      [hotCheck, hot.result],
+      [keyedCheck, keyed.result],
     ];
     if (runs.some(([c, r]) => !c.ok || r.created !== r.requests)) process.exitCode = 1;
   } finally {
+    await clients.close();
     await app?.close();
     logs.end();
     await bench.drop();
