@@ -47,7 +47,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAl
   },
   payouts: {
     about:
-      'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, vs pgbench -N (target >= 0.25 both); ledger:verify after each run',
+      'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, in slices interleaved with pgbench -N (target >= 0.25 both); CPU per payout; ledger:verify after each run',
     run: async () => (await import('./payouts.ts')).runPayouts(),
   },
 };
