@@ -270,8 +270,10 @@ export async function runPayouts(): Promise<void> {
     const hotMerchants = credentials.slice(CLIENTS);
     await db.execute(sql`vacuum analyze`);
 
-    /** After a run: ledger:verify, and one stored payout (with its open hold) per answer 201 of the run. */
-    // A run's slices tag their payouts s0-..., s1-...
+    /**
+     * After a run: ledger:verify, and one stored payout (with its open hold) per answer 201 of the run,
+     * whose slices tagged their payouts s0-..., s1-...
+     */
     const check = async (tag: string, r: ClientsResult) => {
       const report = await verifyLedger(db);
       const [stored] = await queryRows<{ payouts: string; holds: string; pending: string }>(
@@ -323,7 +325,7 @@ export async function runPayouts(): Promise<void> {
             }),
           ),
       );
-      return { tag, baselines, result: merged(results), slices: results, cpu };
+      return { baselines, result: merged(results), slices: results, cpu };
     };
     const spread = await measure('s', () => ({}));
     const spreadCheck = await check('s', spread.result);
