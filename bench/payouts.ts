@@ -67,6 +67,8 @@ type ClientsResult = {
 };
 type Answer = { status: number; body: string };
 
+const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
@@ -174,9 +176,9 @@ function merged(results: ClientsResult[]): ClientsResult {
   for (const r of results)
     for (const [key, count] of Object.entries(r.answers)) answers[key] = (answers[key] ?? 0) + count;
   return {
-    created: results.reduce((n, r) => n + r.created, 0),
-    requests: results.reduce((n, r) => n + r.requests, 0),
-    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    created: sum(results.map((r) => r.created)),
+    requests: sum(results.map((r) => r.requests)),
+    seconds: sum(results.map((r) => r.seconds)),
     answers,
     latencies: results.flatMap((r) => r.latencies),
     firstRefusal: results.map((r) => r.firstRefusal).find((r) => r !== null) ?? null,
@@ -355,7 +357,6 @@ export async function runPayouts(): Promise<void> {
       c.ok
         ? `OK (${c.entries} entries checked; ${r.created} payouts = answers 201 = open holds)`
         : `${c.problems.length} problem(s):\n    ${c.problems.join('\n    ')}`;
-    const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
     const range = (values: number[], digits = 2) =>
       `${fixed(Math.min(...values), digits)}-${fixed(Math.max(...values), digits)}`;
     console.log('');
