@@ -73,6 +73,25 @@ describe('createBatcher', () => {
     expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50]);
   });
 
+  it('shares the waiting calls fairly between the statements that may run at once', async () => {
+    const s = fakeStatements();
+    const batcher = batcherOn(s, { maxInFlight: 2 });
+    const first = batcher.submit(1);
+    await turn();
+    const later = [2, 3, 4, 5, 6, 7, 8].map((n) => batcher.submit(n));
+    await turn();
+    // 8 calls over 2 statements: the second takes its share of 4, not all 7 waiting.
+    expect(s.calls.map((c) => c.items)).toEqual([[1], [2, 3, 4, 5]]);
+    s.calls[0].release();
+    expect(await first).toBe(10);
+    await turn();
+    // The 3 left go when a statement is free.
+    expect(s.calls[2].items).toEqual([6, 7, 8]);
+    s.calls[1].release();
+    s.calls[2].release();
+    expect(await Promise.all(later)).toEqual([20, 30, 40, 50, 60, 70, 80]);
+  });
+
   it('runs each call of a batch alone after an error that wrote nothing: each gets its own answer', async () => {
     const s = fakeStatements();
     const batcher = batcherOn(s, {

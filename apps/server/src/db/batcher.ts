@@ -9,7 +9,8 @@
  *
  * A call waits only for the batches already running, never for a timer: with nothing in flight it starts
  * at once (a batch of one is `one` itself), and under load the queue grows while `maxInFlight` statements
- * run, so the batches grow with the load. Calls that share a key (`keysOf`: the same order number or
+ * run, so the batches grow with the load; with several statements allowed at once, each takes its fair
+ * share of the calls waiting and in flight, so that they run side by side. Calls that share a key (`keysOf`: the same order number or
  * nonce, which would fail the whole statement) go in different batches, in the order they came.
  */
 import { sqlStateOf } from './sql-state.ts';
@@ -44,6 +45,8 @@ export function createBatcher<I, O>({
   type Waiting = { item: I; resolve: (value: O) => void; reject: (error: unknown) => void };
   const queue: Waiting[] = [];
   let inFlight = 0;
+  /** The calls in the batches in flight. */
+  let inFlightItems = 0;
   let scheduled = false;
   /** The lanes of the batches in flight. */
   const busy = new Set<string>();
@@ -70,14 +73,33 @@ export function createBatcher<I, O>({
   }
 
   /**
-   * The oldest calls, up to maxBatch, none sharing a key with one before it nor a lane with a batch in
-   * flight; the rest stay queued, in order.
+   * A batch's share when the queued calls could also run beside it: the calls queued and in flight over
+   * the statements that may run at once, so that two statements of 8 run side by side rather than one
+   * of 14 beside one of 2 (on two cores, the 14 wait for the longest statement while a core idles).
+   * Calls of a single lane cannot run beside each other: they all go in one batch.
+   */
+  function fairShare(): number {
+    // Two calls that could run beside each other: of two lanes free now (a call without one is its own).
+    const lanes = new Set<unknown>();
+    for (const w of queue) {
+      const lane = laneOf(w.item);
+      if (lane !== undefined && busy.has(lane)) continue;
+      lanes.add(lane ?? w);
+      if (lanes.size > 1) return Math.ceil((queue.length + inFlightItems) / maxInFlight);
+    }
+    return maxBatch;
+  }
+
+  /**
+   * The oldest calls, up to their fair share, none sharing a key with one before it nor a lane with a
+   * batch in flight; the rest stay queued, in order.
    */
   function takeBatch(): Waiting[] {
     const batch: Waiting[] = [];
     const taken = new Set<string>();
+    const limit = Math.min(maxBatch, fairShare());
     let i = 0;
-    while (i < queue.length && batch.length < maxBatch) {
+    while (i < queue.length && batch.length < limit) {
       const keys = keysOf(queue[i].item);
       const lane = laneOf(queue[i].item);
       if (keys.some((key) => taken.has(key)) || (lane !== undefined && busy.has(lane))) {
@@ -98,8 +120,10 @@ export function createBatcher<I, O>({
       const lanes = new Set(batch.map((w) => laneOf(w.item)).filter((lane) => lane !== undefined));
       for (const lane of lanes) busy.add(lane);
       inFlight += 1;
+      inFlightItems += batch.length;
       void write(batch).finally(() => {
         inFlight -= 1;
+        inFlightItems -= batch.length;
         for (const lane of lanes) busy.delete(lane);
         schedule();
       });
