@@ -466,6 +466,13 @@ export async function runLists(): Promise<void> {
   console.log(
     `housekeeping's sweep (order_hourly folded, days closed) in ${fixed((performance.now() - sweepStarted) / 1000, 1)} s`,
   );
+  // That first sweep folds 90 days of slots at once (256,000 rows gone), which no live database does: its
+  // sweeps fold an hour's slots at a time, and the pages of the unfolded-slot indexes, emptied each time,
+  // are reused. Left as the one big fold leaves them (346 pages, nearly all empty, for 157 entries), the
+  // planner costs them above the primary key and the sums of a status filter read 2,000 folded rows
+  // through it (1.6 ms against 0.3 ms). Rebuilt, they are as compact as a live database keeps them.
+  await database.db.execute(sql`reindex index order_hourly_unfolded_idx`);
+  await database.db.execute(sql`reindex index order_hourly_unfolded_status_idx`);
   await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
   const logs = serverLog();
