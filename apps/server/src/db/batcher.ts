@@ -10,8 +10,9 @@
  * A call waits only for the batches already running, never for a timer: with nothing in flight it starts
  * at once (a batch of one is `one` itself), and under load the queue grows while `maxInFlight` statements
  * run, so the batches grow with the load; with several statements allowed at once, each takes its fair
- * share of the calls waiting and in flight, so that they run side by side. Calls that share a key (`keysOf`: the same order number or
- * nonce, which would fail the whole statement) go in different batches, in the order they came.
+ * share of the calls waiting and in flight, so that they run side by side. Calls that share a key
+ * (`keysOf`: the same order number or nonce, which would fail the whole statement) go in different
+ * batches, in the order they came.
  */
 import { sqlStateOf } from './sql-state.ts';
 
