@@ -21,7 +21,8 @@ import { createListsDatabase, LISTS_MERCHANT_NO, LISTS_USER, type SeedOptions } 
 // - page 500 by cursor (meta.next_cursor's form, of page 499's last row) against page 1: target <= 1.2x;
 // - the time of the sums (meta) the same request computes, and what it reads: from the rollups
 //   (order_hourly and order_daily, fund_flow_hourly and fund_flow_daily, list_hourly), never a scan of
-//   the matching rows.
+//   the matching rows; timed and explained with the plan the server runs them with (made without values,
+//   on connections like its sums connections).
 // The SQL the server sends for the page and for the sums is caught on its way out (as list-plans.test.ts
 // does) and EXPLAIN ANALYZEd beside the bare query's, so a plan that differs (a sequential scan, a sort,
 // rows read and thrown away) is named. Timed runs are interleaved (bare, HTTP, sums, page 500 in turn) so
@@ -315,6 +316,25 @@ async function explain(pool: pg.Pool, query: Bare): Promise<PlanNode> {
   return (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
 }
 
+/** What the server's sums connections set (db/client.ts withKeptPlans): the plan made without values. */
+const KEPT_PLANS = '-c plan_cache_mode=force_generic_plan';
+
+/** explain() of a query prepared on a connection of `pool` (KEPT_PLANS): the plan the server runs it with. */
+async function explainPrepared(pool: pg.Pool, query: Bare): Promise<PlanNode> {
+  const client = await pool.connect();
+  const literal = (value: unknown) =>
+    typeof value === 'number' ? String(value) : client.escapeLiteral(String(value));
+  try {
+    await client.query(`prepare explained as ${query.text}`);
+    const args = query.values.length > 0 ? `(${query.values.map(literal).join(', ')})` : '';
+    const { rows } = await client.query(`explain (analyze, format json) execute explained${args}`);
+    return (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
+  } finally {
+    await client.query('deallocate explained').catch(() => undefined);
+    client.release();
+  }
+}
+
 const walk = (node: PlanNode, visit: (n: PlanNode) => void) => {
   visit(node);
   for (const child of node.Plans ?? []) walk(child, visit);
@@ -466,6 +486,8 @@ export async function runLists(): Promise<void> {
   await database.db.execute(sql`reindex index order_hourly_unfolded_status_idx`);
   await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
+  // The sums as the server runs them: on connections that keep a statement's plan made without values.
+  const kept = new pg.Pool({ connectionString: databaseUrl(name), max: 1, options: KEPT_PLANS });
   const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let client: HttpClient | undefined;
@@ -553,8 +575,10 @@ export async function runLists(): Promise<void> {
       return { page: page[0], sums: sums[0] as Bare | undefined };
     };
 
-    const prepared = (query: Bare, statement: string) => () =>
-      bare.query({ name: statement, text: query.text, values: query.values });
+    const prepared =
+      (query: Bare, statement: string, pool = bare) =>
+      () =>
+        pool.query({ name: statement, text: query.text, values: query.values });
     const keysOf = (list: List, answer: ListAnswer) =>
       answer.data.map((r) => String(r[list.key.field])).join();
     const rowKeys = (list: List, rows: Row[]) => rows.map((r) => String(r[list.key.column])).join();
@@ -614,7 +638,7 @@ export async function runLists(): Promise<void> {
         const { page: serverPage, sums: serverSums } = pageAndSums(list, await sentBy(path));
         // The page's own part of the server's plan (beside the session's rows when it carries them).
         const serverPlan = limitOf(await explain(bare, serverPage));
-        const sumsPlan = serverSums ? await explain(bare, serverSums) : undefined;
+        const sumsPlan = serverSums ? await explainPrepared(kept, serverSums) : undefined;
         const bareRead = rowsRead(barePlan).get(list.table) ?? 0;
         line(
           'bare query plan',
@@ -658,9 +682,11 @@ export async function runLists(): Promise<void> {
         const fns = [
           prepared(barePage, `bare_${statement++}`),
           () => get(path),
-          // Named, as the server sends it: after five runs PostgreSQL keeps its generic plan. A search by
-          // number has no sums statement: its one statement (page and session) is timed instead.
-          prepared(serverSums ?? serverPage, `sums_${statement++}`),
+          // Named and on a connection like the server's sums connections (its plan made without values).
+          // A search by number has no sums statement: its one statement (page and session) is timed instead.
+          serverSums
+            ? prepared(serverSums, `sums_${statement++}`, kept)
+            : prepared(serverPage, `sums_${statement++}`),
         ];
         // Page 500 by the cursor of page 499's last row, as the console pages with meta.next_cursor.
         let deepPath: string | undefined;
@@ -752,6 +778,7 @@ export async function runLists(): Promise<void> {
     await app?.close();
     logs.end();
     await bare.end();
+    await kept.end();
     await dropAtEnd();
   }
 }
