@@ -170,7 +170,7 @@ export type Database = {
  * statement reads rollups by index and at most the rows at an hour's edges, whatever its values; but where
  * its plan for a run's values is costed below that one (a range of rows, without values, is costed at 0.5%
  * of the table), PostgreSQL planned every run afresh, which took longer than running it (bench lists at
- * 10 M orders: a range cut to the minute 4.9-5.3x the bare page, 3.1-3.8x on these connections). Half the
+ * 10 M orders: a range cut to the minute 4.9-5.3x the bare page, 3.0-4.5x on these connections). Half the
  * main pool's size: a list reads its page beside its sums. list-plans.test.ts checks those plans.
  */
 const keptPlans = new WeakMap<DbOrTx, Db>();
