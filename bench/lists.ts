@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Client as HttpClient } from 'undici';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
+import { type Database, KEPT_PLANS_OPTIONS, openDatabase } from '../apps/server/src/db/client.ts';
 import { sweepExpired } from '../apps/server/src/jobs/housekeeping.ts';
 import { encodeCursor } from '../apps/server/src/lib/cursor.ts';
 import { localRangeToUtc } from '../apps/server/src/lib/timezone.ts';
@@ -316,10 +316,7 @@ async function explain(pool: pg.Pool, query: Bare): Promise<PlanNode> {
   return (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
 }
 
-/** What the server's sums connections set (db/client.ts withKeptPlans): the plan made without values. */
-const KEPT_PLANS = '-c plan_cache_mode=force_generic_plan';
-
-/** explain() of a query prepared on a connection of `pool` (KEPT_PLANS): the plan the server runs it with. */
+/** explain() of a query prepared on a connection of `pool` (KEPT_PLANS_OPTIONS): the server's plan for it. */
 async function explainPrepared(pool: pg.Pool, query: Bare): Promise<PlanNode> {
   const client = await pool.connect();
   const literal = (value: unknown) =>
@@ -487,7 +484,7 @@ export async function runLists(): Promise<void> {
   await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
   // The sums as the server runs them: on connections that keep a statement's plan made without values.
-  const kept = new pg.Pool({ connectionString: databaseUrl(name), max: 1, options: KEPT_PLANS });
+  const kept = new pg.Pool({ connectionString: databaseUrl(name), max: 1, options: KEPT_PLANS_OPTIONS });
   const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let client: HttpClient | undefined;

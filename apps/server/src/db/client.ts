@@ -175,6 +175,9 @@ export type Database = {
  */
 const keptPlans = new WeakMap<DbOrTx, Db>();
 
+/** The setting of those connections (pg's `options`). */
+export const KEPT_PLANS_OPTIONS = '-c plan_cache_mode=force_generic_plan';
+
 /** The database's sums connections (keptPlans), or `db` itself: PGlite's one connection, a transaction. */
 export const withKeptPlans = (db: DbOrTx): DbOrTx => keptPlans.get(db) ?? db;
 
@@ -234,7 +237,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
   const poolSize = options.poolSize ?? 20;
   const pool = poolOf(poolSize);
-  const sumsPool = poolOf(Math.ceil(poolSize / 2), '-c plan_cache_mode=force_generic_plan');
+  const sumsPool = poolOf(Math.ceil(poolSize / 2), KEPT_PLANS_OPTIONS);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   keptPlans.set(db, drizzlePg(sumsPool, { schema }) as unknown as Db);
   return {
