@@ -20,8 +20,8 @@ import { createListsDatabase, LISTS_MERCHANT_NO, LISTS_USER, type SeedOptions } 
 //   its own pool; its plan must use an index): target <= 3x;
 // - page 500 by cursor (meta.next_cursor's form, of page 499's last row) against page 1: target <= 1.2x;
 // - the time of the sums (meta) the same request computes, and what it reads: from the rollups
-//   (order_hourly and order_daily, fund_flow_hourly and fund_flow_daily, list_hourly), never a scan of
-//   the matching rows; timed and explained with the plan the server runs them with (made without values,
+//   (order_hourly and order_daily, fund_flow_hourly, fund_flow_daily and fund_flow_minutely, list_hourly),
+//   never a scan of the matching rows; timed and explained with the plan the server runs them with (made without values,
 //   on connections like its sums connections).
 // The SQL the server sends for the page and for the sums is caught on its way out (as list-plans.test.ts
 // does) and EXPLAIN ANALYZEd beside the bare query's, so a plan that differs (a sequential scan, a sort,
@@ -468,11 +468,11 @@ export async function runLists(): Promise<void> {
     };
   }
   // The rollups as the housekeeping job keeps them: the slots of the hours over folded into one row, the
-  // days over summed into order_daily and fund_flow_daily.
+  // days over summed into order_daily and fund_flow_daily, the fund flows of the hours over by minute.
   const sweepStarted = performance.now();
   await sweepExpired(database.db);
   console.log(
-    `housekeeping's sweep (order_hourly folded, days closed) in ${fixed((performance.now() - sweepStarted) / 1000, 1)} s`,
+    `housekeeping's sweep (order_hourly folded, days and minutes closed) in ${fixed((performance.now() - sweepStarted) / 1000, 1)} s`,
   );
   // That first sweep folds 90 days of slots at once (256,000 rows gone), which no live database does: its
   // sweeps fold an hour's slots at a time, and the pages of the unfolded-slot indexes, emptied each time,
@@ -481,7 +481,9 @@ export async function runLists(): Promise<void> {
   // through it (1.6 ms against 0.3 ms). Rebuilt, they are as compact as a live database keeps them.
   await database.db.execute(sql`reindex index order_hourly_unfolded_idx`);
   await database.db.execute(sql`reindex index order_hourly_unfolded_status_idx`);
-  await database.db.execute(sql`vacuum analyze order_hourly, order_daily, fund_flow_daily`);
+  await database.db.execute(
+    sql`vacuum analyze order_hourly, order_daily, fund_flow_daily, fund_flow_minutely`,
+  );
   const bare = new pg.Pool({ connectionString: databaseUrl(name), max: 2 });
   // The sums as the server runs them: on connections that keep a statement's plan made without values.
   const kept = new pg.Pool({ connectionString: databaseUrl(name), max: 1, options: KEPT_PLANS_OPTIONS });

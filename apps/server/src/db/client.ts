@@ -170,13 +170,17 @@ export type Database = {
  * statement reads rollups by index and at most the rows at an hour's edges, whatever its values; but where
  * its plan for a run's values is costed below that one (a range of rows, without values, is costed at 0.5%
  * of the table), PostgreSQL planned every run afresh, which took longer than running it (bench lists at
- * 10 M orders: a range cut to the minute 4.9-5.3x the bare page, 3.0-4.5x on these connections). Half the
- * main pool's size: a list reads its page beside its sums. list-plans.test.ts checks those plans.
+ * 10 M orders: a range cut to the minute 4.9-5.3x the bare page, 3.0-4.5x on these connections). Nor
+ * does it start parallel workers (max_parallel_workers_per_gather = 0): the plan without values of a range
+ * of fund_flow_minutely, costed at 0.5% of its rows, gathered two index scans from workers, and starting
+ * them took 5 ms of the statement's 5.0 (bench lists at 10 M entries; 0.2 ms without). Half the main pool's
+ * size: a list reads its page beside its sums. list-plans.test.ts checks those plans.
  */
 const keptPlans = new WeakMap<DbOrTx, Db>();
 
-/** The setting of those connections (pg's `options`). */
-export const KEPT_PLANS_OPTIONS = '-c plan_cache_mode=force_generic_plan';
+/** The settings of those connections (pg's `options`). */
+export const KEPT_PLANS_OPTIONS =
+  '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
 
 /** The database's sums connections (keptPlans), or `db` itself: PGlite's one connection, a transaction. */
 export const withKeptPlans = (db: DbOrTx): DbOrTx => keptPlans.get(db) ?? db;

@@ -9,6 +9,9 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+const MINUTE_MS = 60_000;
+const ceilMinute = (at: Date) => new Date(Math.ceil(at.getTime() / MINUTE_MS) * MINUTE_MS);
+const floorMinute = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
 const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
 const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
@@ -95,7 +98,7 @@ export const sumsRowsWhere = (
     values.maxId === undefined ? undefined : lte(table.id, sumsValue('maxId')),
   );
 
-type Step = { part: 'rows' | 'rollup' | 'days' | 'pending' | 'rest'; from?: Date; to?: Date };
+type Step = { part: 'rows' | 'rollup' | 'days' | 'pending' | 'rest' | 'minutes'; from?: Date; to?: Date };
 
 /** Sums statements built, by shape: a few dozen (lists x filters given x parts). */
 const builtSums = new Map<string, BuiltQuery>();
@@ -111,6 +114,9 @@ const MAX_BUILT_SUMS = 1_000;
  * With `days`, the whole UTC days of the range before the day rollup's horizon come from its day rows,
  * and `pending` adds what their hours hold that the day rows do not have yet; the hours at the edges of
  * the range and from the horizon on still come from `rollup`.
+ *
+ * With `minutes`, a partial hour before the minute rollup's horizon comes from its minute rows, and only
+ * the seconds of a bound that is not on the minute from the rows.
  *
  * The statement is built once per shape and run with this call's values (building it with drizzle took
  * longer than PostgreSQL took to run it). So the callbacks write every value as `sumsValue(name)`, its
@@ -136,6 +142,12 @@ export async function hourlyTotals<C extends string>(
       /** What the hours in [from, to) hold beyond the day rows (changes the job has not moved yet), if any. */
       pending?: (from: Bound, to: Bound) => SQL;
     };
+    minutes?: {
+      /** Its name in rollup_horizons: every hour before it has its minute rows. */
+      horizon: string;
+      /** The minute rows of the minutes in [from, to). */
+      rollup: (from: Bound, to: Bound) => SQL;
+    };
     columns: readonly C[];
     /** A remembered session's confirmation to carry in the statement, if no one has taken it yet. */
     session?: SessionCheck;
@@ -145,8 +157,34 @@ export async function hourlyTotals<C extends string>(
   const steps: Step[] = [];
   const wholeFrom = from ? ceilHour(from) : undefined;
   const wholeTo = to ? floorHour(to) : undefined;
-  if (read.rowsOnly || (wholeFrom && wholeTo && wholeFrom >= wholeTo)) {
+  const subHour = Boolean(wholeFrom && wholeTo && wholeFrom >= wholeTo);
+  const minuteHorizon =
+    read.minutes && !read.rowsOnly && (from || to) ? await horizonOf(db, read.minutes.horizon) : null;
+  // A part of one hour [start, end) from the minute rows, and the rows of the seconds at either end if a
+  // bound is not on the minute; false when its hour has no minute rows yet, or it is within a minute.
+  const fromMinutes = (start: Date, end: Date): boolean => {
+    if (!minuteHorizon || floorHour(start).getTime() + HOUR_MS > minuteHorizon.getTime()) return false;
+    const first = ceilMinute(start);
+    const last = floorMinute(end);
+    if (first >= last) return false;
+    steps.push({ part: 'minutes', from: first, to: last });
+    if (start < first) steps.push({ part: 'rows', from: start, to: first });
+    if (last < end) steps.push({ part: 'rows', from: last, to: end });
+    return true;
+  };
+  if (read.rowsOnly || (subHour && !minuteHorizon)) {
     steps.push({ part: 'rows', from, to });
+  } else if (subHour) {
+    // Within an hour, or across one hour's end: each part of an hour from its minutes or its rows.
+    const pieces: [Date, Date][] =
+      wholeFrom! > from! && wholeFrom! < to!
+        ? [
+            [from!, wholeFrom!],
+            [wholeFrom!, to!],
+          ]
+        : [[from!, to!]];
+    for (const [start, end] of pieces)
+      if (!fromMinutes(start, end)) steps.push({ part: 'rows', from: start, to: end });
   } else {
     // Days [dayFrom, reach): the whole days of the range the day rows cover (null: to the end).
     const dayFrom = wholeFrom ? ceilDay(wholeFrom) : undefined;
@@ -180,8 +218,9 @@ export async function hourlyTotals<C extends string>(
       }
       steps.push({ part: 'rollup', from: hour, to: hourEnd }, { part: 'rest', from: rest[0], to: rest[1] });
     };
-    if (from && wholeFrom && wholeFrom > from) partOfHour(from, wholeFrom, floorHour(from));
-    if (to && wholeTo && wholeTo < to) partOfHour(wholeTo, to, wholeTo);
+    if (from && wholeFrom && wholeFrom > from && !fromMinutes(from, wholeFrom))
+      partOfHour(from, wholeFrom, floorHour(from));
+    if (to && wholeTo && wholeTo < to && !fromMinutes(wholeTo, to)) partOfHour(wholeTo, to, wholeTo);
   }
 
   const values: Record<string, unknown> = {};
@@ -219,6 +258,7 @@ export async function hourlyTotals<C extends string>(
         // The other parts are bounded on both sides.
         if (step.part === 'days') return days!.rollup(stepFrom!, stepTo!);
         if (step.part === 'pending') return days!.pending!(stepFrom!, stepTo!);
+        if (step.part === 'minutes') return read.minutes!.rollup(stepFrom!, stepTo!);
         return read.rollup(stepFrom!, stepTo!);
       });
       const sums = sql`select ${sql.join(

@@ -11,8 +11,8 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Deletes expired sessions and spent rate-limit windows, folds the order rollup's slots of the hours over
- * for an hour or more, and sums the UTC days over by then into the daily rollups. Idempotent; any number
- * of processes may run it at once.
+ * for an hour or more, sums the UTC days over by then into the daily rollups, and the fund flows of the
+ * hours over by then into their minute rows. Idempotent; any number of processes may run it at once.
  */
 export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void> {
   await sessionsRepository.deleteExpired(db);
@@ -21,6 +21,7 @@ export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void
   const before = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - HOUR_MS);
   await foldOrderHourlySlots(db, before);
   await fundFlowsRepository.closeDays(db, before);
+  await fundFlowsRepository.closeMinutes(db, before);
 }
 
 export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {

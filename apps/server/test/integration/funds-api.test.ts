@@ -259,7 +259,20 @@ describe('GET /api/merchant/fund-flows', () => {
     expect(whole.meta).toMatchObject({ total: 50, sums: expected({}).sums });
   });
 
-  it('counts an entry back-dated into a closed day in that day', async () => {
+  it('sums the same once the hours before 02:00 on the 3rd are closed into minute rows', async () => {
+    expect(await fundFlowsRepository.closeMinutes(db, at('2026-03-03T02:30:00Z'))).toEqual(
+      at('2026-03-03T02:00:00Z'),
+    );
+    expect(await fundFlowsRepository.closeMinutes(db, at('2026-03-02T12:00:00Z'))).toBeUndefined();
+    await rangesHold();
+    // Bounds off the minute: the seconds at either end come from the entries.
+    const body = (await list('start_time=2026-03-01 16:29:30&end_time=2026-03-02 03:00:00')).json();
+    expect(body.meta).toMatchObject({ total: 2, sums: { money_in: '500.00', money_out: '200.00' } });
+    const none = (await list('start_time=2026-03-01 16:30:01&end_time=2026-03-02 02:59:59')).json();
+    expect(none.meta).toMatchObject({ total: 0, sums: { money_in: '0.00', money_out: '0.00' } });
+  });
+
+  it('counts an entry back-dated into a closed day and minute in them', async () => {
     const late = await createMerchant(db, { roles: [] });
     await transactionWithRetry(db, (tx) =>
       ledger.post(tx, {
@@ -277,6 +290,14 @@ describe('GET /api/merchant/fund-flows', () => {
       inMinor: 777n,
       outMinor: 0n,
     });
+    // And in its closed minute: a range cut to the minute around it reads the minute rows.
+    expect(
+      await fundFlowsRepository.totals(db, {
+        merchantId: late.merchant.id,
+        from: at('2026-03-01T11:30:00Z'),
+        to: at('2026-03-01T12:30:00Z'),
+      }),
+    ).toEqual({ count: 1, inMinor: 777n, outMinor: 0n });
     expect((await verifyLedger(db)).ok).toBe(true);
   });
 

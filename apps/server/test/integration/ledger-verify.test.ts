@@ -355,4 +355,51 @@ describe('ledger verification', () => {
     }
     expect((await verifyLedger(db)).ok).toBe(true);
   });
+
+  it('closes the hours of the minute rollup once over, and reports a minute that does not match its entries', async () => {
+    const HOUR_MS = 3_600_000;
+    const nextHour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS + HOUR_MS);
+    if (testDatabaseKind() === 'postgres') {
+      // As the days: a back-dated entry being written, or a transaction begun before the hour's end, waits.
+      await db.transaction(async (tx) => {
+        await fundFlowsRepository.keepDaysOpen(tx);
+        expect(await fundFlowsRepository.closeMinutes(db, nextHour)).toBeUndefined();
+      });
+      const other = new pg.Client({ connectionString: ctx.database.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('select 1');
+        expect(await fundFlowsRepository.closeMinutes(db, nextHour)).toBeUndefined();
+        await other.query('commit');
+      } finally {
+        await other.end();
+      }
+    }
+    // Closed up to the next hour, so that this hour's entries have their minute rows.
+    expect(await fundFlowsRepository.closeMinutes(db, nextHour)).toEqual(nextHour);
+    try {
+      expect((await verifyLedger(db)).ok).toBe(true);
+      const [minute] = await queryRows<{ minute: Date | string }>(
+        db,
+        sql`select minute from fund_flow_minutely where merchant_id = ${victim.id} and type = 'transfer_out'
+            order by minute limit 1`,
+      );
+      expect(minute).toBeDefined();
+      await db.execute(
+        sql`update fund_flow_minutely set out_minor = out_minor + 1
+            where merchant_id = ${victim.id} and type = 'transfer_out' and minute = ${new Date(minute!.minute).toISOString()}::timestamptz`,
+      );
+      const report = await verifyLedger(db);
+      expect(invariantsOf(report)).toEqual([`${victim.no} minute_rollup`]);
+      expect(report.problems[0].message).toBe(
+        `the minute sums of transfer_out at ${new Date(minute!.minute).toISOString().slice(0, 16).replace('T', ' ')} UTC do not match its entries`,
+      );
+    } finally {
+      await db.execute(sql`delete from fund_flow_minutely`);
+      await db.execute(sql`delete from rollup_horizons where rollup = 'fund_flow_minute'`);
+      horizonMoved(db, 'fund_flow_minute');
+    }
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
 });

@@ -44,6 +44,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'export_tasks',
     'fund_flow_daily',
     'fund_flow_hourly',
+    'fund_flow_minutely',
     'fund_flows',
     'gateway_nonces',
     'holds',

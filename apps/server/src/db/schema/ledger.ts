@@ -206,3 +206,28 @@ export const fundFlowDaily = pgTable(
     index('fund_flow_daily_merchant_day_idx').on(t.merchantId, t.day),
   ],
 );
+
+/**
+ * fund_flow_hourly by UTC minute, for the hours before its horizon (rollup_horizons, 'fund_flow_minute'):
+ * a range cut to the minute sums its partial hours at the edges from these rows, not from the entries
+ * (bench lists at 10 M entries: 2,620 entries at the edges of an afternoon took 0.3 ms of 0.55). Written
+ * as fund_flow_daily is: by the housekeeping job, once no transaction that began before the hour's end is
+ * still open, and by a back-dated entry dated before the horizon (Ledger closeFundFlowMinutes).
+ */
+export const fundFlowMinutely = pgTable(
+  'fund_flow_minutely',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    type: text('type').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    inMinor: bigint('in_minor', { mode: 'bigint' }).notNull(),
+    outMinor: bigint('out_minor', { mode: 'bigint' }).notNull(),
+    entries: bigint('entries', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.type, t.minute] }),
+    index('fund_flow_minutely_merchant_minute_idx').on(t.merchantId, t.minute),
+  ],
+);

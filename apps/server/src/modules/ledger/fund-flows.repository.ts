@@ -14,7 +14,7 @@ import {
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { listPage } from '../../db/keyset.ts';
 import type { Position } from '../../lib/cursor.ts';
-import { fundFlowDaily, fundFlowHourly, fundFlows } from '../../db/schema/index.ts';
+import { fundFlowDaily, fundFlowHourly, fundFlowMinutely, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
 export type FundFlowFilter = {
@@ -30,11 +30,56 @@ export type FundFlowFilter = {
 
 export type FundFlowTotals = { count: number; inMinor: bigint; outMinor: bigint };
 
-const DAY_MS = 24 * 3_600_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 /** fund_flow_daily's name in rollup_horizons. */
 const FUND_FLOW_HORIZON = 'fund_flow';
-/** Advisory lock key: one closing of fund flow days at a time across every process. */
+/** fund_flow_minutely's name in rollup_horizons. */
+const FUND_FLOW_MINUTE_HORIZON = 'fund_flow_minute';
+/** Advisory lock key: one closing of fund flow days or minutes at a time across every process. */
 const CLOSE_DAYS_LOCK = 7_246_003;
+/** Entries closed into minute rows per transaction: the first sweep of a long history closes a day at a time. */
+const MINUTES_CHUNK_MS = DAY_MS;
+
+/**
+ * The start of a closing transaction (closeDays, closeMinutes): this process's turn (the advisory lock,
+ * given up at once while another process closes or a back-dated entry is being written: keepDaysOpen),
+ * and the horizon `name` had. Undefined when it is not this process's turn.
+ */
+async function claimClose(tx: Tx, name: string): Promise<{ since: Date | null } | undefined> {
+  const [state] = await queryRows<{ got: boolean; since: Date | string | null }>(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${CLOSE_DAYS_LOCK}) as got,
+               (select before from rollup_horizons where rollup = ${name}) as since`,
+  );
+  if (!state?.got) return undefined;
+  return { since: state.since === null ? null : new Date(state.since) };
+}
+
+/**
+ * Whether a transaction that began before `until` may still be open, and so still write entries dated
+ * before it (an entry is dated by its transaction's time). Its own statement: the next one takes its
+ * snapshot after this one, so every such transaction that has ended by now is in it. A session this role
+ * may not see (another role's, without pg_read_all_stats) counts as open: a close waits rather than close
+ * too early.
+ */
+async function openBefore(tx: Tx, until: Date): Promise<boolean> {
+  const [open] = await queryRows<{ open: boolean }>(
+    tx,
+    sql`select exists (select 1 from pg_stat_activity
+                          where datname = current_database() and backend_type = 'client backend'
+                            and pid <> pg_backend_pid()
+                            and (xact_start < ${until.toISOString()}::timestamptz
+                                 or state is null or state = 'disabled'))
+               as open`,
+  );
+  return open?.open ?? true;
+}
+
+const setHorizon = (tx: Tx, name: string, before: Date) =>
+  tx.execute(sql`
+    insert into rollup_horizons (rollup, before) values (${name}, ${before.toISOString()}::timestamptz)
+    on conflict (rollup) do update set before = excluded.before`);
 
 function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
   return and(
@@ -80,8 +125,9 @@ export const fundFlowsRepository = {
 
   /**
    * Count, money in and money out of the whole filter. Whole UTC days before the horizon come from the
-   * daily rollup, other whole hours from the hourly one the ledger keeps; only the partial hours at the
-   * edges of a time range (and a reference-number search, which matches a handful of rows) read the
+   * daily rollup, other whole hours from the hourly one the ledger keeps, the partial hours at the edges of
+   * a time range from the minute rows (hours before their horizon); only the partial hours after it, the
+   * seconds of a bound not on the minute, and a reference-number search (a handful of rows) read the
    * entries themselves.
    */
   totals: async (db: DbOrTx, filter: FundFlowFilter, session?: SessionCheck): Promise<FundFlowTotals> => {
@@ -90,9 +136,10 @@ export const fundFlowsRepository = {
       type: filter.type || undefined,
       refNo: filter.refNo || undefined,
     };
-    // The same sums of hour rows or of day rows.
+    // The same sums of hour, day or minute rows.
     const part =
-      (rollup: typeof fundFlowHourly | typeof fundFlowDaily, at: PgColumn) => (from: Bound, to: Bound) =>
+      (rollup: typeof fundFlowHourly | typeof fundFlowDaily | typeof fundFlowMinutely, at: PgColumn) =>
+      (from: Bound, to: Bound) =>
         sumsOf(
           rollup,
           { entries: rollup.entries, in_minor: rollup.inMinor, out_minor: rollup.outMinor },
@@ -116,6 +163,7 @@ export const fundFlowsRepository = {
         where ${sumsRowsWhere(fundFlows, values, { type: fundFlows.type, refNo: fundFlows.refNo }, from, to)}`,
       rollup: part(fundFlowHourly, fundFlowHourly.hour),
       days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
+      minutes: { horizon: FUND_FLOW_MINUTE_HORIZON, rollup: part(fundFlowMinutely, fundFlowMinutely.minute) },
       columns: ['entries', 'in_minor', 'out_minor'],
       session,
     });
@@ -134,18 +182,33 @@ export const fundFlowsRepository = {
     await tx.execute(sql`select pg_advisory_xact_lock_shared(${CLOSE_DAYS_LOCK})`);
   },
 
-  /** A back-dated entry's flow dated in a closed day: added to that day's row, as closeDays would have. */
-  addToClosedDay: async (tx: Tx, flowId: number): Promise<void> => {
+  /**
+   * A back-dated entry's flow dated in a closed day or hour: added to that day's row and that minute's,
+   * as closeDays and closeMinutes would have.
+   */
+  addToClosed: async (tx: Tx, flowId: number): Promise<void> => {
+    const horizon = (name: string) => sql`(select before from rollup_horizons where rollup = ${name})`;
     await tx.execute(sql`
-      insert into ${fundFlowDaily} as d (merchant_id, type, day, in_minor, out_minor, entries)
-      select merchant_id, type, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'),
-             greatest(amount_minor, 0), greatest(-amount_minor, 0), 1
-      from ${fundFlows}
-      where id = ${flowId}
-        and created_at < (select before from rollup_horizons where rollup = ${FUND_FLOW_HORIZON})
-      on conflict (merchant_id, type, day) do update
-        set in_minor = d.in_minor + excluded.in_minor, out_minor = d.out_minor + excluded.out_minor,
-            entries = d.entries + excluded.entries`);
+      with flow as (
+        select merchant_id, type, created_at, greatest(amount_minor, 0) as in_minor,
+               greatest(-amount_minor, 0) as out_minor
+        from ${fundFlows} where id = ${flowId}
+      ), day as (
+        insert into ${fundFlowDaily} as d (merchant_id, type, day, in_minor, out_minor, entries)
+        select merchant_id, type, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'),
+               in_minor, out_minor, 1
+        from flow where created_at < ${horizon(FUND_FLOW_HORIZON)}
+        on conflict (merchant_id, type, day) do update
+          set in_minor = d.in_minor + excluded.in_minor, out_minor = d.out_minor + excluded.out_minor,
+              entries = d.entries + excluded.entries
+      )
+      insert into ${fundFlowMinutely} as m (merchant_id, type, minute, in_minor, out_minor, entries)
+      select merchant_id, type, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'),
+             in_minor, out_minor, 1
+      from flow where created_at < ${horizon(FUND_FLOW_MINUTE_HORIZON)}
+      on conflict (merchant_id, type, minute) do update
+        set in_minor = m.in_minor + excluded.in_minor, out_minor = m.out_minor + excluded.out_minor,
+            entries = m.entries + excluded.entries`);
   },
 
   /**
@@ -159,42 +222,68 @@ export const fundFlowsRepository = {
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
     const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
     const moved = await db.transaction(async (tx) => {
-      const [state] = await queryRows<{ got: boolean; since: Date | string | null }>(
-        tx,
-        sql`select pg_try_advisory_xact_lock(${CLOSE_DAYS_LOCK}) as got,
-                   (select before from rollup_horizons where rollup = ${FUND_FLOW_HORIZON}) as since`,
-      );
-      if (!state?.got) return undefined;
-      if (state.since !== null && new Date(state.since) >= until) return undefined;
-      // Its own statement: the insert below takes its snapshot after this one, so every transaction that
-      // began before `until` and has ended by now is in it. A session this role may not see (another
-      // role's, without pg_read_all_stats) counts as open: the days wait rather than close too early.
-      const [open] = await queryRows<{ open: boolean }>(
-        tx,
-        sql`select exists (select 1 from pg_stat_activity
-                              where datname = current_database() and backend_type = 'client backend'
-                                and pid <> pg_backend_pid()
-                                and (xact_start < ${until.toISOString()}::timestamptz
-                                     or state is null or state = 'disabled'))
-                   as open`,
-      );
-      if (open?.open) return undefined;
+      const state = await claimClose(tx, FUND_FLOW_HORIZON);
+      if (!state || (state.since !== null && state.since >= until)) return undefined;
+      if (await openBefore(tx, until)) return undefined;
       await tx.execute(sql`
-        with days as (
-          insert into ${fundFlowDaily} (merchant_id, type, day, in_minor, out_minor, entries)
-          select merchant_id, type, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
-                 sum(in_minor), sum(out_minor), sum(entries)
-          from ${fundFlowHourly}
-          where hour >= coalesce(${state.since === null ? null : new Date(state.since).toISOString()}::timestamptz,
-                                 '-infinity'::timestamptz)
-            and hour < ${until.toISOString()}::timestamptz
-          group by 1, 2, 3
-        )
-        insert into rollup_horizons (rollup, before) values (${FUND_FLOW_HORIZON}, ${until.toISOString()}::timestamptz)
-        on conflict (rollup) do update set before = excluded.before`);
+        insert into ${fundFlowDaily} (merchant_id, type, day, in_minor, out_minor, entries)
+        select merchant_id, type, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00'),
+               sum(in_minor), sum(out_minor), sum(entries)
+        from ${fundFlowHourly}
+        where hour >= coalesce(${state.since?.toISOString() ?? null}::timestamptz, '-infinity'::timestamptz)
+          and hour < ${until.toISOString()}::timestamptz
+        group by 1, 2, 3`);
+      await setHorizon(tx, FUND_FLOW_HORIZON, until);
       return until;
     });
     if (moved) horizonMoved(db, FUND_FLOW_HORIZON);
+    return moved;
+  },
+
+  /**
+   * Moves the minute rollup's horizon to the last UTC hour at or before `before`, writing the minute rows
+   * of the hours it passes from their entries, a day of them per transaction (the housekeeping job; see
+   * closeDays for when an hour is over for good). The first close starts at the merchants' oldest entry.
+   * Answers the new horizon, or undefined when it did not move.
+   */
+  closeMinutes: async (db: Db, before: Date): Promise<Date | undefined> => {
+    const until = new Date(Math.floor(before.getTime() / HOUR_MS) * HOUR_MS);
+    let moved: Date | undefined;
+    for (;;) {
+      const end = await db.transaction(async (tx) => {
+        const state = await claimClose(tx, FUND_FLOW_MINUTE_HORIZON);
+        if (!state || (state.since !== null && state.since >= until)) return undefined;
+        let since = state.since;
+        if (since === null) {
+          // Each merchant's oldest entry, off its time index.
+          const [first] = await queryRows<{ at: Date | string | null }>(
+            tx,
+            sql`select min(f.created_at) as at from merchants m
+                cross join lateral (select created_at from ${fundFlows} where merchant_id = m.id
+                                    order by created_at limit 1) as f`,
+          );
+          since = first?.at ? new Date(Math.floor(new Date(first.at).getTime() / HOUR_MS) * HOUR_MS) : until;
+        }
+        const end = new Date(Math.min(since.getTime() + MINUTES_CHUNK_MS, until.getTime()));
+        if (await openBefore(tx, end)) return undefined;
+        if (since < end)
+          await tx.execute(sql`
+            insert into ${fundFlowMinutely} (merchant_id, type, minute, in_minor, out_minor, entries)
+            select m.id, f.type, date_bin('1 minute', f.created_at, timestamptz '2000-01-01 00:00:00+00'),
+                   sum(greatest(f.amount_minor, 0)), sum(greatest(-f.amount_minor, 0)), count(*)
+            from merchants m
+            cross join lateral (select type, created_at, amount_minor from ${fundFlows}
+                                where merchant_id = m.id and created_at >= ${since.toISOString()}::timestamptz
+                                  and created_at < ${end.toISOString()}::timestamptz) as f
+            group by 1, 2, 3`);
+        await setHorizon(tx, FUND_FLOW_MINUTE_HORIZON, end);
+        return end;
+      });
+      if (!end) break;
+      moved = end;
+      if (end >= until) break;
+    }
+    if (moved) horizonMoved(db, FUND_FLOW_MINUTE_HORIZON);
     return moved;
   },
 };

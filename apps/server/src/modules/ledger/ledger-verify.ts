@@ -19,6 +19,7 @@ export const INVARIANTS = [
   'hold_entries',
   'hourly_rollup',
   'daily_rollup',
+  'minute_rollup',
   'daily_report_balanced',
 ] as const;
 export type Invariant = (typeof INVARIANTS)[number];
@@ -258,6 +259,28 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
                    or a.entries is distinct from d.entries) ${scope(sql`m.no`)}
             order by m.no, 3`,
         (r) => `the daily sums of ${r.type} on ${r.day} (UTC) do not match its hours`,
+      );
+      await check(
+        'minute_rollup',
+        sql`with horizon as (
+              select coalesce((select before from rollup_horizons where rollup = 'fund_flow_minute'),
+                              '-infinity'::timestamptz) as before
+            ), actual as (
+              select merchant_id, type, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute,
+                     sum(greatest(amount_minor, 0)) as in_minor, sum(greatest(-amount_minor, 0)) as out_minor,
+                     count(*) as entries
+              from fund_flows where created_at < (select before from horizon) group by 1, 2, 3
+            )
+            select m.no as merchant_no, coalesce(a.type, r.type) as type,
+                   to_char(coalesce(a.minute, r.minute) at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as minute
+            from actual a
+            full join fund_flow_minutely r
+              on r.merchant_id = a.merchant_id and r.type = a.type and r.minute = a.minute
+            join merchants m on m.id = coalesce(a.merchant_id, r.merchant_id)
+            where (a.in_minor is distinct from r.in_minor or a.out_minor is distinct from r.out_minor
+                   or a.entries is distinct from r.entries) ${scope(sql`m.no`)}
+            order by m.no, 3`,
+        (r) => `the minute sums of ${r.type} at ${r.minute} UTC do not match its entries`,
       );
       // A kept daily report (modules/reports): opening + the day's entries = closing, and both balances and
       // the entry count are the ledger's own for that day.

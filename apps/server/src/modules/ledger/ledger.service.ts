@@ -180,7 +180,7 @@ export function createLedger() {
     }
     if (applied.written) {
       if (draft.at && applied.written.flowId !== null)
-        await fundFlowsRepository.addToClosedDay(tx, applied.written.flowId);
+        await fundFlowsRepository.addToClosed(tx, applied.written.flowId);
       return { result: build(applied.written, applied.availableAfterMinor), replayed: false };
     }
     // The same key committed by a concurrent caller between our check and our insert (it held the account
