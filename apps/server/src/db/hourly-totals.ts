@@ -1,6 +1,15 @@
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type BuiltQuery, type DbOrTx, queryBuilt, queryRows, sqlOf, withKeptPlans } from './client.ts';
+import {
+  type BuiltQuery,
+  type Db,
+  type DbOrTx,
+  queryBuilt,
+  queryRows,
+  sqlOf,
+  type Tx,
+  withKeptPlans,
+} from './client.ts';
 import type { SessionCheck } from '../plugins/auth-context.ts';
 import { listDaily, listHourly } from './schema/index.ts';
 import { CHECKED_COLUMNS, settleCheck } from './session-check.ts';
@@ -58,6 +67,98 @@ async function horizonOf(db: DbOrTx, name: string): Promise<Date | null> {
   if (!byName) horizons.set(db, (byName = new Map()));
   byName.set(name, { before, readAt: Date.now() });
   return before;
+}
+
+/**
+ * The start of a transaction that moves the horizon `name` and writes the rollup rows it passes (closing
+ * fund flow days, fund flow and order minutes): this process's turn, by the advisory lock `lock`, given up
+ * at once while another process closes or a writer that must not see the horizon move holds it shared;
+ * and the horizon it had. Undefined when it is not this process's turn.
+ */
+export async function claimClose(
+  tx: Tx,
+  lock: number,
+  name: string,
+): Promise<{ since: Date | null; now: Date } | undefined> {
+  const [state] = await queryRows<{ got: boolean; since: Date | string | null; now: Date | string }>(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${lock}) as got,
+               (select before from rollup_horizons where rollup = ${name}) as since, clock_timestamp() as now`,
+  );
+  if (!state?.got) return undefined;
+  return { since: state.since === null ? null : new Date(state.since), now: new Date(state.now) };
+}
+
+/**
+ * Whether a transaction that began before `until` may still be open, and so still write entries dated
+ * before it (an entry is dated by its transaction's time). Its own statement: the next one takes its
+ * snapshot after this one, so every such transaction that has ended by now is in it. A session this role
+ * may not see (another role's, without pg_read_all_stats) counts as open: a close waits rather than close
+ * too early.
+ */
+export async function openBefore(tx: Tx, until: Date): Promise<boolean> {
+  const [open] = await queryRows<{ open: boolean }>(
+    tx,
+    sql`select exists (select 1 from pg_stat_activity
+                          where datname = current_database() and backend_type = 'client backend'
+                            and pid <> pg_backend_pid()
+                            and (xact_start < ${until.toISOString()}::timestamptz
+                                 or state is null or state = 'disabled'))
+               as open`,
+  );
+  return open?.open ?? true;
+}
+
+export const setHorizon = (tx: Tx, name: string, before: Date) =>
+  tx.execute(sql`
+    insert into rollup_horizons (rollup, before) values (${name}, ${before.toISOString()}::timestamptz)
+    on conflict (rollup) do update set before = excluded.before`);
+
+/** Rows closed into minute rows per transaction: the first close of a long history goes a day at a time. */
+const MINUTES_CHUNK_MS = DAY_MS;
+
+/**
+ * Moves the minute rollup's horizon `horizon` to the last UTC hour at or before `before`, writing the minute
+ * rows of the hours it passes a day at a time, each day with the horizon in one transaction (claimClose,
+ * then openBefore: an hour is over for good once no transaction that began before its end is still open).
+ * The first close starts at the hour of `oldest` (the first row's time, null when there are none yet).
+ * With `minAge`, no hour is closed that ended less than that long before the database's clock. Answers the
+ * new horizon, or undefined when it did not move.
+ */
+export async function closeMinuteRollup(
+  db: Db,
+  close: {
+    lock: number;
+    horizon: string;
+    before: Date;
+    minAge?: number;
+    oldest: (tx: Tx) => Promise<Date | null>;
+    /** Writes the minute rows of [from, to). */
+    build: (tx: Tx, from: Date, to: Date) => Promise<unknown>;
+  },
+): Promise<Date | undefined> {
+  let moved: Date | undefined;
+  for (;;) {
+    const end = await db.transaction(async (tx) => {
+      const state = await claimClose(tx, close.lock, close.horizon);
+      if (!state) return undefined;
+      const latest = close.minAge === undefined ? close.before : new Date(state.now.getTime() - close.minAge);
+      const until = floorHour(new Date(Math.min(close.before.getTime(), latest.getTime())));
+      if (state.since !== null && state.since >= until) return undefined;
+      const first = state.since ?? (await close.oldest(tx));
+      const since = first ? floorHour(first) : until;
+      const end = new Date(Math.min(since.getTime() + MINUTES_CHUNK_MS, until.getTime()));
+      if (await openBefore(tx, end)) return undefined;
+      if (since < end) await close.build(tx, since, end);
+      await setHorizon(tx, close.horizon, end);
+      return { end, last: end >= until };
+    });
+    if (!end) break;
+    moved = end.end;
+    if (end.last) break;
+  }
+  if (moved) horizonMoved(db, close.horizon);
+  return moved;
 }
 
 /** Forgets the remembered horizon (the process that moves it, at once; the others within a minute). */

@@ -7,6 +7,7 @@ import type { SessionCheck } from '../plugins/auth-context.ts';
 import { sqlStateOf } from './sql-state.ts';
 import {
   type Bound,
+  closeMinuteRollup,
   horizonMoved,
   hourlyTotals,
   sumsEq,
@@ -15,7 +16,7 @@ import {
   sumsRowsWhere,
   sumsWithin,
 } from './hourly-totals.ts';
-import { orderDaily, orderHourly } from './schema/index.ts';
+import { collections, orderDaily, orderHourly, orderMinutely, payouts } from './schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
 export type OrderFilter = {
@@ -118,9 +119,10 @@ export async function orderTotals(
     tradeNo: f.tradeNo || undefined,
     outTradeNo: f.outTradeNo || undefined,
   };
-  // The same sums of hour rows (all slots, or only those not yet in the day rows) or of day rows.
+  // The same sums of hour rows (all slots, or only those not yet in the day rows), day or minute rows.
   const part =
-    (rollup: typeof orderHourly | typeof orderDaily, at: PgColumn, only?: SQL) => (from: Bound, to: Bound) =>
+    (rollup: typeof orderHourly | typeof orderDaily | typeof orderMinutely, at: PgColumn, only?: SQL) =>
+    (from: Bound, to: Bound) =>
       sumsOf(
         rollup,
         { orders: rollup.orders, amount_minor: rollup.amountMinor, fee_minor: rollup.feeMinor },
@@ -155,6 +157,7 @@ export async function orderTotals(
       rollup: part(orderDaily, orderDaily.day),
       pending: part(orderHourly, orderHourly.hour, sql`${orderHourly.slot} <> 0`),
     },
+    minutes: { horizon: ORDER_MINUTE_HORIZON, rollup: part(orderMinutely, orderMinutely.minute) },
     columns: ['orders', 'amount_minor', 'fee_minor'],
     session,
   });
@@ -167,6 +170,14 @@ export async function orderTotals(
 
 /** order_daily's name in rollup_horizons. */
 const ORDER_HORIZON = 'order';
+/** order_minutely's name in rollup_horizons. */
+const ORDER_MINUTE_HORIZON = 'order_minute';
+/**
+ * Advisory lock key: one close of order minutes at a time, and none while a change to an older order
+ * reads which hours are closed (the trigger of migration 0024 holds it shared; the number is written there).
+ */
+const ORDER_MINUTES_LOCK = 7_246_004;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * 3_600_000;
 
 /** Slot rows folded in one transaction: the first sweep after a long time folds in several. */
@@ -187,6 +198,48 @@ export async function foldOrderHourlySlots(db: Db, before: Date): Promise<number
   const folded = await foldSlots(db, before);
   if (folded !== undefined) await closeOrderDays(db, before);
   return folded ?? 0;
+}
+
+/**
+ * Moves order_minutely's horizon to the last UTC hour at or before `before`, writing the minute rows of
+ * the hours it passes from their collections and payouts (the housekeeping job; closeMinuteRollup). Never
+ * an hour that ended less than an hour before the database's clock: the trigger takes the lock only for
+ * orders created over 50 minutes before. The first close starts at the merchants' oldest order.
+ */
+export function closeOrderMinutes(db: Db, before: Date): Promise<Date | undefined> {
+  const ofEach = (each: (table: typeof collections | typeof payouts, kind: string) => SQL) =>
+    sql.join([each(collections, 'collection'), each(payouts, 'payout')], sql` union all `);
+  return closeMinuteRollup(db, {
+    lock: ORDER_MINUTES_LOCK,
+    horizon: ORDER_MINUTE_HORIZON,
+    before,
+    minAge: HOUR_MS,
+    // Each merchant's oldest order of either kind, off its time index.
+    oldest: async (tx) => {
+      const [first] = await queryRows<{ at: Date | string | null }>(
+        tx,
+        sql`select min(o.created_at) as at from merchants m
+            cross join lateral (${ofEach(
+              (table) => sql`(select created_at from ${table} where merchant_id = m.id
+                              order by created_at limit 1)`,
+            )}) as o`,
+      );
+      return first?.at ? new Date(first.at) : null;
+    },
+    build: (tx, from, to) =>
+      tx.execute(sql`
+        insert into ${orderMinutely} (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
+        select o.kind, m.id, o.status, date_bin('1 minute', o.created_at, timestamptz '2000-01-01 00:00:00+00'),
+               count(*), sum(o.amount_minor), sum(o.fee_minor)
+        from merchants m
+        cross join lateral (${ofEach(
+          (table, kind) => sql`select ${kind}::text as kind, status, created_at, amount_minor, fee_minor
+                               from ${table}
+                               where merchant_id = m.id and created_at >= ${from.toISOString()}::timestamptz
+                                 and created_at < ${to.toISOString()}::timestamptz`,
+        )}) as o
+        group by 1, 2, 3, 4`),
+  });
 }
 
 /** Undefined when another process is folding. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { foldOrderHourlySlots } from '../db/order-totals.ts';
+import { closeOrderMinutes, foldOrderHourlySlots } from '../db/order-totals.ts';
 import { deleteSpentRateLimits } from '../db/rate-limits.ts';
 import { sessionsRepository } from '../modules/auth/index.ts';
 import { gatewayRepository } from '../modules/gateway/index.ts';
@@ -11,8 +11,8 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Deletes expired sessions and spent rate-limit windows, folds the order rollup's slots of the hours over
- * for an hour or more, sums the UTC days over by then into the daily rollups, and the fund flows of the
- * hours over by then into their minute rows. Idempotent; any number of processes may run it at once.
+ * for an hour or more, sums the UTC days over by then into the daily rollups and the fund flows and orders
+ * of the hours over by then into their minute rows. Idempotent; any number of processes may run it at once.
  */
 export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void> {
   await sessionsRepository.deleteExpired(db);
@@ -22,6 +22,7 @@ export async function sweepExpired(db: Db, now: Date = new Date()): Promise<void
   await foldOrderHourlySlots(db, before);
   await fundFlowsRepository.closeDays(db, before);
   await fundFlowsRepository.closeMinutes(db, before);
+  await closeOrderMinutes(db, before);
 }
 
 export function startHousekeeping(db: Db, log: FastifyBaseLogger): () => void {

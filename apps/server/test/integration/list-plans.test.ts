@@ -152,7 +152,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
     // Vacuumed as autovacuum keeps rows days old: their pages all-visible, so an index alone can answer.
     await ctx.database.db.execute(
       sql`vacuum analyze collections, payouts, settlements, fund_flows, recharges, withdrawals, export_tasks,
-                         order_hourly, fund_flow_hourly, fund_flow_minutely, list_hourly, list_daily`,
+                         order_hourly, order_minutely, fund_flow_hourly, fund_flow_minutely, list_hourly,
+                         list_daily`,
     );
     client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
     inspector = new pg.Client({ connectionString: ctx.database.url });
@@ -302,7 +303,6 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
     ['/api/merchant/fund-flows', 'fund_flow_hourly'],
     ['/api/merchant/fund-flows?type=transfer_in', 'fund_flow_hourly'],
     [`/api/merchant/fund-flows?${minutes}`, 'fund_flow_hourly'],
-    [`/api/merchant/fund-flows?${minutes}`, 'fund_flow_minutely'],
     // Top-ups keep their day rows complete, today's included: the sums read only those.
     ['/api/merchant/recharges', 'list_daily'],
     ['/api/merchant/withdrawals?status=approved', 'list_daily'],
@@ -325,22 +325,18 @@ describe.runIf(testDatabaseKind() === 'postgres')('list queries use their indexe
     },
   );
 
-  // A range cut to the minute: the two partial hours of orders are summed from the rows, read off the
-  // merchant's time index alone (its INCLUDE columns, migration 0022), never a heap tuple per row.
-  const edgeCases: [string, string][] = [
-    [`/api/merchant/collections?${minutes}`, 'collections_merchant_created_idx'],
-    [`/api/merchant/payouts?${minutes}`, 'payouts_merchant_created_idx'],
+  // A range cut to the minute, in hours the housekeeping sweep has closed: the two partial hours at its
+  // edges are summed from minute rows, never from the rows of the list (bench lists at 10 M rows: 2,623
+  // rows read off the index, 0.35 ms).
+  const edgeCases: [string, string, string][] = [
+    [`/api/merchant/collections?${minutes}`, 'order_minutely', 'collections'],
+    [`/api/merchant/payouts?${minutes}`, 'order_minutely', 'payouts'],
+    [`/api/merchant/fund-flows?${minutes}`, 'fund_flow_minutely', 'fund_flows'],
   ];
-  it.each(edgeCases)('the sums of %s read the edge rows from %s alone', async (url, index) => {
+  it.each(edgeCases)('the sums of %s read the edges from %s, not from %s', async (url, rollup, table) => {
     const plan = await genericPlanOf(await sumsOf(url));
-    expect(plan).toContain(`Index Only Scan using ${index}`);
-    expect(plan).not.toMatch(new RegExp(`(?<!Only )Index Scan using ${index}`));
-  });
-
-  // Those of fund flows, in hours the housekeeping sweep has closed into minute rows, read those alone.
-  it('the sums of fund flows cut to the minute read no entries', async () => {
-    const plan = await genericPlanOf(await sumsOf(`/api/merchant/fund-flows?${minutes}`));
-    expect(plan).toContain('fund_flow_minutely');
-    expect(plan).not.toMatch(/on fund_flows\b/);
+    expect(plan).toMatch(new RegExp(`(Index|Index Only|Bitmap Heap) Scan (using \\w+ )?on ${rollup}\\b`));
+    expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).not.toMatch(new RegExp(`on ${table}\\b`));
   });
 });

@@ -58,6 +58,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'operator_tokens',
     'order_daily',
     'order_hourly',
+    'order_minutely',
     'payouts',
     'postings',
     'rate_limits',

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../../src/db/client.ts';
 import { horizonMoved } from '../../src/db/hourly-totals.ts';
-import { foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
+import { closeOrderMinutes, foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
 import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { collectionsRepository } from '../../src/modules/collections/index.ts';
 import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
@@ -202,6 +202,87 @@ describe('the rollup folded by housekeeping', () => {
     expect((await rollupRows()).filter((r) => r.slot !== 0)).toEqual([]);
     await sumsHold();
   });
+
+  /** Minute rows that differ from their orders' (kind, merchant, status, minute) sums before the horizon. */
+  const minutesOff = async () => {
+    const [row] = await queryRows<{ off: number }>(
+      ctx.database.db,
+      sql`with horizon as (select before from rollup_horizons where rollup = 'order_minute'),
+          orders as (
+            select 'collection' as kind, merchant_id, status, created_at, amount_minor, fee_minor from collections
+            union all
+            select 'payout', merchant_id, status, created_at, amount_minor, fee_minor from payouts
+          )
+          select count(*)::int as off from (
+            select kind, merchant_id, status, minute
+            from (select kind, merchant_id, status,
+                         date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute,
+                         1 as orders, amount_minor, fee_minor
+                  from orders where created_at < (select before from horizon)
+                  union all
+                  select kind, merchant_id, status, minute, -orders, -amount_minor, -fee_minor
+                  from order_minutely) as both_sides
+            group by 1, 2, 3, 4
+            having sum(orders) <> 0 or sum(amount_minor) <> 0 or sum(fee_minor) <> 0
+          ) as differing`,
+    );
+    return row!.off;
+  };
+  const closedAt = new Date(START + SPAN_MS + 3_600_000);
+
+  it('closes the hours over into minute rows that sum as the orders do, and stay so as orders change', async () => {
+    const { db } = ctx.database;
+    // The sweeps above closed the first two days; this closes the rest.
+    expect(await closeOrderMinutes(db, new Date(closedAt.getTime() + 30 * 60_000))).toEqual(closedAt);
+    const [closed] = await queryRows<{ rows: number }>(
+      db,
+      sql`select count(*)::int as rows from order_minutely where merchant_id = ${m.merchant.id}`,
+    );
+    expect(closed!.rows).toBeGreaterThan(500);
+    expect(await minutesOff()).toBe(0);
+    await sumsHold();
+    // Orders of closed hours change status, and one arrives dated in one (as an import writes it).
+    await db.execute(sql`update collections set status = 'failed' where id % 7 = 2 and status <> 'failed'`);
+    await db.execute(
+      sql`update payouts set status = 'refund_received' where id % 9 = 4 and status = 'success'`,
+    );
+    await db.execute(sql`
+      insert into payouts (merchant_id, channel_id, channel_code, trade_no, out_trade_no, source, amount_minor,
+                           fee_minor, currency, account_type, payee_name, account_no, created_at)
+      values (${m.merchant.id}, ${m.channel!.id}, 'sandbox-pay', 'P-LATE-IMPORT', 'PO-LATE', 'gateway', 4321, 61,
+              'CNY', 'individual', 'Payee', '6222020200112233', ${new Date(START + 3_600_000 + 17_000).toISOString()})`);
+    expect(await minutesOff()).toBe(0);
+    await sumsHold();
+    // It only moves forward, and never into the last hour by the database's clock.
+    expect(await closeOrderMinutes(db, new Date(START))).toBeUndefined();
+    const lastHour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+    const latest = await closeOrderMinutes(db, new Date(Date.now() + 6 * 3_600_000));
+    expect(latest!.getTime()).toBeLessThanOrEqual(lastHour);
+    expect(latest!.getTime()).toBeGreaterThanOrEqual(lastHour - 3_600_000);
+    expect(await minutesOff()).toBe(0);
+  });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'loses no change made to an older order while its hours close (two connections)',
+    async () => {
+      const { db } = ctx.database;
+      await db.execute(sql`delete from order_minutely`);
+      await db.execute(sql`delete from rollup_horizons where rollup = 'order_minute'`);
+      horizonMoved(db, 'order_minute');
+      // Orders change status back and forth while closes run beside them, a day of hours at a time.
+      const changes = Array.from({ length: 40 }, (_, i) =>
+        db.execute(
+          sql`update payouts set status = ${i % 2 === 0 ? 'failed' : 'processing'}
+              where merchant_id = ${m.merchant.id} and id % 40 = ${i} and status in ('failed', 'processing')`,
+        ),
+      );
+      const closes = Array.from({ length: 10 }, () => closeOrderMinutes(db, closedAt));
+      await Promise.all([...changes, ...closes]);
+      await closeOrderMinutes(db, closedAt);
+      expect(await minutesOff()).toBe(0);
+      await sumsHold();
+    },
+  );
 });
 
 /** A kind, status and UTC day's count, amount and fee (as text). */

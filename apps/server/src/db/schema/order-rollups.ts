@@ -73,6 +73,34 @@ export const orderDaily = pgTable(
 );
 
 /**
+ * order_hourly by UTC minute, for the hours before its horizon (rollup_horizons, 'order_minute'): a range
+ * cut to the minute sums the partial hours at its edges from these rows, not from the orders (bench lists
+ * at 10 M orders: 2,623 orders at the edges of an afternoon, 0.35 ms of the sums). The housekeeping job
+ * writes an hour's rows from its orders once no transaction that began before its end is still open
+ * (closeOrderMinutes); a later change to an order of a closed hour adds itself to them in its own
+ * transaction (the trigger of migration 0024). Rows may be left at zero.
+ */
+export const orderMinutely = pgTable(
+  'order_minutely',
+  {
+    kind: text('kind').notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    status: text('status').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    orders: bigint('orders', { mode: 'bigint' }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.kind, t.status, t.minute] }),
+    index('order_minutely_merchant_kind_minute_idx').on(t.merchantId, t.kind, t.minute),
+    check('order_minutely_kind_valid', sql`${t.kind} in ('collection', 'payout')`),
+  ],
+);
+
+/**
  * How far each daily rollup reaches: its day rows cover every UTC day before `before` (none while absent).
  * Only moves forward, so a reader that read it earlier still reads exact sums.
  */

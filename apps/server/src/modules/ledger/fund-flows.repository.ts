@@ -3,8 +3,12 @@ import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import {
   type Bound,
+  claimClose,
+  closeMinuteRollup,
   horizonMoved,
   hourlyTotals,
+  openBefore,
+  setHorizon,
   sumsEq,
   sumsOf,
   sumsValue,
@@ -38,48 +42,6 @@ const FUND_FLOW_HORIZON = 'fund_flow';
 const FUND_FLOW_MINUTE_HORIZON = 'fund_flow_minute';
 /** Advisory lock key: one closing of fund flow days or minutes at a time across every process. */
 const CLOSE_DAYS_LOCK = 7_246_003;
-/** Entries closed into minute rows per transaction: the first sweep of a long history closes a day at a time. */
-const MINUTES_CHUNK_MS = DAY_MS;
-
-/**
- * The start of a closing transaction (closeDays, closeMinutes): this process's turn (the advisory lock,
- * given up at once while another process closes or a back-dated entry is being written: keepDaysOpen),
- * and the horizon `name` had. Undefined when it is not this process's turn.
- */
-async function claimClose(tx: Tx, name: string): Promise<{ since: Date | null } | undefined> {
-  const [state] = await queryRows<{ got: boolean; since: Date | string | null }>(
-    tx,
-    sql`select pg_try_advisory_xact_lock(${CLOSE_DAYS_LOCK}) as got,
-               (select before from rollup_horizons where rollup = ${name}) as since`,
-  );
-  if (!state?.got) return undefined;
-  return { since: state.since === null ? null : new Date(state.since) };
-}
-
-/**
- * Whether a transaction that began before `until` may still be open, and so still write entries dated
- * before it (an entry is dated by its transaction's time). Its own statement: the next one takes its
- * snapshot after this one, so every such transaction that has ended by now is in it. A session this role
- * may not see (another role's, without pg_read_all_stats) counts as open: a close waits rather than close
- * too early.
- */
-async function openBefore(tx: Tx, until: Date): Promise<boolean> {
-  const [open] = await queryRows<{ open: boolean }>(
-    tx,
-    sql`select exists (select 1 from pg_stat_activity
-                          where datname = current_database() and backend_type = 'client backend'
-                            and pid <> pg_backend_pid()
-                            and (xact_start < ${until.toISOString()}::timestamptz
-                                 or state is null or state = 'disabled'))
-               as open`,
-  );
-  return open?.open ?? true;
-}
-
-const setHorizon = (tx: Tx, name: string, before: Date) =>
-  tx.execute(sql`
-    insert into rollup_horizons (rollup, before) values (${name}, ${before.toISOString()}::timestamptz)
-    on conflict (rollup) do update set before = excluded.before`);
 
 function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
   return and(
@@ -222,7 +184,7 @@ export const fundFlowsRepository = {
   closeDays: async (db: Db, before: Date): Promise<Date | undefined> => {
     const until = new Date(Math.floor(before.getTime() / DAY_MS) * DAY_MS);
     const moved = await db.transaction(async (tx) => {
-      const state = await claimClose(tx, FUND_FLOW_HORIZON);
+      const state = await claimClose(tx, CLOSE_DAYS_LOCK, FUND_FLOW_HORIZON);
       if (!state || (state.since !== null && state.since >= until)) return undefined;
       if (await openBefore(tx, until)) return undefined;
       await tx.execute(sql`
@@ -242,48 +204,34 @@ export const fundFlowsRepository = {
 
   /**
    * Moves the minute rollup's horizon to the last UTC hour at or before `before`, writing the minute rows
-   * of the hours it passes from their entries, a day of them per transaction (the housekeeping job; see
-   * closeDays for when an hour is over for good). The first close starts at the merchants' oldest entry.
-   * Answers the new horizon, or undefined when it did not move.
+   * of the hours it passes from their entries (the housekeeping job; closeMinuteRollup). Back-dated
+   * entries hold it back as they hold the days (keepDaysOpen). The first close starts at the merchants'
+   * oldest entry.
    */
-  closeMinutes: async (db: Db, before: Date): Promise<Date | undefined> => {
-    const until = new Date(Math.floor(before.getTime() / HOUR_MS) * HOUR_MS);
-    let moved: Date | undefined;
-    for (;;) {
-      const end = await db.transaction(async (tx) => {
-        const state = await claimClose(tx, FUND_FLOW_MINUTE_HORIZON);
-        if (!state || (state.since !== null && state.since >= until)) return undefined;
-        let since = state.since;
-        if (since === null) {
-          // Each merchant's oldest entry, off its time index.
-          const [first] = await queryRows<{ at: Date | string | null }>(
-            tx,
-            sql`select min(f.created_at) as at from merchants m
-                cross join lateral (select created_at from ${fundFlows} where merchant_id = m.id
-                                    order by created_at limit 1) as f`,
-          );
-          since = first?.at ? new Date(Math.floor(new Date(first.at).getTime() / HOUR_MS) * HOUR_MS) : until;
-        }
-        const end = new Date(Math.min(since.getTime() + MINUTES_CHUNK_MS, until.getTime()));
-        if (await openBefore(tx, end)) return undefined;
-        if (since < end)
-          await tx.execute(sql`
-            insert into ${fundFlowMinutely} (merchant_id, type, minute, in_minor, out_minor, entries)
-            select m.id, f.type, date_bin('1 minute', f.created_at, timestamptz '2000-01-01 00:00:00+00'),
-                   sum(greatest(f.amount_minor, 0)), sum(greatest(-f.amount_minor, 0)), count(*)
-            from merchants m
-            cross join lateral (select type, created_at, amount_minor from ${fundFlows}
-                                where merchant_id = m.id and created_at >= ${since.toISOString()}::timestamptz
-                                  and created_at < ${end.toISOString()}::timestamptz) as f
-            group by 1, 2, 3`);
-        await setHorizon(tx, FUND_FLOW_MINUTE_HORIZON, end);
-        return end;
-      });
-      if (!end) break;
-      moved = end;
-      if (end >= until) break;
-    }
-    if (moved) horizonMoved(db, FUND_FLOW_MINUTE_HORIZON);
-    return moved;
-  },
+  closeMinutes: (db: Db, before: Date): Promise<Date | undefined> =>
+    closeMinuteRollup(db, {
+      lock: CLOSE_DAYS_LOCK,
+      horizon: FUND_FLOW_MINUTE_HORIZON,
+      before,
+      // Each merchant's oldest entry, off its time index.
+      oldest: async (tx) => {
+        const [first] = await queryRows<{ at: Date | string | null }>(
+          tx,
+          sql`select min(f.created_at) as at from merchants m
+              cross join lateral (select created_at from ${fundFlows} where merchant_id = m.id
+                                  order by created_at limit 1) as f`,
+        );
+        return first?.at ? new Date(first.at) : null;
+      },
+      build: (tx, from, to) =>
+        tx.execute(sql`
+          insert into ${fundFlowMinutely} (merchant_id, type, minute, in_minor, out_minor, entries)
+          select m.id, f.type, date_bin('1 minute', f.created_at, timestamptz '2000-01-01 00:00:00+00'),
+                 sum(greatest(f.amount_minor, 0)), sum(greatest(-f.amount_minor, 0)), count(*)
+          from merchants m
+          cross join lateral (select type, created_at, amount_minor from ${fundFlows}
+                              where merchant_id = m.id and created_at >= ${from.toISOString()}::timestamptz
+                                and created_at < ${to.toISOString()}::timestamptz) as f
+          group by 1, 2, 3`),
+    }),
 };
