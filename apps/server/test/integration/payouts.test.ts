@@ -530,6 +530,62 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  /** `count` payouts of 10.00, each with its own Idempotency-Key, sent at once. */
+  const keyedAtOnce = async (m: GatewayMerchant, count: number, tag: string) => {
+    const keys = Array.from({ length: count }, (_, i) => `${tag}-${i}-${freshNonce()}`);
+    const body = (i: number) => ({ amount: '10.00', ...CN_PAYEE, out_trade_no: `${tag}-${i}` });
+    const send = (key: string, i: number) =>
+      gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+        body: body(i),
+        headers: { 'idempotency-key': key },
+      });
+    const responses = await Promise.all(keys.map(send));
+    // Each created payout and its key's answer, by the transaction that wrote them.
+    const written = await queryRows<{ payout: string; key: string | null }>(
+      ctx.database.db,
+      sql`select p.xmin::text as payout,
+                 (select i.xmin::text from idempotency_keys i
+                   where i.merchant_id = p.merchant_id and i.key like ${`${tag}-%`}
+                     and i.response_body like '%' || p.trade_no || '%') as key
+            from payouts p where p.merchant_id = ${m.merchant.id} and p.out_trade_no like ${`${tag}-%`}`,
+    );
+    const replays = [];
+    for (const [i, key] of keys.entries()) replays.push(await send(key, i));
+    return { responses, written, replays };
+  };
+
+  it('writes payouts sent at once with their own keys in shared commits, each with its answer', async () => {
+    const m = await warmedUp();
+    const { responses, written, replays } = await keyedAtOnce(m, 20, 'KEY-MANY');
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(written).toHaveLength(20);
+    for (const row of written) expect(row.key).toBe(row.payout);
+    // Fewer commits than payouts: calls that arrived together shared a statement.
+    expect(new Set(written.map((row) => row.payout)).size).toBeLessThan(20);
+    for (const [i, replay] of replays.entries()) {
+      expect([replay.statusCode, replay.headers['idempotent-replayed']]).toEqual([201, 'true']);
+      expect(replay.json()).toEqual(responses[i]!.json());
+    }
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('lets the funds decide payouts with their own keys call by call, each key keeping its answer', async () => {
+    // Two warm-up payouts, then funds for exactly 12 of the 30 (10.00 + 0.60 fee each).
+    const m = await warmedUp(2_120n + 12n * 1_060n);
+    const { responses, written, replays } = await keyedAtOnce(m, 30, 'KEY-SHORT');
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(12);
+    expect(responses.filter((r) => r.statusCode !== 201).map((r) => r.json().code)).toEqual(
+      Array(18).fill('insufficient_funds'),
+    );
+    expect(written).toHaveLength(12);
+    for (const row of written) expect(row.key).toBe(row.payout);
+    for (const [i, replay] of replays.entries())
+      expect([replay.statusCode, replay.headers['idempotent-replayed']]).toEqual([statuses[i], 'true']);
+    expect(await balance(m)).toMatchObject({ available: '0.00' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
   it("keeps a refusal as the key's answer, and spends the nonce of a malformed key", async () => {
     const m = await warmedUp(30_000n);
     const key = `one-${freshNonce()}`;

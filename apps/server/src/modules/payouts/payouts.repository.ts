@@ -80,6 +80,21 @@ const keyParams = (merchantId: number, k: KeyAnswer): unknown[] => [
   k.responseBody,
   k.at.toISOString(),
 ];
+/** The same values as one input row of the batch statement (insertHoldingManyText's idem_* columns). */
+const IDEM_COLUMNS =
+  'idem_key text, idem_lock text, idem_scope text, idem_hash text, idem_status integer, idem_body text, idem_at timestamptz';
+const keyRow = (merchantId: number, k: KeyAnswer) => {
+  const [key, lock, scope, hash, status, body, at] = keyParams(merchantId, k);
+  return {
+    idem_key: key,
+    idem_lock: lock,
+    idem_scope: scope,
+    idem_hash: hash,
+    idem_status: status,
+    idem_body: body,
+    idem_at: at,
+  };
+};
 
 /**
  * insertHoldingClaiming's statement, written once per shape (given columns, first open channel or a
@@ -153,7 +168,7 @@ function insertHoldingText(
   return text;
 }
 
-/** One call of insertHoldingClaiming without an Idempotency-Key, and what it answers. */
+/** One call of insertHoldingClaiming, and what it answers. */
 type Holding = {
   row: NewPayout;
   seen: ChannelRow;
@@ -161,6 +176,7 @@ type Holding = {
   claim: NonceClaimSql;
   hold: HoldInStatement;
   job: JobInsert | undefined;
+  key: KeyAnswer | undefined;
   many: HoldManyInStatement;
   holdRow: Record<string, string>;
 };
@@ -173,7 +189,11 @@ const holdingAnswer = (saved: Record<string, unknown>): HoldingAnswer => ({
   row: saved.id === null || saved.id === undefined ? undefined : rowOf<PayoutRow>(payouts, saved),
 });
 
-async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRow'>, key?: KeyAnswer) {
+async function insertOneHolding(
+  db: DbOrTx,
+  call: Omit<Holding, 'many' | 'holdRow' | 'key'>,
+  key?: KeyAnswer,
+) {
   const { row, seen, firstOpen, claim, hold, job } = call;
   const given = givenKeys(row);
   const text = insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined);
@@ -190,17 +210,23 @@ async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRo
 }
 
 /**
- * insertHoldingClaiming for many calls (no Idempotency-Key) in one statement: each input row (`r`, one
- * JSON object per call) carries the payout's columns, the channel as remembered (c1..c13), the nonce's
- * claim (k1..k11), its hold (the ledger's columns) and its job's JSON. Each call goes ahead exactly when
- * its own statement would (nonce claimed, channel as remembered, out_trade_no unused); the ledger holds
- * each merchant's rows together, and when a merchant's available does not cover them all the statement
- * fails (division by zero, 22012) so that nothing commits and each call runs alone, where the funds
- * decide call by call. One answer row per call, in the calls' order.
+ * insertHoldingClaiming for many calls in one statement: each input row (`r`, one JSON object per call)
+ * carries the payout's columns, the channel as remembered (c1..c13), the nonce's claim (k1..k11), its
+ * hold (the ledger's columns), its job's JSON and, `keyed`, its Idempotency-Key's answer (idem_*). Each
+ * call goes ahead exactly when its own statement would (nonce claimed, channel as remembered,
+ * out_trade_no unused; the key never used and its lock taken); the ledger holds each merchant's rows
+ * together, and when a merchant's available does not cover them all the statement fails (division by
+ * zero, 22012) so that nothing commits and each call runs alone, where the funds decide call by call.
+ * One answer row per call, in the calls' order.
  */
 const holdingManyTexts = new Map<string, string>();
-function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: JobInsert | undefined) {
-  const shape = `${given.join(',')}|${job ? job.text : ''}`;
+function insertHoldingManyText(
+  given: string[],
+  many: HoldManyInStatement,
+  job: JobInsert | undefined,
+  keyed: boolean,
+) {
+  const shape = `${given.join(',')}|${keyed}|${job ? job.text : ''}`;
   let text = holdingManyTexts.get(shape);
   if (text !== undefined) return text;
   const { names, definitions } = recordsetColumns(payouts, given);
@@ -212,15 +238,34 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
         "(select coalesce(json_agg(g.job order by g.i), '[]'::json) from go g join p on p.trade_no = g.trade_no)",
       )})`
     : '';
+  // As the single statement's key: never used, and its lock taken (as lockKey takes it), for the calls
+  // whose nonce is claimed. The batcher never puts two calls of one key in a statement (keysOf).
+  const key = keyed
+    ? {
+        columns: `, ${IDEM_COLUMNS}`,
+        lock: `key_lock as (
+      select r.i from r where ${nonceClaimedBy('r')} and pg_try_advisory_xact_lock(hashtextextended(r.idem_lock, 0))
+    ), `,
+        gate: `and not exists (select 1 from idempotency_keys x where x.merchant_id = r.merchant_id and x.key = r.idem_key)
+         and exists (select 1 from key_lock l where l.i = r.i)`,
+        stored: `, stored as (
+      insert into idempotency_keys (merchant_id, key, scope, request_hash, response_status, response_body,
+                                    status, created_at)
+      select g.merchant_id, g.idem_key, g.idem_scope, g.idem_hash, g.idem_status, g.idem_body, 'done', g.idem_at
+        from go g join p on p.trade_no = g.trade_no
+    )`,
+      }
+    : { columns: '', lock: '', gate: '', stored: '' };
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
         as r(i integer, first_open boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
-             ${NONCE_CLAIM_COLUMNS}, ${many.columns})
-    ), ${nonceClaimBatchCtes('r')}, go as (
+             ${NONCE_CLAIM_COLUMNS}, ${many.columns}${key.columns})
+    ), ${nonceClaimBatchCtes('r')}, ${key.lock}go as (
       select r.* from r
        where ${nonceClaimedBy('r')}
          and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.first_open')})
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
+         ${key.gate}
     ), ${legs}, p as (
       insert into payouts (${names.join(', ')})
       select ${names.map((name) => `g.${name}`).join(', ')}
@@ -231,7 +276,7 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
       select g.i, p.merchant_id, g.hold_amount as amount, p.id::text as ref_id, p.trade_no as ref_no,
              p.payee_name as note, 'payout:' || p.id || ':deduct' as idempotency_key
         from p join go g on g.trade_no = p.trade_no
-    )${jobs}, ${records}
+    )${key.stored}${jobs}, ${records}
     select ${nonceClaimBatchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
            1 / (case when ${shortfall} then 0 else 1 end) as "covered", p.*
       from r left join p on p.trade_no = r.trade_no
@@ -241,9 +286,9 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
 }
 
 async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
-  const { row: first, many, job } = calls[0];
+  const { row: first, many, job, key } = calls[0];
   const given = givenKeys(first);
-  const input = calls.map(({ row, seen, firstOpen, claim, holdRow, job }, i) => ({
+  const input = calls.map(({ row, seen, firstOpen, claim, holdRow, job, key }, i) => ({
     i,
     first_open: firstOpen,
     // pg-boss's JSON is an array of this one job.
@@ -252,11 +297,10 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
     ...rememberedChannelRow(seen),
     ...nonceClaimRow(claim),
     ...holdRow,
+    ...(key ? keyRow(row.merchantId, key) : {}),
   }));
-  const rows = await queryText<Record<string, unknown>>(db, insertHoldingManyText(given, many, job), [
-    ...many.params,
-    JSON.stringify(input),
-  ]);
+  const text = insertHoldingManyText(given, many, job, key !== undefined);
+  const rows = await queryText<Record<string, unknown>>(db, text, [...many.params, JSON.stringify(input)]);
   return rows.map(holdingAnswer);
 }
 
@@ -266,10 +310,14 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
  * first's balance row): a merchant whose row is held elsewhere stalls its batch, not every payout.
  */
 const holdingBatcher = batchersByShape((db: Db) => ({
-  one: (call: Holding) => insertOneHolding(db, call),
+  one: (call: Holding) => insertOneHolding(db, call, call.key),
   many: (calls: Holding[]) => insertManyHolding(db, calls),
   alone: batchWroteNothing(['22012']),
-  keysOf: (call: Holding) => [call.claim.key, `order:${call.row.merchantId}:${call.row.outTradeNo}`],
+  keysOf: (call: Holding) => [
+    call.claim.key,
+    `order:${call.row.merchantId}:${call.row.outTradeNo}`,
+    ...(call.key ? [`key:${call.row.merchantId}:${call.key.key}`] : []),
+  ],
   laneOf: (call: Holding) => `merchant:${call.row.merchantId}`,
   maxInFlight: 2,
 }));
@@ -305,17 +353,18 @@ export const payoutsRepository = {
     batch?: { many: HoldManyInStatement; holdRow: Record<string, string> },
   ): Promise<HoldingAnswer | undefined> => {
     const given = givenKeys(row);
-    if (key || !batch || insertHoldingText(given, firstOpen, claim, hold, job, false) === undefined)
+    if (!batch || insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined) === undefined)
       return insertOneHolding(db, { row, seen, firstOpen, claim, hold, job }, key);
     // Calls that arrive together share one statement and one commit (group commit, createBatcher).
     const { many, holdRow } = batch;
-    return holdingBatcher(db, `${given.join(',')}|${job ? job.text : ''}`).submit({
+    return holdingBatcher(db, `${given.join(',')}|${key !== undefined}|${job ? job.text : ''}`).submit({
       row,
       seen,
       firstOpen,
       claim,
       hold,
       job,
+      key,
       many,
       holdRow,
     });

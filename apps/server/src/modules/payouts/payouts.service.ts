@@ -367,8 +367,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
       refType: 'payout',
       amountMinor,
     });
-    // Without a key, calls that arrive together may share one statement (each answers as its own would).
-    const batch = keyOf ? undefined : { many: holdMany, holdRow: holdMany.rowOf(merchant.id, amountMinor) };
+    // Calls that arrive together may share one statement (each answers as its own would).
+    const batch = { many: holdMany, holdRow: holdMany.rowOf(merchant.id, amountMinor) };
     try {
       return await withFreshTradeNo(async () => {
         const values = payout.values();
