@@ -178,7 +178,7 @@ const ORDER_MINUTE_HORIZON = 'order_minute';
  */
 const ORDER_MINUTES_LOCK = 7_246_004;
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Slot rows folded in one transaction: the first sweep after a long time folds in several. */
 const FOLD_BATCH = 20_000;
