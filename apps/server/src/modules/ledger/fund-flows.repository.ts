@@ -149,28 +149,27 @@ export const fundFlowsRepository = {
    * as closeDays and closeMinutes would have.
    */
   addToClosed: async (tx: Tx, flowId: number): Promise<void> => {
-    const horizon = (name: string) => sql`(select before from rollup_horizons where rollup = ${name})`;
+    // The flow's row in `table` (its time binned by `bin` into `at`), if dated before horizon `name`.
+    const addTo = (
+      table: typeof fundFlowDaily | typeof fundFlowMinutely,
+      at: string,
+      bin: string,
+      name: string,
+    ) =>
+      sql`insert into ${table} as r (merchant_id, type, ${sql.identifier(at)}, in_minor, out_minor, entries)
+          select merchant_id, type, date_bin(${bin}::interval, created_at, timestamptz '2000-01-01 00:00:00+00'),
+                 in_minor, out_minor, 1
+          from flow where created_at < (select before from rollup_horizons where rollup = ${name})
+          on conflict (merchant_id, type, ${sql.identifier(at)}) do update
+            set in_minor = r.in_minor + excluded.in_minor, out_minor = r.out_minor + excluded.out_minor,
+                entries = r.entries + excluded.entries`;
     await tx.execute(sql`
       with flow as (
         select merchant_id, type, created_at, greatest(amount_minor, 0) as in_minor,
                greatest(-amount_minor, 0) as out_minor
         from ${fundFlows} where id = ${flowId}
-      ), day as (
-        insert into ${fundFlowDaily} as d (merchant_id, type, day, in_minor, out_minor, entries)
-        select merchant_id, type, date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'),
-               in_minor, out_minor, 1
-        from flow where created_at < ${horizon(FUND_FLOW_HORIZON)}
-        on conflict (merchant_id, type, day) do update
-          set in_minor = d.in_minor + excluded.in_minor, out_minor = d.out_minor + excluded.out_minor,
-              entries = d.entries + excluded.entries
-      )
-      insert into ${fundFlowMinutely} as m (merchant_id, type, minute, in_minor, out_minor, entries)
-      select merchant_id, type, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'),
-             in_minor, out_minor, 1
-      from flow where created_at < ${horizon(FUND_FLOW_MINUTE_HORIZON)}
-      on conflict (merchant_id, type, minute) do update
-        set in_minor = m.in_minor + excluded.in_minor, out_minor = m.out_minor + excluded.out_minor,
-            entries = m.entries + excluded.entries`);
+      ), day as (${addTo(fundFlowDaily, 'day', '1 day', FUND_FLOW_HORIZON)})
+      ${addTo(fundFlowMinutely, 'minute', '1 minute', FUND_FLOW_MINUTE_HORIZON)}`);
   },
 
   /**

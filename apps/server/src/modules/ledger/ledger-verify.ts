@@ -221,24 +221,33 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
         (r) =>
           `hold ${r.id} (${r.type}, ${r.status}) has ${r.opened} opening and ${r.released} release entries, ${r.total} in all`,
       );
-      await check(
-        'hourly_rollup',
-        sql`with actual as (
-              select merchant_id, type, date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00') as hour,
+      // A rollup of the entries by `bin` against the entries themselves (before its horizon, if it has
+      // one): the bins that differ, each at its start as `format` in UTC.
+      const binsOff = (table: string, column: string, bin: string, format: string, horizon?: string) => {
+        const at = sql.identifier(column);
+        const before = horizon
+          ? sql`where created_at < coalesce((select before from rollup_horizons where rollup = ${horizon}),
+                                            '-infinity'::timestamptz)`
+          : sql``;
+        return sql`with actual as (
+              select merchant_id, type, date_bin(${bin}::interval, created_at, timestamptz '2000-01-01 00:00:00+00') as at,
                      sum(greatest(amount_minor, 0)) as in_minor, sum(greatest(-amount_minor, 0)) as out_minor,
                      count(*) as entries
-              from fund_flows group by 1, 2, 3
+              from fund_flows ${before} group by 1, 2, 3
             )
             select m.no as merchant_no, coalesce(a.type, r.type) as type,
-                   to_char(coalesce(a.hour, r.hour) at time zone 'UTC', 'YYYY-MM-DD HH24:00') as hour
+                   to_char(coalesce(a.at, r.${at}) at time zone 'UTC', ${format}::text) as at
             from actual a
-            full join fund_flow_hourly r
-              on r.merchant_id = a.merchant_id and r.type = a.type and r.hour = a.hour
+            full join ${sql.identifier(table)} r on r.merchant_id = a.merchant_id and r.type = a.type and r.${at} = a.at
             join merchants m on m.id = coalesce(a.merchant_id, r.merchant_id)
             where (a.in_minor is distinct from r.in_minor or a.out_minor is distinct from r.out_minor
                    or a.entries is distinct from r.entries) ${scope(sql`m.no`)}
-            order by m.no, 3`,
-        (r) => `the hourly sums of ${r.type} at ${r.hour} UTC do not match its entries`,
+            order by m.no, 3`;
+      };
+      await check(
+        'hourly_rollup',
+        binsOff('fund_flow_hourly', 'hour', '1 hour', 'YYYY-MM-DD HH24:00'),
+        (r) => `the hourly sums of ${r.type} at ${r.at} UTC do not match its entries`,
       );
       await check(
         'daily_rollup',
@@ -262,25 +271,8 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       );
       await check(
         'minute_rollup',
-        sql`with horizon as (
-              select coalesce((select before from rollup_horizons where rollup = 'fund_flow_minute'),
-                              '-infinity'::timestamptz) as before
-            ), actual as (
-              select merchant_id, type, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute,
-                     sum(greatest(amount_minor, 0)) as in_minor, sum(greatest(-amount_minor, 0)) as out_minor,
-                     count(*) as entries
-              from fund_flows where created_at < (select before from horizon) group by 1, 2, 3
-            )
-            select m.no as merchant_no, coalesce(a.type, r.type) as type,
-                   to_char(coalesce(a.minute, r.minute) at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as minute
-            from actual a
-            full join fund_flow_minutely r
-              on r.merchant_id = a.merchant_id and r.type = a.type and r.minute = a.minute
-            join merchants m on m.id = coalesce(a.merchant_id, r.merchant_id)
-            where (a.in_minor is distinct from r.in_minor or a.out_minor is distinct from r.out_minor
-                   or a.entries is distinct from r.entries) ${scope(sql`m.no`)}
-            order by m.no, 3`,
-        (r) => `the minute sums of ${r.type} at ${r.minute} UTC do not match its entries`,
+        binsOff('fund_flow_minutely', 'minute', '1 minute', 'YYYY-MM-DD HH24:MI', 'fund_flow_minute'),
+        (r) => `the minute sums of ${r.type} at ${r.at} UTC do not match its entries`,
       );
       // A kept daily report (modules/reports): opening + the day's entries = closing, and both balances and
       // the entry count are the ledger's own for that day.
