@@ -114,6 +114,20 @@ export const setHorizon = (tx: Tx, name: string, before: Date) =>
     insert into rollup_horizons (rollup, before) values (${name}, ${before.toISOString()}::timestamptz)
     on conflict (rollup) do update set before = excluded.before`);
 
+/** The oldest created_at among `tables`' rows, by each merchant's first row off its time index. */
+async function oldestOf(tx: Tx, tables: (PgTable & { merchantId: PgColumn; createdAt: PgColumn })[]) {
+  const firsts = tables.map(
+    (table) => sql`(select ${table.createdAt} as created_at from ${table}
+                    where ${table.merchantId} = m.id order by ${table.createdAt} limit 1)`,
+  );
+  const [first] = await queryRows<{ at: Date | string | null }>(
+    tx,
+    sql`select min(o.created_at) as at from merchants m
+        cross join lateral (${sql.join(firsts, sql` union all `)}) as o`,
+  );
+  return first?.at ? new Date(first.at) : null;
+}
+
 /** Rows closed into minute rows per transaction: the first close of a long history goes a day at a time. */
 const MINUTES_CHUNK_MS = DAY_MS;
 
@@ -121,7 +135,7 @@ const MINUTES_CHUNK_MS = DAY_MS;
  * Moves the minute rollup's horizon `horizon` to the last UTC hour at or before `before`, writing the minute
  * rows of the hours it passes a day at a time, each day with the horizon in one transaction (claimClose,
  * then openBefore: an hour is over for good once no transaction that began before its end is still open).
- * The first close starts at the hour of `oldest` (the first row's time, null when there are none yet).
+ * The first close starts at the hour of the oldest row of `tables` (each merchant's, off its time index).
  * With `minAge`, no hour is closed that ended less than that long before the database's clock. Answers the
  * new horizon, or undefined when it did not move.
  */
@@ -132,7 +146,8 @@ export async function closeMinuteRollup(
     horizon: string;
     before: Date;
     minAge?: number;
-    oldest: (tx: Tx) => Promise<Date | null>;
+    /** The tables the rows are built from: their merchant_id and created_at. */
+    tables: (PgTable & { merchantId: PgColumn; createdAt: PgColumn })[];
     /** Writes the minute rows of [from, to). */
     build: (tx: Tx, from: Date, to: Date) => Promise<unknown>;
   },
@@ -145,7 +160,7 @@ export async function closeMinuteRollup(
       const latest = close.minAge === undefined ? close.before : new Date(state.now.getTime() - close.minAge);
       const until = floorHour(new Date(Math.min(close.before.getTime(), latest.getTime())));
       if (state.since !== null && state.since >= until) return undefined;
-      const first = state.since ?? (await close.oldest(tx));
+      const first = state.since ?? (await oldestOf(tx, close.tables));
       const since = first ? floorHour(first) : until;
       const end = new Date(Math.min(since.getTime() + MINUTES_CHUNK_MS, until.getTime()));
       if (await openBefore(tx, end)) return undefined;
@@ -259,8 +274,10 @@ export async function hourlyTotals<C extends string>(
   const wholeFrom = from ? ceilHour(from) : undefined;
   const wholeTo = to ? floorHour(to) : undefined;
   const subHour = Boolean(wholeFrom && wholeTo && wholeFrom >= wholeTo);
+  // Read only for a range with a part of an hour at an edge.
+  const partialHour = (from && wholeFrom! > from) || (to && wholeTo! < to);
   const minuteHorizon =
-    read.minutes && !read.rowsOnly && (from || to) ? await horizonOf(db, read.minutes.horizon) : null;
+    read.minutes && !read.rowsOnly && partialHour ? await horizonOf(db, read.minutes.horizon) : null;
   // A part of one hour [start, end) from the minute rows, and the rows of the seconds at either end if a
   // bound is not on the minute; false when its hour has no minute rows yet, or it is within a minute.
   const fromMinutes = (start: Date, end: Date): boolean => {

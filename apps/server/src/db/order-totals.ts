@@ -207,36 +207,30 @@ export async function foldOrderHourlySlots(db: Db, before: Date): Promise<number
  * orders created over 50 minutes before. The first close starts at the merchants' oldest order.
  */
 export function closeOrderMinutes(db: Db, before: Date): Promise<Date | undefined> {
-  const ofEach = (each: (table: typeof collections | typeof payouts, kind: string) => SQL) =>
-    sql.join([each(collections, 'collection'), each(payouts, 'payout')], sql` union all `);
+  const kinds = [
+    [collections, 'collection'],
+    [payouts, 'payout'],
+  ] as const;
   return closeMinuteRollup(db, {
     lock: ORDER_MINUTES_LOCK,
     horizon: ORDER_MINUTE_HORIZON,
     before,
     minAge: HOUR_MS,
-    // Each merchant's oldest order of either kind, off its time index.
-    oldest: async (tx) => {
-      const [first] = await queryRows<{ at: Date | string | null }>(
-        tx,
-        sql`select min(o.created_at) as at from merchants m
-            cross join lateral (${ofEach(
-              (table) => sql`(select created_at from ${table} where merchant_id = m.id
-                              order by created_at limit 1)`,
-            )}) as o`,
-      );
-      return first?.at ? new Date(first.at) : null;
-    },
+    tables: kinds.map(([table]) => table),
     build: (tx, from, to) =>
       tx.execute(sql`
         insert into ${orderMinutely} (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
         select o.kind, m.id, o.status, date_bin('1 minute', o.created_at, timestamptz '2000-01-01 00:00:00+00'),
                count(*), sum(o.amount_minor), sum(o.fee_minor)
         from merchants m
-        cross join lateral (${ofEach(
-          (table, kind) => sql`select ${kind}::text as kind, status, created_at, amount_minor, fee_minor
-                               from ${table}
-                               where merchant_id = m.id and created_at >= ${from.toISOString()}::timestamptz
-                                 and created_at < ${to.toISOString()}::timestamptz`,
+        cross join lateral (${sql.join(
+          kinds.map(
+            ([table, kind]) => sql`select ${kind}::text as kind, status, created_at, amount_minor, fee_minor
+                                   from ${table}
+                                   where merchant_id = m.id and created_at >= ${from.toISOString()}::timestamptz
+                                     and created_at < ${to.toISOString()}::timestamptz`,
+          ),
+          sql` union all `,
         )}) as o
         group by 1, 2, 3, 4`),
   });

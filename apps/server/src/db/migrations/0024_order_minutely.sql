@@ -15,6 +15,19 @@ CREATE TABLE "order_minutely" (
 --> statement-breakpoint
 ALTER TABLE "order_minutely" ADD CONSTRAINT "order_minutely_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "order_minutely_merchant_kind_minute_idx" ON "order_minutely" USING btree ("merchant_id","kind","minute");--> statement-breakpoint
+-- An order's count, amount and fee (negative: taken out) added to its minute's row.
+CREATE FUNCTION "order_minutely_add"(add_kind text, add_merchant bigint, add_status text, add_at timestamptz,
+                                     add_orders integer, add_amount bigint, add_fee bigint)
+  RETURNS void LANGUAGE sql AS $$
+  INSERT INTO order_minutely AS o (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
+  VALUES (add_kind, add_merchant, add_status, date_bin('1 minute', add_at, timestamptz '2000-01-01 00:00:00+00'),
+          add_orders, add_amount, add_fee)
+  ON CONFLICT (merchant_id, kind, status, minute) DO UPDATE
+    SET orders = o.orders + excluded.orders,
+        amount_minor = o.amount_minor + excluded.amount_minor,
+        fee_minor = o.fee_minor + excluded.fee_minor;
+$$;
+--> statement-breakpoint
 -- A change to an order of an hour already closed into minutes adds itself to them, in the same deferred
 -- trigger as its hour. Which hours are closed is read under a shared advisory lock (7246004) that the close
 -- takes exclusively: a close never runs between a change's reading of the horizon and its commit. A close
@@ -51,24 +64,12 @@ BEGIN
     PERFORM pg_advisory_xact_lock_shared(7246004);
     SELECT before INTO closed FROM rollup_horizons WHERE rollup = 'order_minute';
     IF TG_OP <> 'INSERT' AND OLD.created_at < closed THEN
-      INSERT INTO order_minutely AS o (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
-      VALUES (order_kind, OLD.merchant_id, OLD.status,
-              date_bin('1 minute', OLD.created_at, timestamptz '2000-01-01 00:00:00+00'),
-              -1, -OLD.amount_minor, -OLD.fee_minor)
-      ON CONFLICT (merchant_id, kind, status, minute) DO UPDATE
-        SET orders = o.orders + excluded.orders,
-            amount_minor = o.amount_minor + excluded.amount_minor,
-            fee_minor = o.fee_minor + excluded.fee_minor;
+      PERFORM order_minutely_add(order_kind, OLD.merchant_id, OLD.status, OLD.created_at, -1,
+                                 -OLD.amount_minor, -OLD.fee_minor);
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.created_at < closed THEN
-      INSERT INTO order_minutely AS o (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
-      VALUES (order_kind, NEW.merchant_id, NEW.status,
-              date_bin('1 minute', NEW.created_at, timestamptz '2000-01-01 00:00:00+00'),
-              1, NEW.amount_minor, NEW.fee_minor)
-      ON CONFLICT (merchant_id, kind, status, minute) DO UPDATE
-        SET orders = o.orders + excluded.orders,
-            amount_minor = o.amount_minor + excluded.amount_minor,
-            fee_minor = o.fee_minor + excluded.fee_minor;
+      PERFORM order_minutely_add(order_kind, NEW.merchant_id, NEW.status, NEW.created_at, 1,
+                                 NEW.amount_minor, NEW.fee_minor);
     END IF;
   END IF;
   RETURN NULL;

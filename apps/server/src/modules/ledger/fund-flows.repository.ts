@@ -1,6 +1,6 @@
 import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { type Db, type DbOrTx, type Tx } from '../../db/client.ts';
 import {
   type Bound,
   claimClose,
@@ -34,8 +34,7 @@ export type FundFlowFilter = {
 
 export type FundFlowTotals = { count: number; inMinor: bigint; outMinor: bigint };
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+const DAY_MS = 24 * 3_600_000;
 /** fund_flow_daily's name in rollup_horizons. */
 const FUND_FLOW_HORIZON = 'fund_flow';
 /** fund_flow_minutely's name in rollup_horizons. */
@@ -212,16 +211,7 @@ export const fundFlowsRepository = {
       lock: CLOSE_DAYS_LOCK,
       horizon: FUND_FLOW_MINUTE_HORIZON,
       before,
-      // Each merchant's oldest entry, off its time index.
-      oldest: async (tx) => {
-        const [first] = await queryRows<{ at: Date | string | null }>(
-          tx,
-          sql`select min(f.created_at) as at from merchants m
-              cross join lateral (select created_at from ${fundFlows} where merchant_id = m.id
-                                  order by created_at limit 1) as f`,
-        );
-        return first?.at ? new Date(first.at) : null;
-      },
+      tables: [fundFlows],
       build: (tx, from, to) =>
         tx.execute(sql`
           insert into ${fundFlowMinutely} (merchant_id, type, minute, in_minor, out_minor, entries)
