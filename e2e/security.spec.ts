@@ -142,7 +142,7 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
   // Older events are a filter away.
   await page.getByRole('combobox', { name: 'Event' }).click();
   await page.locator('.ant-select-item-option', { hasText: 'Two-factor authentication turned on' }).click();
-  await expect(log.locator('tbody tr.ant-table-row')).toHaveCount(1);
+  await expect(log.locator('tbody tr.data-table__row')).toHaveCount(1);
   await expect(log.getByText('Two-factor authentication turned on')).toBeVisible();
 
   // Turning it off warns first, and asks for the password again in this new session.
@@ -188,5 +188,5 @@ test('changing the password (in Chinese) signs out the other browser', async ({ 
   const devices = page.getByRole('table', { name: '已登录的设备' });
   await page.reload();
   await expect(devices.getByText('本设备')).toBeVisible();
-  await expect(devices.locator('tbody tr.ant-table-row')).toHaveCount(1);
+  await expect(devices.locator('tbody tr.data-table__row')).toHaveCount(1);
 });

@@ -1,8 +1,9 @@
 import { SendOutlined } from '@ant-design/icons';
-import { App, Button, Card, Descriptions, Empty, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Empty, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CallbackAttempt, CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
 import { DateTime } from './date-time.tsx';
+import { Table } from './table.tsx';
 import './callback-events.css';
 
 const STATUS_COLORS: Record<CallbackEvent['status'], string> = {
@@ -26,26 +27,23 @@ function Attempts({ attempts }: { attempts: CallbackAttempt[] }) {
     <Table<CallbackAttempt>
       size="small"
       rowKey="attempt"
-      pagination={false}
       aria-label={t('callbacks.attempts')}
-      dataSource={attempts}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: t('callbacks.noAttempts') }}
+      rows={attempts}
+      empty={t('callbacks.noAttempts')}
       columns={[
-        { key: 'attempt', title: t('callbacks.attempt'), render: (_, row) => row.attempt },
-        { key: 'result', title: t('callbacks.result'), render: (_, row) => <AttemptResult attempt={row} /> },
+        { key: 'attempt', title: t('callbacks.attempt'), render: (row) => row.attempt },
+        { key: 'result', title: t('callbacks.result'), render: (row) => <AttemptResult attempt={row} /> },
         {
           key: 'latency',
           title: t('callbacks.latency'),
           align: 'right',
-          render: (_, row) =>
-            row.latency_ms === null ? '-' : t('callbacks.latencyMs', { ms: row.latency_ms }),
+          render: (row) => (row.latency_ms === null ? '-' : t('callbacks.latencyMs', { ms: row.latency_ms })),
         },
-        { key: 'time', title: t('callbacks.time'), render: (_, row) => <DateTime value={row.created_at} /> },
+        { key: 'time', title: t('callbacks.time'), render: (row) => <DateTime value={row.created_at} /> },
         {
           key: 'response',
           title: t('callbacks.response'),
-          render: (_, row) =>
+          render: (row) =>
             row.response_excerpt ? <pre className="callback-response">{row.response_excerpt}</pre> : '-',
         },
       ]}

@@ -1,9 +1,11 @@
-import { Descriptions, Divider, Drawer, Skeleton, Table, Typography } from 'antd';
+import { Descriptions, Divider, Drawer, Pagination, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Collection } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Currency } from '@paydesk/shared/money.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
+import { Table } from '../../../components/table.tsx';
 import { useSettlement } from '../api/get-settlement.ts';
 import { CollectionStatusTag } from './collection-status-tag.tsx';
 import { settlementCycleLabel } from './settlement-cycle.ts';
@@ -76,43 +78,65 @@ export function SettlementDetailDrawer({
           />
           <Divider />
           <Typography.Title level={5}>{t('settlements.detail.orders')}</Typography.Title>
-          <Table<Collection>
-            size="small"
-            rowKey="trade_no"
-            aria-label={t('settlements.detail.orders')}
-            dataSource={batch.orders}
-            pagination={batch.orders.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: t('settlements.detail.noOrders') }}
-            columns={[
-              { key: 'tradeNo', title: t('columns.tradeNo'), render: (_, row) => row.trade_no },
-              { key: 'outTradeNo', title: t('columns.outTradeNo'), render: (_, row) => row.out_trade_no },
-              {
-                key: 'amount',
-                title: t('columns.amount'),
-                align: 'right',
-                render: (_, row) => <MoneyText value={row.amount} currency={row.currency} />,
-              },
-              {
-                key: 'fee',
-                title: t('columns.fee'),
-                align: 'right',
-                render: (_, row) => <MoneyText value={row.fee} currency={row.currency} />,
-              },
-              {
-                key: 'status',
-                title: t('columns.status'),
-                render: (_, row) => <CollectionStatusTag status={row.status} />,
-              },
-              {
-                key: 'paidAt',
-                title: t('columns.paidAt'),
-                render: (_, row) => <DateTime value={row.paid_at} />,
-              },
-            ]}
-          />
+          <SettlementOrders key={batch.settlement_no} orders={batch.orders} />
         </>
       )}
     </Drawer>
+  );
+}
+
+const ORDERS_PER_PAGE = 20;
+
+/** The orders a batch settled, 20 to a page. */
+function SettlementOrders({ orders }: { orders: Collection[] }) {
+  const { t } = useTranslation('collection');
+  const [page, setPage] = useState(1);
+  return (
+    <>
+      <Table<Collection>
+        size="small"
+        rowKey="trade_no"
+        aria-label={t('settlements.detail.orders')}
+        rows={orders.slice((page - 1) * ORDERS_PER_PAGE, page * ORDERS_PER_PAGE)}
+        empty={t('settlements.detail.noOrders')}
+        columns={[
+          { key: 'tradeNo', title: t('columns.tradeNo'), render: (row) => row.trade_no },
+          { key: 'outTradeNo', title: t('columns.outTradeNo'), render: (row) => row.out_trade_no },
+          {
+            key: 'amount',
+            title: t('columns.amount'),
+            align: 'right',
+            render: (row) => <MoneyText value={row.amount} currency={row.currency} />,
+          },
+          {
+            key: 'fee',
+            title: t('columns.fee'),
+            align: 'right',
+            render: (row) => <MoneyText value={row.fee} currency={row.currency} />,
+          },
+          {
+            key: 'status',
+            title: t('columns.status'),
+            render: (row) => <CollectionStatusTag status={row.status} />,
+          },
+          {
+            key: 'paidAt',
+            title: t('columns.paidAt'),
+            render: (row) => <DateTime value={row.paid_at} />,
+          },
+        ]}
+      />
+      {orders.length > ORDERS_PER_PAGE && (
+        <Pagination
+          className="data-table__pagination"
+          align="end"
+          current={page}
+          pageSize={ORDERS_PER_PAGE}
+          total={orders.length}
+          showSizeChanger={false}
+          onChange={setPage}
+        />
+      )}
+    </>
   );
 }

@@ -134,7 +134,7 @@ function renderPage(path = '/collection/payments') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 const listCalls = () => requests.filter((r) => r.path === '/api/merchant/collections');
 
 describe('Receive money > Transactions', { timeout: 60_000 }, () => {

@@ -113,7 +113,7 @@ function renderPage(path = '/collection/Settlements') {
 const rows = (scope: HTMLElement = document.body) =>
   within(scope)
     .getAllByRole('row')
-    .filter((row) => row.classList.contains('ant-table-row'));
+    .filter((row) => row.classList.contains('data-table__row'));
 const cells = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')

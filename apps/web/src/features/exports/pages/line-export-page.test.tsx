@@ -99,7 +99,7 @@ function renderAt(path: string, role: Role = 'FINANCE') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 
 describe('Exports', { timeout: 60_000 }, () => {
   it("shows each task with the spec's status label, its progress, a download or a retry with the reason", async () => {

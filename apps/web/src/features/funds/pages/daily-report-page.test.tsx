@@ -176,7 +176,7 @@ function renderPage(path = '/fund/dailyReport') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 
 describe('Funds > Daily reports', { timeout: 60_000 }, () => {
   it('shows each day from opening to closing balance, the range’s totals, and today as live', async () => {

@@ -82,7 +82,7 @@ function renderPage(path = '/fund/fundWater') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 
 describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   it('shows the rows, the sums of the whole filter and the filters read from the URL', async () => {

@@ -133,7 +133,7 @@ function renderPage(path = '/behalfPay/transfers') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 const cellsOf = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')

@@ -103,7 +103,7 @@ function renderPage(path = '/recharge/record') {
   return router;
 }
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'));
+const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 const cellsOf = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')

@@ -61,22 +61,24 @@ export function SecurityLogCard() {
         }}
         columns={[
           {
+            key: 'time',
             title: t('log.time'),
-            dataIndex: 'created_at',
-            render: (value: string) => <DateTime value={value} />,
+            render: (row) => <DateTime value={row.created_at} />,
           },
           {
+            key: 'event',
             title: t('log.event'),
-            dataIndex: 'type',
-            render: (value: string) =>
-              (SECURITY_EVENT_TYPES as readonly string[]).includes(value) ? t(`events.${value}`) : value,
+            render: (row) =>
+              (SECURITY_EVENT_TYPES as readonly string[]).includes(row.type)
+                ? t(`events.${row.type}`)
+                : row.type,
           },
           ...(isRoot
             ? [
                 {
-                  title: t('log.user'),
                   key: 'user',
-                  render: (_: unknown, row: SecurityEventItem) =>
+                  title: t('log.user'),
+                  render: (row: SecurityEventItem) =>
                     row.user
                       ? `${row.user.name} (${row.user.email})`
                       : // A platform operator's decision (a top-up or a withdrawal reviewed) names the operator.
@@ -87,14 +89,14 @@ export function SecurityLogCard() {
               ]
             : []),
           {
+            key: 'ip',
             title: t('log.ip'),
-            dataIndex: 'ip',
-            render: (ip: string | null) => ip ?? '-',
+            render: (row) => row.ip ?? '-',
           },
           {
+            key: 'browser',
             title: t('log.browser'),
-            dataIndex: 'browser',
-            render: (browser: string | null) => browser ?? t('sessions.unknown'),
+            render: (row) => row.browser ?? t('sessions.unknown'),
           },
         ]}
       />

@@ -1,10 +1,11 @@
 import { DesktopOutlined } from '@ant-design/icons';
-import { App, Button, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/date-time.tsx';
 import { SectionCard } from '../../../components/page-container.tsx';
+import { Table } from '../../../components/table.tsx';
 import { endOtherSessions } from '../api/end-other-sessions.ts';
 import { securityEventsQueryKey } from '../api/get-security-events.ts';
 import { type SessionItem, sessionsQueryKey, useSessions } from '../api/get-sessions.ts';
@@ -65,15 +66,13 @@ export function SessionsCard() {
         rowKey="id"
         size="small"
         loading={sessions.isLoading}
-        dataSource={sessions.data ?? []}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
+        rows={sessions.data ?? []}
         aria-label={t('sessions.title')}
         columns={[
           {
-            title: t('sessions.browser'),
             key: 'browser',
-            render: (_, row) => (
+            title: t('sessions.browser'),
+            render: (row) => (
               <Space>
                 <span title={row.user_agent ?? undefined}>
                   {[row.browser, row.platform].filter(Boolean).join(' · ') || t('sessions.unknown')}
@@ -83,19 +82,19 @@ export function SessionsCard() {
             ),
           },
           {
+            key: 'ip',
             title: t('sessions.ip'),
-            dataIndex: 'ip',
-            render: (ip: string | null) => ip ?? '-',
+            render: (row) => row.ip ?? '-',
           },
           {
+            key: 'lastActive',
             title: t('sessions.lastActive'),
-            dataIndex: 'last_active_at',
-            render: (value: string) => <DateTime value={value} />,
+            render: (row) => <DateTime value={row.last_active_at} />,
           },
           {
+            key: 'signedIn',
             title: t('sessions.signedIn'),
-            dataIndex: 'created_at',
-            render: (value: string) => <DateTime value={value} />,
+            render: (row) => <DateTime value={row.created_at} />,
           },
         ]}
       />
