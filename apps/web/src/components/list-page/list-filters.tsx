@@ -1,7 +1,9 @@
-import { DatePicker, Form, Input, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import type { QueryValue } from '../../lib/http.ts';
+import { DateRangeInput } from '../date-range-input.tsx';
+import { useTimeZone } from '../date-time.tsx';
 import { FilterBar } from '../filter-bar.tsx';
 import type { FilterField } from './types.ts';
 
@@ -70,6 +72,7 @@ export function ListFilters({
   const key = JSON.stringify([names, names.map((name) => filters[name])]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- key stands for the fields and the values read from filters
   const values = useMemo(() => toForm(fields, filters), [key]);
+  const timeZone = useTimeZone();
   return (
     <FilterBar<FormValues>
       values={values}
@@ -93,15 +96,13 @@ export function ListFilters({
               style={{ width: field.width ?? 200 }}
               options={field.options}
             />
-          ) : field.kind === 'timeRange' ? (
-            <DatePicker.RangePicker
-              showTime={{ defaultValue: [dayjs('00:00:00', 'HH:mm:ss'), dayjs('23:59:59', 'HH:mm:ss')] }}
-              format={DATE_TIME}
+          ) : (
+            <DateRangeInput
+              withTime={field.kind === 'timeRange'}
               placeholder={field.placeholder}
               aria-label={field.label}
+              timeZone={timeZone}
             />
-          ) : (
-            <DatePicker.RangePicker format={DATE} placeholder={field.placeholder} aria-label={field.label} />
           )}
         </Form.Item>
       ))}

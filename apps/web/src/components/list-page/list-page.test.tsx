@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, configure, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -24,6 +25,15 @@ beforeAll(async () => {
 });
 
 type Answer = { data: ListResponse<Report> | undefined; isFetching: boolean };
+
+// The filter bar reads the signed-in user's time zone (the date range's today); there is no server here,
+// so no user: the browser's zone.
+const renderRouter = (router: Parameters<typeof RouterProvider>[0]['router']) =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { enabled: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
 
 function renderList(path: string, answer: Answer) {
   const useReports = () => answer;
@@ -70,7 +80,7 @@ function renderList(path: string, answer: Answer) {
     );
   }
   const router = createMemoryRouter([{ path: '/reports', Component: Reports }], { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  renderRouter(router);
   return { router, exported };
 }
 
@@ -122,7 +132,7 @@ describe('the list kit', { timeout: 60_000 }, () => {
     const router = createMemoryRouter([{ path: '/reports', Component: Reports }], {
       initialEntries: ['/reports'],
     });
-    render(<RouterProvider router={router} />);
+    renderRouter(router);
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByRole('textbox', { name: 'Number' }), 'R7');
     act(() => rerender());
