@@ -31,6 +31,7 @@ export function DataTable<T>({
         <Pagination
           className="data-table__pagination"
           align="end"
+          size={table.size === 'small' || table.size === 'middle' ? 'small' : undefined}
           current={page}
           pageSize={perPage}
           total={meta.total}

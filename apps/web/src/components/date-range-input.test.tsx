@@ -18,7 +18,8 @@ const shown = (range: DateRange | null | undefined, format = DATE_TIME) =>
 function Field({
   initial = null,
   withTime = false,
-  timeZone,
+  // The calendar's today (2026-03-15 at 12:00 UTC) is another day east of UTC+12.
+  timeZone = 'UTC',
   changes,
 }: {
   initial?: DateRange | null;
@@ -176,6 +177,42 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
   });
 
+  it("keeps a clock time as typed where the browser's own zone skips it (daylight saving)", async () => {
+    try {
+      // New York skips 02:00-03:00 on 2026-03-08; Santiago skips midnight on 2026-09-06.
+      vi.stubEnv('TZ', 'America/New_York');
+      const changes: (DateRange | null)[] = [];
+      const { unmount } = render(<Field withTime changes={changes} />);
+      await user().type(start(), '2026-03-08 02:30:00{Enter}');
+      await user().type(end(), '2026-03-08 02:45:00{Enter}');
+      expect(changes.map((range) => shown(range))).toEqual([['2026-03-08 02:30:00', '2026-03-08 02:45:00']]);
+      unmount();
+
+      vi.stubEnv('TZ', 'America/Santiago');
+      changes.length = 0;
+      render(<Field withTime changes={changes} />);
+      await user().type(start(), '2026-09-06');
+      await user().type(end(), '2026-09-06');
+      await user().tab();
+      expect(changes.map((range) => shown(range))).toEqual([['2026-09-06 00:00:00', '2026-09-06 23:59:59']]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('opens on the month of a date pasted while the calendar is closed, with its time', async () => {
+    render(<Field withTime initial={[dayjs('2026-03-01'), dayjs('2026-03-02 23:59:59')]} changes={[]} />);
+    await user().click(start());
+    await user().keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Pasted over the whole text, the calendar still closed.
+    start().setSelectionRange(0, start().value.length);
+    await user().paste('2027-04-10 10:20:30');
+    const panel = await calendar();
+    expect(within(panel).getByText(/\d{4}/).textContent).toBe('April 2027');
+    expect(within(panel).getByRole('textbox', { name: 'Start time' })).toHaveProperty('value', '10:20:30');
+  });
+
   it('goes through months and years, with the month named in the language and its week start', async () => {
     render(<Field changes={[]} />);
     await user().click(start());
@@ -205,7 +242,7 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(start());
 
     await act(() => changeLanguage('zh-cn'));
-    expect(title()).toBe('2026年二月');
+    expect(title()).toBe('2026年2月');
     expect(columns()).toEqual(['一', '二', '三', '四', '五', '六', '日']);
     // February 2026 starts on a Sunday: Monday-first, the grid opens on Monday 26 January.
     expect(

@@ -9,6 +9,7 @@ import {
 } from '@ant-design/icons';
 import { Button, ConfigProvider, Input, Popover, theme } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import utc from 'dayjs/plugin/utc';
 import {
   type ChangeEvent,
   type CSSProperties,
@@ -22,6 +23,13 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../lib/date-time.ts';
 import './date-range-input.css';
+
+// The range's times are clock times the server reads in the user's zone: held in UTC mode, so the browser's
+// own zone (its daylight saving gaps: 02:30 on a spring-forward day) never moves them.
+dayjs.extend(utc);
+
+/** "YYYY-MM-DD[ HH:mm:ss]" as a clock time (see above). */
+export const clockTime = (text: string): Dayjs => dayjs.utc(text);
 
 export type DateRange = [Dayjs, Dayjs];
 
@@ -62,7 +70,7 @@ function parseText(text: string, withTime: boolean, side: Side): Dayjs | null {
       : parseTime(`${match[4]}:${match[5]}:${match[6] ?? '00'}`);
   // Years below 100 would be read as 19xx by Date.
   if (!time || year < 1000) return null;
-  const date = dayjs(new Date(year, month, day, ...time));
+  const date = dayjs.utc(Date.UTC(year, month, day, ...time));
   return date.year() === year && date.month() === month && date.date() === day ? date : null;
 }
 
@@ -102,7 +110,7 @@ function pickDay(
 
 /** Today in the given time zone (a UTC offset or an IANA name; the browser's when none). */
 const todayIn = (timeZone: string | undefined): Dayjs =>
-  dayjs(formatDateTime(Date.now(), timeZone, { dateOnly: true }));
+  clockTime(formatDateTime(Date.now(), timeZone, { dateOnly: true }));
 
 /** Dayjs values keep the locale they were made in; names are shown in the console's current one. */
 const localized = (date: Dayjs) => date.locale(dayjs.locale());
@@ -173,7 +181,9 @@ export function DateRangeInput({
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState<Side>(0);
   const [picked, setPicked] = useState<Pair<boolean>>([false, false]);
-  const [month, setMonth] = useState<Dayjs>(() => (value?.[0] ?? dayjs()).startOf('month'));
+  const [month, setMonth] = useState<Dayjs>(() =>
+    (value?.[0] ? clockTime(value[0].format(DATE)) : todayIn(timeZone)).startOf('month'),
+  );
   const [times, setTimes] = useState<Pair<string>>(DEFAULT_TIMES);
   const [hovered, setHovered] = useState<DayKey | null>(null);
   // Enter was pressed on a text that is no date yet: show it as wrong though it may be on its way.
@@ -253,12 +263,13 @@ export function DateRangeInput({
     const text = event.target.value;
     setTexts(side === 0 ? [text, texts[1]] : [texts[0], text]);
     setTried(side === 0 ? [false, tried[1]] : [tried[0], false]);
+    // Opening first: it sets the month and times from the texts before this one.
+    if (!open) openAt(side);
     const date = parseText(text, withTime, side);
     if (date) {
       setMonth(date.startOf('month'));
       if (withTime) setTimes(side === 0 ? [date.format(TIME), times[1]] : [times[0], date.format(TIME)]);
     }
-    if (!open) openAt(side);
   };
 
   const onKeyDown = (side: Side) => (event: KeyboardEvent<HTMLInputElement>) => {
@@ -305,7 +316,10 @@ export function DateRangeInput({
     setPicked(nowPicked);
     setTried([false, false]);
     if (nowPicked[0] && nowPicked[1] && chosen[0] !== null && chosen[1] !== null) {
-      // Both ends chosen: dates are taken at once, times on OK (they may still change).
+      // Both ends chosen: dates are taken at once, times on OK (they may still change); a further click
+      // starts a new range.
+      setPicked([false, false]);
+      setActive(0);
       if (withTime) setTexts(next);
       else if (commit(next)) close();
       return;
@@ -452,7 +466,7 @@ export function DateRangeInput({
           {nav('dateRange.previousYear', <DoubleLeftOutlined />, month.subtract(1, 'year'))}
           {nav('dateRange.previousMonth', <LeftOutlined />, month.subtract(1, 'month'))}
           <span className="date-range-panel__title" aria-live="polite">
-            {t('dateRange.monthTitle', { month: localized(month).format('MMMM'), year: month.year() })}
+            {localized(month).format(t('dateRange.monthFormat'))}
           </span>
           {nav('dateRange.nextMonth', <RightOutlined />, month.add(1, 'month'))}
           {nav('dateRange.nextYear', <DoubleRightOutlined />, month.add(1, 'year'))}
@@ -525,7 +539,11 @@ export function DateRangeInput({
                   onFocus={() => setActive(side)}
                   onKeyDown={(event) => {
                     if (event.key === 'Enter') onOk();
-                    if (event.key === 'Escape') cancel();
+                    if (event.key === 'Escape') {
+                      // As in the inputs: the calendar closes, not a drawer or dialog around the field.
+                      event.stopPropagation();
+                      cancel();
+                    }
                   }}
                   onBlur={() => {
                     // A time left half typed shows the one in use again (the panel's onBlur does the rest).

@@ -39,7 +39,14 @@ export function FilterBar<Values extends Record<string, unknown>>({
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
             {t('actions.search')}
           </Button>
-          <Button icon={<ReloadOutlined />} onClick={onReset}>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              // The fields empty even when the URL has no filter to clear (nothing would reset them).
+              form.resetFields();
+              onReset();
+            }}
+          >
             {t('actions.reset')}
           </Button>
         </Space>

@@ -1,8 +1,8 @@
 import { Form, Input, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import type { QueryValue } from '../../lib/http.ts';
-import { DateRangeInput } from '../date-range-input.tsx';
+import { clockTime, DateRangeInput } from '../date-range-input.tsx';
 import { useTimeZone } from '../date-time.tsx';
 import { FilterBar } from '../filter-bar.tsx';
 import type { FilterField } from './types.ts';
@@ -28,7 +28,7 @@ function toForm(fields: readonly FilterField<string>[], filters: Record<string, 
     // A date alone as the end of a time range means the whole of that day.
     const endOf = (value: string) =>
       field.kind === 'timeRange' && value.length === 10 ? `${value} 23:59:59` : value;
-    values[field.from] = start && end ? [dayjs(start), dayjs(endOf(end))] : null;
+    values[field.from] = start && end ? [clockTime(start), clockTime(endOf(end))] : null;
   }
   return values;
 }

@@ -111,6 +111,17 @@ describe('the list kit', { timeout: 60_000 }, () => {
     );
   });
 
+  it('empties what is typed on Reset, though the URL has no filter to clear', async () => {
+    const { router } = renderList('/reports', { data: undefined, isFetching: false });
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByPlaceholderText('From'), '2026-03-01');
+    await user.type(screen.getByPlaceholderText('To'), '2026-03-05');
+    await user.click(screen.getByRole('button', { name: /Reset/ }));
+    await waitFor(() => expect(screen.getByPlaceholderText('From')).toHaveProperty('value', ''));
+    expect(screen.getByPlaceholderText('To')).toHaveProperty('value', '');
+    expect(router.state.location.search).toBe('');
+  });
+
   it('keeps what is typed when the page renders again with a new field list (its labels from t())', async () => {
     let rerender: () => void = () => undefined;
     function Reports() {

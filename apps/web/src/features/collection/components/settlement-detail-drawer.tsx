@@ -130,6 +130,7 @@ function SettlementOrders({ orders }: { orders: Collection[] }) {
         <Pagination
           className="data-table__pagination"
           align="end"
+          size="small"
           current={page}
           pageSize={ORDERS_PER_PAGE}
           total={orders.length}
