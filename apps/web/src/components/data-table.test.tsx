@@ -50,6 +50,15 @@ describe('Table', () => {
     expect(placeholder.colSpan).toBe(2);
   });
 
+  it('says nothing of rows while the first ones load', () => {
+    const { rerender } = render(
+      <Table<Row> columns={columns} rows={[]} rowKey="no" empty="Nothing here yet" loading />,
+    );
+    expect(screen.queryByText('Nothing here yet')).toBeNull();
+    rerender(<Table<Row> columns={columns} rows={[]} rowKey="no" empty="Nothing here yet" />);
+    expect(screen.getByText('Nothing here yet')).toBeInTheDocument();
+  });
+
   it('says it is busy while loading, keeping the rows it has', async () => {
     const { container, rerender } = render(<Table<Row> columns={columns} rows={rows} rowKey="no" />);
     expect(screen.getByRole('table').getAttribute('aria-busy')).toBeNull();

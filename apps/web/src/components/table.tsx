@@ -72,7 +72,14 @@ export function Table<Row>({
             <tbody>
               {rows.length === 0 ? (
                 <tr className="data-table__placeholder">
-                  <td colSpan={columns.length}>{empty ?? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />}</td>
+                  <td colSpan={columns.length}>
+                    {/* Loading: nothing is said about rows not read yet; the spinner stands over a blank. */}
+                    {loading ? (
+                      <div className="data-table__loading" />
+                    ) : (
+                      (empty ?? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />)
+                    )}
+                  </td>
                 </tr>
               ) : (
                 rows.map((row) => (

@@ -79,8 +79,10 @@ export function ListPage<
     ...(detail
       ? [
           {
-            key: 'actions',
-            title: '',
+            // A key no page's own column uses (the Exports page has an "actions" column of its own).
+            key: '__detail',
+            // Read by screen readers; the column needs no visible title.
+            title: <span className="data-table__hidden-title">{detail.actionLabel}</span>,
             render: (row: Row) => (
               <Button type="link" size="small" onClick={() => setOpenRow(row)}>
                 {detail.actionLabel}
