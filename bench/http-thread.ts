@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { parentPort, type Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { Client } from 'undici';
 
 // The benchmarks' HTTP client on a thread of its own, as a caller is a process of its own: it times each
@@ -32,9 +32,8 @@ if (parentPort && workerData?.httpThread) {
 }
 
 /** Starts the client thread for `base` with these headers on every request. */
-export async function startHttpThread(base: URL, headers: Record<string, string>) {
-  const { Worker } = await import('node:worker_threads');
-  const worker: Worker = new Worker(new URL(import.meta.url), {
+export function startHttpThread(base: URL, headers: Record<string, string>) {
+  const worker = new Worker(new URL(import.meta.url), {
     workerData: { httpThread: { base: base.toString(), headers } },
   });
   const pending = new Map<number, { resolve: (a: ThreadAnswer) => void; reject: (e: Error) => void }>();

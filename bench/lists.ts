@@ -491,7 +491,7 @@ export async function runLists(): Promise<void> {
   const logs = serverLog();
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let client: HttpClient | undefined;
-  let thread: Awaited<ReturnType<typeof startHttpThread>> | undefined;
+  let thread: ReturnType<typeof startHttpThread> | undefined;
   try {
     const merchant = (
       await bare.query<{ id: string }>(`select id from merchants where no = $1`, [LISTS_MERCHANT_NO])
@@ -526,7 +526,7 @@ export async function runLists(): Promise<void> {
     const headers = { cookie: `paydesk_session=${session}`, accept: 'application/json', 'x-timezone': 'UTC' };
     client = new HttpClient(base, { pipelining: 1 });
     const http = client;
-    thread = await startHttpThread(base, headers);
+    thread = startHttpThread(base, headers);
     const get = thread.get;
     const getList = async (path: string): Promise<ListAnswer> => {
       const answer = await get(path);

@@ -349,8 +349,7 @@ export function DateRangeInput({
   };
 
   const onClear = () => {
-    if (value) onChange?.(null);
-    setTexts(['', '']);
+    commit(['', '']);
     close();
   };
 

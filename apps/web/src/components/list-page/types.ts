@@ -2,6 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import type { ListMeta } from '@paydesk/shared/pagination.ts';
+import type { TableColumn } from '../table.tsx';
 
 /** A list's filters: ListQuerySchema (or CursorListQuerySchema) extended in packages/shared. */
 export type ListFilterSchema = z.ZodType<
@@ -17,14 +18,8 @@ export type ListResponse<Row> = {
   meta: Omit<ListMeta, 'sums'> & { sums?: object; next_cursor?: string | null };
 };
 
-/** A column: its title and how a row shows in it. */
-export type ListColumn<Row> = {
-  key: string;
-  title: string;
-  render: (row: Row) => ReactNode;
-  align?: 'left' | 'right' | 'center';
-  width?: number;
-};
+/** A column of a list page: the table's column (components/table.tsx), titled by a text. */
+export type ListColumn<Row> = TableColumn<Row> & { title: string };
 
 /** A field of the filter bar, bound to the filter(s) of the URL it sets. */
 export type FilterField<Name extends string> =
