@@ -13,7 +13,6 @@ import {
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { channels } from './collections.ts';
-import { holds } from './ledger.ts';
 import { merchants, users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
 
@@ -49,8 +48,6 @@ export const payouts = pgTable(
     accountNo: text('account_no').notNull(),
     notifyUrl: text('notify_url'),
     note: text('note'),
-    /** The hold of amount + fee taken at creation (the ledger's). */
-    holdId: bigint('hold_id', { mode: 'number' }).references(() => holds.id),
     failureReason: text('failure_reason'),
     processingAt: timestamp('processing_at', { withTimezone: true }),
     /** success, failed, cancelled or rejected. */
@@ -68,7 +65,6 @@ export const payouts = pgTable(
       .on(t.merchantId, t.finishedAt)
       .where(sql`${t.finishedAt} is not null`),
     index('payouts_channel_idx').on(t.channelId),
-    index('payouts_hold_idx').on(t.holdId),
     index('payouts_user_idx').on(t.createdByUserId),
     check('payouts_status_valid', sql`${t.status} in (${quotedList(PAYOUT_STATUSES)})`),
     check('payouts_account_type_valid', sql`${t.accountType} in (${quotedList(ACCOUNT_TYPES)})`),

@@ -370,10 +370,6 @@ export const payoutsRepository = {
     });
   },
 
-  setHold: async (tx: Tx, id: number, holdId: number) => {
-    await tx.update(payouts).set({ holdId }).where(eq(payouts.id, id));
-  },
-
   findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {
     const [row] = await db
       .select()

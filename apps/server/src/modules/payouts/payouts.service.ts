@@ -117,7 +117,6 @@ const asWritten = (values: NewPayout): PayoutRow => ({
   cpfCnpj: null,
   notifyUrl: null,
   note: null,
-  holdId: null,
   failureReason: null,
   processingAt: null,
   finishedAt: null,
