@@ -122,13 +122,13 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     await user().click(start());
     const panel = await calendar();
     expect(within(panel).getByText('March 2026')).toBeInTheDocument();
-    expect(within(panel).getByRole('button', { name: '2026-03-15' }).getAttribute('aria-current')).toBe(
-      'date',
-    );
-    await user().click(within(panel).getByRole('button', { name: '2026-03-12' }));
+    expect(
+      within(panel).getByRole('button', { name: 'Sunday, March 15, 2026' }).getAttribute('aria-current'),
+    ).toBe('date');
+    await user().click(within(panel).getByRole('button', { name: 'Thursday, March 12, 2026' }));
     expect(start().value).toBe('2026-03-12');
     expect(document.activeElement).toBe(end());
-    await user().click(within(panel).getByRole('button', { name: '2026-03-03' }));
+    await user().click(within(panel).getByRole('button', { name: 'Tuesday, March 3, 2026' }));
     expect(changes.map((range) => shown(range, 'YYYY-MM-DD'))).toEqual([['2026-03-03', '2026-03-12']]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect([start().value, end().value]).toEqual(['2026-03-03', '2026-03-12']);
@@ -143,8 +143,8 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     const endTime = within(panel).getByRole('textbox', { name: 'End time' }) as HTMLInputElement;
     expect([startTime.value, endTime.value]).toEqual(['00:00:00', '23:59:59']);
     expect(within(panel).getByRole('button', { name: 'OK' })).toHaveProperty('disabled', true);
-    await user().click(within(panel).getByRole('button', { name: '2026-03-05' }));
-    await user().click(within(panel).getByRole('button', { name: '2026-03-06' }));
+    await user().click(within(panel).getByRole('button', { name: 'Thursday, March 5, 2026' }));
+    await user().click(within(panel).getByRole('button', { name: 'Friday, March 6, 2026' }));
     expect([start().value, end().value]).toEqual(['2026-03-05 00:00:00', '2026-03-06 23:59:59']);
     expect(changes).toEqual([]);
     await user().clear(endTime);
@@ -160,8 +160,8 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     render(<Field withTime changes={changes} />);
     await user().click(start());
     const panel = await calendar();
-    await user().click(within(panel).getByRole('button', { name: '2026-03-05' }));
-    await user().click(within(panel).getByRole('button', { name: '2026-03-06' }));
+    await user().click(within(panel).getByRole('button', { name: 'Thursday, March 5, 2026' }));
+    await user().click(within(panel).getByRole('button', { name: 'Friday, March 6, 2026' }));
     await user().click(within(panel).getByRole('textbox', { name: 'End time' }));
     await user().click(screen.getByRole('button', { name: 'Next' }));
     expect(changes.map((range) => shown(range))).toEqual([['2026-03-05 00:00:00', '2026-03-06 23:59:59']]);
@@ -223,12 +223,11 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
         .getAllByRole('columnheader')
         .map((th) => th.textContent);
     expect(columns()).toEqual(['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']);
+    // The first day of the grid, as a screen reader names it.
+    const firstDay = () =>
+      within(panel).getAllByRole('button', { name: /2026/ })[0].getAttribute('aria-label');
     // March 2026 starts on a Sunday: the grid's first day is the 1st.
-    expect(
-      within(panel)
-        .getAllByRole('button', { name: /^\d{4}-/ })[0]
-        .getAttribute('aria-label'),
-    ).toBe('2026-03-01');
+    expect(firstDay()).toBe('Sunday, March 1, 2026');
     await user().click(within(panel).getByRole('button', { name: 'Next month' }));
     expect(title()).toBe('April 2026');
     await user().click(within(panel).getByRole('button', { name: 'Next year' }));
@@ -244,12 +243,11 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     await act(() => changeLanguage('zh-cn'));
     expect(title()).toBe('2026年2月');
     expect(columns()).toEqual(['一', '二', '三', '四', '五', '六', '日']);
-    // February 2026 starts on a Sunday: Monday-first, the grid opens on Monday 26 January.
-    expect(
-      within(panel)
-        .getAllByRole('button', { name: /^\d{4}-/ })[0]
-        .getAttribute('aria-label'),
-    ).toBe('2026-01-26');
+    // February 2026 starts on a Sunday: Monday-first, the grid opens on Monday 26 January, named as
+    // each language names a day.
+    expect(firstDay()).toBe('2026年1月26日 星期一');
+    await act(() => changeLanguage('vi'));
+    expect(firstDay()).toBe('Ngày 26 tháng 1 năm 2026 (thứ hai)');
   });
 
   it('closes on Escape and puts back what was there', async () => {
@@ -257,7 +255,7 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     render(<Field initial={[dayjs('2026-03-01'), dayjs('2026-03-02')]} changes={changes} />);
     await user().click(start());
     const panel = await calendar();
-    await user().click(within(panel).getByRole('button', { name: '2026-03-10' }));
+    await user().click(within(panel).getByRole('button', { name: 'Tuesday, March 10, 2026' }));
     expect(start().value).toBe('2026-03-10');
     await user().keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -271,9 +269,9 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     render(<Field withTime timeZone="+14:00" changes={changes} />);
     await user().click(start());
     const panel = await calendar();
-    expect(within(panel).getByRole('button', { name: '2026-03-16' }).getAttribute('aria-current')).toBe(
-      'date',
-    );
+    expect(
+      within(panel).getByRole('button', { name: 'Monday, March 16, 2026' }).getAttribute('aria-current'),
+    ).toBe('date');
     await user().click(within(panel).getByRole('button', { name: 'Last 7 days' }));
     expect(changes.map((range) => shown(range))).toEqual([['2026-03-10 00:00:00', '2026-03-16 23:59:59']]);
   });

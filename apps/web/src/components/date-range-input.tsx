@@ -508,7 +508,7 @@ export function DateRangeInput({
                         type="button"
                         tabIndex={-1}
                         className="date-range-panel__day"
-                        aria-label={key}
+                        aria-label={localized(day).format(t('dateRange.dayFormat'))}
                         aria-pressed={key === days[0] || key === days[1]}
                         aria-current={key === todayKey ? 'date' : undefined}
                         onMouseEnter={() => setHovered(key)}
