@@ -4,9 +4,6 @@ import { DEMO, expect, logIn, test } from './fixtures.ts';
 // What a finance team opens every morning: the Dashboard with its charts, the daily reports that reconcile
 // with Funds > Transactions, and Contact us, in English, Chinese and Vietnamese.
 
-// Charts drawn at once (no animation), so what a screenshot shows is the finished chart.
-test.use({ reducedMotion: 'reduce' });
-
 /** Set SHOTS_DIR to keep a full-page screenshot of each page as the test sees it. */
 async function shot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
@@ -36,10 +33,23 @@ test('the Dashboard draws its charts from the demo traffic and each figure opens
   await logIn(page, DEMO.ROOT);
   const trends = page.getByTestId('dashboard-trends');
   await expect(trends.getByText('Last 7 days', { exact: true })).toBeVisible();
-  // ECharts draws SVG: bars for the amounts, lines for the success rate, pies for the mix.
-  await expect(page.getByTestId('chart-amounts').locator('svg path').first()).toBeAttached();
-  await expect(page.getByTestId('chart-success-rate').locator('svg')).toBeAttached();
-  await expect(page.getByTestId('chart-mix-collection').locator('svg')).toBeAttached();
+  // The charts are SVG: bars for the amounts, points (and lines) for the success rate, a ring for the mix.
+  const amounts = page.getByTestId('chart-amounts');
+  await expect(amounts.locator('svg rect.chart-bar').first()).toBeAttached();
+  await expect(
+    page.getByTestId('chart-success-rate').locator('svg circle.chart-point').first(),
+  ).toBeAttached();
+  await expect(
+    page.getByTestId('chart-mix-collection').locator('svg path.chart-slice').first(),
+  ).toBeAttached();
+  // Today's column, at the right edge: its tooltip opens on the left, inside the chart.
+  const chart = (await amounts.boundingBox())!;
+  await amounts.hover({ position: { x: chart.width - 20, y: chart.height / 2 } });
+  const tooltip = amounts.getByRole('tooltip');
+  await expect(tooltip).toContainText('Collections');
+  const tip = (await tooltip.boundingBox())!;
+  expect(tip.x).toBeGreaterThanOrEqual(chart.x);
+  expect(tip.x + tip.width).toBeLessThanOrEqual(chart.x + chart.width);
   await expect(page.getByTestId('trend-total-collection')).toContainText('CNY');
   await shot(page, 'dashboard-en');
 

@@ -1,5 +1,5 @@
 import { Card, Col, Empty, Row, Segmented, Space, Statistic, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { COLLECTION_STATUSES } from '@paydesk/shared/collections/collections.schemas.ts';
@@ -7,8 +7,8 @@ import type { DashboardSeries, DayPoint } from '@paydesk/shared/dashboard/dashbo
 import { type Currency, fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import { PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { formatMoney } from '../../../components/money-text.tsx';
-import { EChart } from './echart.tsx';
-import type { ChartOption } from './echarts.ts';
+import { BarChart, LineChart } from './charts/day-chart.tsx';
+import { DonutChart } from './charts/donut-chart.tsx';
 
 export const PERIODS = [7, 30] as const;
 export type Period = (typeof PERIODS)[number];
@@ -75,63 +75,17 @@ export function TrendsCard({
   const [period, setPeriod] = useState<Period>(7);
 
   const kinds = (['collection', 'payout'] as const).filter((kind) => series?.[kind]);
-  const days = useMemo(() => series?.days.slice(-period) ?? [], [series, period]);
+  const days = series?.days.slice(-period) ?? [];
   const pointsOf = (kind: Kind) => series?.[kind]?.slice(-period) ?? [];
   const from = days[0];
   const to = days.at(-1);
   const seriesName = (kind: Kind) => t(`dashboard:charts.${kind}`);
-  const shortDay = (day: string) => day.slice(5);
-
-  const amountsOption = useMemo<ChartOption>(
-    () => ({
-      color: kinds.map((kind) => KINDS[kind].color),
-      grid: { left: 8, right: 16, top: 40, bottom: 8 },
-      legend: { top: 0 },
-      tooltip: {
-        trigger: 'axis',
-        valueFormatter: (value) => formatMoney(String(value), currency),
-      },
-      xAxis: { type: 'category', data: days.map(shortDay) },
-      yAxis: { type: 'value' },
-      series: kinds.map((kind) => ({
-        type: 'bar',
-        name: seriesName(kind),
-        // Display only: the exact figures are the decimal strings of the links and the tooltip.
-        data: (series?.[kind] ?? []).slice(-period).map((p) => Number(p.paid_amount)),
-        barMaxWidth: 24,
-      })),
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, period, currency, t],
-  );
-
-  const rateOption = useMemo<ChartOption>(
-    () => ({
-      color: kinds.map((kind) => KINDS[kind].color),
-      grid: { left: 8, right: 16, top: 40, bottom: 8 },
-      legend: { top: 0 },
-      tooltip: {
-        trigger: 'axis',
-        valueFormatter: (value) => (value === null || value === undefined ? '—' : `${String(value)}%`),
-      },
-      xAxis: { type: 'category', data: days.map(shortDay) },
-      yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
-      series: kinds.map((kind) => ({
-        type: 'line',
-        name: seriesName(kind),
-        // A day between two days without orders is a lone point: always drawn, never a gap.
-        connectNulls: false,
-        showSymbol: true,
-        showAllSymbol: true,
-        symbolSize: 7,
-        data: (series?.[kind] ?? [])
-          .slice(-period)
-          .map((p) => (p.success_rate === null ? null : Math.round(Number(p.success_rate) * 10000) / 100)),
-      })),
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [series, period, t],
-  );
+  const categories = days.map((day) => day.slice(5));
+  const seriesOf = (kind: Kind, value: (point: DayPoint) => number | null) => ({
+    name: seriesName(kind),
+    color: KINDS[kind].color,
+    values: pointsOf(kind).map(value),
+  });
 
   const mixOf = (kind: Kind) => {
     const points = pointsOf(kind);
@@ -142,23 +96,6 @@ export function TrendsCard({
       }))
       .filter((entry) => entry.count > 0);
   };
-
-  const mixOption = (kind: Kind): ChartOption => ({
-    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    series: [
-      {
-        type: 'pie',
-        name: seriesName(kind),
-        radius: ['45%', '72%'],
-        label: { show: false },
-        data: mixOf(kind).map(({ status, count }) => ({
-          name: t(`${KINDS[kind].namespace}:status.${status}`),
-          value: count,
-          itemStyle: { color: STATUS_COLORS[status] },
-        })),
-      },
-    ],
-  });
 
   const openDay = (kind: Kind, index: number, status?: string) => {
     const day = days[index];
@@ -218,22 +155,33 @@ export function TrendsCard({
           <Row gutter={[24, 24]} style={{ marginTop: 16 }}>
             <Col xs={24} xl={12}>
               <Typography.Title level={5}>{t('dashboard:charts.amounts')}</Typography.Title>
-              <EChart
-                option={amountsOption}
+              <BarChart
+                categories={categories}
+                // Display only (floats): the exact figures are in the lists a bar opens.
+                series={kinds.map((kind) => seriesOf(kind, (p) => Number(p.paid_amount)))}
+                formatValue={(value) => formatMoney(String(value ?? 0), currency)}
                 label={t('dashboard:charts.amounts')}
                 testId="chart-amounts"
-                onClick={({ seriesIndex = 0, dataIndex }) =>
+                onClick={({ seriesIndex, dataIndex }) =>
                   openDay(kinds[seriesIndex], dataIndex, KINDS[kinds[seriesIndex]].paid)
                 }
               />
             </Col>
             <Col xs={24} xl={12}>
               <Typography.Title level={5}>{t('dashboard:charts.successRate')}</Typography.Title>
-              <EChart
-                option={rateOption}
+              <LineChart
+                categories={categories}
+                series={kinds.map((kind) =>
+                  seriesOf(kind, (p) =>
+                    p.success_rate === null ? null : Math.round(Number(p.success_rate) * 10000) / 100,
+                  ),
+                )}
+                max={100}
+                formatTick={(value) => `${value}%`}
+                formatValue={(value) => (value === null ? '—' : `${value}%`)}
                 label={t('dashboard:charts.successRate')}
                 testId="chart-success-rate"
-                onClick={({ seriesIndex = 0, dataIndex }) => openDay(kinds[seriesIndex], dataIndex)}
+                onClick={({ seriesIndex, dataIndex }) => openDay(kinds[seriesIndex], dataIndex)}
               />
             </Col>
           </Row>
@@ -247,9 +195,12 @@ export function TrendsCard({
                 <Col xs={24} xl={12} key={kind} data-testid={`mix-${kind}`}>
                   <Row gutter={16} align="middle">
                     <Col xs={24} sm={12}>
-                      <EChart
-                        option={mixOption(kind)}
-                        height={200}
+                      <DonutChart
+                        slices={mix.map(({ status, count }) => ({
+                          name: t(`${KINDS[kind].namespace}:status.${status}`),
+                          color: STATUS_COLORS[status],
+                          value: count,
+                        }))}
                         label={`${t('dashboard:charts.mix')}: ${seriesName(kind)}`}
                         testId={`chart-mix-${kind}`}
                         onClick={({ dataIndex }) => {
