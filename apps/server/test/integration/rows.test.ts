@@ -84,5 +84,5 @@ it('answers a payout (another table, other columns) as drizzle reads it back', a
   });
   const [stored] = await db.select().from(payouts).where(eq(payouts.id, made!.id));
   expect(made).toEqual(stored);
-  expect(made).toMatchObject({ payeeName: '张三', status: stored.status, holdId: null });
+  expect(made).toMatchObject({ payeeName: '张三', status: stored.status, failureReason: null });
 });
