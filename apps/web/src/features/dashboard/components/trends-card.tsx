@@ -8,6 +8,7 @@ import { type Currency, fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import { PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { formatMoney } from '../../../components/money-text.tsx';
 import { BarChart, LineChart } from './charts/day-chart.tsx';
+import { SwatchMark } from './charts/chart-frame.tsx';
 import { DonutChart } from './charts/donut-chart.tsx';
 
 export const PERIODS = [7, 30] as const;
@@ -219,17 +220,7 @@ export function TrendsCard({
                         <Space direction="vertical" size={4} style={{ display: 'flex', marginTop: 8 }}>
                           {mix.map(({ status, count }) => (
                             <Link key={status} to={listLink(kind, from!, to!, status)}>
-                              <span
-                                aria-hidden
-                                style={{
-                                  display: 'inline-block',
-                                  width: 10,
-                                  height: 10,
-                                  borderRadius: 2,
-                                  marginRight: 8,
-                                  background: STATUS_COLORS[status],
-                                }}
-                              />
+                              <SwatchMark color={STATUS_COLORS[status]} />
                               {t(`${KINDS[kind].namespace}:status.${status}`)}:{' '}
                               {count.toLocaleString('en-US')}
                             </Link>
