@@ -33,7 +33,7 @@ function ChannelCard({ channel }: { channel: ContactChannel }) {
   };
   return (
     <Card data-testid={`contact-${channel.kind}`} style={{ height: '100%' }}>
-      <Space direction="vertical" size={12} style={{ display: 'flex' }}>
+      <Space orientation="vertical" size={12} style={{ display: 'flex' }}>
         <Space size={12}>
           <span style={{ fontSize: 28, lineHeight: 1 }} aria-hidden>
             {ICONS[channel.kind]}
@@ -79,7 +79,7 @@ export default function ContactUsPage() {
       <Alert
         type="error"
         showIcon
-        message={t('contact:error')}
+        title={t('contact:error')}
         action={
           <Button size="small" onClick={() => void contact.refetch()}>
             {t('contact:retry')}

@@ -217,7 +217,7 @@ export function TrendsCard({
                           {t('dashboard:charts.noOrders')}
                         </Typography.Paragraph>
                       ) : (
-                        <Space direction="vertical" size={4} style={{ display: 'flex', marginTop: 8 }}>
+                        <Space orientation="vertical" size={4} style={{ display: 'flex', marginTop: 8 }}>
                           {mix.map(({ status, count }) => (
                             <Link key={status} to={listLink(kind, from!, to!, status)}>
                               <SwatchMark color={STATUS_COLORS[status]} />

@@ -51,7 +51,7 @@ export default function DailyReportPage() {
     count === 0 ? (
       money(amount)
     ) : (
-      <Space direction="vertical" size={0} style={{ alignItems: 'flex-end' }}>
+      <Space orientation="vertical" size={0} style={{ alignItems: 'flex-end' }}>
         {money(amount)}
         <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
           {t('dailyReport.countFee', { count })} <MoneyText value={fee} currency={currency} />

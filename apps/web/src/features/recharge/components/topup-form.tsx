@@ -60,7 +60,7 @@ function ScreenshotPicker({ value, onChange }: { value?: File; onChange?: (file:
     [preview],
   );
   return (
-    <Space direction="vertical">
+    <Space orientation="vertical">
       <Upload
         accept=".png,.jpg,.jpeg,image/png,image/jpeg"
         maxCount={1}

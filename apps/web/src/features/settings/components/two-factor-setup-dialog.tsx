@@ -86,7 +86,7 @@ export function TwoFactorSetupDialog({
       footer={footer}
       onCancel={close}
       // The recovery codes are shown once: a click beside the dialog must not lose them.
-      maskClosable={false}
+      mask={{ closable: false }}
       destroyOnHidden
       centered
       width={560}

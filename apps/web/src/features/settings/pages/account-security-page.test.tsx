@@ -172,6 +172,9 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
         .map((item) => item.textContent),
     ).toEqual(CODES);
     expect(within(setup).getByRole('button', { name: /Download \.txt/ })).toBeInTheDocument();
+    // The codes are shown once: a click beside the dialog leaves them there.
+    await user.click(setup.closest('.ant-modal-wrap')!);
+    expect(within(setup).getByRole('list', { name: 'Recovery codes' })).toBeInTheDocument();
     await user.click(within(setup).getByRole('button', { name: 'I have saved them' }));
     // Closing refreshes the account state (two-factor now on).
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/user/meta')).toHaveLength(2));
