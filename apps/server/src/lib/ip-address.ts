@@ -1,73 +1,34 @@
+import ipaddr from 'ipaddr.js';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** An IP address as its family and network-order bytes (4 for IPv4, 16 for IPv6). */
 export type IpBytes = { family: 4 | 6; bytes: Uint8Array };
 
-/** Parses a bare IPv4 (dotted decimal, no leading zeros) or IPv6 address (no zone id); null if it is neither. */
-export function parseIp(text: string): IpBytes | null {
-  if (isIPv4(text)) return { family: 4, bytes: Uint8Array.from(text.split('.'), Number) };
+/**
+ * A bare IPv4 (dotted decimal, no leading zeros) or IPv6 address (no zone id) as ipaddr.js reads it; null
+ * if it is neither. node:net decides what counts as an address (ipaddr.js also takes 0x7f.1, 2130706433
+ * and octal).
+ */
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (isIPv4(text)) return ipaddr.IPv4.parse(text);
   if (!isIPv6(text) || text.includes('%')) return null;
-  return { family: 6, bytes: ipv6Bytes(text) };
+  // ipaddr.js reads exactly "::a.b.c.d" as the IPv4-mapped ::ffff:a.b.c.d; it is ::a.b.c.d (RFC 4291).
+  return ipaddr.IPv6.parse(/^::\d+\.\d+\.\d+\.\d+$/.test(text) ? `0${text}` : text);
 }
 
-function ipv6Bytes(text: string): Uint8Array {
-  const groupsOf = (part: string): number[] => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    for (const piece of part.split(':')) {
-      if (piece.includes('.')) {
-        const [a, b, c, d] = piece.split('.').map(Number);
-        groups.push((a << 8) | b, (c << 8) | d);
-      } else {
-        groups.push(parseInt(piece, 16));
-      }
-    }
-    return groups;
-  };
-  const gap = text.indexOf('::');
-  const head = groupsOf(gap < 0 ? text : text.slice(0, gap));
-  const tail = gap < 0 ? [] : groupsOf(text.slice(gap + 2));
-  const groups = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    bytes[2 * i] = group >> 8;
-    bytes[2 * i + 1] = group & 0xff;
-  });
-  return bytes;
+/** Parses a bare IPv4 (dotted decimal, no leading zeros) or IPv6 address (no zone id); null if it is neither. */
+export function parseIp(text: string): IpBytes | null {
+  const ip = parseAddress(text);
+  if (!ip) return null;
+  return { family: ip.kind() === 'ipv4' ? 4 : 6, bytes: Uint8Array.from(ip.toByteArray()) };
 }
 
 /** The canonical text of an address: dotted IPv4, or IPv6 as RFC 5952 (lowercase, longest zero run as ::). */
-export function formatIp({ family, bytes }: IpBytes): string {
-  if (family === 4) return bytes.join('.');
-  const mapped = mappedIpv4(bytes);
-  if (mapped) return `::ffff:${mapped.join('.')}`;
-  const groups = Array.from({ length: 8 }, (_, i) => (bytes[2 * i] << 8) | bytes[2 * i + 1]);
-  let bestStart = -1;
-  let bestLength = 1; // RFC 5952: a single zero group is not shortened
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i += 1;
-      continue;
-    }
-    let end = i;
-    while (end < 8 && groups[end] === 0) end += 1;
-    if (end - i > bestLength) [bestStart, bestLength] = [i, end - i];
-    i = end;
-  }
-  const hex = (from: number, to: number) =>
-    groups
-      .slice(from, to)
-      .map((group) => group.toString(16))
-      .join(':');
-  if (bestStart < 0) return hex(0, 8);
-  return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d), else null. */
-export function mappedIpv4(bytes: Uint8Array): Uint8Array | null {
-  if (bytes.length !== 16) return null;
-  for (let i = 0; i < 10; i += 1) if (bytes[i] !== 0) return null;
-  return bytes[10] === 0xff && bytes[11] === 0xff ? bytes.slice(12) : null;
+export function formatIp({ bytes }: IpBytes): string {
+  const ip = ipaddr.fromByteArray(Array.from(bytes));
+  // RFC 5952 section 5: an IPv4-mapped address ends in dotted decimal.
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) return `::ffff:${ip.toIPv4Address().toString()}`;
+  return ip.toString();
 }
 
 /** The network address of `bytes` under a prefix length: every bit after the prefix cleared. */
@@ -78,9 +39,24 @@ export function networkAddress(bytes: Uint8Array, prefix: number): Uint8Array {
   });
 }
 
-/** Whether `bytes` lies in the network `network`/`prefix` (both of the same family). */
-export function inNetwork(bytes: Uint8Array, network: Uint8Array, prefix: number): boolean {
-  if (bytes.length !== network.length) return false;
-  const masked = networkAddress(bytes, prefix);
-  return masked.every((byte, i) => byte === network[i]);
+// IANA hands out global unicast IPv6 only from 2000::/3. ipaddr.js (2.5) calls the rest of the space
+// 'unicast' where its own table has no entry, which leaves out ::/96 (IPv4-compatible, deprecated by
+// RFC 4291: ::10.0.0.1), 100:0:0:1::/64 (RFC 9780's dummy prefix) and all that IETF keeps in reserve.
+// Everything else, IPv4 and IPv6, is ipaddr.js's range() (IANA's special-purpose registries).
+const GLOBAL_UNICAST_IPV6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Why a callback may not go to this address: the name of its special-use range (`loopback`, `private`,
+ * `link-local`, `reserved`, `teredo`, `rfc6052` for NAT64, ...), or null for a public unicast address. An
+ * IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as its IPv4 address; every other IPv6 form that
+ * carries an IPv4 address (NAT64, 6to4, Teredo) is refused whatever it carries.
+ */
+export function nonPublicAddressKind(address: string): string | null {
+  const parsed = parseAddress(address);
+  if (!parsed) return 'not a plain IP address';
+  const ip = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  const range: string = ip.range();
+  if (range !== 'unicast') return range.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  if (ip instanceof ipaddr.IPv6 && !ip.match(GLOBAL_UNICAST_IPV6)) return 'not-global-unicast';
+  return null;
 }

@@ -3,9 +3,9 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { type IpBytes, inNetwork, mappedIpv4, parseIp } from './ip-address.ts';
+import { nonPublicAddressKind } from './ip-address.ts';
 
 // Standard Webhooks (https://www.standardwebhooks.com), as DESIGN 6 specifies the merchant callbacks.
 
@@ -34,7 +34,7 @@ export type DeliverWebhookOptions = {
   secret: string;
   /** The whole attempt (DNS, connect, answer) is bounded by this. */
   timeoutMs?: number;
-  /** Allow loopback, private and link-local targets (NOTIFY_ALLOW_PRIVATE: development and the demo). */
+  /** Allow loopback, private and other special-use targets (NOTIFY_ALLOW_PRIVATE: development and the demo). */
   allowPrivate: boolean;
   now?: () => Date;
   /** Resolves a host name to every address it has; DNS by default, injectable for tests. */
@@ -116,63 +116,10 @@ export function retryDelayMs(attemptJustFailed: number, random: () => number = M
   return Math.round(base * (0.9 + 0.2 * random()));
 }
 
-type Range = { network: IpBytes; prefix: number; kind: string };
-
-const range = (network: string, prefix: number, kind: string): Range => {
-  const parsed = parseIp(network);
-  if (!parsed) throw new Error(`bad built-in range ${network}`);
-  return { network: parsed, prefix, kind };
-};
-
-const IPV4_NON_PUBLIC = [
-  range('0.0.0.0', 8, 'unspecified'),
-  range('10.0.0.0', 8, 'private'),
-  range('100.64.0.0', 10, 'shared (CGNAT)'),
-  range('127.0.0.0', 8, 'loopback'),
-  range('169.254.0.0', 16, 'link-local'),
-  range('172.16.0.0', 12, 'private'),
-  range('192.168.0.0', 16, 'private'),
-  range('224.0.0.0', 4, 'multicast'),
-  range('240.0.0.0', 4, 'reserved'), // includes the broadcast address 255.255.255.255
-];
-
-const IPV6_NON_PUBLIC = [
-  range('::', 128, 'unspecified'),
-  range('::1', 128, 'loopback'),
-  range('::', 96, 'IPv4-compatible (deprecated)'),
-  range('fc00::', 7, 'unique-local'),
-  range('fe80::', 10, 'link-local'),
-  range('fec0::', 10, 'site-local (deprecated)'),
-  range('ff00::', 8, 'multicast'),
-];
-
-const NAT64 = range('64:ff9b::', 96, 'nat64');
-const SIX_TO_FOUR = range('2002::', 16, '6to4');
-
-/**
- * Why a notify URL may not target this address (loopback, private, link-local, ...), or null for a public
- * one. IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by that IPv4 address.
- */
-export function nonPublicAddressKind(address: string): string | null {
-  const ip = parseIp(address);
-  if (!ip) return 'not a plain IP address';
-  if (ip.family === 4) return kindIn(ip.bytes, IPV4_NON_PUBLIC);
-  const embedded =
-    mappedIpv4(ip.bytes) ??
-    (inNetwork(ip.bytes, NAT64.network.bytes, NAT64.prefix) ? ip.bytes.slice(12) : null) ??
-    (inNetwork(ip.bytes, SIX_TO_FOUR.network.bytes, SIX_TO_FOUR.prefix) ? ip.bytes.slice(2, 6) : null);
-  if (embedded) return kindIn(embedded, IPV4_NON_PUBLIC);
-  return kindIn(ip.bytes, IPV6_NON_PUBLIC);
-}
-
-function kindIn(bytes: Uint8Array, ranges: Range[]): string | null {
-  return ranges.find((r) => inNetwork(bytes, r.network.bytes, r.prefix))?.kind ?? null;
-}
-
 /**
  * One delivery attempt: a signed POST to the notify URL. Only http(s); the host is resolved once, every
- * address checked (unless allowPrivate), and the connection pinned to the checked addresses so DNS
- * rebinding cannot swap them. Redirects are not followed; at most the first 1024 bytes of the answer are
+ * address checked against the special-use ranges (unless allowPrivate), and the connection pinned to the
+ * checked addresses so DNS rebinding cannot swap them. Redirects are not followed; at most the first 1024 bytes of the answer are
  * read. Never throws: every failure is in the result.
  */
 export async function deliverWebhook(options: DeliverWebhookOptions): Promise<WebhookDeliveryResult> {
@@ -206,10 +153,10 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<We
     }
 
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const literal = parseIp(host);
+    const family = isIP(host);
     let addresses: LookupAddress[];
-    if (literal) {
-      addresses = [{ address: host, family: literal.family }];
+    if (family !== 0) {
+      addresses = [{ address: host, family }];
     } else {
       const lookup = options.lookup ?? ((name: string) => dnsLookup(name, { all: true, verbatim: true }));
       const resolved = await beforeDeadline(lookup(host), deadline);

@@ -1,5 +1,5 @@
-// s3rver ships no types; the little the storage contract test uses.
-declare module 's3rver' {
+// @20minutes/s3rver (the maintained fork of s3rver) ships no types; the little the storage contract test uses.
+declare module '@20minutes/s3rver' {
   export default class S3rver {
     constructor(options: {
       port?: number;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import S3rver from 's3rver';
+import S3rver from '@20minutes/s3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -94,7 +94,8 @@ describe('STORAGE_URL', () => {
   });
 });
 
-// A real S3-compatible server (s3rver, in this process, on a free port): the same contract over HTTP.
+// A real S3-compatible server (s3rver, maintained fork, in this process, on a free port): the same contract
+// over HTTP.
 let s3server: S3rver | undefined;
 let endpoint = '';
 beforeAll(async () => {
