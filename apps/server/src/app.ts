@@ -40,6 +40,7 @@ import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
 import {
   GATEWAY_API_DESCRIPTION,
+  type GatewayLimitOptions,
   registerGatewayDocs,
   registerGatewayModule,
 } from './modules/gateway/index.ts';
@@ -93,6 +94,8 @@ export type AppDeps = {
   storage?: FileStorage;
   /** Export limits tests make small (XLSX rows per sheet, running exports per merchant). */
   exports?: { maxRowsPerSheet?: number; maxRunningPerMerchant?: number };
+  /** The gateway's limits per minute (signed calls per merchant, refused calls per IP); tests make them small. */
+  gateway?: GatewayLimitOptions;
 };
 
 /** What the app's background work and tests reach: the services behind the routes, and the job runner. */
@@ -113,6 +116,7 @@ export async function buildApp({
   deliverTimeoutMs,
   storage: givenStorage,
   exports: exportOptions,
+  gateway: gatewayLimits,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
@@ -229,10 +233,15 @@ export async function buildApp({
   registerDashboardModule(app, ctx, { collections, payouts });
   const sandbox = createSandboxService({ db, collections, payouts, now });
   registerSandboxModule(app, { db, collections, payouts, now });
-  await registerGatewayModule(app, ctx, (gateway) => {
-    gatewayRoutes(gateway);
-    payoutsModule.gatewayRoutes(gateway);
-  });
+  await registerGatewayModule(
+    app,
+    ctx,
+    (gateway) => {
+      gatewayRoutes(gateway);
+      payoutsModule.gatewayRoutes(gateway);
+    },
+    gatewayLimits,
+  );
   const { withdrawals } = registerWithdrawalsModule(app, ctx);
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
   registerRechargesModule(app, ctx);

@@ -68,7 +68,11 @@ let nonceSequence = 0;
 export const freshNonce = () =>
   `n${Date.now().toString(36)}${(nonceSequence++).toString(36)}${randomBytes(6).toString('hex')}`;
 
-/** A signed gateway call, as a merchant's server makes it; any header can be overridden or removed. */
+/**
+ * A signed gateway call, as a merchant's server makes it; any header can be overridden or removed.
+ * `payload` sends those bytes instead of the JSON of `body` (set its content-type in `headers`), and
+ * `signedBody` signs other bytes than the ones sent.
+ */
 export async function gatewayCall(
   app: FastifyInstance,
   m: Pick<GatewayMerchant, 'merchant' | 'accessKey' | 'secret'>,
@@ -76,6 +80,8 @@ export async function gatewayCall(
   url: string,
   options: {
     body?: unknown;
+    payload?: string;
+    signedBody?: string;
     timestamp?: number;
     nonce?: string;
     ip?: string;
@@ -83,10 +89,16 @@ export async function gatewayCall(
     now?: () => Date;
   } = {},
 ): Promise<LightMyRequestResponse> {
-  const raw = options.body === undefined ? '' : JSON.stringify(options.body);
+  const raw = options.payload ?? (options.body === undefined ? '' : JSON.stringify(options.body));
   const timestamp = options.timestamp ?? Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   const nonce = options.nonce ?? freshNonce();
-  const signature = signRequest(m.secret, { method, pathWithQuery: url, timestamp, nonce, body: raw });
+  const signature = signRequest(m.secret, {
+    method,
+    pathWithQuery: url,
+    timestamp,
+    nonce,
+    body: options.signedBody ?? raw,
+  });
   const headers: Record<string, string> = {
     'x-merchant-no': m.merchant.no,
     'x-access-key': m.accessKey,

@@ -79,7 +79,7 @@ export type TestContext = {
 
 export async function createTestApp(
   overrides: NodeJS.ProcessEnv = {},
-  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports'> = {},
+  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports' | 'gateway'> = {},
 ): Promise<TestContext> {
   const config = testConfig(overrides);
   const database = await createTestDatabase();

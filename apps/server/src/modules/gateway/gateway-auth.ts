@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
 import { ipAllowed } from '../../lib/ip-whitelist.ts';
 import { accessKeysRepository } from '../access-key/index.ts';
+import type { GatewayLimits } from './gateway-limits.ts';
 import {
   gatewayRepository,
   type NonceClaimSql,
@@ -29,6 +30,8 @@ declare module 'fastify' {
     rawBody?: Buffer;
     /** A signed call whose nonce the route claims with its own write (requireSignatureDeferringClaim). */
     gatewayClaim?: DeferredClaim;
+    /** Set once the call's signature is accepted and counted against its merchant's quota. */
+    gatewayVerified?: boolean;
   }
 }
 
@@ -70,7 +73,17 @@ type Known = { key: RememberedKey; secret: KeyObject };
  * secret, a disabled merchant, a new whitelist) is read again before anything is decided, and a refusal
  * is never based on memory alone: it takes effect on the very next call, in every process.
  */
-export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer; now: () => Date }) {
+export function createGatewayGuard({
+  db,
+  appKey,
+  now,
+  limits,
+}: {
+  db: Db;
+  appKey: Buffer;
+  now: () => Date;
+  limits: Pick<GatewayLimits, 'spend'>;
+}) {
   const known = new Map<string, Known>();
 
   async function read(accessKey: string | undefined): Promise<Known | undefined> {
@@ -157,6 +170,16 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
   const nonceReused = () =>
     refuse(401, 'This nonce was already used in the last 10 minutes.', ERROR_CODES.nonceReused);
 
+  /**
+   * A call whose signature (and every check but the nonce's claim) passed: it spends one call of its
+   * merchant's quota, before its nonce is claimed, so a call over the quota leaves its nonce unused.
+   */
+  function spend(request: FastifyRequest, entry: Known, at: Date) {
+    request.gatewayVerified = true;
+    const refusal = limits.spend(entry.key.merchantId, at);
+    if (refusal) throw refusal;
+  }
+
   const merchantOf = (entry: Known): GatewayMerchant => ({
     id: entry.key.merchantId,
     no: entry.key.no,
@@ -164,13 +187,17 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
     currency: entry.key.currency as Currency,
   });
 
-  /** The signature check as requireSignature makes it, once it is past the remembered key's checks. */
+  /**
+   * The signature check as requireSignature makes it, once it is past the remembered key's checks
+   * (`remembered`, whose call has spent its quota already).
+   */
   async function claimAndConfirm(
     request: FastifyRequest,
-    entry: Known | undefined,
+    remembered: Known | undefined,
     nonce: string,
     at: Date,
   ): Promise<GatewayMerchant> {
+    let entry = remembered;
     let confirmed = false;
     if (entry) {
       // Last, once everything else holds: a refused call does not burn its nonce.
@@ -180,6 +207,7 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
     }
     if (!confirmed) {
       entry = await readAndCheck(request, at);
+      if (!remembered) spend(request, entry, at);
       if (!(await gatewayRepository.claimNonce(db, entry.key.merchantId, nonce, at))) throw nonceReused();
     }
     request.gatewayMerchant = merchantOf(entry!);
@@ -195,7 +223,9 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
 
   async function requireSignature(request: FastifyRequest, _reply: FastifyReply) {
     const at = now();
-    await claimAndConfirm(request, rememberedAndChecked(request, at), header(request, 'x-nonce')!, at);
+    const entry = rememberedAndChecked(request, at);
+    if (entry) spend(request, entry, at);
+    await claimAndConfirm(request, entry, header(request, 'x-nonce')!, at);
   }
 
   /**
@@ -210,6 +240,7 @@ export function createGatewayGuard({ db, appKey, now }: { db: Db; appKey: Buffer
       await claimAndConfirm(request, undefined, nonce, at);
       return;
     }
+    spend(request, entry, at);
     request.gatewayMerchant = merchantOf(entry);
     request.gatewayClaim = {
       sql: nonceClaimSql(entry.key, nonce, at),

@@ -487,6 +487,7 @@ describe('GATEWAY_API_DESCRIPTION', () => {
     ['403', 'merchant_disabled'],
     ['404', 'not_found'],
     ['409', 'out_trade_no_taken'],
+    ['415', 'unsupported_media_type'],
     ['422', 'validation_failed'],
     ['422', 'channel_unavailable'],
     ['422', 'insufficient_funds'],

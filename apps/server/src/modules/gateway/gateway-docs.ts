@@ -599,12 +599,13 @@ was wrong.
 | 404 \`not_found\` | No such order among yours (another merchant's order answers 404 too). |
 | 409 \`out_trade_no_taken\` | This \`out_trade_no\` is already used by one of your orders; the answer carries that order's \`trade_no\`. Query it instead of creating it again. |
 | 409 \`conflict\` | A payout with the same \`Idempotency-Key\` is still being processed. |
+| 415 \`unsupported_media_type\` | The request has a body that is not \`Content-Type: application/json\` (a form, plain text, ...); nothing was checked or spent. |
 | 422 \`validation_failed\` | A field is missing or malformed; \`errors\` names each field: \`{"errors": {"amount": ["..."]}}\`. |
 | 422 \`amount_out_of_range\` | The amount is outside the channel's minimum and maximum. |
 | 422 \`channel_unavailable\` | You have no open channel for this kind of order (or not the \`channel\` you named). |
 | 422 \`insufficient_funds\` | A payout larger than your available balance; nothing was written. |
 | 422 \`idempotency_key_reused\` | The same \`Idempotency-Key\` with a different request body. |
-| 429 \`throttled\` | Too many requests; wait the number of seconds in the \`Retry-After\` header. |
+| 429 \`throttled\` | Too many requests: more than your quota of signed calls a minute, or too many refused calls from your IP address. Wait the number of seconds in the \`Retry-After\` header. |
 | 5xx \`server_error\`, \`service_unavailable\` | Retry later with a new nonce. A collection is retried with the same \`out_trade_no\` (a 409 then means the first attempt went through), a payout with the same \`Idempotency-Key\`. |
 
 ## Amounts

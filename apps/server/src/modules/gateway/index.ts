@@ -1,10 +1,12 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { fromMinor } from '@paydesk/shared';
+import { ERROR_CODES, fromMinor } from '@paydesk/shared';
 import { BalanceResponseSchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
 import { createLedger } from '../ledger/index.ts';
 import { createGatewayGuard, gatewayMerchantOf } from './gateway-auth.ts';
+import { createGatewayLimits, type GatewayLimitOptions } from './gateway-limits.ts';
 
 export { type DeferredClaim, gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
 export {
@@ -18,19 +20,35 @@ export {
   type NonceClaimSql,
 } from './gateway.repository.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
+export type { GatewayLimitOptions } from './gateway-limits.ts';
 
 /** Requests per minute one merchant may send the gateway (per server process). */
 export const GATEWAY_RATE_PER_MINUTE = 3000;
 
-/** Every gateway route's options: its merchant's rate limit (@fastify/rate-limit, per process). */
-export const GATEWAY_ROUTE_CONFIG = {
-  rateLimit: {
-    max: GATEWAY_RATE_PER_MINUTE,
-    timeWindow: '1 minute',
-    keyGenerator: (request: { headers: Record<string, unknown>; ip: string }) =>
-      `gateway:${String(request.headers['x-merchant-no'] ?? request.ip)}`,
-  },
-};
+/**
+ * Every gateway route's options: out of the API's per-IP limit (@fastify/rate-limit), which would count a
+ * merchant's signed calls with strangers' from the same address. The gateway limits its calls itself
+ * (gateway-limits.ts): refused calls per IP address, signed calls per merchant.
+ */
+export const GATEWAY_ROUTE_CONFIG = { rateLimit: false } as const;
+
+/** The media type the gateway takes a body in (a charset parameter is fine). */
+const JSON_TYPE = 'application/json';
+
+/** The 415 of a call that has a body whose Content-Type is not application/json, else undefined. */
+function unsupportedBody(request: FastifyRequest): AppError | undefined {
+  const { headers } = request;
+  const length = headers['content-length'];
+  if (headers['transfer-encoding'] === undefined && (length === undefined || length === '0'))
+    return undefined;
+  const type = headers['content-type'];
+  if (type === JSON_TYPE || type?.split(';', 1)[0].trim().toLowerCase() === JSON_TYPE) return undefined;
+  return new AppError(
+    415,
+    'The gateway takes a request body as JSON only: send it with Content-Type: application/json.',
+    { code: ERROR_CODES.unsupportedMediaType },
+  );
+}
 
 export type GatewayScope = {
   scope: FastifyInstance;
@@ -40,17 +58,35 @@ export type GatewayScope = {
 };
 
 /**
- * The merchant gateway API (/gateway/v1, DESIGN section 6) in its own scope: JSON bodies are kept as the
- * bytes received (the signature covers them), every route is signed, and each merchant is rate limited.
- * `routes` adds the other modules' gateway routes (collections, later payouts) to the scope.
+ * The merchant gateway API (/gateway/v1, DESIGN section 6) in its own scope: bodies are JSON only (415
+ * else), kept as the bytes received (the signature covers them), every route is signed, refused calls are
+ * limited per IP address and signed ones per merchant (DESIGN 9). `routes` adds the other modules'
+ * gateway routes (collections, payouts) to the scope.
  */
 export async function registerGatewayModule(
   app: FastifyInstance,
   ctx: AppContext,
   routes: (gateway: GatewayScope) => void,
+  limitOptions: GatewayLimitOptions = {},
 ): Promise<void> {
   await app.register(async (scope) => {
-    scope.removeContentTypeParser('application/json');
+    const limits = createGatewayLimits({
+      now: ctx.now,
+      ratePerMinute: limitOptions.ratePerMinute ?? GATEWAY_RATE_PER_MINUTE,
+      failuresPerIpPerMinute: limitOptions.failuresPerIpPerMinute ?? ctx.config.apiRatePerMinute,
+    });
+    // Before anything is read or checked: an address over its refused calls, then a body that is not JSON.
+    scope.addHook('onRequest', (request, _reply, done) => {
+      done((limits.addressRefusal(request.ip) ?? unsupportedBody(request)) as FastifyError | undefined);
+    });
+    // Every call refused before its signature was accepted counts against its address, and so does a
+    // replayed nonce; a signed call's other refusals (a 422, its merchant's 429) do not.
+    scope.addHook('onError', (request, _reply, error, done) => {
+      if (!request.gatewayVerified || error.code === ERROR_CODES.nonceReused) limits.refused(request.ip);
+      done();
+    });
+    // No form parsers here (the app's multipart one included): JSON is the only body the gateway reads.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
       const raw = body as Buffer;
       request.rawBody = raw;
@@ -67,6 +103,7 @@ export async function registerGatewayModule(
       db: ctx.db,
       appKey: ctx.config.appKey,
       now: ctx.now,
+      limits,
     });
     const ledger = createLedger();
     const r = scope.withTypeProvider<ZodTypeProvider>();
