@@ -63,8 +63,9 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
 }) => {
   // Codes are spent once each, so the test may wait for the authenticator's next period.
   test.setTimeout(300_000);
-  // Provoked on purpose: the reused recovery code (422).
+  // Provoked on purpose: the reused recovery code (422), at sign-in and when turning two-factor off.
   consoleGuard.expectConsoleError(/status of 422 .*\/login/);
+  consoleGuard.expectConsoleError(/status of 422 .*\/setting\/accountSecurity/);
   const email = await createUser('FINANCE', '2fa');
   await logIn(page, email);
   await openSecurity(page);
@@ -145,12 +146,24 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
   await expect(log.locator('tbody tr.data-table__row')).toHaveCount(1);
   await expect(log.getByText('Two-factor authentication turned on')).toBeVisible();
 
-  // Turning it off warns first, and asks for the password again in this new session.
+  // Turning it off asks for the password again in this new session, then warns and asks for a code: the
+  // password alone is not enough. A spent recovery code is refused under its field.
   await page.getByRole('button', { name: 'Turn off' }).click();
+  await confirmPassword(page);
   const warning = page.getByRole('dialog').filter({ hasText: 'Turn off two-factor authentication?' });
   await expect(warning).toContainText('not the responsibility of this product');
   await warning.getByRole('button', { name: 'Turn off' }).click();
-  await confirmPassword(page);
+  await expect(warning.getByText('Please enter the verification code')).toBeVisible();
+  await warning.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await warning.getByLabel('Recovery code').fill(recoveryCodes[0]);
+  await warning.getByRole('button', { name: 'Turn off' }).click();
+  await expect(warning.getByText('The recovery code is invalid or has already been used.')).toBeVisible();
+  await warning.getByRole('button', { name: 'Use the authenticator code instead' }).click();
+  await warning.getByLabel('Verification code').fill(await nextCode());
+  await warning.getByRole('button', { name: 'Turn off' }).click();
+  await expect(
+    page.getByText('Two-factor authentication is off. Other devices have been signed out.'),
+  ).toBeVisible();
   await expect(page.getByTestId('two-factor-status')).toHaveText('Off');
   await page.goto('/setting/paymentPassword');
   await expect(page.getByText('This feature is not enabled yet')).toBeVisible();

@@ -321,7 +321,7 @@ describe('security log', () => {
     failed.ip = '192.0.2.44';
     await failed.login(FINANCE.email, 'wrong-password');
     const client = await loginWithAgent(FINANCE.email, CHROME, '192.0.2.45');
-    const { recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
+    const { secret, recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
     await client.post('/api/user/two-factor-recovery-codes');
     const challenged = new TestClient(ctx.app);
     await challenged.login(FINANCE.email, TEST_PASSWORD);
@@ -331,7 +331,10 @@ describe('security log', () => {
       password: 'changed-password',
       password_confirmation: 'changed-password',
     });
-    await client.delete('/api/user/two-factor-authentication');
+    const off = await client.delete('/api/user/two-factor-authentication', {
+      code: await totpCode(secret, 1),
+    });
+    expect(off.statusCode).toBe(200);
     expect(recoveryCodes).toHaveLength(8);
 
     const response = await client.get('/api/merchant/security-events?per_page=100');

@@ -147,33 +147,45 @@ describe('two-factor changes and their events commit together', () => {
     expect(await eventsOf(root.id, 'two_factor_enabled')).toBe(1);
   });
 
-  it('turning two-factor off whose event cannot be written leaves it on', async () => {
-    freezeClock();
+  it('turning two-factor off whose event cannot be written leaves it on, the code unspent and the other session alive', async () => {
+    const clock = freezeClock();
     const { root, client, secret } = await userWithTwoFactor();
+    clock.nextStep();
+    const elsewhere = new TestClient(ctx.app);
+    await elsewhere.login(root.email, TEST_PASSWORD);
+    expect(
+      (await elsewhere.post('/api/two-factor-challenge', { code: await totpCode(secret) })).statusCode,
+    ).toBe(204);
+    clock.nextStep();
+    const code = await totpCode(secret);
     await failsWithoutItsEvent('two_factor_disabled', () =>
-      client.delete('/api/user/two-factor-authentication'),
+      client.delete('/api/user/two-factor-authentication', { code }),
     );
     expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
     expect(await secretKeyOf(client)).toBe(secret);
+    expect((await elsewhere.get('/api/merchant/user')).statusCode).toBe(200);
     expect((await new TestClient(ctx.app).login(root.email, TEST_PASSWORD)).json()).toEqual({
       two_factor: true,
     });
 
-    expect((await client.delete('/api/user/two-factor-authentication')).statusCode).toBe(200);
+    expect((await client.delete('/api/user/two-factor-authentication', { code })).statusCode).toBe(200);
     expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(false);
+    expect((await elsewhere.get('/api/merchant/user')).statusCode).toBe(401);
     expect(await eventsOf(root.id, 'two_factor_disabled')).toBe(1);
   });
 
-  it('a new secret over a confirmed one whose event cannot be written keeps the old secret on', async () => {
+  it('a new secret over a confirmed one whose event cannot be written keeps the old secret on and the recovery code unspent', async () => {
     freezeClock();
-    const { root, client, secret } = await userWithTwoFactor();
+    const { root, client, secret, recoveryCodes } = await userWithTwoFactor();
+    const proof = { force: true, recovery_code: recoveryCodes[0] };
     await failsWithoutItsEvent('two_factor_disabled', () =>
-      client.post('/api/user/two-factor-authentication', { force: true }),
+      client.post('/api/user/two-factor-authentication', proof),
     );
     expect(await secretKeyOf(client)).toBe(secret);
     expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
+    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
 
-    expect((await client.post('/api/user/two-factor-authentication', { force: true })).statusCode).toBe(200);
+    expect((await client.post('/api/user/two-factor-authentication', proof)).statusCode).toBe(200);
     expect(await secretKeyOf(client)).not.toBe(secret);
     expect(await eventsOf(root.id, 'two_factor_disabled')).toBe(1);
   });

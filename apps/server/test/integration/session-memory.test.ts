@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
 import { merchants, sessions, users } from '../../src/db/schema/index.ts';
@@ -8,6 +8,13 @@ import { statementsSentBy } from '../helpers/statements.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
+import {
+  confirmPassword,
+  enableTwoFactor,
+  freezeClock,
+  releaseClock,
+  totpCode,
+} from '../helpers/two-factor.ts';
 
 // Each server process remembers the sessions it served so a read starts before its session is confirmed
 // (modules/auth/session-memory.ts). Two apps on one database stand for two processes: whatever changes
@@ -29,6 +36,7 @@ afterAll(async () => {
   await other.close();
   await ctx.close();
 });
+afterEach(() => releaseClock());
 
 const LIST = '/api/merchant/fund-flows';
 
@@ -93,6 +101,27 @@ describe('a remembered session', () => {
       password_confirmation: 'another-horse-10',
     });
     expect(changed.statusCode).toBeLessThan(300);
+    expect((await client.get(LIST)).statusCode).toBe(401);
+    expect((await elsewhere.get(LIST)).statusCode).toBe(200);
+  });
+
+  it('is logged out on the very next read after two-factor is turned off elsewhere', async () => {
+    const clock = freezeClock();
+    const { user, client } = await rememberedFinance();
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
+    for (let i = 0; i < 2; i++) expect((await client.get(LIST)).statusCode).toBe(200);
+    clock.nextStep();
+    const elsewhere = new TestClient(other);
+    await elsewhere.login(user.email, TEST_PASSWORD);
+    expect(
+      (await elsewhere.post('/api/two-factor-challenge', { code: await totpCode(secret) })).statusCode,
+    ).toBe(204);
+    await confirmPassword(elsewhere, TEST_PASSWORD);
+    clock.nextStep();
+    const off = await elsewhere.delete('/api/user/two-factor-authentication', {
+      code: await totpCode(secret),
+    });
+    expect(off.statusCode).toBe(200);
     expect((await client.get(LIST)).statusCode).toBe(401);
     expect((await elsewhere.get(LIST)).statusCode).toBe(200);
   });

@@ -615,25 +615,288 @@ describe('login with two-factor', () => {
   });
 });
 
+/** The phone: each call moves the clock to the authenticator's next period and answers its code. */
+function phone(clock: ReturnType<typeof freezeClock>, secret: string) {
+  return async () => {
+    clock.nextStep();
+    return totpCode(secret);
+  };
+}
+
+/** A second signed-in session of the same user (through the challenge), reading a list it is remembered for. */
+async function secondSession(email: string, code: string): Promise<TestClient> {
+  const other = new TestClient(ctx.app);
+  other.ip = '198.51.100.30';
+  expect((await other.login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
+  expect((await other.post('/api/two-factor-challenge', { code })).statusCode).toBe(204);
+  // Read twice: the process now remembers the session, so the next read starts from memory.
+  for (let i = 0; i < 2; i++) expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+  return other;
+}
+
+/** Two-factor on, a live password confirmation, and a second session elsewhere. */
+async function userWithAuthenticator() {
+  const clock = freezeClock();
+  const { email, id } = await newUser();
+  const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+  const { secret, recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
+  const nextCode = phone(clock, secret);
+  const other = await secondSession(email, await nextCode());
+  return { clock, email, id, client, secret, recoveryCodes, nextCode, other };
+}
+
+const isOn = async (client: TestClient) =>
+  (await client.get('/api/merchant/user')).json().data.two_factor_enabled as boolean;
+
 describe('turning two-factor off', () => {
-  it('answers 423 without a live confirmation, then 200 and the login no longer asks', async () => {
+  it('answers 423 without a live confirmation, even with a right code, which stays unspent', async () => {
     const clock = freezeClock();
     const { email, id } = await newUser();
     const client = await loginAs(ctx.app, email, TEST_PASSWORD);
-    await enableTwoFactor(client, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
     await stayActive(client, clock, 10_801_000);
+    const code = await totpCode(secret);
 
-    const refused = await client.delete('/api/user/two-factor-authentication');
+    const refused = await client.delete('/api/user/two-factor-authentication', { code });
     expect(refused.statusCode).toBe(423);
     expect(refused.json()).toMatchObject({ message: 'Password confirmation required.' });
-    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(true);
+    expect(await isOn(client)).toBe(true);
 
     await confirmPassword(client, TEST_PASSWORD);
-    expect((await client.delete('/api/user/two-factor-authentication')).statusCode).toBe(200);
-    expect((await client.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
+    expect((await client.delete('/api/user/two-factor-authentication', { code })).statusCode).toBe(200);
+    expect(await isOn(client)).toBe(false);
     const row = await userRow(id);
     expect(row.twoFactorSecret).toBeNull();
     expect(row.twoFactorRecoveryCodes).toBeNull();
     expect((await new TestClient(ctx.app).login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: false });
+  });
+
+  it('answers 422 to the password alone and leaves two-factor on', async () => {
+    const { email, id, client, other } = await userWithAuthenticator();
+    const before = await userRow(id);
+
+    for (const body of [undefined, {}, { code: '' }, { code: '', recovery_code: '' }]) {
+      const refused = await client.delete('/api/user/two-factor-authentication', body);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({
+        message: 'The code field is required.',
+        errors: { code: ['The code field is required.'] },
+      });
+    }
+    expect(await isOn(client)).toBe(true);
+    expect(await userRow(id)).toEqual(before);
+    expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+    expect((await new TestClient(ctx.app).login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
+  });
+
+  it('answers 422 errors.code to a wrong code and errors.recovery_code to a wrong recovery code', async () => {
+    const { id, client, secret, other } = await userWithAuthenticator();
+    const before = await userRow(id);
+
+    const wrong = await client.delete('/api/user/two-factor-authentication', {
+      code: await wrongCode(secret),
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({
+      code: 'invalid_code',
+      errors: { code: ['The provided two factor authentication code was invalid.'] },
+    });
+    const malformed = await client.delete('/api/user/two-factor-authentication', { code: '12ab' });
+    expect(malformed.statusCode).toBe(422);
+    expect(malformed.json().errors).toHaveProperty('code');
+    const wrongRecovery = await client.delete('/api/user/two-factor-authentication', {
+      recovery_code: 'abcdefghij-klmnopqrst',
+    });
+    expect(wrongRecovery.statusCode).toBe(422);
+    expect(wrongRecovery.json()).toMatchObject({
+      code: 'invalid_recovery_code',
+      errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
+    });
+
+    expect(await isOn(client)).toBe(true);
+    expect(await userRow(id)).toEqual(before);
+    expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+  });
+
+  it("the current code turns it off and ends the user's other sessions on their very next request; this one stays", async () => {
+    const { email, client, nextCode, other } = await userWithAuthenticator();
+    const pending = new TestClient(ctx.app);
+    expect((await pending.login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
+
+    const off = await client.delete('/api/user/two-factor-authentication', { code: await nextCode() });
+    expect(off.statusCode).toBe(200);
+    expect(await isOn(client)).toBe(false);
+    expect((await client.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+
+    // The other session was remembered by this process: its next read is refused all the same.
+    const ended = await other.get('/api/merchant/fund-flows');
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).not.toHaveProperty('data');
+    expect((await other.get('/api/merchant/user')).statusCode).toBe(401);
+    // A login waiting for its challenge ends too.
+    expect((await pending.post('/api/two-factor-challenge', { code: await nextCode() })).statusCode).toBe(
+      422,
+    );
+    expect((await pending.get('/api/merchant/user')).statusCode).toBe(401);
+    expect((await client.get('/api/user/sessions')).json().data).toHaveLength(1);
+
+    const [event] = await loggedEvents(client, 'two_factor_disabled');
+    expect(event).toMatchObject({ detail: { method: 'code', other_sessions_ended: 1 } });
+  });
+
+  it('a recovery code turns it off (200), and that code works nowhere afterwards', async () => {
+    const { email, client, recoveryCodes, other, clock } = await userWithAuthenticator();
+    const off = await client.delete('/api/user/two-factor-authentication', {
+      recovery_code: recoveryCodes[2],
+    });
+    expect(off.statusCode).toBe(200);
+    expect(await isOn(client)).toBe(false);
+    expect((await other.get('/api/merchant/user')).statusCode).toBe(401);
+    const [event] = await loggedEvents(client, 'two_factor_disabled');
+    expect(event).toMatchObject({ detail: { method: 'recovery_code', other_sessions_ended: 1 } });
+
+    // On again with a new authenticator: the spent code neither signs in nor turns it off.
+    clock.nextStep();
+    await enableTwoFactor(client, TEST_PASSWORD);
+    const login = new TestClient(ctx.app);
+    await login.login(email, TEST_PASSWORD);
+    expect(
+      (await login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[2] })).statusCode,
+    ).toBe(422);
+    const again = await client.delete('/api/user/two-factor-authentication', {
+      recovery_code: recoveryCodes[2],
+    });
+    expect(again.statusCode).toBe(422);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('refuses a code already used (here to sign in), and an older one', async () => {
+    const clock = freezeClock();
+    const { email, id } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
+    clock.nextStep();
+    const used = await totpCode(secret);
+    await secondSession(email, used);
+
+    const replay = await client.delete('/api/user/two-factor-authentication', { code: used });
+    expect(replay.statusCode).toBe(422);
+    expect(replay.json()).toMatchObject({ code: 'invalid_code' });
+    const older = await client.delete('/api/user/two-factor-authentication', {
+      code: await totpCode(secret, -1),
+    });
+    expect(older.statusCode).toBe(422);
+    expect(await isOn(client)).toBe(true);
+    expect((await userRow(id)).twoFactorSecret).not.toBeNull();
+  });
+
+  it('counts wrong codes with the others: the 6th try in a minute answers 429, even with a right code', async () => {
+    const { client, secret, nextCode } = await userWithAuthenticator();
+    const right = await nextCode();
+    for (let i = 0; i < 5; i++) {
+      const wrong = await client.delete('/api/user/two-factor-authentication', {
+        code: await wrongCode(secret),
+      });
+      expect(wrong.statusCode).toBe(422);
+    }
+    const sixth = await client.delete('/api/user/two-factor-authentication', { code: right });
+    expect(sixth.statusCode).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('clears a setup never confirmed without a code, as before', async () => {
+    const { email, id } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    await client.post('/api/user/two-factor-authentication');
+    expect((await userRow(id)).twoFactorSecret).not.toBeNull();
+    expect((await client.delete('/api/user/two-factor-authentication')).statusCode).toBe(200);
+    expect((await userRow(id)).twoFactorSecret).toBeNull();
+  });
+});
+
+describe('replacing a confirmed authenticator', () => {
+  const secretKeyOf = async (client: TestClient) =>
+    (await client.get('/api/user/two-factor-secret-key')).json().secretKey as string;
+
+  it('enable without force keeps it as it is, with no code asked', async () => {
+    const { client, secret } = await userWithAuthenticator();
+    expect((await client.post('/api/user/two-factor-authentication')).statusCode).toBe(200);
+    expect(await secretKeyOf(client)).toBe(secret);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('force answers 422 to the password alone and to a wrong code: the secret stays and stays on', async () => {
+    const { id, client, secret, other } = await userWithAuthenticator();
+    const before = await userRow(id);
+    const alone = await client.post('/api/user/two-factor-authentication', { force: true });
+    expect(alone.statusCode).toBe(422);
+    expect(alone.json()).toMatchObject({ errors: { code: ['The code field is required.'] } });
+    // Fortify clients may send force in the query string.
+    const query = await client.post('/api/user/two-factor-authentication?force=1');
+    expect(query.statusCode).toBe(422);
+    const wrong = await client.post('/api/user/two-factor-authentication', {
+      force: true,
+      code: await wrongCode(secret),
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({ code: 'invalid_code' });
+
+    expect(await secretKeyOf(client)).toBe(secret);
+    expect(await isOn(client)).toBe(true);
+    expect(await userRow(id)).toEqual(before);
+    expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+  });
+
+  it('force with the current code issues a new secret and ends the other sessions; this one stays', async () => {
+    const { client, secret, nextCode, other } = await userWithAuthenticator();
+    const replaced = await client.post('/api/user/two-factor-authentication', {
+      force: true,
+      code: await nextCode(),
+    });
+    expect(replaced.statusCode).toBe(200);
+    const fresh = await secretKeyOf(client);
+    expect(fresh).not.toBe(secret);
+    // The new authenticator is pending until a code of it confirms it.
+    expect((await client.get('/api/user/meta')).json().data).toMatchObject({
+      two_factor_enabled: false,
+      two_factor_pending: true,
+    });
+    expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(401);
+    expect((await client.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+    const [event] = await loggedEvents(client, 'two_factor_disabled');
+    expect(event).toMatchObject({
+      detail: { reason: 'new_secret', method: 'code', other_sessions_ended: 1 },
+    });
+
+    const confirmed = await client.post('/api/user/confirmed-two-factor-authentication', {
+      code: await totpCode(fresh),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('force with a recovery code replaces it too, and the old recovery codes are gone', async () => {
+    const { email, client, secret, recoveryCodes } = await userWithAuthenticator();
+    const replaced = await client.post('/api/user/two-factor-authentication', {
+      force: true,
+      recovery_code: recoveryCodes[0],
+    });
+    expect(replaced.statusCode).toBe(200);
+    const fresh = await secretKeyOf(client);
+    expect(fresh).not.toBe(secret);
+    expect(
+      (await client.post('/api/user/confirmed-two-factor-authentication', { code: await totpCode(fresh) }))
+        .statusCode,
+    ).toBe(200);
+    const login = new TestClient(ctx.app);
+    await login.login(email, TEST_PASSWORD);
+    expect(
+      (await login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[0] })).statusCode,
+    ).toBe(422);
+    expect(
+      (await login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[1] })).statusCode,
+    ).toBe(422);
   });
 });

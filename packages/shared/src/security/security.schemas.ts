@@ -81,6 +81,16 @@ export const TwoFactorChallengeBodySchema = z.object({
 });
 export type TwoFactorChallengeBody = z.infer<typeof TwoFactorChallengeBodySchema>;
 
+/**
+ * Turning a confirmed authenticator off or replacing it (DESIGN section 5): a current code of it, or a
+ * recovery code, as the challenge takes them; one of the two is required.
+ */
+export const TwoFactorProofBodySchema = TwoFactorChallengeBodySchema.refine(
+  (body) => body.code !== undefined || body.recovery_code !== undefined,
+  { path: ['code'], message: required('code') },
+);
+export type TwoFactorProofBody = z.infer<typeof TwoFactorProofBodySchema>;
+
 export const TwoFactorQrCodeSchema = z.object({ svg: z.string(), url: z.string() });
 export const TwoFactorSecretKeySchema = z.object({ secretKey: z.string() });
 export const RecoveryCodesSchema = z.array(z.string());

@@ -81,16 +81,17 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   // Two-factor authentication (Fortify), all behind a live password confirmation.
+  // Replacing (force) or turning off a confirmed authenticator also takes its `code` or a `recovery_code`.
   r.post('/api/user/two-factor-authentication', { preHandler: twoFactorSettings }, async (request, reply) => {
-    const force = booleanInput(mergedInput(request.query, request.body).force);
-    await twoFactor.enable(clientOf(request), authOf(request).user, force);
+    const input = mergedInput(request.query, request.body);
+    await twoFactor.enable(clientOf(request), authOf(request), booleanInput(input.force), input);
     return fortifyEmpty(reply, 200);
   });
   r.delete(
     '/api/user/two-factor-authentication',
     { preHandler: twoFactorSettings },
     async (request, reply) => {
-      await twoFactor.disable(clientOf(request), authOf(request).user);
+      await twoFactor.disable(clientOf(request), authOf(request), mergedInput(request.query, request.body));
       return fortifyEmpty(reply, 200);
     },
   );
@@ -124,7 +125,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
     '/api/merchant/two-factor-secret-key',
     { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorSecretSchema } } },
     async (request) => ({
-      data: await twoFactor.authenticatorToBind(clientOf(request), authOf(request).user),
+      data: await twoFactor.authenticatorToBind(authOf(request).user),
     }),
   );
   r.post(

@@ -3,11 +3,13 @@ import {
   SECURITY_MESSAGES,
   type SecurityEventType,
   type TwoFactorChallengeBody,
+  TwoFactorProofBodySchema,
 } from '@paydesk/shared/security/security.schemas.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { notFound, ValidationError } from '../../lib/errors.ts';
 import { clearRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
-import type { ClientInfo } from '../../plugins/auth-context.ts';
+import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
+import { sessionsRepository } from '../auth/index.ts';
 import { securityEventsRepository } from '../security-log/index.ts';
 import { type UserRow, usersRepository } from '../users/index.ts';
 import {
@@ -28,8 +30,11 @@ import {
 } from './failure-limits.ts';
 import { generateRecoveryCodes } from './recovery-codes.ts';
 import { generateTotpSecret, qrCodeSvg, totpUrl } from './totp.ts';
+import { parseInput } from './validation.ts';
 
 type Deps = { db: Db; appKey: Buffer };
+/** The signed-in user changing their authenticator, and the session that stays when the others end. */
+type Holder = Pick<AuthContext, 'user' | 'sessionId'>;
 
 export const CHALLENGE_TRIES_PER_MINUTE = 5;
 /** Wrong challenge codes an account takes from all IPs together per hour (per day: CODE_FAILURES_PER_DAY). */
@@ -94,22 +99,76 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     });
   };
 
+  const issueSecret = (tx: DbOrTx, userId: number) =>
+    usersRepository.update(tx, userId, {
+      twoFactorSecret: sealSecret(appKey, generateTotpSecret()),
+      twoFactorRecoveryCodes: sealRecoveryCodes(appKey, generateRecoveryCodes()),
+      twoFactorConfirmedAt: null,
+      twoFactorLastStep: null,
+    });
+
+  /**
+   * Changes the user's authenticator (off, or a new secret). A confirmed one only its holder may change: a
+   * current code or a recovery code (`input`), not the password alone that a stolen session may also have
+   * (DESIGN section 5). That code is spent, the user's other sessions end and the event is written in the
+   * transaction of the change; a wrong code changes nothing and counts like every wrong code (5 a minute,
+   * the day's ceiling). Without a confirmed authenticator (none, or a setup never finished) there is nothing
+   * to prove and no session ends.
+   */
+  const changeAuthenticator = async <T>(
+    client: ClientInfo,
+    { user, sessionId }: Holder,
+    input: Record<string, unknown>,
+    change: (tx: Tx) => Promise<T>,
+    detail: Record<string, unknown> = {},
+  ): Promise<T> => {
+    if (!isTwoFactorEnabled(user)) {
+      const unproven = await db.transaction(async (tx) => {
+        const row = await usersRepository.lockForUpdate(tx, user.id);
+        // Confirmed in the meantime: from now on only its holder may change it.
+        return row && isTwoFactorEnabled(row) ? undefined : { result: await change(tx) };
+      });
+      if (unproven) return unproven.result;
+    }
+    const proof = parseInput(TwoFactorProofBodySchema, input);
+    const usesRecoveryCode = proof.recovery_code !== undefined;
+    let result: T | undefined;
+    await guardFailures(db, codeFailureLimits(user.id), async () => {
+      const isHolder = await db.transaction(async (tx) => {
+        const row = await usersRepository.lockForUpdate(tx, user.id);
+        if (!row || !isTwoFactorEnabled(row)) return false;
+        const isValid = usesRecoveryCode
+          ? await consumeRecoveryCode(tx, appKey, user.id, proof.recovery_code!)
+          : await consumeTotpCode(tx, appKey, row, proof.code!);
+        if (!isValid) return false;
+        result = await change(tx);
+        const ended = await sessionsRepository.deleteOthersOfUser(tx, user.id, sessionId);
+        await record(tx, client, user, 'two_factor_disabled', {
+          ...detail,
+          method: method(usesRecoveryCode),
+          other_sessions_ended: ended,
+        });
+        return true;
+      });
+      return isHolder ? null : refusal(usesRecoveryCode);
+    });
+    return result as T;
+  };
+
   /**
    * Fortify's enable: a new secret and 8 recovery codes, unconfirmed until a code proves the
-   * authenticator has it. An existing secret is kept unless `force` asks for a new one.
+   * authenticator has it. An existing secret is kept unless `force` asks for a new one; replacing a
+   * confirmed one takes its code (changeAuthenticator).
    */
-  const enable = async (client: ClientInfo, user: UserRow, force: boolean): Promise<UserRow> => {
-    if (user.twoFactorSecret && !force) return user;
-    const wasEnabled = isTwoFactorEnabled(user);
-    return db.transaction(async (tx) => {
-      const updated = await usersRepository.update(tx, user.id, {
-        twoFactorSecret: sealSecret(appKey, generateTotpSecret()),
-        twoFactorRecoveryCodes: sealRecoveryCodes(appKey, generateRecoveryCodes()),
-        twoFactorConfirmedAt: null,
-        twoFactorLastStep: null,
-      });
-      if (wasEnabled) await record(tx, client, user, 'two_factor_disabled', { reason: 'new_secret' });
-      return updated;
+  const enable = async (
+    client: ClientInfo,
+    holder: Holder,
+    force: boolean,
+    input: Record<string, unknown> = {},
+  ): Promise<UserRow> => {
+    if (holder.user.twoFactorSecret && !force) return holder.user;
+    return changeAuthenticator(client, holder, input, (tx) => issueSecret(tx, holder.user.id), {
+      reason: 'new_secret',
     });
   };
 
@@ -125,8 +184,8 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     secretKey: (user: UserRow): { secretKey: string } => ({ secretKey: requireSecret(user) }),
 
     /** The secret, its QR code and whether it is bound, issuing a secret first when there is none. */
-    async authenticatorToBind(client: ClientInfo, user: UserRow) {
-      const current = user.twoFactorSecret ? user : await enable(client, user, false);
+    async authenticatorToBind(user: UserRow) {
+      const current = user.twoFactorSecret ? user : await issueSecret(db, user.id);
       const secret = requireSecret(current);
       return {
         secretKey: secret,
@@ -165,16 +224,16 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       return codes;
     },
 
-    async disable(client: ClientInfo, user: UserRow): Promise<void> {
-      if (!user.twoFactorSecret) return;
-      await db.transaction(async (tx) => {
-        await usersRepository.update(tx, user.id, {
+    /** Fortify's disable: two-factor off, the secret and recovery codes gone (changeAuthenticator's rules). */
+    async disable(client: ClientInfo, holder: Holder, input: Record<string, unknown>): Promise<void> {
+      if (!holder.user.twoFactorSecret) return;
+      await changeAuthenticator(client, holder, input, async (tx) => {
+        await usersRepository.update(tx, holder.user.id, {
           twoFactorSecret: null,
           twoFactorRecoveryCodes: null,
           twoFactorConfirmedAt: null,
           twoFactorLastStep: null,
         });
-        if (user.twoFactorConfirmedAt) await record(tx, client, user, 'two_factor_disabled');
       });
     },
 
@@ -188,14 +247,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       body: TwoFactorChallengeBody,
     ): Promise<UserRow> {
       const usesRecoveryCode = body.recovery_code !== undefined;
-      const refuse = () =>
-        usesRecoveryCode
-          ? ValidationError.field(
-              'recovery_code',
-              SECURITY_MESSAGES.invalidRecoveryCode,
-              ERROR_CODES.invalidRecoveryCode,
-            )
-          : ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
+      const refuse = () => refusal(usesRecoveryCode);
       if (!pendingUserId) throw refuse();
 
       // 5 tries a minute per user and IP, so someone who knows the password cannot lock the real user
@@ -239,3 +291,13 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
 };
 
 const method = (usesRecoveryCode: boolean) => (usesRecoveryCode ? 'recovery_code' : 'code');
+
+/** 422 under the field that was sent: errors.code or errors.recovery_code. */
+const refusal = (usesRecoveryCode: boolean) =>
+  usesRecoveryCode
+    ? ValidationError.field(
+        'recovery_code',
+        SECURITY_MESSAGES.invalidRecoveryCode,
+        ERROR_CODES.invalidRecoveryCode,
+      )
+    : ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);

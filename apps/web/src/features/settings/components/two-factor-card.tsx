@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionCard } from '../../../components/page-container.tsx';
 import { currentUserQueryKey } from '../../../lib/auth/get-current-user.ts';
-import { disableTwoFactor } from '../api/disable-two-factor.ts';
 import { type Authenticator, getAuthenticator } from '../api/get-authenticator.ts';
 import { getRecoveryCodes } from '../api/get-recovery-codes.ts';
 import { securityEventsQueryKey } from '../api/get-security-events.ts';
+import { sessionsQueryKey } from '../api/get-sessions.ts';
 import { userMetaQueryKey, type UserMeta } from '../api/get-user-meta.ts';
 import { regenerateRecoveryCodes } from '../api/regenerate-recovery-codes.ts';
 import { RecoveryCodes } from './recovery-codes.tsx';
+import { TwoFactorDisableDialog } from './two-factor-disable-dialog.tsx';
 import { TwoFactorSetupDialog } from './two-factor-setup-dialog.tsx';
 import { usePasswordConfirmation } from './use-password-confirmation.tsx';
 
@@ -23,6 +24,7 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
   const { withConfirmation } = usePasswordConfirmation();
   const [authenticator, setAuthenticator] = useState<Authenticator | null>(null);
   const [shownCodes, setShownCodes] = useState<string[] | null>(null);
+  const [isDisabling, setDisabling] = useState(false);
   const [busy, setBusy] = useState<'enable' | 'show' | 'regenerate' | 'disable' | null>(null);
 
   const refresh = async () => {
@@ -30,6 +32,7 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
       queryClient.invalidateQueries({ queryKey: userMetaQueryKey }),
       queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
       queryClient.invalidateQueries({ queryKey: securityEventsQueryKey }),
+      queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
     ]);
   };
 
@@ -76,24 +79,10 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
         }),
     });
 
+  // The password first, then the warning and the authenticator's code (TwoFactorDisableDialog).
   const disable = () =>
-    modal.confirm({
-      title: t('twoFactor.disableTitle'),
-      content: t('twoFactor.disableWarning'),
-      okText: t('twoFactor.disableOk'),
-      okButtonProps: { danger: true },
-      cancelText: t('confirmPassword.cancel'),
-      centered: true,
-      onOk: () =>
-        void run('disable', async () => {
-          const done = await withConfirmation(async () => {
-            await disableTwoFactor();
-            return true;
-          });
-          if (!done) return;
-          message.success(t('twoFactor.disabled'));
-          await refresh();
-        }),
+    run('disable', async () => {
+      if (await withConfirmation(async () => true)) setDisabling(true);
     });
 
   const isEnabled = meta?.two_factor_enabled ?? false;
@@ -144,6 +133,15 @@ export function TwoFactorCard({ meta }: { meta: UserMeta | undefined }) {
         onClose={(isNowEnabled) => {
           setAuthenticator(null);
           if (isNowEnabled) message.success(t('twoFactor.enabled'));
+          void refresh();
+        }}
+      />
+      <TwoFactorDisableDialog
+        open={isDisabling}
+        onClose={(isDisabled) => {
+          setDisabling(false);
+          if (!isDisabled) return;
+          message.success(t('twoFactor.disabled'));
           void refresh();
         }}
       />

@@ -38,8 +38,10 @@ const USER = {
 };
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = Array.from({ length: 8 }, (_, i) => `code${i}aaaaa-bbbbbbbbbb`);
+const GOOD_RECOVERY_CODE = 'Abcdefghij-0123456789';
 
 let calls: { method: string; url: string; body: unknown }[];
+let meta: UserMeta;
 let isConfirmed: boolean;
 let user: typeof USER;
 let securityEvents: unknown[];
@@ -53,6 +55,7 @@ beforeEach(async () => {
   await changeLanguage('en');
   resetHttpStateForTests();
   calls = [];
+  meta = META;
   isConfirmed = false;
   user = USER;
   securityEvents = [];
@@ -66,7 +69,7 @@ beforeEach(async () => {
         document.cookie = 'XSRF-TOKEN=t';
         return new Response(null, { status: 204 });
       }
-      if (url === '/api/user/meta') return json(200, { data: META });
+      if (url === '/api/user/meta') return json(200, { data: meta });
       if (url === '/api/merchant/user') return json(200, { data: user });
       if (url === '/api/user/sessions') return json(200, { data: [] });
       if (url.startsWith('/api/merchant/security-events'))
@@ -97,6 +100,29 @@ beforeEach(async () => {
       if (url === '/api/merchant/confirmed-two-factor-authentication') {
         return (init.body as string).includes('246810')
           ? json(200, { data: { two_factor_enabled: true, recovery_codes: CODES } })
+          : json(422, {
+              message: 'The provided two factor authentication code was invalid.',
+              code: 'invalid_code',
+              errors: { code: ['The provided two factor authentication code was invalid.'] },
+            });
+      }
+      if (url === '/api/user/two-factor-authentication' && method === 'DELETE') {
+        if (!isConfirmed)
+          return json(423, {
+            message: 'Password confirmation required.',
+            code: 'password_confirmation_required',
+          });
+        const body = JSON.parse(String(init.body ?? '{}')) as { code?: string; recovery_code?: string };
+        if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) {
+          meta = { ...META, two_factor_enabled: false };
+          return json(200, '');
+        }
+        return body.recovery_code !== undefined
+          ? json(422, {
+              message: 'The provided two factor recovery code was invalid.',
+              code: 'invalid_recovery_code',
+              errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
+            })
           : json(422, {
               message: 'The provided two factor authentication code was invalid.',
               code: 'invalid_code',
@@ -200,6 +226,89 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     expect(within(setup).getByTestId('two-factor-secret')).toBeInTheDocument();
     const secretCalls = calls.filter((c) => c.url === '/api/merchant/two-factor-secret-key');
     expect(secretCalls).toHaveLength(2);
+  });
+});
+
+describe('Settings > Security: turning two-factor off', { timeout: 60_000 }, () => {
+  const deletes = () =>
+    calls.filter((c) => c.method === 'DELETE' && c.url === '/api/user/two-factor-authentication');
+
+  it('asks for the password, then a code (or a recovery code), showing each refusal under its field', async () => {
+    meta = { ...META, two_factor_enabled: true };
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Turn off' }));
+
+    const passwordDialog = await dialogTitled('Confirm your password');
+    await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
+    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+
+    const dialog = await dialogTitled('Turn off two-factor authentication?');
+    expect(dialog.textContent).toContain('not the responsibility of this product');
+    expect(dialog.textContent).toContain('Every other device signed in to this account will be signed out.');
+    const turnOff = () => user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
+
+    // The password alone does not turn it off: the code is asked for before anything is sent.
+    await turnOff();
+    expect(await within(dialog).findByText('Please enter the verification code')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Verification code'), '12345');
+    await turnOff();
+    expect(await within(dialog).findByText('The Google code must be exactly 6 digits')).toBeInTheDocument();
+    expect(deletes()).toEqual([]);
+
+    await user.clear(within(dialog).getByLabelText('Verification code'));
+    await user.type(within(dialog).getByLabelText('Verification code'), '135790');
+    await turnOff();
+    expect(
+      await within(dialog).findByText('The verification code is invalid or has already been used.'),
+    ).toBeInTheDocument();
+
+    // Lost phone: a recovery code instead, as at sign-in.
+    await user.click(within(dialog).getByRole('button', { name: 'Use a recovery code instead' }));
+    expect(within(dialog).queryByLabelText('Verification code')).not.toBeInTheDocument();
+    expect(dialog.textContent).toContain('Lost your phone?');
+    await turnOff();
+    expect(await within(dialog).findByText('Please enter a recovery code')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Recovery code'), 'not-a-code');
+    await turnOff();
+    expect(
+      await within(dialog).findByText('The recovery code is invalid or has already been used.'),
+    ).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Recovery code'));
+    await user.type(within(dialog).getByLabelText('Recovery code'), GOOD_RECOVERY_CODE);
+    await turnOff();
+
+    expect(
+      await screen.findByText('Two-factor authentication is off. Other devices have been signed out.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('two-factor-status').textContent).toContain('Off'));
+    expect(deletes().map((c) => c.body)).toEqual([
+      { code: '135790' },
+      { recovery_code: 'not-a-code' },
+      { recovery_code: GOOD_RECOVERY_CODE },
+    ]);
+    // The sessions list is read again: the other devices are gone.
+    expect(calls.filter((c) => c.url === '/api/user/sessions').length).toBeGreaterThan(1);
+  });
+
+  it("speaks Chinese: the labels, the hint and the server's refusal under the field", async () => {
+    await changeLanguage('zh-cn');
+    meta = { ...META, two_factor_enabled: true };
+    isConfirmed = true;
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: '关 闭' }));
+    const dialog = await dialogTitled('关闭双重认证？');
+    expect(dialog.textContent).toContain('登录此账户的其他设备都将退出登录。');
+    await user.type(within(dialog).getByLabelText('验证码'), '135790');
+    await user.click(within(dialog).getByRole('button', { name: '关 闭' }));
+    expect(await within(dialog).findByText('验证码无效或已被使用。')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: '改用恢复码' }));
+    expect(within(dialog).getByLabelText('恢复码')).toBeInTheDocument();
+    // Cancelling sends nothing more and leaves two-factor on.
+    await user.click(within(dialog).getByRole('button', { name: '取 消' }));
+    expect(deletes().map((c) => c.body)).toEqual([{ code: '135790' }]);
+    expect(screen.getByTestId('two-factor-status').textContent).toContain('已开启');
   });
 });
 
