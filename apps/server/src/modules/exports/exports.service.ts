@@ -40,6 +40,9 @@ export type ExportActor = {
   locale: ExportLocale;
 };
 
+/** Who reads exports: an export is theirs to see only by what they may view (see visibleKinds). */
+export type ExportViewer = Pick<ExportActor, 'merchantId' | 'perms'>;
+
 type Deps = {
   db: Db;
   jobs: JobQueue;
@@ -170,31 +173,41 @@ export function createExportsService({
     return present(row);
   }
 
-  async function list(merchantId: number, query: ExportListQuery): Promise<ExportListResponse> {
+  // An export shows the rows, sums and filters of its list: only those who may view that list (and
+  // exports) see it at all (DESIGN 9). The others' kinds are left out in SQL, so totals and pages agree.
+  const visibleKinds = (perms: readonly Perm[]): ExportKind[] =>
+    perms.includes('export:view')
+      ? Object.values(kinds)
+          .filter((handler) => perms.includes(handler.perm))
+          .map((handler) => handler.kind)
+      : [];
+
+  async function list(viewer: ExportViewer, query: ExportListQuery): Promise<ExportListResponse> {
+    const visible = visibleKinds(viewer.perms);
     const [rows, total] = await Promise.all([
-      repo.page(db, merchantId, query.per_page, (query.page - 1) * query.per_page),
-      repo.count(db, merchantId),
+      repo.page(db, viewer.merchantId, visible, query.per_page, (query.page - 1) * query.per_page),
+      repo.count(db, viewer.merchantId, visible),
     ]);
     return { data: rows.map(present), meta: { page: query.page, per_page: query.per_page, total } };
   }
 
-  async function findForMerchant(merchantId: number, id: number): Promise<ExportTaskRow> {
-    const row = await repo.findForMerchant(db, merchantId, id);
-    // Another merchant's task reads as one that does not exist.
+  async function findVisible(viewer: ExportViewer, id: number): Promise<ExportTaskRow> {
+    const row = await repo.findVisible(db, viewer.merchantId, visibleKinds(viewer.perms), id);
+    // Another merchant's task, or one of a list the user may not view, reads as one that does not exist.
     if (!row) throw notFound('The export was not found.');
     return row;
   }
 
-  async function detail(merchantId: number, id: number): Promise<ExportTask> {
-    return present(await findForMerchant(merchantId, id));
+  async function detail(viewer: ExportViewer, id: number): Promise<ExportTask> {
+    return present(await findVisible(viewer, id));
   }
 
   /** The file of a finished export, with what the download needs. */
   async function download(
-    merchantId: number,
+    viewer: ExportViewer,
     id: number,
   ): Promise<{ stream: Readable; fileName: string; contentType: string; size: number | null }> {
-    const row = await findForMerchant(merchantId, id);
+    const row = await findVisible(viewer, id);
     if (row.expiredAt) {
       throw new AppError(
         410,
@@ -218,14 +231,12 @@ export function createExportsService({
 
   /** A failed task runs again, over the rows its filter matches now. */
   async function retry(actor: ExportActor, id: number): Promise<ExportTask> {
-    const task = await findForMerchant(actor.merchantId, id);
+    // A task the user sees is of a list they may view: with export:create (the route's), they may run it.
+    const task = await findVisible(actor, id);
     if (task.status !== 'failed') {
       throw conflict('Only a failed export can be retried.', ERROR_CODES.exportNotRetryable);
     }
     const handler = handlerOf(task.kind);
-    if (!actor.perms.includes(handler.perm)) {
-      throw forbidden('You do not have permission to do this. Please contact your administrator.');
-    }
     const prepared = handler.prepare(task.filters, { merchantId: task.merchantId, timeZone: task.timeZone });
     const row = await db.transaction(async (tx) => {
       const requeued = await repo.requeue(tx, task.merchantId, task.id, {
