@@ -80,6 +80,17 @@ export const exportsRepository = {
     return Number(row?.count ?? 0);
   },
 
+  /** The merchant's tasks not finished yet (waiting or exporting). */
+  countUnfinished: async (tx: Tx, merchantId: number): Promise<number> => {
+    const [row] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(exportTasks)
+      .where(
+        and(eq(exportTasks.merchantId, merchantId), inArray(exportTasks.status, ['waiting', 'exporting'])),
+      );
+    return Number(row?.count ?? 0);
+  },
+
   lockMerchant: async (tx: Tx, merchantId: number) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${RUNNING_LOCK}::int, ${merchantId}::int)`);
   },

@@ -3,6 +3,7 @@ import type { Perm } from '@paydesk/shared/auth/roles.ts';
 import {
   type CreateExportBody,
   EXPORT_KEEP_DAYS,
+  EXPORT_MAX_WAITING,
   type ExportFormat,
   type ExportKind,
   type ExportListQuery,
@@ -52,6 +53,8 @@ type Deps = {
   kinds: Record<ExportKind, ExportKindHandler>;
   /** Running exports per merchant; others wait. */
   maxRunningPerMerchant?: number;
+  /** Unfinished (waiting or running) exports per merchant; one more is refused. */
+  maxWaitingPerMerchant?: number;
   /** Rows read per query. */
   batchSize?: number;
   /** XLSX rows per sheet (Excel's 1,048,576 by default; tests pass a few). */
@@ -120,6 +123,7 @@ export function createExportsService({
   now,
   kinds,
   maxRunningPerMerchant = 2,
+  maxWaitingPerMerchant = EXPORT_MAX_WAITING,
   batchSize = 5000,
   maxRowsPerSheet,
   stallAfterMs = 10 * 60_000,
@@ -129,6 +133,19 @@ export function createExportsService({
     if (!handler) throw new AppError(422, `Exports of ${kind} are not available.`);
     return handler;
   };
+
+  // One request must not queue unbounded work (DESIGN 9). Counted under the merchant's lock, in the
+  // transaction that then adds the task: two concurrent requests cannot both take the last place.
+  async function assertRoomToWait(tx: Tx, merchantId: number) {
+    await repo.lockMerchant(tx, merchantId);
+    if ((await repo.countUnfinished(tx, merchantId)) >= maxWaitingPerMerchant) {
+      throw new AppError(
+        429,
+        `You already have ${maxWaitingPerMerchant} exports waiting. Please wait for one to finish, then export again.`,
+        { code: ERROR_CODES.tooManyExports },
+      );
+    }
+  }
 
   /** Sends the merchant's oldest waiting tasks to the queue, as many as may run (under its lock). */
   async function startNext(tx: Tx, merchantId: number) {
@@ -155,6 +172,7 @@ export function createExportsService({
     const row = await db.transaction(async (tx) => {
       const maxRowId = await prepared.maxId(tx);
       const rowsExpected = await prepared.count(tx);
+      await assertRoomToWait(tx, actor.merchantId);
       const task = await repo.insert(tx, {
         merchantId: actor.merchantId,
         userId: actor.userId,
@@ -239,10 +257,10 @@ export function createExportsService({
     const handler = handlerOf(task.kind);
     const prepared = handler.prepare(task.filters, { merchantId: task.merchantId, timeZone: task.timeZone });
     const row = await db.transaction(async (tx) => {
-      const requeued = await repo.requeue(tx, task.merchantId, task.id, {
-        maxRowId: await prepared.maxId(tx),
-        rowsExpected: await prepared.count(tx),
-      });
+      const maxRowId = await prepared.maxId(tx);
+      const rowsExpected = await prepared.count(tx);
+      await assertRoomToWait(tx, task.merchantId);
+      const requeued = await repo.requeue(tx, task.merchantId, task.id, { maxRowId, rowsExpected });
       if (!requeued) throw conflict('Only a failed export can be retried.', ERROR_CODES.exportNotRetryable);
       await jobs.send(tx, EXPORT_QUEUE, { id: task.id });
       return requeued;
