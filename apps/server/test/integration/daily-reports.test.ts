@@ -555,6 +555,61 @@ describe('who may read it, and bad input', () => {
   });
 });
 
+describe('a range is capped: an open end ends today, at most 366 days (DESIGN 9)', () => {
+  const keptRows = async (merchantId?: number) => {
+    const rows = await queryRows<{ n: unknown }>(
+      db(),
+      merchantId === undefined
+        ? sql`select count(*)::int as n from daily_reports`
+        : sql`select count(*)::int as n from daily_reports where merchant_id = ${merchantId}`,
+    );
+    return Number(rows[0].n);
+  };
+
+  it('refuses a start in 2000 without an end with 422 naming start_date, computing and keeping nothing', async () => {
+    clock = new Date('2026-05-10T12:00:00Z');
+    const m = await merchantIn('Asia/Shanghai', 'CNY');
+    await writer(m).post('transfer_in', 10_000n, new Date('2026-01-05T04:00:00Z'));
+    const client = await loginAs(ctx.app, m.users.FINANCE.email, TEST_PASSWORD);
+    const before = await keptRows();
+    const response = await client.get('/api/merchant/daily-reports?start_date=2000-01-01');
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      code: 'validation_failed',
+      message: 'Choose at most 366 days.',
+      errors: { start_date: ['Choose at most 366 days.'] },
+    });
+    expect(await keptRows()).toBe(before);
+    expect(await keptRows(m.merchant.id)).toBe(0);
+  });
+
+  it('takes 366 days up to today without an end, refuses 367; both dates given alike', async () => {
+    // 01:00 UTC on 10 May is still 9 May in São Paulo: the open end is the merchant's own today.
+    clock = new Date('2026-05-10T01:00:00Z');
+    const m = await merchantIn('America/Sao_Paulo', 'BRL');
+    const client = await loginAs(ctx.app, m.users.FINANCE.email, TEST_PASSWORD);
+    const today = '2026-05-09';
+
+    const open = await report(client, `start_date=2026-05-01`);
+    expect(open.meta).toMatchObject({ start_date: '2026-05-01', end_date: today, total: 9 });
+
+    const longest = await report(client, `start_date=${shiftDay(today, -365)}&per_page=1`);
+    expect(longest.meta).toMatchObject({ start_date: '2025-05-09', end_date: today, total: 366 });
+
+    const tooLong = await client.get(`/api/merchant/daily-reports?start_date=${shiftDay(today, -366)}`);
+    expect(tooLong.statusCode).toBe(422);
+    expect(Object.keys(tooLong.json().errors)).toEqual(['start_date']);
+
+    const bothDates = await report(client, 'start_date=2025-01-01&end_date=2026-01-01&per_page=1');
+    expect(bothDates.meta.total).toBe(366);
+    const bothTooLong = await client.get(
+      '/api/merchant/daily-reports?start_date=2025-01-01&end_date=2026-01-02',
+    );
+    expect(bothTooLong.statusCode).toBe(422);
+    expect(Object.keys(bothTooLong.json().errors)).toEqual(['start_date']);
+  });
+});
+
 describe('property: any sequence of entries reconciles every day', () => {
   it('opening + entries = closing for random entries in a random zone', async () => {
     const seed = Number(process.env.DAILY_REPORT_SEED ?? Date.now() % 2 ** 31);

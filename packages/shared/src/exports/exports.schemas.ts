@@ -36,6 +36,9 @@ export const ExportLocaleSchema = z.enum(EXPORT_LOCALES, { error: 'The locale mu
 /** Days an export's file is kept before it is deleted. */
 export const EXPORT_KEEP_DAYS = 7;
 
+/** Export tasks of a merchant that may wait (waiting or exporting) at once; more -> 429 too_many_exports. */
+export const EXPORT_MAX_WAITING = 10;
+
 // ---- POST /api/merchant/exports
 
 export const CreateExportBodySchema = z.object({

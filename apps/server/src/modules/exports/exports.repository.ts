@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, lt, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { newestFirst } from '../../db/keyset.ts';
@@ -38,11 +38,19 @@ export const exportsRepository = {
     return saved!;
   },
 
-  findForMerchant: async (db: DbOrTx, merchantId: number, id: number) => {
+  /** The merchant's task, when it is of one of `kinds` (those the reader may see). */
+  findVisible: async (db: DbOrTx, merchantId: number, kinds: readonly string[], id: number) => {
+    if (kinds.length === 0) return undefined;
     const [row] = await db
       .select()
       .from(exportTasks)
-      .where(and(eq(exportTasks.merchantId, merchantId), eq(exportTasks.id, id)));
+      .where(
+        and(
+          eq(exportTasks.merchantId, merchantId),
+          inArray(exportTasks.kind, [...kinds]),
+          eq(exportTasks.id, id),
+        ),
+      );
     return row;
   },
 
@@ -51,20 +59,35 @@ export const exportsRepository = {
     return row;
   },
 
-  page: (db: DbOrTx, merchantId: number, limit: number, offset: number) =>
-    db
+  /** A page of the merchant's tasks of `kinds`, newest first (filtered here, so paging and totals agree). */
+  page: async (db: DbOrTx, merchantId: number, kinds: readonly string[], limit: number, offset: number) => {
+    if (kinds.length === 0) return [];
+    return db
       .select()
       .from(exportTasks)
-      .where(eq(exportTasks.merchantId, merchantId))
+      .where(and(eq(exportTasks.merchantId, merchantId), inArray(exportTasks.kind, [...kinds])))
       .orderBy(...newestFirst(exportTasks.createdAt, exportTasks.id))
       .limit(limit)
-      .offset(offset),
+      .offset(offset);
+  },
 
-  count: async (db: DbOrTx, merchantId: number): Promise<number> => {
+  count: async (db: DbOrTx, merchantId: number, kinds: readonly string[]): Promise<number> => {
+    if (kinds.length === 0) return 0;
     const [row] = await db
       .select({ count: sql<number>`count(*)::int` })
       .from(exportTasks)
-      .where(eq(exportTasks.merchantId, merchantId));
+      .where(and(eq(exportTasks.merchantId, merchantId), inArray(exportTasks.kind, [...kinds])));
+    return Number(row?.count ?? 0);
+  },
+
+  /** The merchant's tasks not finished yet (waiting or exporting). */
+  countUnfinished: async (tx: Tx, merchantId: number): Promise<number> => {
+    const [row] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(exportTasks)
+      .where(
+        and(eq(exportTasks.merchantId, merchantId), inArray(exportTasks.status, ['waiting', 'exporting'])),
+      );
     return Number(row?.count ?? 0);
   },
 

@@ -11,7 +11,7 @@ import {
 import { notFound } from '../../lib/errors.ts';
 import { resolveTimeZone } from '../../lib/timezone.ts';
 import { authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
-import type { ExportActor, ExportsService } from './exports.service.ts';
+import type { ExportActor, ExportsService, ExportViewer } from './exports.service.ts';
 
 /** The spec's language rule: English selects English, vi Vietnamese, anything else Chinese. */
 export function localeOf(acceptLanguage: string | undefined): ExportLocale {
@@ -30,6 +30,12 @@ function actorOf(request: FastifyRequest): ExportActor {
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
     locale: localeOf(request.headers['accept-language']),
   };
+}
+
+/** Reading needs no time zone or language: a bad X-Timezone header does not stop a download. */
+function viewerOf(request: FastifyRequest): ExportViewer {
+  const { merchant, perms } = authOf(request);
+  return { merchantId: merchant.id, perms };
 }
 
 const IdParams = z.object({ id: z.string() });
@@ -75,20 +81,20 @@ export function exportsRoutes(
       preHandler: canView,
       schema: { querystring: ExportListQuerySchema, response: { 200: ExportListResponseSchema } },
     },
-    async (request) => exports.list(authOf(request).merchant.id, request.query),
+    async (request) => exports.list(viewerOf(request), request.query),
   );
 
   r.get(
     '/api/merchant/exports/:id',
     { preHandler: canView, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
-    async (request) => ({ data: await exports.detail(authOf(request).merchant.id, idOf(request.params.id)) }),
+    async (request) => ({ data: await exports.detail(viewerOf(request), idOf(request.params.id)) }),
   );
 
   r.get(
     '/api/merchant/exports/:id/download',
     { preHandler: canView, schema: { params: IdParams } },
     async (request, reply) => {
-      const file = await exports.download(authOf(request).merchant.id, idOf(request.params.id));
+      const file = await exports.download(viewerOf(request), idOf(request.params.id));
       reply
         .header('content-type', file.contentType)
         .header('content-disposition', contentDisposition(file.fileName))

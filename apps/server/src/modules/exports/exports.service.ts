@@ -3,6 +3,7 @@ import type { Perm } from '@paydesk/shared/auth/roles.ts';
 import {
   type CreateExportBody,
   EXPORT_KEEP_DAYS,
+  EXPORT_MAX_WAITING,
   type ExportFormat,
   type ExportKind,
   type ExportListQuery,
@@ -40,6 +41,9 @@ export type ExportActor = {
   locale: ExportLocale;
 };
 
+/** Who reads exports: an export is theirs to see only by what they may view (see visibleKinds). */
+export type ExportViewer = Pick<ExportActor, 'merchantId' | 'perms'>;
+
 type Deps = {
   db: Db;
   jobs: JobQueue;
@@ -49,6 +53,8 @@ type Deps = {
   kinds: Record<ExportKind, ExportKindHandler>;
   /** Running exports per merchant; others wait. */
   maxRunningPerMerchant?: number;
+  /** Unfinished (waiting or running) exports per merchant; one more is refused. */
+  maxWaitingPerMerchant?: number;
   /** Rows read per query. */
   batchSize?: number;
   /** XLSX rows per sheet (Excel's 1,048,576 by default; tests pass a few). */
@@ -117,6 +123,7 @@ export function createExportsService({
   now,
   kinds,
   maxRunningPerMerchant = 2,
+  maxWaitingPerMerchant = EXPORT_MAX_WAITING,
   batchSize = 5000,
   maxRowsPerSheet,
   stallAfterMs = 10 * 60_000,
@@ -126,6 +133,19 @@ export function createExportsService({
     if (!handler) throw new AppError(422, `Exports of ${kind} are not available.`);
     return handler;
   };
+
+  // One request must not queue unbounded work (DESIGN 9). Counted under the merchant's lock, in the
+  // transaction that then adds the task: two concurrent requests cannot both take the last place.
+  async function assertRoomToWait(tx: Tx, merchantId: number) {
+    await repo.lockMerchant(tx, merchantId);
+    if ((await repo.countUnfinished(tx, merchantId)) >= maxWaitingPerMerchant) {
+      throw new AppError(
+        429,
+        `You already have ${maxWaitingPerMerchant} exports waiting. Please wait for one to finish, then export again.`,
+        { code: ERROR_CODES.tooManyExports },
+      );
+    }
+  }
 
   /** Sends the merchant's oldest waiting tasks to the queue, as many as may run (under its lock). */
   async function startNext(tx: Tx, merchantId: number) {
@@ -152,6 +172,7 @@ export function createExportsService({
     const row = await db.transaction(async (tx) => {
       const maxRowId = await prepared.maxId(tx);
       const rowsExpected = await prepared.count(tx);
+      await assertRoomToWait(tx, actor.merchantId);
       const task = await repo.insert(tx, {
         merchantId: actor.merchantId,
         userId: actor.userId,
@@ -170,31 +191,41 @@ export function createExportsService({
     return present(row);
   }
 
-  async function list(merchantId: number, query: ExportListQuery): Promise<ExportListResponse> {
+  // An export shows the rows, sums and filters of its list: only those who may view that list (and
+  // exports) see it at all (DESIGN 9). The others' kinds are left out in SQL, so totals and pages agree.
+  const visibleKinds = (perms: readonly Perm[]): ExportKind[] =>
+    perms.includes('export:view')
+      ? Object.values(kinds)
+          .filter((handler) => perms.includes(handler.perm))
+          .map((handler) => handler.kind)
+      : [];
+
+  async function list(viewer: ExportViewer, query: ExportListQuery): Promise<ExportListResponse> {
+    const visible = visibleKinds(viewer.perms);
     const [rows, total] = await Promise.all([
-      repo.page(db, merchantId, query.per_page, (query.page - 1) * query.per_page),
-      repo.count(db, merchantId),
+      repo.page(db, viewer.merchantId, visible, query.per_page, (query.page - 1) * query.per_page),
+      repo.count(db, viewer.merchantId, visible),
     ]);
     return { data: rows.map(present), meta: { page: query.page, per_page: query.per_page, total } };
   }
 
-  async function findForMerchant(merchantId: number, id: number): Promise<ExportTaskRow> {
-    const row = await repo.findForMerchant(db, merchantId, id);
-    // Another merchant's task reads as one that does not exist.
+  async function findVisible(viewer: ExportViewer, id: number): Promise<ExportTaskRow> {
+    const row = await repo.findVisible(db, viewer.merchantId, visibleKinds(viewer.perms), id);
+    // Another merchant's task, or one of a list the user may not view, reads as one that does not exist.
     if (!row) throw notFound('The export was not found.');
     return row;
   }
 
-  async function detail(merchantId: number, id: number): Promise<ExportTask> {
-    return present(await findForMerchant(merchantId, id));
+  async function detail(viewer: ExportViewer, id: number): Promise<ExportTask> {
+    return present(await findVisible(viewer, id));
   }
 
   /** The file of a finished export, with what the download needs. */
   async function download(
-    merchantId: number,
+    viewer: ExportViewer,
     id: number,
   ): Promise<{ stream: Readable; fileName: string; contentType: string; size: number | null }> {
-    const row = await findForMerchant(merchantId, id);
+    const row = await findVisible(viewer, id);
     if (row.expiredAt) {
       throw new AppError(
         410,
@@ -218,20 +249,18 @@ export function createExportsService({
 
   /** A failed task runs again, over the rows its filter matches now. */
   async function retry(actor: ExportActor, id: number): Promise<ExportTask> {
-    const task = await findForMerchant(actor.merchantId, id);
+    // A task the user sees is of a list they may view: with export:create (the route's), they may run it.
+    const task = await findVisible(actor, id);
     if (task.status !== 'failed') {
       throw conflict('Only a failed export can be retried.', ERROR_CODES.exportNotRetryable);
     }
     const handler = handlerOf(task.kind);
-    if (!actor.perms.includes(handler.perm)) {
-      throw forbidden('You do not have permission to do this. Please contact your administrator.');
-    }
     const prepared = handler.prepare(task.filters, { merchantId: task.merchantId, timeZone: task.timeZone });
     const row = await db.transaction(async (tx) => {
-      const requeued = await repo.requeue(tx, task.merchantId, task.id, {
-        maxRowId: await prepared.maxId(tx),
-        rowsExpected: await prepared.count(tx),
-      });
+      const maxRowId = await prepared.maxId(tx);
+      const rowsExpected = await prepared.count(tx);
+      await assertRoomToWait(tx, task.merchantId);
+      const requeued = await repo.requeue(tx, task.merchantId, task.id, { maxRowId, rowsExpected });
       if (!requeued) throw conflict('Only a failed export can be retried.', ERROR_CODES.exportNotRetryable);
       await jobs.send(tx, EXPORT_QUEUE, { id: task.id });
       return requeued;

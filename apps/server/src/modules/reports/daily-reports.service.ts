@@ -1,6 +1,7 @@
 import { type Currency, fromMinor } from '@paydesk/shared';
 import {
   DAILY_REPORT_DEFAULT_DAYS,
+  DAILY_REPORT_MAX_DAYS,
   type DailyReport,
   type DailyReportListQuery,
   type DailyReportListResponse,
@@ -8,6 +9,7 @@ import {
 } from '@paydesk/shared/reports/reports.schemas.ts';
 import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
 import type { Db } from '../../db/client.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import {
   type DailyReportRow,
   type DayFigures,
@@ -138,11 +140,22 @@ export function createDailyReportsService({ db, now }: Deps) {
     });
   }
 
-  /** The dates a query covers (the defaults filled in, nothing after today); reads nothing. */
-  function rangeOf(timezone: string, query: Pick<DailyReportListQuery, 'start_date' | 'end_date'>) {
+  /**
+   * The dates a query covers (the defaults filled in, nothing after today); reads nothing. A range without
+   * an end ends today, and is capped as one with both dates (the schema's check): a start years back
+   * would compute and keep a row for every day of them (DESIGN 9). `field` names the start in the 422.
+   */
+  function rangeOf(
+    timezone: string,
+    query: Pick<DailyReportListQuery, 'start_date' | 'end_date'>,
+    field = 'start_date',
+  ) {
     const today = localDate(now(), timezone);
     const end = query.end_date && query.end_date < today ? query.end_date : today;
     const start = query.start_date ?? shiftDay(end, -(DAILY_REPORT_DEFAULT_DAYS - 1));
+    if (start < shiftDay(end, -(DAILY_REPORT_MAX_DAYS - 1))) {
+      throw ValidationError.field(field, `Choose at most ${DAILY_REPORT_MAX_DAYS} days.`);
+    }
     // A range wholly in the future has no days yet.
     return { start, end, days: start <= end ? daysBetween(start, end).length : 0 };
   }

@@ -37,8 +37,13 @@ export function dailyReportsExport(dailyReports: DailyReportsService): ExportKin
       range: { start_date: query.start_date, end_date: query.end_date },
     }),
     maxId: async () => 0,
+    // At creation: a range longer than the list allows is refused (422) before any day is computed.
     count: async (db, filter) =>
-      dailyReports.rangeOf((await merchantOf(db, filter.merchantId)).timezone, filter.range).days,
+      dailyReports.rangeOf(
+        (await merchantOf(db, filter.merchantId)).timezone,
+        filter.range,
+        'filters.start_date',
+      ).days,
     rows: async (db, filter, _maxId, _limit, after): Promise<DailyReportExportRow[]> => {
       if (after) return [];
       const merchant = await merchantOf(db, filter.merchantId);

@@ -11,7 +11,10 @@ import { exportsQueryKey } from './get-exports.ts';
 // Paging is the page's, not the export's: every matching row is exported.
 const PAGING = new Set(['page', 'per_page', 'cursor']);
 
-/** POST /api/merchant/exports: a task for the list's current filters, in the console's language. */
+/**
+ * POST /api/merchant/exports: a task for the list's current filters, in the console's language. A 429
+ * (too_many_exports: 10 already wait) is the caller's to show, beside its Export button.
+ */
 export const createExport = ({ kind, format, filters = {} }: CreateExportBody): Promise<ExportTask> =>
   http
     .post(
@@ -26,7 +29,7 @@ export const createExport = ({ kind, format, filters = {} }: CreateExportBody): 
         ),
         locale: currentLanguage(),
       },
-      { schema: ExportTaskResponseSchema },
+      { schema: ExportTaskResponseSchema, handled: [429] },
     )
     .then((r) => r.data);
 

@@ -5,11 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ExportFormat, ExportKind } from '@paydesk/shared/exports/exports.schemas.ts';
 import { HasPerm } from '../../../components/has-perm.tsx';
+import { isHttpError } from '../../../lib/http.ts';
 import { useCreateExport } from '../api/create-export.ts';
 
 /**
  * The Export button of a list page (the list kit's Export slot): CSV or XLSX of the page's current
- * filters, made in the background; the message says where to find it.
+ * filters, made in the background; the message says where to find it, or, when 10 exports already
+ * wait, says so in the same place.
  */
 export function ExportButton({ kind, filters }: { kind: ExportKind; filters: Record<string, unknown> }) {
   const { t } = useTranslation('exports');
@@ -40,6 +42,22 @@ export function ExportButton({ kind, filters }: { kind: ExportKind; filters: Rec
               </span>
             ),
           }),
+        // The client shows every other failure; the message is the code's, in the user's language.
+        onError: (error) => {
+          if (!isHttpError(error) || error.status !== 429) return;
+          void message.warning({
+            key: 'export-created',
+            duration: 8,
+            content: (
+              <span data-testid="export-refused">
+                {error.message}{' '}
+                <a href="/lineExport" onClick={openExports}>
+                  {t('button.goToExports')}
+                </a>
+              </span>
+            ),
+          });
+        },
       },
     );
 

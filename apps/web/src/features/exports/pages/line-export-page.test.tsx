@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -44,11 +44,14 @@ const task = (id: number, overrides: Partial<ExportTask> = {}): ExportTask => ({
 
 let tasks: ExportTask[];
 let posts: { url: string; body: unknown }[];
+/** What POST /api/merchant/exports answers (a created task unless a test says otherwise). */
+let createAnswer: () => Response;
 
 beforeEach(async () => {
   await changeLanguage('en');
   resetHttpStateForTests();
   posts = [];
+  createAnswer = () => json(201, { data: task(99, { status: 'waiting' }) });
   document.cookie = 'XSRF-TOKEN=test-token';
   vi.stubGlobal(
     'fetch',
@@ -56,7 +59,7 @@ beforeEach(async () => {
       const [path] = url.split('?');
       if (init?.method === 'POST') {
         posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
-        if (path === '/api/merchant/exports') return json(201, { data: task(99, { status: 'waiting' }) });
+        if (path === '/api/merchant/exports') return createAnswer();
         const retried = /^\/api\/merchant\/exports\/(\d+)\/retry$/.exec(path!);
         if (retried) return json(200, { data: task(Number(retried[1]), { status: 'waiting', error: null }) });
       }
@@ -146,6 +149,25 @@ describe('Exports', { timeout: 60_000 }, () => {
       body: { kind: 'fund_flows', format: 'xlsx', filters: { type: 'recharge' }, locale: 'en' },
     });
     await userEvent.click(await screen.findByRole('link', { name: 'See it in Exports' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lineExport'));
+  });
+
+  it("says in place, in the user's language, that 10 exports already wait (429 too_many_exports)", async () => {
+    tasks = [];
+    createAnswer = () =>
+      json(429, {
+        message: 'You already have 10 exports waiting. Please wait for one to finish, then export again.',
+        code: 'too_many_exports',
+      });
+    await changeLanguage('zh-cn');
+    const router = renderAt('/fund/fundWater');
+    await userEvent.click(await screen.findByTestId('export-button'));
+    await userEvent.click(await screen.findByText('Excel 文件'));
+    const refused = await screen.findByTestId('export-refused');
+    expect(refused.textContent).toContain('已有 10 个导出任务在等待，请等其中一个完成后再导出。');
+    // Beside the button, not a dialog to dismiss; the Exports page is one click away.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(within(refused).getByRole('link'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/lineExport'));
   });
 
