@@ -71,6 +71,8 @@ export const ERROR_CODES = {
   exportExpired: 'export_expired',
   exportNotRetryable: 'export_not_retryable',
   tooManyExports: 'too_many_exports',
+  insufficientScope: 'insufficient_scope',
+  tokenExpired: 'token_expired',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -21,6 +21,7 @@ import {
   RejectWithdrawalBodySchema,
   WithdrawalDecisionBodySchema,
   OPERATOR_HEADER,
+  OPERATOR_SCOPES,
 } from '../modules/ops/index.ts';
 import type { OpsRequest, OpsResponse, OpsTransport } from './transport.ts';
 import { TOPUP_COMMANDS } from './topup-commands.ts';
@@ -486,13 +487,18 @@ export const COMMANDS: Record<string, CommandSpec> = {
         value: '<percent>',
         help: 'share of the orders that are payouts on sandbox-pay (default 30)',
       },
+      reason: {
+        value: '<text>',
+        help: 'why, recorded with your name on every order (default "demo traffic")',
+      },
     },
+    // Each order is an operator action of its own (it signs with the merchant's secret), with the reason.
     changes: false,
     schema: DemoTrafficOptionsSchema,
     request: (input) => ({
       method: 'POST',
       path: '/ops/v1/demo/collections',
-      body: { merchant: input.merchant, channel: input.channel },
+      body: { merchant: input.merchant, channel: input.channel, reason: input.reason },
     }),
     print: (data) => [JSON.stringify(data)],
     run: async ({ input, send, io, json }) => {
@@ -509,7 +515,11 @@ export const COMMANDS: Record<string, CommandSpec> = {
         const share = Number(input.payouts ?? 0) / 100;
         const isPayout = Math.floor((i + 1) * share) > Math.floor(i * share);
         const request: OpsRequest = isPayout
-          ? { method: 'POST', path: '/ops/v1/demo/payouts', body: { merchant: input.merchant } }
+          ? {
+              method: 'POST',
+              path: '/ops/v1/demo/payouts',
+              body: { merchant: input.merchant, reason: input.reason },
+            }
           : COMMANDS['demo:traffic'].request(input);
         const kind = isPayout ? 'payout' : 'collection';
         inFlight.push(
@@ -579,9 +589,19 @@ export const COMMANDS: Record<string, CommandSpec> = {
     examples: ['npm run ops -- ledger:verify', 'npm run ops -- ledger:verify --merchant M100001 --json'],
   },
   'operator:token-create': {
-    summary: "Create a named operator's token (printed once; only its hash is kept).",
+    summary:
+      "Create a named operator's token with its scopes and expiry (printed once; only its hash is kept; needs admin).",
     options: {
       name: { value: '<operator>', required: true, help: "the operator's name, recorded with their changes" },
+      scopes: {
+        value: '<list>',
+        required: true,
+        help: `what it may do, comma-separated: ${OPERATOR_SCOPES.join(', ')} (none implies another; at most your own token's)`,
+      },
+      'expires-in': {
+        value: '<30d|12h>',
+        help: 'how long it works, in days or hours (default 90d, at most 365d)',
+      },
       reason: REASON,
     },
     changes: true,
@@ -590,27 +610,32 @@ export const COMMANDS: Record<string, CommandSpec> = {
     print: (data) => {
       const token = data.token as TokenView;
       return [
-        `Created operator token #${token.id} for ${token.name}.`,
+        `Created operator token #${token.id} for ${token.name}: ${token.scopes.join(', ')}; expires ${token.expires_at ?? 'never'}.`,
         ...(typeof data.secret === 'string'
           ? [`Token (shown once, keep it secret): ${data.secret}`]
           : ['(A repeat of an earlier request: the token was shown then and is not shown again.)']),
       ];
     },
-    examples: ['npm run ops -- operator:token-create --name alice --reason "new on-call operator"'],
+    examples: [
+      'npm run ops -- operator:token-create --name alice --scopes read,review --expires-in 30d --reason "new on-call operator"',
+    ],
   },
   'operator:token-list': {
-    summary: 'List operator tokens (never their secrets).',
+    summary: 'List operator tokens with their scopes and expiry (never their secrets; needs admin).',
     options: {},
     changes: false,
     schema: z.object({}),
     request: () => ({ method: 'GET', path: '/ops/v1/operator-tokens' }),
     print: (data) =>
       table(
-        ['ID', 'OPERATOR', 'KIND', 'CREATED', 'LAST USED', 'REVOKED'],
+        ['ID', 'OPERATOR', 'KIND', 'SCOPES', 'STATUS', 'EXPIRES', 'CREATED', 'LAST USED', 'REVOKED'],
         (data as unknown as TokenView[]).map((t) => [
           String(t.id),
           t.name,
           t.is_local ? 'local' : 'named',
+          t.scopes.join(','),
+          t.revoked_at ? 'revoked' : t.expired ? 'expired' : 'live',
+          t.expires_at ?? 'never',
           t.created_at,
           t.last_used_at ?? '-',
           t.revoked_at ?? '-',
@@ -675,6 +700,9 @@ type TokenView = {
   id: number;
   name: string;
   is_local: boolean;
+  scopes: string[];
+  expires_at: string | null;
+  expired: boolean;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;

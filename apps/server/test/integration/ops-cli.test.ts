@@ -235,17 +235,31 @@ describe('npm run ops: commands', () => {
   });
 
   it('operator:token-create, -list and -revoke: a named token works as its operator until revoked', async () => {
+    const started = Date.now();
     const created = await ops(
       'operator:token-create',
       '--name',
       'alice',
+      '--scopes',
+      'review,read',
+      '--expires-in',
+      '30d',
       '--reason',
       'new on-call',
       '--json',
     );
-    expect(created.code).toBe(0);
+    expect(created.code, created.err).toBe(0);
     const { token, secret } = JSON.parse(created.out);
-    expect(token).toMatchObject({ name: 'alice', is_local: false, revoked_at: null });
+    expect(token).toMatchObject({
+      name: 'alice',
+      is_local: false,
+      revoked_at: null,
+      scopes: ['read', 'review'],
+      expired: false,
+    });
+    const expiresAt = Date.parse(token.expires_at);
+    expect(expiresAt).toBeGreaterThanOrEqual(started + 30 * 86_400_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
     expect(secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     const [action] = await db
       .select()
@@ -257,8 +271,39 @@ describe('npm run ops: commands', () => {
     expect(JSON.stringify(action.detail)).not.toContain(secret);
 
     const listed = await ops('operator:token-list');
-    expect(listed.out).toMatch(new RegExp(`\\n${token.id} +alice +named `));
+    expect(listed.out).toMatch(/^ID +OPERATOR +KIND +SCOPES +STATUS +EXPIRES +CREATED/);
+    expect(listed.out).toMatch(
+      new RegExp(
+        `\\n${token.id} +alice +named +read,review +live +${token.expires_at.replaceAll('.', '\\.')} `,
+      ),
+    );
+    expect(listed.out).toMatch(/\n\d+ +local +local +read,review,funds,admin +live +never /);
     expect(listed.out).not.toContain(secret);
+    // Scopes and expiry the server refuses: the usage, nothing made.
+    const before = await snapshot();
+    for (const [flag, scopes, expiresIn] of [
+      ['--scopes', 'read,root', '30d'],
+      ['--expires-in', 'read', '400d'],
+      ['--expires-in', 'read', 'tomorrow'],
+    ]) {
+      const refused = await ops(
+        'operator:token-create',
+        '--name',
+        'bob',
+        '--scopes',
+        scopes,
+        '--expires-in',
+        expiresIn,
+        '--reason',
+        'new on-call',
+      );
+      expect(refused.code, `${scopes} ${expiresIn}`).toBe(2);
+      expect(refused.err).toContain(flag);
+    }
+    const noScopes = await ops('operator:token-create', '--name', 'bob', '--reason', 'new on-call');
+    expect(noScopes.code).toBe(2);
+    expect(noScopes.err).toMatch(/--scopes is required/);
+    expect(await snapshot()).toEqual(before);
 
     const asAlice = (url: string) =>
       ctx.app.inject({

@@ -58,6 +58,17 @@ describe('ops demo:traffic', () => {
     const orders = await trafficOrders();
     expect(orders).toHaveLength(40);
     expect(new Set(orders.map((o) => o.channel_code))).toEqual(new Set(['sandbox-auto']));
+    // Each order signed with the merchant's secret is an operator action: who, why, and what it made.
+    const actions = await queryRows<{ operator_name: string; reason: string; trade_no: string }>(
+      ctx.database.db,
+      sql`select operator_name, reason, detail->'result'->>'trade_no' as trade_no
+          from operator_actions where action = 'demo.collection' order by id`,
+    );
+    expect(actions).toHaveLength(40);
+    expect(new Set(actions.map((a) => `${a.operator_name}: ${a.reason}`))).toEqual(
+      new Set(['tester: demo traffic']),
+    );
+    expect(actions.map((a) => a.trade_no).sort()).toEqual(orders.map((o) => o.trade_no).sort());
 
     // The auto channel's job: 90% paid, the rest failed, none left to pay.
     for (const order of orders) await ctx.app.services.sandbox.autoComplete(order.trade_no);

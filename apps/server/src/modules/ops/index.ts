@@ -5,7 +5,7 @@ import type { SettlementsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import type { WithdrawalsService } from '../withdrawals/index.ts';
-import { createOperatorGuard } from './operator-auth.ts';
+import { createOperatorGuard, requireOperatorScopes } from './operator-auth.ts';
 import { opsRoutes } from './ops.routes.ts';
 import { createOpsService } from './ops.service.ts';
 
@@ -23,7 +23,7 @@ export {
 /** The operator API (/ops/v1), authenticated by operator tokens (DESIGN section 10). */
 export function registerOpsModule(
   app: FastifyInstance,
-  { db }: AppContext,
+  { db, now }: AppContext,
   {
     settlements,
     sandbox,
@@ -36,9 +36,19 @@ export function registerOpsModule(
     withdrawals: WithdrawalsService;
   },
 ): void {
-  const ops = createOpsService({ db, ledger: createLedger(), settlements, sandbox, accessKeys, withdrawals });
-  opsRoutes(app, { ops, requireOperator: createOperatorGuard({ db }) });
+  // Before any /ops/v1 route (this module's and the top-ups' after it): each must name its token's scope.
+  requireOperatorScopes(app);
+  const ops = createOpsService({
+    db,
+    now,
+    ledger: createLedger(),
+    settlements,
+    sandbox,
+    accessKeys,
+    withdrawals,
+  });
+  opsRoutes(app, { ops, operator: createOperatorGuard({ db, now }) });
 }
-export { createOperatorGuard, operatorOf, type Operator } from './operator-auth.ts';
+export { createOperatorGuard, operatorOf, type Operator, type OperatorGuard } from './operator-auth.ts';
 export type { ActionContext, ActionResult } from './ops.service.ts';
 export { operatorContextOf, runOperatorAction } from './operator-action.ts';

@@ -1,16 +1,22 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { operatorTokens } from '../../db/schema/index.ts';
 
 export type OperatorTokenRow = typeof operatorTokens.$inferSelect;
 
 export const operatorTokensRepository = {
-  /** The live token with this hash, marked as used now; undefined when unknown or revoked. */
-  useLive: async (db: DbOrTx, tokenHash: string): Promise<OperatorTokenRow | undefined> => {
+  /** The live token with this hash (not revoked, not expired at `now`), marked as used then; else undefined. */
+  useLive: async (db: DbOrTx, tokenHash: string, now: Date): Promise<OperatorTokenRow | undefined> => {
     const [token] = await db
       .update(operatorTokens)
-      .set({ lastUsedAt: sql`now()` })
-      .where(and(eq(operatorTokens.tokenHash, tokenHash), isNull(operatorTokens.revokedAt)))
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(operatorTokens.tokenHash, tokenHash),
+          isNull(operatorTokens.revokedAt),
+          or(isNull(operatorTokens.expiresAt), gt(operatorTokens.expiresAt, now)),
+        ),
+      )
       .returning();
     return token;
   },
@@ -35,10 +41,10 @@ export const operatorTokensRepository = {
     return row;
   },
   /** live -> revoked, once; undefined when it was not live. */
-  revoke: async (db: DbOrTx, id: number): Promise<OperatorTokenRow | undefined> => {
+  revoke: async (db: DbOrTx, id: number, now: Date): Promise<OperatorTokenRow | undefined> => {
     const [row] = await db
       .update(operatorTokens)
-      .set({ revokedAt: sql`now()` })
+      .set({ revokedAt: now })
       .where(and(eq(operatorTokens.id, id), isNull(operatorTokens.revokedAt)))
       .returning();
     return row;

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Currency } from '@paydesk/shared';
 import { ValidationError } from '../../lib/errors.ts';
 import { signRequest } from '../../lib/gateway-signature.ts';
 import { DEMO_PAYEES } from '../payouts/index.ts';
-import { operatorOf } from './operator-auth.ts';
+import { type OperatorGuard, operatorOf } from './operator-auth.ts';
 import {
   CloseChannelBodySchema,
   DemoCollectionBodySchema,
@@ -27,9 +27,9 @@ import {
   RejectWithdrawalBodySchema,
   WithdrawalDecisionBodySchema,
 } from './ops.schemas.ts';
-import type { ActionContext, ActionResult, OpsService } from './ops.service.ts';
+import type { ActionContext, ActionResult, DemoSigning, OpsService } from './ops.service.ts';
 
-type Deps = { ops: OpsService; requireOperator: preHandlerAsyncHookHandler };
+type Deps = { ops: OpsService; operator: OperatorGuard };
 
 /** The operator, the reason and the client's Idempotency-Key of a change. */
 function contextOf(request: FastifyRequest, reason: string): ActionContext {
@@ -46,90 +46,94 @@ function answer<T>(reply: FastifyReply, result: ActionResult<T>) {
   return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
 }
 
-export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) {
+// Each route names the scope its token needs (DESIGN 9): read lists and shows, review decides on top-ups
+// and withdrawals, funds moves money, admin manages merchants, users, channels and tokens.
+export function opsRoutes(app: FastifyInstance, { ops, operator }: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = { preHandler: requireOperator };
 
-  r.get('/ops/v1/merchants', guard, async () => ({ data: await ops.listMerchants() }));
+  r.get('/ops/v1/merchants', operator('read'), async () => ({ data: await ops.listMerchants() }));
 
   r.post(
     '/ops/v1/merchants',
-    { ...guard, schema: { body: CreateMerchantBodySchema } },
+    { ...operator('admin'), schema: { body: CreateMerchantBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.createMerchant(request.body, contextOf(request, request.body.reason))),
   );
 
-  r.post('/ops/v1/users', { ...guard, schema: { body: CreateUserBodySchema } }, async (request, reply) =>
-    answer(reply, await ops.createUser(request.body, contextOf(request, request.body.reason))),
+  r.post(
+    '/ops/v1/users',
+    { ...operator('admin'), schema: { body: CreateUserBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.createUser(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/funds/transfer-in',
-    { ...guard, schema: { body: MoveFundsBodySchema } },
+    { ...operator('funds'), schema: { body: MoveFundsBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.transferIn(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/funds/transfer-out',
-    { ...guard, schema: { body: MoveFundsBodySchema } },
+    { ...operator('funds'), schema: { body: MoveFundsBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.transferOut(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/funds/freeze',
-    { ...guard, schema: { body: MoveFundsBodySchema } },
+    { ...operator('funds'), schema: { body: MoveFundsBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.freeze(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/funds/unfreeze',
-    { ...guard, schema: { body: UnfreezeBodySchema } },
+    { ...operator('funds'), schema: { body: UnfreezeBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.unfreeze(request.body, contextOf(request, request.body.reason))),
   );
 
   r.get(
     '/ops/v1/channels',
-    { ...guard, schema: { querystring: ListChannelsQuerySchema } },
+    { ...operator('read'), schema: { querystring: ListChannelsQuerySchema } },
     async (request) => ({ data: await ops.listChannels(request.query.merchant) }),
   );
 
   r.post(
     '/ops/v1/channels/open',
-    { ...guard, schema: { body: OpenChannelBodySchema } },
+    { ...operator('admin'), schema: { body: OpenChannelBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.openChannel(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/channels/close',
-    { ...guard, schema: { body: CloseChannelBodySchema } },
+    { ...operator('admin'), schema: { body: CloseChannelBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.closeChannel(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/settlements/run',
-    { ...guard, schema: { body: RunSettlementBodySchema } },
+    { ...operator('funds'), schema: { body: RunSettlementBodySchema } },
     async (request, reply) => answer(reply, await ops.runSettlement(contextOf(request, request.body.reason))),
   );
 
   r.post(
     '/ops/v1/sandbox/complete',
-    { ...guard, schema: { body: SandboxCompleteBodySchema } },
+    { ...operator('funds'), schema: { body: SandboxCompleteBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.completeSandbox(request.body, contextOf(request, request.body.reason))),
   );
 
   // Demo traffic (ops demo:traffic): one order per call, made through the real signed gateway route with
-  // the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine).
-  async function signedGatewayPost(merchantNo: string, path: string, body: (currency: Currency) => object) {
-    const credentials = await ops.demoCredentials(merchantNo);
-    const raw = JSON.stringify(body(credentials.currency));
-    const timestamp = Math.floor(Date.now() / 1000);
+  // the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine). The service records
+  // each call as an operator action before the merchant's secret signs it.
+  async function signedGatewayPost(signing: DemoSigning, path: string, body: object) {
+    const raw = JSON.stringify(body);
+    const { timestamp } = signing;
     const nonce = randomBytes(16).toString('hex');
     const response = await app.inject({
       method: 'POST',
@@ -137,11 +141,11 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
       remoteAddress: '127.0.0.1',
       headers: {
         'content-type': 'application/json',
-        'x-merchant-no': credentials.merchantNo,
-        'x-access-key': credentials.accessKey,
+        'x-merchant-no': signing.merchantNo,
+        'x-access-key': signing.accessKey,
         'x-timestamp': String(timestamp),
         'x-nonce': nonce,
-        'x-signature': signRequest(credentials.secret, {
+        'x-signature': signRequest(signing.secret, {
           method: 'POST',
           pathWithQuery: path,
           timestamp,
@@ -153,12 +157,10 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
     });
     const answer = response.json() as { data?: { trade_no: string }; code?: string; message?: string };
     return {
-      data: {
-        gateway_status: response.statusCode,
-        trade_no: answer.data?.trade_no ?? null,
-        code: answer.code ?? null,
-        message: answer.message ?? null,
-      },
+      gateway_status: response.statusCode,
+      trade_no: answer.data?.trade_no ?? null,
+      code: answer.code ?? null,
+      message: answer.message ?? null,
     };
   }
 
@@ -172,51 +174,72 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
       : `${randomInt(10, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
   const trafficNo = () => `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 
+  /** 200 with the gateway's answer (whatever it was); Idempotent-Replayed for a repeat. */
+  function demoAnswer(reply: FastifyReply, result: ActionResult<unknown>) {
+    if (result.replayed) reply.header('idempotent-replayed', 'true');
+    return { data: result.data };
+  }
+
   r.post(
     '/ops/v1/demo/collections',
-    { ...guard, schema: { body: DemoCollectionBodySchema } },
-    async (request) =>
-      signedGatewayPost(request.body.merchant, '/gateway/v1/collections', (currency) => ({
-        out_trade_no: trafficNo(),
-        amount: demoAmount(currency, 2000),
-        channel: request.body.channel,
-      })),
+    { ...operator('funds'), schema: { body: DemoCollectionBodySchema } },
+    async (request, reply) => {
+      const { body } = request;
+      const result = await ops.placeDemoOrder(
+        'collection',
+        body,
+        contextOf(request, body.reason),
+        (signing) =>
+          signedGatewayPost(signing, '/gateway/v1/collections', {
+            out_trade_no: trafficNo(),
+            amount: demoAmount(signing.currency, 2000),
+            channel: body.channel,
+          }),
+      );
+      return demoAnswer(reply, result);
+    },
   );
 
   // Payouts: one account in twenty ends in 0000, which the sandbox fails.
-  r.post('/ops/v1/demo/payouts', { ...guard, schema: { body: DemoPayoutBodySchema } }, async (request) =>
-    signedGatewayPost(request.body.merchant, '/gateway/v1/payouts', (currency) => {
-      const payee = DEMO_PAYEES[currency as 'CNY'] ?? DEMO_PAYEES.CNY;
-      return {
-        ...payee,
-        account_no: randomInt(0, 20) === 0 ? `${payee.account_no.slice(0, -4)}0000` : payee.account_no,
-        out_trade_no: trafficNo(),
-        amount: demoAmount(currency, 200),
-        channel: request.body.channel,
-      };
-    }),
+  r.post(
+    '/ops/v1/demo/payouts',
+    { ...operator('funds'), schema: { body: DemoPayoutBodySchema } },
+    async (request, reply) => {
+      const { body } = request;
+      const result = await ops.placeDemoOrder('payout', body, contextOf(request, body.reason), (signing) => {
+        const payee = DEMO_PAYEES[signing.currency as 'CNY'] ?? DEMO_PAYEES.CNY;
+        return signedGatewayPost(signing, '/gateway/v1/payouts', {
+          ...payee,
+          account_no: randomInt(0, 20) === 0 ? `${payee.account_no.slice(0, -4)}0000` : payee.account_no,
+          out_trade_no: trafficNo(),
+          amount: demoAmount(signing.currency, 200),
+          channel: body.channel,
+        });
+      });
+      return demoAnswer(reply, result);
+    },
   );
 
   r.get(
     '/ops/v1/ledger/verify',
-    { ...guard, schema: { querystring: VerifyQuerySchema } },
+    { ...operator('read'), schema: { querystring: VerifyQuerySchema } },
     async (request) => ({
       data: await ops.verify(request.query.merchant),
     }),
   );
 
-  r.get('/ops/v1/ledger/trial-balance', guard, async () => ({ data: await ops.trialBalance() }));
+  r.get('/ops/v1/ledger/trial-balance', operator('read'), async () => ({ data: await ops.trialBalance() }));
 
-  r.get('/ops/v1/operator-tokens', guard, async () => ({ data: await ops.listTokens() }));
+  r.get('/ops/v1/operator-tokens', operator('admin'), async () => ({ data: await ops.listTokens() }));
   r.post(
     '/ops/v1/operator-tokens',
-    { ...guard, schema: { body: CreateOperatorTokenBodySchema } },
+    { ...operator('admin'), schema: { body: CreateOperatorTokenBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.createToken(request.body, contextOf(request, request.body.reason))),
   );
   r.post(
     '/ops/v1/operator-tokens/revoke',
-    { ...guard, schema: { body: RevokeOperatorTokenBodySchema } },
+    { ...operator('admin'), schema: { body: RevokeOperatorTokenBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.revokeToken(request.body, contextOf(request, request.body.reason))),
   );
@@ -225,24 +248,24 @@ export function opsRoutes(app: FastifyInstance, { ops, requireOperator }: Deps) 
 
   r.get(
     '/ops/v1/withdrawals',
-    { ...guard, schema: { querystring: ListWithdrawalsQuerySchema } },
+    { ...operator('read'), schema: { querystring: ListWithdrawalsQuerySchema } },
     async (request) => ({ data: await ops.listWithdrawals(request.query) }),
   );
   r.post(
     '/ops/v1/withdrawals/approve',
-    { ...guard, schema: { body: WithdrawalDecisionBodySchema } },
+    { ...operator('review'), schema: { body: WithdrawalDecisionBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.approveWithdrawal(request.body, contextOf(request, request.body.reason))),
   );
   r.post(
     '/ops/v1/withdrawals/pay',
-    { ...guard, schema: { body: PayWithdrawalBodySchema } },
+    { ...operator('review'), schema: { body: PayWithdrawalBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.payWithdrawal(request.body, contextOf(request, request.body.reason))),
   );
   r.post(
     '/ops/v1/withdrawals/reject',
-    { ...guard, schema: { body: RejectWithdrawalBodySchema } },
+    { ...operator('review'), schema: { body: RejectWithdrawalBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.rejectWithdrawal(request.body, contextOf(request, request.body.reason))),
   );

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema, ROLES } from '@paydesk/shared';
 import {
+  OPERATOR_SCOPES,
+  OPERATOR_TOKEN_DEFAULT_DAYS,
+  OPERATOR_TOKEN_MAX_DAYS,
+} from '@paydesk/shared/ops/operator-scopes.ts';
+import {
   ChannelCodeSchema,
   ChannelKindSchema,
   CountrySchema,
@@ -80,7 +85,43 @@ const OperatorNameSchema = z
   .trim()
   .regex(/^[\p{L}\p{N} ._@-]{1,64}$/u, 'The name may use letters, digits, spaces and . _ @ - (at most 64).');
 
-export const CreateOperatorTokenBodySchema = z.object({ name: OperatorNameSchema, reason: ReasonSchema });
+export { OPERATOR_SCOPES, type OperatorScope } from '@paydesk/shared/ops/operator-scopes.ts';
+
+const scopesMessage = `The scopes must be one or more of: ${OPERATOR_SCOPES.join(', ')}.`;
+
+/** ["read", "review"], or "read,review" as the command line's --scopes gives it; each once, in table order. */
+const OperatorScopesSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((scope) => scope.trim()) : value),
+    z
+      .array(z.enum(OPERATOR_SCOPES, { error: scopesMessage }), { error: scopesMessage })
+      .min(1, scopesMessage),
+  )
+  .transform((scopes) => OPERATOR_SCOPES.filter((scope) => scopes.includes(scope)));
+
+const HOUR_MS = 3_600_000;
+const expiresInMessage = `The expiry must be a whole number of days or hours such as 30d or 12h, from 1h to ${OPERATOR_TOKEN_MAX_DAYS}d.`;
+
+/** "30d" or "12h" in milliseconds. */
+export const expiresInMs = (value: string) =>
+  Number(value.slice(0, -1)) * (value.endsWith('d') ? 24 : 1) * HOUR_MS;
+
+/** How long a new token lives: "30d" or "12h", at least an hour and at most a year. */
+const ExpiresInSchema = z
+  .string({ error: expiresInMessage })
+  .trim()
+  .regex(/^\d{1,5}[dh]$/, expiresInMessage)
+  .refine(
+    (value) => expiresInMs(value) >= HOUR_MS && expiresInMs(value) <= OPERATOR_TOKEN_MAX_DAYS * 24 * HOUR_MS,
+    expiresInMessage,
+  );
+
+export const CreateOperatorTokenBodySchema = z.object({
+  name: OperatorNameSchema,
+  scopes: OperatorScopesSchema,
+  expires_in: ExpiresInSchema.default(`${OPERATOR_TOKEN_DEFAULT_DAYS}d`),
+  reason: ReasonSchema,
+});
 export type CreateOperatorTokenBody = z.infer<typeof CreateOperatorTokenBodySchema>;
 
 export const RevokeOperatorTokenBodySchema = z.object({
@@ -162,15 +203,20 @@ export type SandboxCompleteBody = z.infer<typeof SandboxCompleteBodySchema>;
 export const DemoCollectionBodySchema = z.object({
   merchant: MerchantNoSchema,
   channel: ChannelCodeSchema.default('sandbox-auto'),
+  /** It signs with the merchant's secret and may move its funds: recorded like every change. */
+  reason: ReasonSchema,
 });
 export type DemoCollectionBody = z.infer<typeof DemoCollectionBodySchema>;
 
 export const DemoPayoutBodySchema = z.object({
   merchant: MerchantNoSchema,
   channel: ChannelCodeSchema.default('sandbox-pay'),
+  reason: ReasonSchema,
 });
+export type DemoPayoutBody = z.infer<typeof DemoPayoutBodySchema>;
 
 export const DemoTrafficOptionsSchema = DemoCollectionBodySchema.extend({
+  reason: ReasonSchema.default('demo traffic'),
   /** Percent of the orders that are payouts (through the payout channel sandbox-pay). */
   payouts: z.coerce.number().int().min(0).max(100).default(30),
   rate: z.coerce

@@ -22,7 +22,7 @@ import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import type { Decision, WithdrawalRow, WithdrawalsService } from '../withdrawals/index.ts';
-import type { Operator } from './operator-auth.ts';
+import { insufficientScope, type Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
 import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
 import type {
@@ -32,6 +32,8 @@ import type {
   CreateMerchantBody,
   CreateOperatorTokenBody,
   CreateUserBody,
+  DemoCollectionBody,
+  DemoPayoutBody,
   MoveFundsBody,
   RevokeOperatorTokenBody,
   UnfreezeBody,
@@ -40,9 +42,12 @@ import type {
   RejectWithdrawalBody,
   WithdrawalDecisionBody,
 } from './ops.schemas.ts';
+import { expiresInMs } from './ops.schemas.ts';
 
 type Deps = {
   db: Db;
+  /** The app's clock: token expiry, demo signatures. */
+  now: () => Date;
   ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'>;
   settlements: Pick<SettlementsService, 'run' | 'present'>;
   sandbox: Pick<SandboxService, 'complete'>;
@@ -54,6 +59,23 @@ type Deps = {
 export type ActionContext = { operator: Operator; reason: string; idempotencyKey?: string };
 
 export type ActionResult<T> = { data: T; replayed: boolean };
+
+/** What one demo order's gateway call answered (ops demo:traffic counts these). */
+export type DemoOrderResult = {
+  gateway_status: number;
+  trade_no: string | null;
+  code: string | null;
+  message: string | null;
+};
+
+/** What a demo order is signed with: the merchant's number, key and secret, and the time of signing. */
+export type DemoSigning = {
+  merchantNo: string;
+  accessKey: string;
+  secret: string;
+  currency: Currency;
+  timestamp: number;
+};
 
 /** The number a merchant sees on the fund flow entries an operator action caused. */
 export const actionRefNo = (actionId: number) => `OA${String(actionId).padStart(8, '0')}`;
@@ -107,11 +129,49 @@ function canonicalJson(value: unknown): string {
 
 export type OpsService = ReturnType<typeof createOpsService>;
 
-export function createOpsService({ db, ledger, settlements, sandbox, accessKeys, withdrawals }: Deps) {
+export function createOpsService({ db, now, ledger, settlements, sandbox, accessKeys, withdrawals }: Deps) {
   /**
-   * Runs one operator command in one transaction and records it in operator_actions (who, when, why, what).
-   * The client's idempotency key makes a retried command answer the first result instead of acting twice.
+   * Records one operator command in operator_actions (who, when, why, what), or finds the first answer of
+   * a retry: the client's idempotency key makes a retried command answer it instead of acting twice.
    */
+  async function claimOrReplay<T>(
+    tx: Tx,
+    action: string,
+    context: ActionContext,
+    request: Record<string, unknown>,
+    merchantId: number | null,
+  ): Promise<{ actionId: number } | { replay: T }> {
+    const claimed = await repo.claimAction(tx, {
+      operatorName: context.operator.name,
+      action,
+      merchantId,
+      reason: context.reason,
+      idempotencyKey: context.idempotencyKey ?? null,
+      detail: { request },
+    });
+    if (!claimed) {
+      const first = await repo.findActionByKey(tx, context.idempotencyKey!);
+      if (!first || first.action !== action || first.detail?.result === undefined) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used for another command.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
+      if (canonicalJson(first.detail.request) !== canonicalJson(request)) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used with a different request.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      return { replay: first.detail.result as T };
+    }
+    return { actionId: claimed.id };
+  }
+
+  /** Runs one operator command in one transaction with its record (see claimOrReplay). */
   async function act<T extends Record<string, unknown>>(
     action: string,
     context: ActionContext,
@@ -120,35 +180,10 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
     work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
   ): Promise<ActionResult<T>> {
     return transactionWithRetry(db, async (tx) => {
-      const claimed = await repo.claimAction(tx, {
-        operatorName: context.operator.name,
-        action,
-        merchantId,
-        reason: context.reason,
-        idempotencyKey: context.idempotencyKey ?? null,
-        detail: { request },
-      });
-      if (!claimed) {
-        const first = await repo.findActionByKey(tx, context.idempotencyKey!);
-        if (!first || first.action !== action || first.detail?.result === undefined) {
-          throw ValidationError.field(
-            'idempotency_key',
-            'This Idempotency-Key was used for another command.',
-            ERROR_CODES.idempotencyKeyReused,
-          );
-        }
-        // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
-        if (canonicalJson(first.detail.request) !== canonicalJson(request)) {
-          throw ValidationError.field(
-            'idempotency_key',
-            'This Idempotency-Key was used with a different request.',
-            ERROR_CODES.idempotencyKeyReused,
-          );
-        }
-        return { data: first.detail.result as T, replayed: true };
-      }
-      const done = await work(tx, claimed.id);
-      await repo.completeAction(tx, claimed.id, {
+      const claimed = await claimOrReplay<T>(tx, action, context, request, merchantId);
+      if ('replay' in claimed) return { data: claimed.replay, replayed: true };
+      const done = await work(tx, claimed.actionId);
+      await repo.completeAction(tx, claimed.actionId, {
         merchantId: done.merchantId ?? merchantId,
         detail: { request, result: done.data },
       });
@@ -305,6 +340,9 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
     id: t.id,
     name: t.operatorName,
     is_local: t.isLocal,
+    scopes: t.scopes,
+    expires_at: t.expiresAt?.toISOString() ?? null,
+    expired: t.expiresAt !== null && t.expiresAt <= now(),
     created_at: t.createdAt.toISOString(),
     last_used_at: t.lastUsedAt?.toISOString() ?? null,
     revoked_at: t.revokedAt?.toISOString() ?? null,
@@ -314,11 +352,30 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
     return (await tokens.list(db)).map(presentToken);
   }
 
-  /** A named operator's token: answered once (only its hash is kept); the change records who made it. */
+  /**
+   * A named operator's token: answered once (only its hash is kept); the change records who made it. A
+   * token grants no scope its maker lacks and outlives no maker, so an admin token cannot make itself more.
+   */
   async function createToken(body: CreateOperatorTokenBody, context: ActionContext) {
+    const maker = context.operator;
+    if (body.scopes.some((scope) => !maker.scopes.includes(scope))) {
+      throw insufficientScope(body.scopes, maker.scopes);
+    }
+    const expiresAt = new Date(now().getTime() + expiresInMs(body.expires_in));
+    if (maker.expiresAt && expiresAt > maker.expiresAt) {
+      throw ValidationError.field(
+        'expires_in',
+        `A token cannot outlive the token that makes it (yours expires at ${maker.expiresAt.toISOString()}).`,
+      );
+    }
     const token = randomToken(32);
     const result = await act('operator_token.create', context, body, null, async (tx) => {
-      const row = await tokens.insertReturning(tx, { operatorName: body.name, tokenHash: sha256Hex(token) });
+      const row = await tokens.insertReturning(tx, {
+        operatorName: body.name,
+        tokenHash: sha256Hex(token),
+        scopes: body.scopes,
+        expiresAt,
+      });
       return { data: { token: presentToken(row) } };
     });
     // A replay answers the token's record, never the secret again.
@@ -332,7 +389,7 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
       // The machine's own token is how the command line reaches this server; it is replaced, not revoked.
       if (found.isLocal)
         throw conflict('The local token cannot be revoked: delete DATA_DIR/ops.token instead.');
-      const revoked = await tokens.revoke(tx, body.id);
+      const revoked = await tokens.revoke(tx, body.id, now());
       if (!revoked)
         throw conflict(`Operator token ${body.id} was already revoked.`, ERROR_CODES.invalidTransition);
       return { data: { token: presentToken(revoked) } };
@@ -417,23 +474,40 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
   }
 
   /**
-   * What demo traffic signs its gateway calls with: the merchant's number, key and secret. Only in the
-   * server (the secret never leaves it); refused for a merchant without a key.
+   * One demo order through the merchant's own signed gateway route (ops demo:traffic). It signs with the
+   * merchant's secret and a payout spends the merchant's funds, so it is an operator action like any other
+   * change: recorded (who, when, why) in the transaction that reads the secret, before the order is sent
+   * (the gateway runs transactions of its own), and completed with the gateway's answer. A merchant
+   * without a key is refused with nothing written.
    */
-  async function demoCredentials(merchantNo: string) {
-    const merchant = await merchantByNo(merchantNo);
-    const credentials = await accessKeys.credentialsOf(db, merchant.id);
-    if (!credentials)
-      throw conflict(
-        `${merchant.no} has no access key yet: it is issued in Settings > Access key.`,
-        ERROR_CODES.accessKeyNotIssued,
-      );
-    return {
+  async function placeDemoOrder(
+    kind: 'collection' | 'payout',
+    body: DemoCollectionBody | DemoPayoutBody,
+    context: ActionContext,
+    send: (signing: DemoSigning) => Promise<DemoOrderResult>,
+  ): Promise<ActionResult<DemoOrderResult>> {
+    const merchant = await merchantByNo(body.merchant);
+    const step = await transactionWithRetry(db, async (tx) => {
+      const claimed = await claimOrReplay<DemoOrderResult>(tx, `demo.${kind}`, context, body, merchant.id);
+      if ('replay' in claimed) return claimed;
+      const credentials = await accessKeys.credentialsOf(tx, merchant.id);
+      if (!credentials)
+        throw conflict(
+          `${merchant.no} has no access key yet: it is issued in Settings > Access key.`,
+          ERROR_CODES.accessKeyNotIssued,
+        );
+      return { actionId: claimed.actionId, credentials };
+    });
+    if ('replay' in step) return { data: step.replay, replayed: true };
+    const data = await send({
       merchantNo: merchant.no,
-      accessKey: credentials.accessKey,
-      secret: credentials.secret,
+      accessKey: step.credentials.accessKey,
+      secret: step.credentials.secret,
       currency: currencyOf(merchant),
-    };
+      timestamp: Math.floor(now().getTime() / 1000),
+    });
+    await repo.completeAction(db, step.actionId, { detail: { request: body, result: data } });
+    return { data, replayed: false };
   }
 
   async function verify(merchantNo?: string) {
@@ -519,7 +593,7 @@ export function createOpsService({ db, ledger, settlements, sandbox, accessKeys,
     closeChannel,
     runSettlement,
     completeSandbox,
-    demoCredentials,
+    placeDemoOrder,
     listChannels,
   };
 }

@@ -19,7 +19,7 @@ export function registerRechargesModule(app: FastifyInstance, ctx: AppContext) {
     topup: ctx.config.topup,
   });
   rechargesConsoleRoutes(app, { recharges, guards: ctx.guards });
-  rechargesOpsRoutes(app, { recharges, requireOperator: createOperatorGuard({ db: ctx.db }) });
+  rechargesOpsRoutes(app, { recharges, operator: createOperatorGuard({ db: ctx.db, now: ctx.now }) });
   return recharges;
 }
 export { seedDemoTopups } from './demo-topups.ts';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,7 +13,7 @@ import {
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { authOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
-import { operatorContextOf } from '../ops/index.ts';
+import { type OperatorGuard, operatorContextOf } from '../ops/index.ts';
 import { parseInput } from '../security/index.ts';
 import type { RechargesService } from './recharges.service.ts';
 
@@ -92,32 +92,31 @@ export function rechargesConsoleRoutes(
   );
 }
 
-/** The operator's review of top-ups (DESIGN 10), behind the operator token like the rest of /ops/v1. */
+/**
+ * The operator's review of top-ups (DESIGN 10), behind the operator token like the rest of /ops/v1: showing
+ * one (its screenshot is the merchant's data) needs `read`, deciding needs `review`.
+ */
 export function rechargesOpsRoutes(
   app: FastifyInstance,
-  {
-    recharges,
-    requireOperator,
-  }: { recharges: RechargesService; requireOperator: preHandlerAsyncHookHandler },
+  { recharges, operator }: { recharges: RechargesService; operator: OperatorGuard },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const guard = { preHandler: requireOperator };
 
   r.get(
     '/ops/v1/topups',
-    { ...guard, schema: { querystring: OpsTopupListQuerySchema } },
+    { ...operator('read'), schema: { querystring: OpsTopupListQuerySchema } },
     async (request) => ({
       data: await recharges.listForOps(request.query),
     }),
   );
 
-  r.get('/ops/v1/topups/:no', { ...guard, schema: { params: NoParams } }, async (request) => ({
+  r.get('/ops/v1/topups/:no', { ...operator('read'), schema: { params: NoParams } }, async (request) => ({
     data: await recharges.showForOps(ourNumber(request.params.no)),
   }));
 
   r.get(
     '/ops/v1/topups/:no/screenshot',
-    { ...guard, schema: { params: NoParams } },
+    { ...operator('read'), schema: { params: NoParams } },
     async (request, reply) => {
       const no = ourNumber(request.params.no);
       return sendImage(reply, no, await recharges.screenshotForOps(no));
@@ -126,7 +125,7 @@ export function rechargesOpsRoutes(
 
   r.post(
     '/ops/v1/topups/approve',
-    { ...guard, schema: { body: ApproveTopupBodySchema } },
+    { ...operator('review'), schema: { body: ApproveTopupBodySchema } },
     async (request, reply) => {
       const result = await recharges.approve(request.body, operatorContextOf(request, request.body.reason));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
@@ -136,7 +135,7 @@ export function rechargesOpsRoutes(
 
   r.post(
     '/ops/v1/topups/reject',
-    { ...guard, schema: { body: RejectTopupBodySchema } },
+    { ...operator('review'), schema: { body: RejectTopupBodySchema } },
     async (request, reply) => {
       const result = await recharges.reject(request.body, operatorContextOf(request, request.body.reason));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
