@@ -19,9 +19,10 @@ import { TEST_PASSWORD } from '../apps/server/test/factories/merchants.ts';
 import { createBenchDatabase, fixed } from './lib.ts';
 
 // Soak (`npm run bench -- soak [--minutes N]`, default 10): mixed demo traffic at a moderate rate against
-// the real server as `npm run serve` runs it (main.ts in a child process, NODE_ENV=production, logs at info,
-// JOBS=inline: the same process delivers callbacks, runs exports, settles and plays the sandbox channel) on
-// a fresh PostgreSQL database of its own. Three merchants (CNY, INR, BRL) and, every second or so:
+// the real server as `npm run serve` runs it (main.ts in a child process, NODE_ENV=production with the
+// demo's sandbox (PAYDESK_DEMO), logs at info, JOBS=inline: the same process delivers callbacks, runs
+// exports, settles and plays the sandbox channel) on a fresh PostgreSQL database of its own. Three
+// merchants (CNY, INR, BRL) and, every second or so:
 // - gateway collections, then paid or failed by a payer on the sandbox's hosted page (GET, then POST
 //   result=paid|failed), a few left to the sandbox's auto mode, a few abandoned until they expire (1 min);
 // - gateway payouts, most with an Idempotency-Key: some retried (a replay), some sent twice at once, some
@@ -602,6 +603,9 @@ export async function runSoak(): Promise<void> {
     server = await startServer(
       {
         NODE_ENV: 'production',
+        // The sandbox channel plays the payer; production has it only in the demo (the database already
+        // holds merchants, so the demo's own are not seeded).
+        PAYDESK_DEMO: 'true',
         PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: bench.url,

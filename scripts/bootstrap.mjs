@@ -36,6 +36,9 @@ if (installed !== wanted || !existsSync('node_modules/.bin/node')) {
   writeFileSync(stampFile, wanted + '\n');
 }
 
-const child = spawn('npm', ['run', '-s', target, '--', ...process.argv.slice(3)], { stdio: 'inherit' });
+// npm start is the demo: production mode (the default) with the demo merchants, the sandbox and callbacks
+// to this machine. npm cannot hand main.ts a --demo through app:start and serve, so it goes as PAYDESK_DEMO.
+const env = target === 'app:start' ? { ...process.env, PAYDESK_DEMO: 'true' } : process.env;
+const child = spawn('npm', ['run', '-s', target, '--', ...process.argv.slice(3)], { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

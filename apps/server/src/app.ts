@@ -15,7 +15,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
 import {
   createGuards,
@@ -129,7 +129,7 @@ export async function buildApp({
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     logController: new OneLinePerRequest(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // SIGTERM: new requests get 503 while in-flight ones finish.
     return503OnClosing: true,
@@ -231,8 +231,8 @@ export async function buildApp({
   const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
   const payouts = payoutsModule.payouts;
   registerDashboardModule(app, ctx, { collections, payouts });
-  const sandbox = createSandboxService({ db, collections, payouts, now });
-  registerSandboxModule(app, { db, collections, payouts, now });
+  const sandbox = createSandboxService({ db, collections, payouts, now, isEnabled: config.sandboxEnabled });
+  registerSandboxModule(app, { db, collections, payouts, now, isEnabled: config.sandboxEnabled });
   await registerGatewayModule(
     app,
     ctx,
@@ -294,6 +294,17 @@ export async function buildApp({
       .send({ message: 'Not found.', code: ERROR_CODES.notFound, request_id: request.id });
   });
   return app;
+}
+
+/**
+ * TRUST_PROXY (config.ts) as Fastify takes it. A hop count is Fastify's own rule (the nearest n hops are
+ * proxies), given as its function because Fastify's types do not list numbers.
+ */
+function fastifyTrustProxy(
+  trustProxy: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address, hop) => hop < trustProxy;
 }
 
 const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/sandbox/', '/healthz'];

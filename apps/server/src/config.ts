@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
+// Production unless told otherwise (issue 33): a server started by hand, or by a service manager that sets
+// no NODE_ENV, must not seed the demo logins or call back into private networks. `npm run dev` says
+// development; `npm start` stays in production and adds the demo (--demo, PAYDESK_DEMO=true).
 const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  /** The demo (npm start's --demo): seeds the demo merchants, opens the sandbox, allows private callbacks. */
+  PAYDESK_DEMO: z.enum(['true', 'false']).default('false'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z
@@ -15,10 +21,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   APP_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15000),
@@ -121,6 +124,13 @@ export const DEFAULT_USDT_RATES: Record<string, string> = {
 export type Config = {
   env: 'development' | 'production' | 'test';
   isProduction: boolean;
+  /** Started as the demo (npm start: --demo, or PAYDESK_DEMO=true). */
+  isDemo: boolean;
+  /**
+   * The sandbox channel (its pay page, its channels, its orders' settlement) is on: in development, under
+   * test and in the demo; never in a production server of real merchants (issue 33, until test mode).
+   */
+  sandboxEnabled: boolean;
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -128,7 +138,8 @@ export type Config = {
   /** 32 bytes: encrypts secrets at rest and signs CSRF tokens. */
   appKey: Buffer;
   logLevel: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, the number of proxy hops, or the proxies' addresses and CIDR blocks. */
+  trustProxy: TrustProxy;
   db: { poolSize: number; acquireTimeoutMs: number; statementTimeoutMs: number };
   webDist: string;
   /** The per-IP ceiling of API requests a minute (API_RATE_PER_MINUTE). */
@@ -174,6 +185,62 @@ const DEFAULT_TOPUP_RATES: Record<string, string> = {
   USDT: '1',
 };
 
+export type TrustProxy = false | number | string[];
+
+// proxy-addr's names for well-known ranges, which Fastify's trustProxy takes beside addresses.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: a hop count or a list of proxy addresses and CIDR blocks.
+ * `true` would believe every X-Forwarded-For entry, which the client writes itself: its address, and with
+ * it the IP whitelist and every per-IP limit, would be whatever it says. So true is refused.
+ */
+function parseTrustProxy(raw: string | undefined): TrustProxy | { problem: string } {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') {
+    return {
+      problem:
+        'true would trust every hop, so any client could forge its address with X-Forwarded-For (past the ' +
+        'IP whitelist and every per-IP limit). Set the number of proxies in front of this server ' +
+        '(TRUST_PROXY=1 for one load balancer) or their addresses (TRUST_PROXY=10.0.0.0/8,192.168.1.7).',
+    };
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 32) return { problem: `${value} is not a number of proxy hops (at most 32).` };
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) {
+      return {
+        problem:
+          `${problem} TRUST_PROXY takes the number of proxy hops (e.g. 1) or proxy addresses and CIDR ` +
+          'blocks separated by commas (e.g. 10.0.0.0/8,192.168.1.7); false or unset: no proxy.',
+      };
+    }
+  }
+  return entries;
+}
+
+function proxyEntryProblem(entry: string): string | undefined {
+  if (entry === '') return 'An entry is empty (two commas in a row, or one at an end).';
+  if (PROXY_RANGE_NAMES.has(entry)) return undefined;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  const bad = `"${entry}" is not an IPv4 or IPv6 address or CIDR block.`;
+  if (family === 0 || extra !== undefined) return bad;
+  if (prefix === undefined) return undefined;
+  const maxPrefix = family === 4 ? 32 : 128;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > maxPrefix) {
+    return `"${entry}" has a prefix out of range (IPv${family}: 1 to ${maxPrefix}).`;
+  }
+  if (Number(prefix) === 0) return `"${entry}" is every address: it would trust every hop, as true would.`;
+  return undefined;
+}
+
 function parseRates(raw: string | undefined): Record<string, string> {
   const rates = { ...DEFAULT_TOPUP_RATES };
   for (const pair of (raw ?? '').split(',').filter(Boolean)) {
@@ -211,17 +278,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && 'problem' in trustProxy) {
+    throw new Error(`Invalid configuration:\n  TRUST_PROXY: ${trustProxy.problem}`);
+  }
   const dataDir = path.resolve(repoRoot, e.DATA_DIR);
+  const isDemo = e.PAYDESK_DEMO === 'true';
+  // The demo and development run every order's life on one machine: the sandbox, callbacks to localhost.
+  const isOneMachine = isDemo || e.NODE_ENV !== 'production';
   return {
     env: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
+    isDemo,
+    sandboxEnabled: isOneMachine,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir,
     appKey: resolveAppKey(e.APP_KEY, dataDir),
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
     db: {
       poolSize: e.DB_POOL_SIZE,
       acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
@@ -236,9 +312,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .map((queue) => queue.trim())
           .filter(Boolean)
       : null,
-    // In production callbacks never reach private addresses unless allowed (npm start's demo allows it).
-    notifyAllowPrivate:
-      (e.NOTIFY_ALLOW_PRIVATE ?? (e.NODE_ENV === 'production' ? 'false' : 'true')) === 'true',
+    // In production callbacks never reach private addresses unless allowed (npm start's demo allows it:
+    // its merchants' notify URLs are on this machine).
+    notifyAllowPrivate: (e.NOTIFY_ALLOW_PRIVATE ?? (isOneMachine ? 'true' : 'false')) === 'true',
     publicUrl: (e.PUBLIC_URL ?? '').replace(/\/+$/, ''),
     withdrawals: {
       feeUsdt: e.WITHDRAWAL_FEE_USDT,

@@ -12,13 +12,10 @@ if (Number(process.versions.node.split('.')[0]) !== 24) {
   process.exit(1);
 }
 
-// The demo (npm start, the browser suite) calls back to this machine: private addresses are allowed unless
-// NOTIFY_ALLOW_PRIVATE says otherwise.
-const isDemo = process.argv.includes('--demo');
+// The demo (npm start sets PAYDESK_DEMO=true; the browser suite passes --demo): the demo merchants, the
+// sandbox channel, and callbacks to this machine (config.ts). Without either, production has none of them.
 const config = loadConfig(
-  isDemo && !process.env.NOTIFY_ALLOW_PRIVATE
-    ? { ...process.env, NOTIFY_ALLOW_PRIVATE: 'true' }
-    : process.env,
+  process.argv.includes('--demo') ? { ...process.env, PAYDESK_DEMO: 'true' } : process.env,
 );
 // DATA_DIR/server.json: the ops command line finds this server there (and never opens its PGlite beside it).
 try {
@@ -38,8 +35,8 @@ const database = await openDatabase({
 await database.migrate();
 await ensureLocalOperatorToken(database.db, config.dataDir);
 
-// Development seeds an empty database; production only when asked (npm start asks with --demo).
-const wantsDemo = isDemo || !config.isProduction;
+// Development seeds an empty database; production only the demo (npm start).
+const wantsDemo = config.isDemo || !config.isProduction;
 // One file storage for the demo's screenshots and the app (DATA_DIR/files, or STORAGE_URL).
 const storage = createStorage({
   dataDir: config.dataDir,
@@ -58,14 +55,15 @@ const url = `http://${isWildcard ? 'localhost' : config.host}:${port}`;
 const opsHost = isWildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
 publishServerUrl(config.dataDir, `http://${opsHost}:${port}`);
 
-console.log(`\nPaydesk is running at ${url} (database: ${database.kind})`);
+// One write, so that whoever watches for the address reads the logins with it.
+const banner = [`\nPaydesk is running at ${url} (database: ${database.kind})`];
 if (wantsDemo) {
-  console.log(seeded ? 'Demo merchant created. Logins:' : 'Demo logins:');
-  for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);
+  banner.push(seeded ? 'Demo merchant created. Logins:' : 'Demo logins:');
+  for (const user of DEMO_USERS) banner.push(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);
   for (const other of DEMO_OTHER_MERCHANTS)
-    console.log(`  ROOT      ${other.email}  /  ${DEMO_PASSWORD}  (${other.no}, ${other.currency})`);
+    banner.push(`  ROOT      ${other.email}  /  ${DEMO_PASSWORD}  (${other.no}, ${other.currency})`);
 }
-console.log('');
+console.log(banner.join('\n') + '\n');
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -73,6 +73,7 @@ export const ERROR_CODES = {
   tooManyExports: 'too_many_exports',
   insufficientScope: 'insufficient_scope',
   tokenExpired: 'token_expired',
+  sandboxDisabled: 'sandbox_disabled',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -6,7 +6,13 @@ import { TEST_APP_KEY } from './test-app.ts';
 
 const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 
-export type ServerProcess = { child: ChildProcess; port: number; exited: Promise<number | null> };
+export type ServerProcess = {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<number | null>;
+  /** Everything it wrote to stdout and stderr so far. */
+  output: () => string;
+};
 
 /**
  * A process of ours (`args` after node) started with the test's settings, resolved once its output says it
@@ -28,7 +34,7 @@ function startProcess(
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const port = readyPort(output);
-      if (port !== null) resolve({ child, port, exited });
+      if (port !== null) resolve({ child, port, exited, output: () => output });
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`${label} exited early (${code}): ${output}`)));
@@ -40,9 +46,10 @@ const takingJobs = (output: string) => (output.includes('is taking jobs') ? 0 : 
 /**
  * The real main.ts as its own process (production mode, a port of its own), on the test's database: the
  * PostgreSQL one at `databaseUrl`, else a fresh embedded one in its DATA_DIR. Resolves once it listens.
+ * `args` go after main.ts (`--demo`); an env value of undefined leaves that variable out (NODE_ENV too).
  */
 export function startServerProcess(
-  options: { databaseUrl?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { databaseUrl?: string; dataDir?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {},
 ): Promise<ServerProcess> {
   const env = {
     PORT: '0',
@@ -52,7 +59,7 @@ export function startServerProcess(
     WEB_DIST: path.join(os.tmpdir(), 'paydesk-no-console'),
     ...options.env,
   };
-  return startProcess('server', [main], env, (output) => {
+  return startProcess('server', [main, ...(options.args ?? [])], env, (output) => {
     const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
     return match ? Number(match[1]) : null;
   });

@@ -92,7 +92,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('two servers and two workers o
         settlementCycle: 'T0',
       },
     });
-    const env = { JOBS: 'off', NOTIFY_ALLOW_PRIVATE: 'true' };
+    // Production mode with the demo's sandbox (PAYDESK_DEMO, as npm start runs): the database already has
+    // merchants, so nothing is seeded.
+    const env = { JOBS: 'off', NOTIFY_ALLOW_PRIVATE: 'true', PAYDESK_DEMO: 'true' };
     const [a, b] = await Promise.all([
       startServerProcess({ databaseUrl: database.url, env }),
       startServerProcess({ databaseUrl: database.url, env }),

@@ -15,7 +15,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
-  ctx = await createTestApp({ WEB_DIST: dist, TRUST_PROXY: 'true' });
+  ctx = await createTestApp({ WEB_DIST: dist, TRUST_PROXY: '1' });
   email = (await createMerchant(ctx.database.db)).users.ROOT.email;
 });
 afterAll(() => ctx.close());

@@ -37,6 +37,7 @@ export function registerCollectionsModule(
     ledger: createLedger(),
     now: ctx.now,
     collections,
+    settlesSandbox: ctx.config.sandboxEnabled,
   });
   collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards });
   return {

@@ -1,5 +1,5 @@
 import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
@@ -24,20 +24,30 @@ export const settlementsRepository = {
     return saved;
   },
 
-  /** Collection channels with their merchant's time zone: what a settlement run walks through. */
-  collectionChannels: (db: DbOrTx) =>
+  /**
+   * Collection channels with their merchant's time zone: what a settlement run walks through. Without
+   * `withSandbox`, the sandbox provider's channels are left out.
+   */
+  collectionChannels: (db: DbOrTx, { withSandbox }: { withSandbox: boolean }) =>
     db
       .select({ channel: channels, timeZone: merchants.timezone })
       .from(channels)
       .innerJoin(merchants, eq(merchants.id, channels.merchantId))
-      .where(eq(channels.kind, 'collection'))
+      .where(and(eq(channels.kind, 'collection'), withSandbox ? undefined : ne(channels.provider, 'sandbox')))
       .orderBy(asc(channels.id)),
 
-  pendingIds: async (db: DbOrTx): Promise<number[]> => {
+  /** Batches waiting to be posted; without `withSandbox`, not those of the sandbox provider's channels. */
+  pendingIds: async (db: DbOrTx, { withSandbox }: { withSandbox: boolean }): Promise<number[]> => {
     const rows = await db
       .select({ id: settlements.id })
       .from(settlements)
-      .where(eq(settlements.status, 'pending_settlement'))
+      .innerJoin(channels, eq(channels.id, settlements.channelId))
+      .where(
+        and(
+          eq(settlements.status, 'pending_settlement'),
+          withSandbox ? undefined : ne(channels.provider, 'sandbox'),
+        ),
+      )
       .orderBy(asc(settlements.id));
     return rows.map((r) => r.id);
   },

@@ -23,7 +23,17 @@ import { type SettlementRow, settlementsRepository as repo } from './settlements
 // channel clearing - gross; merchant available + net; fee revenue + fees. The entry's key is the batch's,
 // so a batch is posted once whatever runs it again (the scheduled job, ops settlement:run, a retry).
 
-type Deps = { db: Db; ledger: Pick<Ledger, 'post'>; now: () => Date; collections: CollectionsService };
+type Deps = {
+  db: Db;
+  ledger: Pick<Ledger, 'post'>;
+  now: () => Date;
+  collections: CollectionsService;
+  /**
+   * config.sandboxEnabled. Off (production without --demo), the sandbox's orders, which anyone could mark
+   * paid, never settle into a balance: their channels and batches are left out of every run.
+   */
+  settlesSandbox: boolean;
+};
 
 const dayBefore = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
@@ -39,7 +49,7 @@ export type SettlementRunResult = { created: SettlementRow[]; posted: Settlement
 
 export type SettlementsService = ReturnType<typeof createSettlementsService>;
 
-export function createSettlementsService({ db, ledger, now, collections }: Deps) {
+export function createSettlementsService({ db, ledger, now, collections, settlesSandbox }: Deps) {
   function present(row: SettlementRow): Settlement {
     const currency = row.currency as Currency;
     return {
@@ -124,13 +134,14 @@ export function createSettlementsService({ db, ledger, now, collections }: Deps)
   /** The scheduled job and ops settlement:run: batches for every channel, then every pending batch posted. */
   async function run(): Promise<SettlementRunResult> {
     const created: SettlementRow[] = [];
-    for (const { channel, timeZone } of await repo.collectionChannels(db)) {
+    const scope = { withSandbox: settlesSandbox };
+    for (const { channel, timeZone } of await repo.collectionChannels(db, scope)) {
       if (!channel.settlementCycle) continue;
       const batch = await createBatch(channel, timeZone);
       if (batch) created.push(batch);
     }
     const posted: SettlementRow[] = [];
-    for (const id of await repo.pendingIds(db)) {
+    for (const id of await repo.pendingIds(db, scope)) {
       const row = await post(id);
       if (row) posted.push(row);
     }

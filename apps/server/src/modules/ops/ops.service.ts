@@ -50,7 +50,7 @@ type Deps = {
   now: () => Date;
   ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'>;
   settlements: Pick<SettlementsService, 'run' | 'present'>;
-  sandbox: Pick<SandboxService, 'complete'>;
+  sandbox: Pick<SandboxService, 'assertEnabled' | 'complete'>;
   accessKeys: Pick<AccessKeyService, 'credentialsOf'>;
   withdrawals: Pick<WithdrawalsService, 'findAny' | 'decide' | 'listForOps' | 'present'>;
 };
@@ -397,6 +397,8 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function openChannel(body: OpenChannelBody, context: ActionContext) {
+    // Every channel is the sandbox provider's until real providers come: none opens where it is off.
+    sandbox.assertEnabled();
     const merchant = await merchantByNo(body.merchant);
     const currency = currencyOf(merchant);
     const country = body.country ?? countryOfCurrency(currency);

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { fromMinor, type Currency } from '@paydesk/shared';
+import { ERROR_CODES, fromMinor, type Currency } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
-import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
+import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { channelsRepository } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
@@ -20,14 +20,26 @@ import {
 // The sandbox channel (DESIGN section 6): the reference implementation of a channel, so every order's
 // whole life runs on one machine. Collections are paid on the hosted test checkout page, or finish by
 // themselves in `auto` mode (a success rate and a delay) for demo traffic.
+// It marks any order paid on request, so it is on only in development, tests and the demo (config
+// sandboxEnabled): a production server has no /sandbox routes, and its jobs and operators finish nothing.
 
 type Deps = {
   db: Db;
   collections: CollectionsService;
   payouts: PayoutsService;
   now: () => Date;
+  /** config.sandboxEnabled */
+  isEnabled: boolean;
   random?: () => number;
 };
+
+/** What a production server without --demo answers an operator who opens or drives the sandbox. */
+export const sandboxDisabled = () =>
+  conflict(
+    'The sandbox channel is off on this production server: it marks orders paid on request. ' +
+      'It runs in development and in the demo (npm start, or main.ts --demo).',
+    ERROR_CODES.sandboxDisabled,
+  );
 
 const ResultBody = z.object({ result: z.enum(['paid', 'failed']) });
 
@@ -37,13 +49,21 @@ export function createSandboxService({
   db,
   collections,
   payouts,
+  isEnabled,
   random = () => randomInt(0, 1_000_000) / 1_000_000,
 }: Deps) {
   /**
    * The channel's job: a payout (P...) moves to processing, then finishes (an account ending in 0000 fails);
    * a collection in auto mode is paid with the channel's success rate, else failed.
    */
+  /** Opening a sandbox channel: refused (409 sandbox_disabled) while the sandbox is off. */
+  function assertEnabled() {
+    if (!isEnabled) throw sandboxDisabled();
+  }
+
   async function autoComplete(tradeNo: string) {
+    // Jobs queued before a restart without --demo (or by a sandbox channel left open) do nothing.
+    if (!isEnabled) return null;
     if (tradeNo.startsWith('P')) {
       await payouts.sandboxStep(tradeNo);
       return null;
@@ -64,6 +84,7 @@ export function createSandboxService({
 
   /** ops sandbox:complete: finishes one collection (paid, failed) or payout (success, failed, refunded) at will. */
   async function complete(tradeNo: string, result: 'paid' | 'failed' | 'success' | 'refunded') {
+    assertEnabled();
     if (tradeNo.startsWith('P')) {
       if (result === 'paid')
         throw ValidationError.field('result', 'A payout ends in success, failed or refunded.');
@@ -83,13 +104,15 @@ export function createSandboxService({
     return { tradeNo: row.tradeNo, status: row.status, merchantId: row.merchantId };
   }
 
-  return { autoComplete, complete };
+  return { assertEnabled, autoComplete, complete };
 }
 
 export function registerSandboxModule(
   app: FastifyInstance,
-  { db, collections, now }: Omit<Deps, 'random'>,
+  { db, collections, now, isEnabled }: Omit<Deps, 'random'>,
 ): void {
+  // Off: no route at all, so /sandbox/... answers the plain JSON 404 of any unknown API path.
+  if (!isEnabled) return;
   app.register(async (scope) => {
     // The page's forms post application/x-www-form-urlencoded.
     scope.addContentTypeParser(

@@ -1,0 +1,168 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collections, settlements } from '../../src/db/schema/index.ts';
+import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
+import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import { balanceRow } from '../helpers/ledger.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+
+// Issue 33 item 1: until test mode exists, the sandbox channel (which marks any order paid on request) is
+// for the demo and development only. A production server started without --demo has no /sandbox routes,
+// opens no sandbox channel, and never settles a sandbox order into a merchant's balance.
+
+type Mode = { label: string; env: NodeJS.ProcessEnv; sandbox: boolean };
+const MODES: Mode[] = [
+  { label: 'production without --demo', env: { NODE_ENV: 'production' }, sandbox: false },
+  { label: 'production with --demo', env: { NODE_ENV: 'production', PAYDESK_DEMO: 'true' }, sandbox: true },
+];
+
+describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
+  let ctx: TestContext;
+  let token: string;
+  let manual: GatewayMerchant;
+  let auto: GatewayMerchant;
+
+  beforeAll(async () => {
+    // Jobs are run by hand here, as in every test app.
+    ctx = await createTestApp({ ...env, JOBS: 'off' });
+    token = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
+    manual = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      channel: { settlementCycle: 'T0' },
+    });
+    auto = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      channel: { sandboxMode: 'auto', sandboxSuccessPpm: 1_000_000, sandboxDelaySeconds: 0 },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  const ops = (url: string, body: Record<string, unknown>) =>
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      payload: body,
+    });
+
+  async function order(m: GatewayMerchant, outTradeNo: string): Promise<string> {
+    const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+      body: { out_trade_no: outTradeNo, amount: '100.00' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return (created.json() as { data: { trade_no: string } }).data.trade_no;
+  }
+
+  const statusOf = async (tradeNo: string) =>
+    (
+      await ctx.database.db
+        .select({ status: collections.status })
+        .from(collections)
+        .where(eq(collections.tradeNo, tradeNo))
+    )[0]?.status;
+
+  it(
+    sandbox
+      ? 'serves the hosted pay page, whose Pay button marks the order paid'
+      : 'answers 404 on every /sandbox route, and the order stays unpaid',
+    async () => {
+      const tradeNo = await order(manual, 'PAGE-1');
+      const page = await ctx.app.inject({ method: 'GET', url: `/sandbox/pay/${tradeNo}` });
+      const paid = await ctx.app.inject({
+        method: 'POST',
+        url: `/sandbox/pay/${tradeNo}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'result=paid',
+      });
+      if (sandbox) {
+        expect(page.statusCode).toBe(200);
+        expect(paid.statusCode).toBe(303);
+        expect(await statusOf(tradeNo)).toBe('paid');
+        return;
+      }
+      for (const answer of [page, paid, await ctx.app.inject({ method: 'GET', url: '/sandbox/anything' })]) {
+        expect(answer.statusCode).toBe(404);
+        expect(answer.json()).toMatchObject({ message: 'Not found.', code: 'not_found' });
+      }
+      expect(await statusOf(tradeNo)).toBe('to_be_paid');
+    },
+  );
+
+  it(
+    sandbox
+      ? 'lets an operator open a sandbox channel and finish a sandbox order'
+      : 'refuses to open a sandbox channel or finish a sandbox order (409 sandbox_disabled)',
+    async () => {
+      const opened = await ops('/ops/v1/channels/open', {
+        merchant: manual.merchant.no,
+        code: 'sandbox-new',
+        kind: 'collection',
+        fee_rate: '1.5',
+        min_amount: '1.00',
+        max_amount: '500.00',
+        reason: 'onboarding',
+      });
+      const tradeNo = await order(manual, 'OPS-1');
+      const completed = await ops('/ops/v1/sandbox/complete', {
+        trade_no: tradeNo,
+        result: 'paid',
+        reason: 'test',
+      });
+      if (sandbox) {
+        expect(opened.statusCode, opened.body).toBe(201);
+        expect(completed.statusCode, completed.body).toBe(201);
+        expect(await statusOf(tradeNo)).toBe('paid');
+        return;
+      }
+      for (const answer of [opened, completed]) {
+        expect(answer.statusCode, answer.body).toBe(409);
+        expect(answer.json()).toMatchObject({
+          code: 'sandbox_disabled',
+          message: expect.stringContaining('--demo'),
+        });
+      }
+      const channels = await ctx.app.inject({
+        method: 'GET',
+        url: `/ops/v1/channels?merchant=${manual.merchant.no}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(channels.json().data.map((c: { code: string }) => c.code)).toEqual(['sandbox']);
+      expect(await statusOf(tradeNo)).toBe('to_be_paid');
+    },
+  );
+
+  it(
+    sandbox
+      ? 'finishes auto-mode orders by itself'
+      : 'leaves auto-mode orders alone (the sandbox job does nothing)',
+    async () => {
+      const tradeNo = await order(auto, 'AUTO-1');
+      await ctx.app.services.sandbox.autoComplete(tradeNo);
+      expect(await statusOf(tradeNo)).toBe(sandbox ? 'paid' : 'to_be_paid');
+    },
+  );
+
+  it(
+    sandbox
+      ? 'settles paid sandbox orders into the balance'
+      : 'never settles a paid sandbox order into a balance',
+    async () => {
+      // Paid before the sandbox was turned off (an earlier demo run on the same database, say).
+      const tradeNo = await order(manual, 'SETTLE-1');
+      await ctx.app.services.collections.finish(tradeNo, 'paid');
+      const run = await ops('/ops/v1/settlements/run', { reason: 'end of day' });
+      expect(run.statusCode, run.body).toBe(201);
+      const batches = await ctx.database.db
+        .select()
+        .from(settlements)
+        .where(eq(settlements.merchantId, manual.merchant.id));
+      const available = (await balanceRow(ctx.database.db, manual.merchant.id))?.availableMinor ?? 0n;
+      if (sandbox) {
+        expect(batches.map((b) => b.status)).toEqual(['settled']);
+        expect(available).toBeGreaterThan(0n);
+      } else {
+        expect(batches).toEqual([]);
+        expect(available).toBe(0n);
+        expect(await statusOf(tradeNo)).toBe('paid');
+      }
+    },
+  );
+});
