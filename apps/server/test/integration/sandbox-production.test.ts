@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collections, settlements } from '../../src/db/schema/index.ts';
+import { channels, collections, settlements } from '../../src/db/schema/index.ts';
+import { createLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
@@ -43,13 +44,33 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
       payload: body,
     });
 
+  /**
+   * A to_be_paid order on the merchant's sandbox channel: through the gateway where the sandbox runs;
+   * else written as an earlier demo run on the same database left it (the gateway refuses new ones).
+   */
   async function order(m: GatewayMerchant, outTradeNo: string): Promise<string> {
+    if (!sandbox) {
+      const tradeNo = `C${Date.now()}${String(++legacySequence).padStart(6, '0')}`;
+      await ctx.database.db.insert(collections).values({
+        merchantId: m.merchant.id,
+        channelId: m.channel!.id,
+        channelCode: m.channel!.code,
+        tradeNo,
+        outTradeNo,
+        amountMinor: 10_000n,
+        feeMinor: 150n,
+        currency: m.merchant.currency,
+        expiresAt: new Date(Date.now() + 30 * 60_000),
+      });
+      return tradeNo;
+    }
     const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
       body: { out_trade_no: outTradeNo, amount: '100.00' },
     });
     expect(created.statusCode, created.body).toBe(201);
     return (created.json() as { data: { trade_no: string } }).data.trade_no;
   }
+  let legacySequence = 0;
 
   const statusOf = async (tradeNo: string) =>
     (
@@ -163,6 +184,71 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
         expect(available).toBe(0n);
         expect(await statusOf(tradeNo)).toBe('paid');
       }
+    },
+  );
+
+  it(
+    sandbox
+      ? 'takes new collections and payouts on sandbox channels'
+      : 'refuses new collections and payouts on a sandbox channel (422 channel_unavailable), holding nothing',
+    async () => {
+      const payer = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+        channel: { code: 'sandbox-payout', kind: 'payout', settlementCycle: null },
+      });
+      await ctx.database.db.insert(channels).values({
+        merchantId: payer.merchant.id,
+        code: 'sandbox',
+        kind: 'collection',
+        country: 'CN',
+        currency: payer.merchant.currency,
+        feeRatePpm: 15_000,
+        fixedFeeMinor: 0n,
+        minAmountMinor: 100n,
+        maxAmountMinor: 5_000_000n,
+        settlementCycle: 'T1',
+        openedBy: 'test',
+      });
+      await ctx.database.db.transaction((tx) =>
+        createLedger().post(tx, {
+          merchantId: payer.merchant.id,
+          type: 'transfer_in',
+          amountMinor: 100_000n,
+          refType: 'test',
+          refId: '1',
+          idempotencyKey: `test:sandbox-production:${payer.merchant.id}`,
+        }),
+      );
+      const collection = await gatewayCall(ctx.app, payer, 'POST', '/gateway/v1/collections', {
+        body: { out_trade_no: 'NEW-1', amount: '100.00' },
+      });
+      const payout = await gatewayCall(ctx.app, payer, 'POST', '/gateway/v1/payouts', {
+        body: {
+          out_trade_no: 'NEWP-1',
+          amount: '100.00',
+          account_type: 'individual',
+          bank_code: 'ICBC',
+          bank_name: '中国工商银行',
+          payee_name: '张三',
+          account_no: '6222020200112233445',
+        },
+      });
+      const balance = await balanceRow(ctx.database.db, payer.merchant.id);
+      if (sandbox) {
+        expect(collection.statusCode, collection.body).toBe(201);
+        expect(payout.statusCode, payout.body).toBe(201);
+        expect(balance?.lockedMinor).toBeGreaterThan(0n);
+        return;
+      }
+      for (const answer of [collection, payout]) {
+        expect(answer.statusCode, answer.body).toBe(422);
+        expect(answer.json()).toMatchObject({ code: 'channel_unavailable' });
+      }
+      expect(balance).toMatchObject({ availableMinor: 100_000n, lockedMinor: 0n });
+      const made = await ctx.database.db
+        .select()
+        .from(collections)
+        .where(eq(collections.merchantId, payer.merchant.id));
+      expect(made).toEqual([]);
     },
   );
 });

@@ -28,6 +28,14 @@ export function channelUnavailable(kind: 'collection' | 'payout', code: string |
   );
 }
 
+/**
+ * Whether an open channel may take new orders: the sandbox provider's only where the sandbox runs
+ * (config.sandboxEnabled). In production without --demo nothing would ever finish a sandbox order, and a
+ * sandbox payout would hold the merchant's funds for good, so it is refused as if the channel were closed.
+ */
+export const takesNewOrders = (channel: Pick<ChannelRow, 'provider'>, sandboxEnabled: boolean): boolean =>
+  sandboxEnabled || channel.provider !== 'sandbox';
+
 /** A channel as the operator API and the command line show it. */
 export function presentChannel(row: ChannelRow, merchantNo: string) {
   const currency = row.currency as Currency;

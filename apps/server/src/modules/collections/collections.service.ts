@@ -21,7 +21,12 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
-import { type ChannelRow, channelsRepository, channelUnavailable } from '../channels/index.ts';
+import {
+  type ChannelRow,
+  channelsRepository,
+  channelUnavailable,
+  takesNewOrders,
+} from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type CollectionRow,
@@ -37,7 +42,15 @@ import type { Viewer } from '../../plugins/auth-context.ts';
 export type MerchantRef = { id: number; no: string; name: string; currency: Currency };
 export type { Viewer };
 
-type Deps = { db: Db; jobs: JobQueue; callbacks: CallbacksService; now: () => Date; publicUrl: string };
+type Deps = {
+  db: Db;
+  jobs: JobQueue;
+  callbacks: CallbacksService;
+  now: () => Date;
+  publicUrl: string;
+  /** config.sandboxEnabled: off, a sandbox channel takes no new order (takesNewOrders). */
+  sandboxEnabled: boolean;
+};
 
 /**
  * Ours, time-ordered: "C" + UTC yyyyMMddHHmmssSSS + 6 random digits. Two in the same millisecond may
@@ -124,7 +137,7 @@ export function presentDaySeries(
 
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
 
-export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }: Deps) {
+export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, sandboxEnabled }: Deps) {
   const payUrlOf = (tradeNo: string) => `${publicUrl}/sandbox/pay/${tradeNo}`;
 
   function gatewayView(row: CollectionRow): GatewayCollection {
@@ -235,7 +248,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl }
       const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
-    const channel = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
+    const found = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
+    const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKey);
       throw channelUnavailable('collection', body.channel);

@@ -31,6 +31,7 @@ export function registerCollectionsModule(
     callbacks,
     now: ctx.now,
     publicUrl: ctx.config.publicUrl,
+    sandboxEnabled: ctx.config.sandboxEnabled,
   });
   const settlements = createSettlementsService({
     db: ctx.db,

@@ -22,6 +22,7 @@ export function registerPayoutsModule(
     callbacks,
     ledger: createLedger(),
     now: ctx.now,
+    sandboxEnabled: ctx.config.sandboxEnabled,
   });
   payoutsConsoleRoutes(app, { payouts, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });
   return {

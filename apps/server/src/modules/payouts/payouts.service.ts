@@ -24,7 +24,12 @@ import { orderTotalsByNumber } from '../../db/order-totals.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { type ChannelRow, channelsRepository, channelUnavailable } from '../channels/index.ts';
+import {
+  type ChannelRow,
+  channelsRepository,
+  channelUnavailable,
+  takesNewOrders,
+} from '../channels/index.ts';
 import {
   newTradeNo,
   presentDayFigures,
@@ -101,6 +106,8 @@ type Deps = {
     'hold' | 'holdInStatement' | 'holdManyInStatement' | 'capture' | 'release' | 'post' | 'findHoldByKey'
   >;
   now: () => Date;
+  /** config.sandboxEnabled: off, a sandbox channel takes no new payout (takesNewOrders). */
+  sandboxEnabled: boolean;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -136,7 +143,7 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
-export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps) {
+export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandboxEnabled }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
   function gatewayView(row: PayoutRow): GatewayPayout {
@@ -250,7 +257,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now }: Deps)
     options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
-    const channel = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
+    const found = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
+    const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKeyOf(merchant, input));
       throw channelUnavailable('payout', input.channel);
