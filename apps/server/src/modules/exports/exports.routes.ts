@@ -55,7 +55,7 @@ export function exportsRoutes(
   r.post(
     '/api/merchant/exports',
     {
-      preHandler: canCreate,
+      onRequest: canCreate,
       schema: { body: CreateExportBodySchema, response: { 201: ExportTaskResponseSchema } },
     },
     async (request, reply) => {
@@ -72,7 +72,7 @@ export function exportsRoutes(
     '/api/merchant/exports',
     {
       config: PURE_READ,
-      preHandler: canView,
+      onRequest: canView,
       schema: { querystring: ExportListQuerySchema, response: { 200: ExportListResponseSchema } },
     },
     async (request) => exports.list(authOf(request).merchant.id, request.query),
@@ -80,13 +80,13 @@ export function exportsRoutes(
 
   r.get(
     '/api/merchant/exports/:id',
-    { preHandler: canView, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
+    { onRequest: canView, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
     async (request) => ({ data: await exports.detail(authOf(request).merchant.id, idOf(request.params.id)) }),
   );
 
   r.get(
     '/api/merchant/exports/:id/download',
-    { preHandler: canView, schema: { params: IdParams } },
+    { onRequest: canView, schema: { params: IdParams } },
     async (request, reply) => {
       const file = await exports.download(authOf(request).merchant.id, idOf(request.params.id));
       reply
@@ -101,7 +101,7 @@ export function exportsRoutes(
 
   r.post(
     '/api/merchant/exports/:id/retry',
-    { preHandler: canCreate, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
+    { onRequest: canCreate, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
     async (request) => ({ data: await exports.retry(actorOf(request), idOf(request.params.id)) }),
   );
 }

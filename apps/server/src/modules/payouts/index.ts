@@ -23,7 +23,13 @@ export function registerPayoutsModule(
     ledger: createLedger(),
     now: ctx.now,
   });
-  payoutsConsoleRoutes(app, { payouts, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });
+  payoutsConsoleRoutes(app, {
+    payouts,
+    callbacks,
+    guards: ctx.guards,
+    db: ctx.db,
+    appKey: ctx.config.appKey,
+  });
   return {
     payouts,
     gatewayRoutes: (gateway: GatewayScope) => payoutsGatewayRoutes(gateway, { payouts }),
