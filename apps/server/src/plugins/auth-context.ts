@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import type { Currency, Perm } from '@paydesk/shared';
 import type { merchants, users } from '../db/schema/index.ts';
@@ -23,10 +23,10 @@ export type AuthContext = {
 /** Who is calling, as services record it (security log, sessions): never the request itself. */
 export type ClientInfo = { ip: string | null; userAgent: string | null };
 
-/** The route guards every module receives through the app context. */
+/** The route guards every module receives through the app context; routes run them as `onRequest`. */
 export type Guards = {
-  requireAuth: preHandlerAsyncHookHandler;
-  requirePerm: (perm: Perm) => preHandlerAsyncHookHandler[];
+  requireAuth: onRequestAsyncHookHandler;
+  requirePerm: (perm: Perm) => onRequestAsyncHookHandler[];
 };
 
 /**

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import { channels } from '../../src/db/schema/index.ts';
+import { createLedger } from '../../src/modules/ledger/index.ts';
 
 let ctx: TestContext;
 let emails: Record<string, string>;
@@ -36,5 +39,106 @@ describe('the role table is enforced by the server', () => {
   it('without a session the answer is 401, not 403', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/merchant/access-key' });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+// Sending a callback again sends a webhook to the merchant's server: a read-only role may not (issue 33).
+describe('sending a callback again needs collection:notify or payout:notify', () => {
+  let m: GatewayMerchant;
+  let collectionNo: string;
+  let payoutNo: string;
+
+  beforeAll(async () => {
+    const db = ctx.database.db;
+    m = await createGatewayMerchant(db, ctx.config.appKey, {
+      roles: ['ROOT', 'FINANCE', 'OPERATOR', 'VIEWER'],
+      notifyUrl: 'http://127.0.0.1:9/hooks',
+    });
+    const collection = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+      body: { out_trade_no: 'NOTIFY-C1', amount: '10.00' },
+    });
+    expect(collection.statusCode, collection.body).toBe(201);
+    collectionNo = collection.json().data.trade_no;
+    await ctx.app.services.sandbox.complete(collectionNo, 'paid');
+
+    await db.insert(channels).values({
+      merchantId: m.merchant.id,
+      code: 'sandbox-pay',
+      kind: 'payout',
+      country: 'CN',
+      currency: 'CNY',
+      feeRatePpm: 10_000,
+      fixedFeeMinor: 50n,
+      minAmountMinor: 100n,
+      maxAmountMinor: 5_000_000n,
+      openedBy: 'test',
+    });
+    await db.transaction((tx) =>
+      createLedger().post(tx, {
+        merchantId: m.merchant.id,
+        type: 'transfer_in',
+        amountMinor: 100_000n,
+        refType: 'test',
+        refId: String(m.merchant.id),
+        idempotencyKey: `test:fund:${m.merchant.id}`,
+      }),
+    );
+    const payout = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: {
+        out_trade_no: 'NOTIFY-P1',
+        amount: '10.00',
+        account_type: 'individual',
+        bank_code: 'ICBC',
+        bank_name: '中国工商银行',
+        branch_name: '上海分行',
+        payee_name: '张三',
+        account_no: '6222020200112233445',
+      },
+    });
+    expect(payout.statusCode, payout.body).toBe(201);
+    payoutNo = payout.json().data.trade_no;
+    await ctx.app.services.sandbox.complete(payoutNo, 'success');
+  });
+
+  const detailUrl = (kind: 'collections' | 'payouts') =>
+    `/api/merchant/${kind}/${kind === 'collections' ? collectionNo : payoutNo}`;
+
+  it.each(['VIEWER', 'FINANCE'] as const)(
+    '%s is refused with 403 and no callback is queued again',
+    async (role) => {
+      const client = await loginAs(ctx.app, m.users[role].email, TEST_PASSWORD);
+      const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+      for (const kind of ['collections', 'payouts'] as const) {
+        const before = (await root.get(detailUrl(kind))).json().data.callbacks;
+        expect(before).toHaveLength(1);
+        const response = await client.post(`${detailUrl(kind)}/notify`);
+        expect(response.statusCode, `${kind}: ${response.body}`).toBe(403);
+        expect(response.json().message).toMatch(/permission/i);
+        expect((await root.get(detailUrl(kind))).json().data.callbacks).toEqual(before);
+      }
+    },
+  );
+
+  it.each(['OPERATOR', 'ROOT'] as const)('%s sends the latest callback again', async (role) => {
+    const client = await loginAs(ctx.app, m.users[role].email, TEST_PASSWORD);
+    for (const kind of ['collections', 'payouts'] as const) {
+      const response = await client.post(`${detailUrl(kind)}/notify`);
+      expect(response.statusCode, `${kind}: ${response.body}`).toBe(200);
+      expect(response.json().data).toMatchObject({ status: 'pending' });
+    }
+  });
+
+  it('the current user carries the permissions the console shows the button by', async () => {
+    for (const [role, shown] of [
+      ['ROOT', true],
+      ['OPERATOR', true],
+      ['FINANCE', false],
+      ['VIEWER', false],
+    ] as const) {
+      const client = await loginAs(ctx.app, m.users[role].email, TEST_PASSWORD);
+      const { perms } = (await client.get('/api/merchant/user')).json().data as { perms: string[] };
+      expect(perms.includes('collection:notify'), role).toBe(shown);
+      expect(perms.includes('payout:notify'), role).toBe(shown);
+    }
   });
 });

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels, collections, settlements } from '../../src/db/schema/index.ts';
 import { createLedger } from '../../src/modules/ledger/index.ts';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs } from '../helpers/client.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
@@ -194,6 +196,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
     async () => {
       const payer = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
         channel: { code: 'sandbox-payout', kind: 'payout', settlementCycle: null },
+        roles: ['ROOT'],
       });
       await ctx.database.db.insert(channels).values({
         merchantId: payer.merchant.id,
@@ -233,6 +236,9 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
         },
       });
       const balance = await balanceRow(ctx.database.db, payer.merchant.id);
+      const root = await loginAs(ctx.app, payer.users.ROOT.email, TEST_PASSWORD);
+      const offered = (await root.get('/api/merchant/payout-channels')).json().data.channels;
+      expect(offered.map((c: { code: string }) => c.code)).toEqual(sandbox ? ['sandbox-payout'] : []);
       if (sandbox) {
         expect(collection.statusCode, collection.body).toBe(201);
         expect(payout.statusCode, payout.body).toBe(201);

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { hasPerm, PERMS, permsFor, ROLE_PERMS } from './roles.ts';
+import { hasPerm, PERMS, permsFor, ROLE_PERMS, ROLES } from './roles.ts';
 
 describe('permsFor', () => {
   it('ROOT holds every permission', () => {
     expect(permsFor(['ROOT'])).toEqual([...PERMS]);
   });
 
-  it('VIEWER reads every list but moves no money and manages no key or whitelist', () => {
+  it('VIEWER reads every list but moves no money, sends no callback and manages no key or whitelist', () => {
     const perms = permsFor(['VIEWER']);
     expect(perms).toEqual(
       expect.arrayContaining(['collection:view', 'payout:view', 'funds:view', 'export:view']),
     );
     for (const perm of [
       'payout:create',
+      'collection:notify',
+      'payout:notify',
       'topup:create',
       'withdrawal:create',
       'export:create',
@@ -29,6 +31,12 @@ describe('permsFor', () => {
     expect(permsFor(['FINANCE'])).not.toContain('payout:create');
     expect(permsFor(['OPERATOR'])).toContain('payout:create');
     expect(permsFor(['OPERATOR'])).not.toContain('funds:view');
+  });
+
+  it('only ROOT and OPERATOR send a callback again (each resend sends a webhook)', () => {
+    for (const perm of ['collection:notify', 'payout:notify'] as const) {
+      expect(ROLES.filter((role) => permsFor([role]).includes(perm))).toEqual(['ROOT', 'OPERATOR']);
+    }
   });
 
   it('unites several roles without repeats, in the order of PERMS', () => {

@@ -11,8 +11,10 @@ export type Role = (typeof ROLES)[number];
 export const PERMS = [
   'dashboard:view',
   'collection:view',
+  'collection:notify',
   'payout:view',
   'payout:create',
+  'payout:notify',
   'topup:view',
   'topup:create',
   'withdrawal:view',
@@ -47,13 +49,15 @@ export const ROLE_PERMS: Record<Role, readonly Perm[]> = {
   OPERATOR: [
     ...EVERYONE,
     'collection:view',
+    'collection:notify',
     'payout:view',
     'payout:create',
+    'payout:notify',
     'export:view',
     'export:create',
     'payment-password:manage',
   ],
-  // Every list page, read-only: nothing that moves money, no keys, no whitelist.
+  // Every list page, read-only: nothing that moves money or sends a callback, no keys, no whitelist.
   VIEWER: [
     ...EVERYONE,
     'collection:view',

@@ -47,13 +47,13 @@ export function registerAccessKeyModule(
 
   r.get(
     '/api/merchant/access-key',
-    { preHandler: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
+    { onRequest: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
     async (request) => ({ data: await service.get(authOf(request).merchant) }),
   );
 
   r.get(
     '/api/merchant/access-key/secret',
-    { preHandler: keyPerm, schema: { response: { 200: AccessKeySecretResponseSchema } } },
+    { onRequest: keyPerm, schema: { response: { 200: AccessKeySecretResponseSchema } } },
     async (request) => ({
       data: await service.reveal(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.query))),
     }),
@@ -61,7 +61,7 @@ export function registerAccessKeyModule(
 
   r.put(
     '/api/merchant/access-key/regenerate',
-    { preHandler: keyPerm, schema: { response: { 200: RegeneratedAccessKeyResponseSchema } } },
+    { onRequest: keyPerm, schema: { response: { 200: RegeneratedAccessKeyResponseSchema } } },
     async (request) => ({
       data: await service.regenerate(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.body))),
     }),
@@ -69,7 +69,7 @@ export function registerAccessKeyModule(
 
   r.put(
     '/api/merchant/access-key/update',
-    { preHandler: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
+    { onRequest: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
     async (request) => ({
       // Parsed after the guard: a caller who may not use the form learns nothing from its validation.
       data: await service.updateNotifyUrl(
@@ -81,14 +81,14 @@ export function registerAccessKeyModule(
 
   r.get(
     '/api/merchant/ip-address',
-    { preHandler: ipPerm, schema: { response: { 200: IpWhitelistResponseSchema } } },
+    { onRequest: ipPerm, schema: { response: { 200: IpWhitelistResponseSchema } } },
     async (request) => ({ data: { ips: await service.whitelist(authOf(request).merchant.id) } }),
   );
 
   r.put(
     '/api/merchant/ip-address',
     {
-      preHandler: ipPerm,
+      onRequest: ipPerm,
       schema: { response: { 200: IpWhitelistResponseSchema } },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { createAuthService } from './auth.service.ts';
 import type { SessionStarter } from './session.ts';
 
 // Sign-in: sessions (cookie, loading with the user in one read), the guards, login and logout.
-export { createGuards } from './guards.ts';
+export { createGuards, guardOf, type RouteGuard } from './guards.ts';
 export {
   createSessions,
   registerSessionLoading,

@@ -41,13 +41,13 @@ export function collectionsConsoleRoutes(
   { collections, settlements, callbacks, guards }: Deps,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = guards.requirePerm('collection:view');
+  const onRequest = guards.requirePerm('collection:view');
 
   r.get(
     '/api/merchant/collections',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { querystring: CollectionListQuerySchema, response: { 200: CollectionListResponseSchema } },
     },
     async (request) => collections.list(viewerOf(request), request.query),
@@ -57,7 +57,7 @@ export function collectionsConsoleRoutes(
     '/api/merchant/collections/:trade_no',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { params: TradeNoParams, response: { 200: CollectionDetailResponseSchema } },
     },
     async (request) => ({
@@ -71,7 +71,10 @@ export function collectionsConsoleRoutes(
 
   r.post(
     '/api/merchant/collections/:trade_no/notify',
-    { preHandler, schema: { params: TradeNoParams, response: { 200: ResendCallbackResponseSchema } } },
+    {
+      onRequest: guards.requirePerm('collection:notify'),
+      schema: { params: TradeNoParams, response: { 200: ResendCallbackResponseSchema } },
+    },
     async (request) => {
       const viewer = viewerOf(request);
       const order = await collections.findForMerchant(viewer.merchantId, {
@@ -85,7 +88,7 @@ export function collectionsConsoleRoutes(
     '/api/merchant/settlements',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { querystring: SettlementListQuerySchema, response: { 200: SettlementListResponseSchema } },
     },
     async (request) => settlements.list(viewerOf(request), request.query),
@@ -95,7 +98,7 @@ export function collectionsConsoleRoutes(
     '/api/merchant/settlements/:settlement_no',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { params: SettlementNoParams, response: { 200: SettlementDetailResponseSchema } },
     },
     async (request) => ({

@@ -12,7 +12,7 @@ export function registerContactModule(app: FastifyInstance, { config, guards }: 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/merchant/contact',
     {
-      preHandler: guards.requirePerm('contact:view'),
+      onRequest: guards.requirePerm('contact:view'),
       schema: { querystring: ContactQuerySchema, response: { 200: ContactResponseSchema } },
     },
     async (request) => ({

@@ -11,7 +11,7 @@ export function dashboardRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/merchant/dashboard',
     {
-      preHandler: guards.requirePerm('dashboard:view'),
+      onRequest: guards.requirePerm('dashboard:view'),
       schema: { response: { 200: DashboardResponseSchema } },
     },
     async (request) => {

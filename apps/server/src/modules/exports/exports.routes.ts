@@ -61,7 +61,7 @@ export function exportsRoutes(
   r.post(
     '/api/merchant/exports',
     {
-      preHandler: canCreate,
+      onRequest: canCreate,
       schema: { body: CreateExportBodySchema, response: { 201: ExportTaskResponseSchema } },
     },
     async (request, reply) => {
@@ -78,7 +78,7 @@ export function exportsRoutes(
     '/api/merchant/exports',
     {
       config: PURE_READ,
-      preHandler: canView,
+      onRequest: canView,
       schema: { querystring: ExportListQuerySchema, response: { 200: ExportListResponseSchema } },
     },
     async (request) => exports.list(viewerOf(request), request.query),
@@ -86,13 +86,13 @@ export function exportsRoutes(
 
   r.get(
     '/api/merchant/exports/:id',
-    { preHandler: canView, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
+    { onRequest: canView, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
     async (request) => ({ data: await exports.detail(viewerOf(request), idOf(request.params.id)) }),
   );
 
   r.get(
     '/api/merchant/exports/:id/download',
-    { preHandler: canView, schema: { params: IdParams } },
+    { onRequest: canView, schema: { params: IdParams } },
     async (request, reply) => {
       const file = await exports.download(viewerOf(request), idOf(request.params.id));
       reply
@@ -107,7 +107,7 @@ export function exportsRoutes(
 
   r.post(
     '/api/merchant/exports/:id/retry',
-    { preHandler: canCreate, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
+    { onRequest: canCreate, schema: { params: IdParams, response: { 200: ExportTaskResponseSchema } } },
     async (request) => ({ data: await exports.retry(actorOf(request), idOf(request.params.id)) }),
   );
 }

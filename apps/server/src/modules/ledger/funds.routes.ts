@@ -18,11 +18,11 @@ export function fundsRoutes(
   { funds, guards }: { funds: FundsService; guards: Guards },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = guards.requirePerm('funds:view');
+  const onRequest = guards.requirePerm('funds:view');
 
   r.get(
     '/api/merchant/balance',
-    { config: PURE_READ, preHandler, schema: { response: { 200: BalanceResponseSchema } } },
+    { config: PURE_READ, onRequest, schema: { response: { 200: BalanceResponseSchema } } },
     async (request) => ({
       data: await funds.balance(viewerOf(request)),
     }),
@@ -32,7 +32,7 @@ export function fundsRoutes(
     '/api/merchant/fund-flows',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { querystring: FundFlowListQuerySchema, response: { 200: FundFlowListResponseSchema } },
     },
     async (request) => funds.list(viewerOf(request), request.query),
@@ -42,7 +42,7 @@ export function fundsRoutes(
     '/api/merchant/fund-flows/:id',
     {
       config: PURE_READ,
-      preHandler,
+      onRequest,
       schema: { params: IdParamsSchema, response: { 200: FundFlowResponseSchema } },
     },
     async (request) => {

@@ -24,7 +24,14 @@ export function registerPayoutsModule(
     now: ctx.now,
     sandboxEnabled: ctx.config.sandboxEnabled,
   });
-  payoutsConsoleRoutes(app, { payouts, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });
+  payoutsConsoleRoutes(app, {
+    payouts,
+    callbacks,
+    guards: ctx.guards,
+    db: ctx.db,
+    appKey: ctx.config.appKey,
+    sandboxEnabled: ctx.config.sandboxEnabled,
+  });
   return {
     payouts,
     gatewayRoutes: (gateway: GatewayScope) => payoutsGatewayRoutes(gateway, { payouts }),

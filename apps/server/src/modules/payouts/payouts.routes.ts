@@ -3,7 +3,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromMinor } from '@paydesk/shared';
-import { OutTradeNoSchema } from '@paydesk/shared/collections/collections.schemas.ts';
+import {
+  OutTradeNoSchema,
+  ResendCallbackResponseSchema,
+} from '@paydesk/shared/collections/collections.schemas.ts';
 import { banksOf } from '@paydesk/shared/payouts/bank-rules.ts';
 import {
   ConsolePayoutBodySchema,
@@ -17,7 +20,8 @@ import {
 import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
-import { channelsRepository, ppmToPercent } from '../channels/index.ts';
+import type { CallbacksService } from '../callbacks/index.ts';
+import { channelsRepository, ppmToPercent, takesNewOrders } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
@@ -33,7 +37,21 @@ const ourNumber = (value: string) => {
 /** Send money in the console (DESIGN section 5). */
 export function payoutsConsoleRoutes(
   app: FastifyInstance,
-  { payouts, guards, db, appKey }: { payouts: PayoutsService; guards: Guards; db: Db; appKey: Buffer },
+  {
+    payouts,
+    callbacks,
+    guards,
+    db,
+    appKey,
+    sandboxEnabled,
+  }: {
+    payouts: PayoutsService;
+    callbacks: CallbacksService;
+    guards: Guards;
+    db: Db;
+    appKey: Buffer;
+    sandboxEnabled: boolean;
+  },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const view = guards.requirePerm('payout:view');
@@ -42,11 +60,11 @@ export function payoutsConsoleRoutes(
 
   r.get(
     '/api/merchant/payout-channels',
-    { preHandler: send, schema: { response: { 200: PayoutChannelsResponseSchema } } },
+    { onRequest: send, schema: { response: { 200: PayoutChannelsResponseSchema } } },
     async (request) => {
       const { merchant } = authOf(request);
       const open = (await channelsRepository.listOfMerchant(db, merchant.id)).filter(
-        (c) => c.kind === 'payout' && c.status === 'open',
+        (c) => c.kind === 'payout' && c.status === 'open' && takesNewOrders(c, sandboxEnabled),
       );
       const { availableMinor } = await ledger.balanceOf(db, merchant.id);
       return {
@@ -70,7 +88,7 @@ export function payoutsConsoleRoutes(
 
   r.post(
     '/api/merchant/payouts',
-    { preHandler: send, schema: { response: { 201: PayoutDetailResponseSchema } } },
+    { onRequest: send, schema: { response: { 201: PayoutDetailResponseSchema } } },
     async (request, reply) => {
       const { user, merchant } = authOf(request);
       // The form is checked before the step-up: a typo costs no code. The code is spent by the step-up.
@@ -103,7 +121,7 @@ export function payoutsConsoleRoutes(
     '/api/merchant/payouts',
     {
       config: PURE_READ,
-      preHandler: view,
+      onRequest: view,
       schema: { querystring: PayoutListQuerySchema, response: { 200: PayoutListResponseSchema } },
     },
     async (request) => payouts.list(viewerOf(request), request.query),
@@ -113,12 +131,28 @@ export function payoutsConsoleRoutes(
     '/api/merchant/payouts/:trade_no',
     {
       config: PURE_READ,
-      preHandler: view,
+      onRequest: view,
       schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } },
     },
     async (request) => ({
       data: await payouts.detail(authOf(request).merchant.id, ourNumber(request.params.trade_no)),
     }),
+  );
+
+  // Sends the payout's latest callback again (as collections do): it sends a webhook, so payout:notify.
+  r.post(
+    '/api/merchant/payouts/:trade_no/notify',
+    {
+      onRequest: guards.requirePerm('payout:notify'),
+      schema: { params: TradeNoParams, response: { 200: ResendCallbackResponseSchema } },
+    },
+    async (request) => {
+      const { merchant } = authOf(request);
+      const payout = await payouts.findForMerchant(merchant.id, {
+        tradeNo: ourNumber(request.params.trade_no),
+      });
+      return { data: await callbacks.resend(merchant.id, 'payout', payout.id) };
+    },
   );
 }
 

@@ -51,13 +51,13 @@ export function rechargesConsoleRoutes(
 
   r.get(
     '/api/merchant/recharge-options',
-    { preHandler: create, schema: { response: { 200: RechargeOptionsResponseSchema } } },
+    { onRequest: create, schema: { response: { 200: RechargeOptionsResponseSchema } } },
     async (request) => ({ data: recharges.options(authOf(request).merchant) }),
   );
 
   r.post(
     '/api/merchant/recharges',
-    { preHandler: create, schema: { response: { 201: RechargeResponseSchema } } },
+    { onRequest: create, schema: { response: { 201: RechargeResponseSchema } } },
     async (request, reply) => {
       const { user, merchant } = authOf(request);
       const input = (request.body ?? {}) as Record<string, unknown>;
@@ -76,7 +76,7 @@ export function rechargesConsoleRoutes(
     '/api/merchant/recharges',
     {
       config: PURE_READ,
-      preHandler: view,
+      onRequest: view,
       schema: { querystring: RechargeListQuerySchema, response: { 200: RechargeListResponseSchema } },
     },
     async (request) => recharges.list(viewerOf(request), request.query),
@@ -84,7 +84,7 @@ export function rechargesConsoleRoutes(
 
   r.get(
     '/api/merchant/recharges/:no/screenshot',
-    { preHandler: view, schema: { params: NoParams } },
+    { onRequest: view, schema: { params: NoParams } },
     async (request, reply) => {
       const no = ourNumber(request.params.no);
       return sendImage(reply, no, await recharges.screenshotOf(authOf(request).merchant.id, no));

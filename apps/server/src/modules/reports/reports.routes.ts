@@ -14,7 +14,7 @@ export function reportsRoutes(
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/merchant/daily-reports',
     {
-      preHandler: guards.requirePerm('funds:view'),
+      onRequest: guards.requirePerm('funds:view'),
       schema: { querystring: DailyReportListQuerySchema, response: { 200: DailyReportListResponseSchema } },
     },
     async (request) => {

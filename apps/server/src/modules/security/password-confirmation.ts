@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ERROR_CODES, MESSAGES } from '@paydesk/shared';
 import {
   PASSWORD_CONFIRMATION_SECONDS,
@@ -32,7 +32,7 @@ export function isPasswordConfirmed(
  * Laravel's password.confirm middleware for JSON clients: changing two-factor settings (and ending other
  * sessions) needs the password typed again in the last 10800 s, else 423.
  */
-export const requireConfirmedPassword: preHandlerAsyncHookHandler = async (request: FastifyRequest) => {
+export const requireConfirmedPassword: onRequestAsyncHookHandler = async (request: FastifyRequest) => {
   if (!isPasswordConfirmed(request.session?.passwordConfirmedAt))
     throw locked(MESSAGES.passwordConfirmationRequired, ERROR_CODES.passwordConfirmationRequired);
 };

@@ -58,7 +58,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   const twoFactorSettings = [...security, requireConfirmedPassword];
 
   // Password confirmation (Fortify).
-  r.post('/api/user/confirm-password', { preHandler: signedIn }, async (request, reply) => {
+  r.post('/api/user/confirm-password', { onRequest: signedIn }, async (request, reply) => {
     const confirmedAt = await confirmation.confirm(
       authOf(request),
       parseInput(ConfirmPasswordBodySchema, request.body),
@@ -69,7 +69,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/user/confirmed-password-status',
     {
-      preHandler: signedIn,
+      onRequest: signedIn,
       schema: {
         querystring: z.object({ seconds: z.coerce.number().int().min(0).optional() }),
         response: { 200: ConfirmedPasswordStatusSchema },
@@ -82,40 +82,40 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
 
   // Two-factor authentication (Fortify), all behind a live password confirmation.
   // Replacing (force) or turning off a confirmed authenticator also takes its `code` or a `recovery_code`.
-  r.post('/api/user/two-factor-authentication', { preHandler: twoFactorSettings }, async (request, reply) => {
+  r.post('/api/user/two-factor-authentication', { onRequest: twoFactorSettings }, async (request, reply) => {
     const input = mergedInput(request.query, request.body);
     await twoFactor.enable(clientOf(request), authOf(request), booleanInput(input.force), input);
     return fortifyEmpty(reply, 200);
   });
   r.delete(
     '/api/user/two-factor-authentication',
-    { preHandler: twoFactorSettings },
+    { onRequest: twoFactorSettings },
     async (request, reply) => {
       await twoFactor.disable(clientOf(request), authOf(request), mergedInput(request.query, request.body));
       return fortifyEmpty(reply, 200);
     },
   );
-  r.get('/api/user/two-factor-qr-code', { preHandler: twoFactorSettings }, async (request) =>
+  r.get('/api/user/two-factor-qr-code', { onRequest: twoFactorSettings }, async (request) =>
     twoFactor.qrCode(authOf(request).user),
   );
   r.get(
     '/api/user/two-factor-secret-key',
-    { preHandler: twoFactorSettings, schema: { response: { 200: TwoFactorSecretKeySchema } } },
+    { onRequest: twoFactorSettings, schema: { response: { 200: TwoFactorSecretKeySchema } } },
     async (request) => twoFactor.secretKey(authOf(request).user),
   );
   r.post(
     '/api/user/confirmed-two-factor-authentication',
-    { preHandler: twoFactorSettings },
+    { onRequest: twoFactorSettings },
     async (request, reply) => {
       const { code } = parseInput(TwoFactorCodeBodySchema, request.body);
       await twoFactor.confirm(clientOf(request), authOf(request).user, code);
       return fortifyEmpty(reply, 200);
     },
   );
-  r.get('/api/user/two-factor-recovery-codes', { preHandler: twoFactorSettings }, async (request) =>
+  r.get('/api/user/two-factor-recovery-codes', { onRequest: twoFactorSettings }, async (request) =>
     twoFactor.recoveryCodes(clientOf(request), authOf(request).user),
   );
-  r.post('/api/user/two-factor-recovery-codes', { preHandler: twoFactorSettings }, async (request, reply) => {
+  r.post('/api/user/two-factor-recovery-codes', { onRequest: twoFactorSettings }, async (request, reply) => {
     await twoFactor.regenerateRecoveryCodes(clientOf(request), authOf(request).user);
     return fortifyEmpty(reply, 200);
   });
@@ -123,14 +123,14 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   // The same authenticator, bound from the console's Security page (DESIGN section 7).
   r.get(
     '/api/merchant/two-factor-secret-key',
-    { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorSecretSchema } } },
+    { onRequest: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorSecretSchema } } },
     async (request) => ({
       data: await twoFactor.authenticatorToBind(authOf(request).user),
     }),
   );
   r.post(
     '/api/merchant/confirmed-two-factor-authentication',
-    { preHandler: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorConfirmedSchema } } },
+    { onRequest: twoFactorSettings, schema: { response: { 200: MerchantTwoFactorConfirmedSchema } } },
     async (request) => {
       const { code } = parseInput(TwoFactorCodeBodySchema, request.body);
       const recoveryCodes = await twoFactor.confirmAndShowRecoveryCodes(
@@ -155,7 +155,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   // Profile, time zone, password.
   r.put(
     '/api/user/profile-information',
-    { preHandler: guards.requirePerm('profile:manage') },
+    { onRequest: guards.requirePerm('profile:manage') },
     async (request, reply) => {
       await account.updateProfile(
         clientOf(request),
@@ -167,13 +167,13 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   );
   r.get(
     '/api/user/meta',
-    { preHandler: signedIn, schema: { response: { 200: UserMetaResponseSchema } } },
+    { onRequest: signedIn, schema: { response: { 200: UserMetaResponseSchema } } },
     async (request) => ({
       data: account.meta(authOf(request).user, request.session?.passwordConfirmedAt ?? null),
     }),
   );
   // The spec's console sends these fields as a query string; Fortify clients send a body. Both work.
-  r.put('/api/user/password', { preHandler: security }, async (request, reply) => {
+  r.put('/api/user/password', { onRequest: security }, async (request, reply) => {
     await account.updatePassword(
       clientOf(request),
       authOf(request),
@@ -186,7 +186,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.put(
     '/api/merchant/payment-password',
     {
-      preHandler: guards.requirePerm('payment-password:manage'),
+      onRequest: guards.requirePerm('payment-password:manage'),
       schema: { response: { 200: PaymentPasswordResponseSchema } },
     },
     async (request) => {
@@ -201,7 +201,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/merchant/payment-password/reset',
     {
-      preHandler: guards.requirePerm('payment-password:manage'),
+      onRequest: guards.requirePerm('payment-password:manage'),
       schema: { response: { 200: PaymentPasswordResponseSchema } },
     },
     async (request) => {
@@ -211,7 +211,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   );
   r.post(
     '/api/merchant/step-up/verify',
-    { preHandler: signedIn, schema: { response: { 200: StepUpVerifiedSchema } } },
+    { onRequest: signedIn, schema: { response: { 200: StepUpVerifiedSchema } } },
     async (request) => {
       const input = mergedInput({}, request.body);
       await verifyStepUp(
@@ -227,12 +227,12 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   // Sessions and the security log.
   r.get(
     '/api/user/sessions',
-    { preHandler: security, schema: { response: { 200: SessionListResponseSchema } } },
+    { onRequest: security, schema: { response: { 200: SessionListResponseSchema } } },
     async (request) => ({ data: await account.listSessions(authOf(request)) }),
   );
   r.delete(
     '/api/user/other-browser-sessions',
-    { preHandler: twoFactorSettings, schema: { response: { 200: OtherSessionsEndedSchema } } },
+    { onRequest: twoFactorSettings, schema: { response: { 200: OtherSessionsEndedSchema } } },
     async (request) => ({
       data: { ended: await account.endOtherSessions(clientOf(request), authOf(request)) },
     }),
@@ -240,7 +240,7 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/merchant/security-events',
     {
-      preHandler: security,
+      onRequest: security,
       schema: { querystring: SecurityEventsQuerySchema, response: { 200: SecurityEventListResponseSchema } },
     },
     async (request) => account.listEvents(authOf(request), request.query),

@@ -19,7 +19,7 @@ export function usersRoutes(app: FastifyInstance, { guards }: { guards: Guards }
     '/api/merchant/user',
     {
       config: PURE_READ,
-      preHandler: guards.requireAuth,
+      onRequest: guards.requireAuth,
       schema: { response: { 200: CurrentUserResponseSchema } },
     },
     async (request) => ({ data: presentCurrentUser(authOf(request)) }),

@@ -34,13 +34,13 @@ export function withdrawalsConsoleRoutes(
 
   r.get(
     '/api/merchant/withdrawal-options',
-    { preHandler: create, schema: { response: { 200: WithdrawalOptionsResponseSchema } } },
+    { onRequest: create, schema: { response: { 200: WithdrawalOptionsResponseSchema } } },
     async (request) => ({ data: await withdrawals.options(merchantOf(request)) }),
   );
 
   r.post(
     '/api/merchant/withdrawals',
-    { preHandler: create, schema: { response: { 201: WithdrawalResponseSchema } } },
+    { onRequest: create, schema: { response: { 201: WithdrawalResponseSchema } } },
     async (request, reply) => {
       const { user } = authOf(request);
       const merchant = merchantOf(request);
@@ -70,7 +70,7 @@ export function withdrawalsConsoleRoutes(
     '/api/merchant/withdrawals',
     {
       config: PURE_READ,
-      preHandler: view,
+      onRequest: view,
       schema: { querystring: WithdrawalListQuerySchema, response: { 200: WithdrawalListResponseSchema } },
     },
     async (request) => withdrawals.list(viewerOf(request), request.query),
@@ -80,7 +80,7 @@ export function withdrawalsConsoleRoutes(
     '/api/merchant/withdrawals/:withdrawal_no',
     {
       config: PURE_READ,
-      preHandler: view,
+      onRequest: view,
       schema: {
         params: z.object({ withdrawal_no: z.string() }),
         response: { 200: WithdrawalResponseSchema },

@@ -4,6 +4,7 @@ import type { Currency } from '@paydesk/shared/money.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
 import { CallbackEvents } from '../../../components/callback-events.tsx';
+import { useHasPerm } from '../../../components/has-perm.tsx';
 import { useCollection } from '../api/get-collection.ts';
 import { useResendCallback } from '../api/resend-callback.ts';
 import { CollectionStatusTag, SettlementStatusTag } from './collection-status-tag.tsx';
@@ -28,6 +29,8 @@ export function CollectionDetailDrawer({
   const { t } = useTranslation('collection');
   const { data: order, isLoading } = useCollection(tradeNo);
   const resend = useResendCallback();
+  // Each resend sends a webhook: only collection:notify (not a read-only role) gets the button.
+  const canResend = useHasPerm('collection:notify');
   const currency = order?.currency as Currency;
   return (
     <Drawer
@@ -118,7 +121,11 @@ export function CollectionDetailDrawer({
           <CallbackEvents
             name="collection"
             events={order.callbacks}
-            resend={{ onResend: () => resend.mutateAsync(order.trade_no), isPending: resend.isPending }}
+            resend={
+              canResend
+                ? { onResend: () => resend.mutateAsync(order.trade_no), isPending: resend.isPending }
+                : undefined
+            }
           />
         </>
       )}

@@ -29,7 +29,7 @@ const USER = {
   name: 'Demo Root',
   email: 'root@demo.paydesk.test',
   roles: ['ROOT'],
-  perms: ['collection:view'],
+  perms: ['collection:view', 'collection:notify'],
   two_factor_enabled: true,
   timezone: '+08:00',
   merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
@@ -88,6 +88,7 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
   callbacks,
 });
 
+let currentUser: typeof USER;
 let requests: { method: string; path: string; query: URLSearchParams }[];
 let answerList: (query: URLSearchParams) => CollectionListResponse;
 let answerDetail: (tradeNo: string) => CollectionDetail;
@@ -96,6 +97,7 @@ let answerNotify: (tradeNo: string) => Response;
 beforeEach(async () => {
   await changeLanguage('en');
   resetHttpStateForTests();
+  currentUser = USER;
   requests = [];
   vi.stubGlobal(
     'fetch',
@@ -106,7 +108,7 @@ beforeEach(async () => {
         document.cookie = 'XSRF-TOKEN=t';
         return new Response(null, { status: 204 });
       }
-      if (path === '/api/merchant/user') return json(200, { data: USER });
+      if (path === '/api/merchant/user') return json(200, { data: currentUser });
       requests.push({ method, path, query: new URLSearchParams(search) });
       if (path === '/api/merchant/collections') return json(200, answerList(new URLSearchParams(search)));
       const notify = /^\/api\/merchant\/collections\/([^/]+)\/notify$/.exec(path);
@@ -286,6 +288,20 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await waitFor(() => expect(attemptRows()).toHaveLength(3));
     expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
     expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
+  });
+
+  it('offers a read-only user (no collection:notify) the callbacks but no resend', async () => {
+    currentUser = { ...USER, roles: ['VIEWER'], perms: ['collection:view'] };
+    answerList = () => page([order('C1')]);
+    answerDetail = (tradeNo) => detailOf(tradeNo, [paidEvent([])]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    const callbacks = await within(drawer).findByTestId('collection-callbacks');
+    expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).not.toBeInTheDocument();
   });
 
   it('offers no resend for an order without a callback event', async () => {

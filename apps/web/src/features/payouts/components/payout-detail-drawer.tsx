@@ -12,8 +12,10 @@ import {
 import { useTranslation } from 'react-i18next';
 import { CallbackEvents } from '../../../components/callback-events.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
+import { useHasPerm } from '../../../components/has-perm.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
 import { type PayoutDetail, usePayout } from '../api/get-payout.ts';
+import { useResendPayoutCallback } from '../api/resend-callback.ts';
 import { PayoutStatusTag } from './payout-status-tag.tsx';
 
 const STEP_COLORS: Record<PayoutDetail['timeline'][number]['step'], string> = {
@@ -91,6 +93,9 @@ export function PayoutDetailDrawer({
 }) {
   const { t } = useTranslation('payouts');
   const { data: payout, isLoading } = usePayout(tradeNo);
+  const resend = useResendPayoutCallback();
+  // Each resend sends a webhook: only payout:notify (not a read-only role) gets the button.
+  const canResend = useHasPerm('payout:notify');
   return (
     <Drawer
       open={tradeNo !== undefined}
@@ -130,8 +135,15 @@ export function PayoutDetailDrawer({
             </div>
           )}
           <Divider />
-          {/* The console API has no resend for payouts (DESIGN section 5): the log only. */}
-          <CallbackEvents name="payout" events={payout.callbacks} />
+          <CallbackEvents
+            name="payout"
+            events={payout.callbacks}
+            resend={
+              canResend
+                ? { onResend: () => resend.mutateAsync(payout.trade_no), isPending: resend.isPending }
+                : undefined
+            }
+          />
         </>
       )}
     </Drawer>

@@ -94,22 +94,31 @@ const failedEvent: CallbackEvent = {
   ],
 };
 
+let currentUser: typeof USER;
 let requests: { method: string; path: string; query: URLSearchParams }[];
 let answerList: (query: URLSearchParams) => PayoutListResponse;
 let answerDetail: (tradeNo: string) => PayoutDetail;
+let answerNotify: (tradeNo: string) => Response;
 
 beforeEach(async () => {
   await changeLanguage('en');
   resetHttpStateForTests();
+  currentUser = USER;
   requests = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const [path, search = ''] = url.split('?');
       const method = init.method ?? 'GET';
-      if (path === '/api/merchant/user') return json(200, { data: USER });
+      if (path === '/api/csrf-cookie') {
+        document.cookie = 'XSRF-TOKEN=t';
+        return new Response(null, { status: 204 });
+      }
+      if (path === '/api/merchant/user') return json(200, { data: currentUser });
       requests.push({ method, path, query: new URLSearchParams(search) });
       if (path === '/api/merchant/payouts') return json(200, answerList(new URLSearchParams(search)));
+      const notify = /^\/api\/merchant\/payouts\/([^/]+)\/notify$/.exec(path);
+      if (notify && method === 'POST') return answerNotify(notify[1]);
       const detail = /^\/api\/merchant\/payouts\/([^/]+)$/.exec(path);
       if (detail) return json(200, { data: answerDetail(decodeURIComponent(detail[1])) });
       return json(404, { message: 'Not found.', code: 'not_found' });
@@ -294,8 +303,58 @@ describe('Send money history', { timeout: 60_000 }, () => {
       ['1', 'HTTP 503', '88 ms', '2026-03-01 08:32:12', 'maintenance'],
       ['2', 'connection refused', '-', '2026-03-01 08:32:27', '-'],
     ]);
-    // The console API has no resend for payouts.
+    // A read-only user (no payout:notify) sees the callbacks but cannot send them again.
     expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).toBeNull();
+  });
+
+  it('resends the latest callback for a user with payout:notify, and shows the new attempt', async () => {
+    currentUser = { ...USER, perms: ['payout:view', 'payout:notify'] };
+    let event = failedEvent;
+    answerList = () => page([payout('P7', { status: 'failed' })]);
+    answerDetail = (tradeNo) => ({
+      ...payout(tradeNo, { status: 'failed', failure_reason: 'The receiving account is closed' }),
+      timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+      callbacks: [event],
+    });
+    answerNotify = () => {
+      event = {
+        ...failedEvent,
+        status: 'delivered',
+        attempts: [
+          ...failedEvent.attempts,
+          {
+            attempt: 3,
+            status_code: 200,
+            latency_ms: 12,
+            error: null,
+            response_excerpt: 'ok',
+            created_at: '2026-03-01T00:40:00Z',
+          },
+        ],
+      };
+      return json(200, { data: event });
+    };
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    const callbacks = await within(drawer).findByTestId('payout-callbacks');
+    await user.click(await within(drawer).findByRole('button', { name: /Resend callback/ }));
+    await waitFor(() =>
+      expect(requests.filter((r) => r.method === 'POST')).toEqual([
+        expect.objectContaining({ path: '/api/merchant/payouts/P7/notify' }),
+      ]),
+    );
+    // The drawer reads the payout again and shows the new attempt.
+    const attemptRows = () =>
+      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map(cellsOf);
+    await waitFor(() => expect(attemptRows()).toHaveLength(3));
+    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
+    expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
   });
 
   it('speaks Vietnamese: statuses, filter prompts and sums', async () => {
