@@ -127,6 +127,30 @@ describe("strangers' calls", () => {
     expect((await balance(other, { ip })).statusCode).toBe(429);
     expect(await collectionCount(m)).toBe(0);
   });
+  it("replays of a merchant's signed call (a read's and a write's) leave its quota whole", async () => {
+    startOfNextMinute();
+    // A replayer behind an address the merchant whitelists (a shared exit, a whitelisted block) who saw
+    // one signed call: the copies carry a valid signature, but they are not the merchant's calls.
+    const m = await merchantFor(['203.0.113.0/24']);
+    const nonce = freshNonce();
+    const body = { out_trade_no: 'REPLAYED-1', amount: '100.00', payer_name: 'Li Lei' };
+    const post = (ip: string) =>
+      gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', { body, nonce, now, ip });
+    const first = await post('203.0.113.30');
+    expect(first.statusCode, first.body).toBe(201);
+    const readNonce = freshNonce();
+    expect((await balance(m, { ip: '203.0.113.30', nonce: readNonce })).statusCode).toBe(200);
+    // QUOTA replays of each, from addresses of their own (each under its refused calls).
+    for (let i = 0; i < QUOTA; i++) {
+      const ip = `203.0.113.${40 + i}`;
+      const replays = [await post(ip), await balance(m, { ip, nonce: readNonce })];
+      expect(replays.map((r) => r.json().code)).toEqual(['nonce_reused', 'nonce_reused']);
+    }
+    // The merchant has made two calls this minute: its third passes.
+    const own = await balance(m, { ip: '203.0.113.30' });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(await collectionCount(m)).toBe(1);
+  });
 });
 
 describe("a merchant's own quota", () => {

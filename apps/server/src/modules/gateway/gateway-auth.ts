@@ -32,6 +32,8 @@ declare module 'fastify' {
     gatewayClaim?: DeferredClaim;
     /** Set once the call's signature is accepted and counted against its merchant's quota. */
     gatewayVerified?: boolean;
+    /** The quota the call spent (its merchant, when): given back if its nonce proves used. */
+    gatewaySpent?: { merchantId: number; at: Date };
   }
 }
 
@@ -176,6 +178,7 @@ export function createGatewayGuard({
    */
   function spend(request: FastifyRequest, entry: Known, at: Date) {
     request.gatewayVerified = true;
+    request.gatewaySpent = { merchantId: entry.key.merchantId, at };
     const refusal = limits.spend(entry.key.merchantId, at);
     if (refusal) throw refusal;
   }

@@ -69,6 +69,16 @@ export function createGatewayLimits({
       else setNewest(failures, ip, { count: 1 }, REMEMBERED_ADDRESSES);
     },
 
+    /**
+     * Gives back the call `spend` took at `at`, for a call that turned out to be a replay (its nonce was
+     * used): a copy of a signed call is not the merchant's call. A call of a past window is left alone.
+     */
+    giveBack(merchantId: number, at: Date): void {
+      if (Math.floor(at.getTime() / WINDOW_MS) !== window) return;
+      const counter = spent.get(merchantId);
+      if (counter && counter.count > 0) counter.count -= 1;
+    },
+
     /** Spends one call of the merchant's quota: the 429 when the quota of this minute is used up. */
     spend(merchantId: number, at: Date): AppError | undefined {
       const retryAfter = windowOf(at);

@@ -80,9 +80,15 @@ export async function registerGatewayModule(
       done((limits.addressRefusal(request.ip) ?? unsupportedBody(request)) as FastifyError | undefined);
     });
     // Every call refused before its signature was accepted counts against its address, and so does a
-    // replayed nonce; a signed call's other refusals (a 422, its merchant's 429) do not.
+    // replayed nonce, whose merchant gets back the quota it took (a copy of a signed call, which anyone
+    // who saw it could send, is not the merchant's call); a signed call's other refusals (a 422, its
+    // merchant's 429) do not count against the address.
     scope.addHook('onError', (request, _reply, error, done) => {
-      if (!request.gatewayVerified || error.code === ERROR_CODES.nonceReused) limits.refused(request.ip);
+      const replayed = error.code === ERROR_CODES.nonceReused;
+      if (replayed && request.gatewaySpent) {
+        limits.giveBack(request.gatewaySpent.merchantId, request.gatewaySpent.at);
+      }
+      if (!request.gatewayVerified || replayed) limits.refused(request.ip);
       done();
     });
     // No form parsers here (the app's multipart one included): JSON is the only body the gateway reads.
