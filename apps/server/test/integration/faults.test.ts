@@ -138,7 +138,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('kill -9 during a burst of gat
     database = await createTestDatabase();
     const db = database.db;
     const m = await payer(db);
-    const env = { JOBS: 'off' };
+    // Production with the demo's sandbox (PAYDESK_DEMO): the payouts go to a sandbox payout channel, which
+    // takes no new payout in production without the demo.
+    const env = { JOBS: 'off', PAYDESK_DEMO: 'true' };
 
     server = await startServerProcess({ databaseUrl: database.url, env });
     const victim = server;
@@ -184,7 +186,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('kill -9 during a burst of gat
     database ??= await createTestDatabase();
     const db = database.db;
     const m = await payer(db);
-    server = await startServerProcess({ databaseUrl: database.url, env: { JOBS: 'off' } });
+    server = await startServerProcess({
+      databaseUrl: database.url,
+      env: { JOBS: 'off', PAYDESK_DEMO: 'true' },
+    });
     const stopping = server;
     const answers = await burst(stopping.port, m, 'TERM', (count) => {
       if (count === KILL_AFTER_ANSWERS) stopping.child.kill('SIGTERM');
