@@ -154,6 +154,21 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
 
   it(
     sandbox
+      ? 'places demo traffic through the operator API'
+      : 'has no demo traffic routes (404), which would sign with a merchant secret and pay the demo payees',
+    async () => {
+      const placed = await ops('/ops/v1/demo/collections', { merchant: manual.merchant.no, reason: 'demo' });
+      if (sandbox) {
+        expect(placed.statusCode, placed.body).toBe(200);
+        return;
+      }
+      expect(placed.statusCode, placed.body).toBe(404);
+      expect(placed.json()).toMatchObject({ code: 'not_found' });
+    },
+  );
+
+  it(
+    sandbox
       ? 'finishes auto-mode orders by itself'
       : 'leaves auto-mode orders alone (the sandbox job does nothing)',
     async () => {

@@ -23,7 +23,7 @@ export {
 /** The operator API (/ops/v1), authenticated by operator tokens (DESIGN section 10). */
 export function registerOpsModule(
   app: FastifyInstance,
-  { db, now }: AppContext,
+  { db, now, config }: AppContext,
   {
     settlements,
     sandbox,
@@ -47,7 +47,11 @@ export function registerOpsModule(
     accessKeys,
     withdrawals,
   });
-  opsRoutes(app, { ops, operator: createOperatorGuard({ db, now }) });
+  opsRoutes(app, {
+    ops,
+    operator: createOperatorGuard({ db, now }),
+    sandboxEnabled: config.sandboxEnabled,
+  });
 }
 export { createOperatorGuard, operatorOf, type Operator, type OperatorGuard } from './operator-auth.ts';
 export type { ActionContext, ActionResult } from './ops.service.ts';

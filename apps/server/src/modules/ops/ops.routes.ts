@@ -29,7 +29,12 @@ import {
 } from './ops.schemas.ts';
 import type { ActionContext, ActionResult, DemoSigning, OpsService } from './ops.service.ts';
 
-type Deps = { ops: OpsService; operator: OperatorGuard };
+type Deps = {
+  ops: OpsService;
+  operator: OperatorGuard;
+  /** config.sandboxEnabled: off (production without --demo), the demo traffic routes do not exist. */
+  sandboxEnabled: boolean;
+};
 
 /** The operator, the reason and the client's Idempotency-Key of a change. */
 function contextOf(request: FastifyRequest, reason: string): ActionContext {
@@ -48,7 +53,7 @@ function answer<T>(reply: FastifyReply, result: ActionResult<T>) {
 
 // Each route names the scope its token needs (DESIGN 9): read lists and shows, review decides on top-ups
 // and withdrawals, funds moves money, admin manages merchants, users, channels and tokens.
-export function opsRoutes(app: FastifyInstance, { ops, operator }: Deps) {
+export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled }: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/ops/v1/merchants', operator('read'), async () => ({ data: await ops.listMerchants() }));
@@ -128,97 +133,107 @@ export function opsRoutes(app: FastifyInstance, { ops, operator }: Deps) {
       answer(reply, await ops.completeSandbox(request.body, contextOf(request, request.body.reason))),
   );
 
-  // Demo traffic (ops demo:traffic): one order per call, made through the real signed gateway route with
-  // the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine). The service records
-  // each call as an operator action before the merchant's secret signs it.
-  async function signedGatewayPost(signing: DemoSigning, path: string, body: object) {
-    const raw = JSON.stringify(body);
-    const { timestamp } = signing;
-    const nonce = randomBytes(16).toString('hex');
-    const response = await app.inject({
-      method: 'POST',
-      url: path,
-      remoteAddress: '127.0.0.1',
-      headers: {
-        'content-type': 'application/json',
-        'x-merchant-no': signing.merchantNo,
-        'x-access-key': signing.accessKey,
-        'x-timestamp': String(timestamp),
-        'x-nonce': nonce,
-        'x-signature': signRequest(signing.secret, {
-          method: 'POST',
-          pathWithQuery: path,
-          timestamp,
-          nonce,
-          body: raw,
-        }),
-      },
-      payload: raw,
-    });
-    const answer = response.json() as { data?: { trade_no: string }; code?: string; message?: string };
-    return {
-      gateway_status: response.statusCode,
-      trade_no: answer.data?.trade_no ?? null,
-      code: answer.code ?? null,
-      message: answer.message ?? null,
-    };
-  }
-
-  /**
-   * A demo amount in the merchant's currency: 10 to `top` units (VND: thousands of dong), inside the demo
-   * channels' limits (1.00 or 10,000 VND at least).
-   */
-  const demoAmount = (currency: Currency, top: number) =>
-    currency === 'VND'
-      ? String(randomInt(10, top) * 1000)
-      : `${randomInt(10, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
-  const trafficNo = () => `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-
-  /** 200 with the gateway's answer (whatever it was); Idempotent-Replayed for a repeat. */
-  function demoAnswer(reply: FastifyReply, result: ActionResult<unknown>) {
-    if (result.replayed) reply.header('idempotent-replayed', 'true');
-    return { data: result.data };
-  }
-
-  r.post(
-    '/ops/v1/demo/collections',
-    { ...operator('funds'), schema: { body: DemoCollectionBodySchema } },
-    async (request, reply) => {
-      const { body } = request;
-      const result = await ops.placeDemoOrder(
-        'collection',
-        body,
-        contextOf(request, body.reason),
-        (signing) =>
-          signedGatewayPost(signing, '/gateway/v1/collections', {
-            out_trade_no: trafficNo(),
-            amount: demoAmount(signing.currency, 2000),
-            channel: body.channel,
+  // The demo's traffic signs with a merchant's own secret and pays the demo payees: only where the sandbox
+  // runs (npm start's demo, development); a production server of real merchants has no such routes.
+  if (sandboxEnabled) demoRoutes();
+  function demoRoutes() {
+    // Demo traffic (ops demo:traffic): one order per call, made through the real signed gateway route with
+    // the merchant's own key, from 127.0.0.1 (the demo merchants whitelist this machine). The service records
+    // each call as an operator action before the merchant's secret signs it.
+    async function signedGatewayPost(signing: DemoSigning, path: string, body: object) {
+      const raw = JSON.stringify(body);
+      const { timestamp } = signing;
+      const nonce = randomBytes(16).toString('hex');
+      const response = await app.inject({
+        method: 'POST',
+        url: path,
+        remoteAddress: '127.0.0.1',
+        headers: {
+          'content-type': 'application/json',
+          'x-merchant-no': signing.merchantNo,
+          'x-access-key': signing.accessKey,
+          'x-timestamp': String(timestamp),
+          'x-nonce': nonce,
+          'x-signature': signRequest(signing.secret, {
+            method: 'POST',
+            pathWithQuery: path,
+            timestamp,
+            nonce,
+            body: raw,
           }),
-      );
-      return demoAnswer(reply, result);
-    },
-  );
-
-  // Payouts: one account in twenty ends in 0000, which the sandbox fails.
-  r.post(
-    '/ops/v1/demo/payouts',
-    { ...operator('funds'), schema: { body: DemoPayoutBodySchema } },
-    async (request, reply) => {
-      const { body } = request;
-      const result = await ops.placeDemoOrder('payout', body, contextOf(request, body.reason), (signing) => {
-        const payee = DEMO_PAYEES[signing.currency as 'CNY'] ?? DEMO_PAYEES.CNY;
-        return signedGatewayPost(signing, '/gateway/v1/payouts', {
-          ...payee,
-          account_no: randomInt(0, 20) === 0 ? `${payee.account_no.slice(0, -4)}0000` : payee.account_no,
-          out_trade_no: trafficNo(),
-          amount: demoAmount(signing.currency, 200),
-          channel: body.channel,
-        });
+        },
+        payload: raw,
       });
-      return demoAnswer(reply, result);
-    },
-  );
+      const answer = response.json() as { data?: { trade_no: string }; code?: string; message?: string };
+      return {
+        gateway_status: response.statusCode,
+        trade_no: answer.data?.trade_no ?? null,
+        code: answer.code ?? null,
+        message: answer.message ?? null,
+      };
+    }
+
+    /**
+     * A demo amount in the merchant's currency: 10 to `top` units (VND: thousands of dong), inside the demo
+     * channels' limits (1.00 or 10,000 VND at least).
+     */
+    const demoAmount = (currency: Currency, top: number) =>
+      currency === 'VND'
+        ? String(randomInt(10, top) * 1000)
+        : `${randomInt(10, top)}.${String(randomInt(0, 100)).padStart(2, '0')}`;
+    const trafficNo = () => `TRAFFIC-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+
+    /** 200 with the gateway's answer (whatever it was); Idempotent-Replayed for a repeat. */
+    function demoAnswer(reply: FastifyReply, result: ActionResult<unknown>) {
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return { data: result.data };
+    }
+
+    r.post(
+      '/ops/v1/demo/collections',
+      { ...operator('funds'), schema: { body: DemoCollectionBodySchema } },
+      async (request, reply) => {
+        const { body } = request;
+        const result = await ops.placeDemoOrder(
+          'collection',
+          body,
+          contextOf(request, body.reason),
+          (signing) =>
+            signedGatewayPost(signing, '/gateway/v1/collections', {
+              out_trade_no: trafficNo(),
+              amount: demoAmount(signing.currency, 2000),
+              channel: body.channel,
+            }),
+        );
+        return demoAnswer(reply, result);
+      },
+    );
+
+    // Payouts: one account in twenty ends in 0000, which the sandbox fails.
+    r.post(
+      '/ops/v1/demo/payouts',
+      { ...operator('funds'), schema: { body: DemoPayoutBodySchema } },
+      async (request, reply) => {
+        const { body } = request;
+        const result = await ops.placeDemoOrder(
+          'payout',
+          body,
+          contextOf(request, body.reason),
+          (signing) => {
+            const payee = DEMO_PAYEES[signing.currency as 'CNY'] ?? DEMO_PAYEES.CNY;
+            return signedGatewayPost(signing, '/gateway/v1/payouts', {
+              ...payee,
+              account_no: randomInt(0, 20) === 0 ? `${payee.account_no.slice(0, -4)}0000` : payee.account_no,
+              out_trade_no: trafficNo(),
+              amount: demoAmount(signing.currency, 200),
+              channel: body.channel,
+            });
+          },
+        );
+        return demoAnswer(reply, result);
+      },
+    );
+  }
 
   r.get(
     '/ops/v1/ledger/verify',
