@@ -87,6 +87,9 @@ describe('TRUST_PROXY (issue 33 item 4)', () => {
       ['1.5', '1.5'],
       ['fd00::/129', 'fd00::/129'],
       ['0.0.0.0/0', 'every hop'],
+      ['0.0.0.0/1,128.0.0.0/1', 'wider than a /8'],
+      ['::ffff:0.0.0.0/96', 'wider than a /8'],
+      ['2000::/3', 'wider than a /8'],
       ['yes', 'yes'],
     ]) {
       expect(() => trustProxyOf(value), value).toThrow(/^Invalid configuration:\n {2}TRUST_PROXY: /);

@@ -238,6 +238,13 @@ function proxyEntryProblem(entry: string): string | undefined {
     return `"${entry}" has a prefix out of range (IPv${family}: 1 to ${maxPrefix}).`;
   }
   if (Number(prefix) === 0) return `"${entry}" is every address: it would trust every hop, as true would.`;
+  // A block wider than a /8 is no proxy's network: 0.0.0.0/1 + 128.0.0.0/1, or ::ffff:0:0/96 (every IPv4
+  // peer as IPv6 sees it), would trust every hop as true would.
+  const mapped = family === 6 && /^::ffff:/i.test(address);
+  const widthAsIpv4 = mapped ? Number(prefix) - 96 : Number(prefix);
+  if (widthAsIpv4 < 8) {
+    return `"${entry}" is wider than a /8: a proxy list names the proxies' own networks, not most of the Internet.`;
+  }
   return undefined;
 }
 
