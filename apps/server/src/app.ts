@@ -51,6 +51,7 @@ import { registerExportsModule } from './modules/exports/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
 import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
 import { decrypt } from './lib/crypto.ts';
+import { rateKeyOfAddress } from './lib/ip-address.ts';
 import { redactUrl } from './lib/redact.ts';
 import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -192,6 +193,8 @@ export async function buildApp({
     max: config.apiRatePerMinute,
     timeWindow: '1 minute',
     allowList: (request) => !isApiPath(request),
+    // An IPv6 caller by its /64: one host's block would otherwise give it 2^64 addresses to rotate through.
+    keyGenerator: (request) => rateKeyOfAddress(request.ip),
   });
 
   const db = database.db;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIp, networkAddress, nonPublicAddressKind, parseIp } from './ip-address.ts';
+import { formatIp, networkAddress, nonPublicAddressKind, parseIp, rateKeyOfAddress } from './ip-address.ts';
 
 const canonical = (text: string) => {
   const ip = parseIp(text);
@@ -171,5 +171,17 @@ describe('which addresses a callback may not reach', () => {
     ]) {
       expect(nonPublicAddressKind(text)).toBe('not a plain IP address');
     }
+  });
+});
+
+describe('the key a per-address limit counts a caller under', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:42:7::1', '2001:db8:42:7::/64'],
+    ['2001:DB8:42:7:ffff:ffff:ffff:ffff', '2001:db8:42:7::/64'],
+    ['::1', '::/64'],
+  ])('%s counts as %s', (ip, key) => {
+    expect(rateKeyOfAddress(ip)).toBe(key);
   });
 });

@@ -31,6 +31,20 @@ export function formatIp({ bytes }: IpBytes): string {
   return ip.toString();
 }
 
+/**
+ * The key a per-address limit counts a caller under: an IPv4 address itself (an IPv4-mapped IPv6 address
+ * as its IPv4), an IPv6 address by its /64, the block one subscriber or host is given, so that rotating
+ * through the addresses of one's own /64 does not escape the limit.
+ */
+export function rateKeyOfAddress(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const parsed = parseIp(ip);
+  if (!parsed) return ip;
+  const text = formatIp(parsed);
+  if (text.startsWith('::ffff:') && text.includes('.')) return text.slice(7);
+  return `${formatIp({ family: 6, bytes: networkAddress(parsed.bytes, 64) })}/64`;
+}
+
 /** The network address of `bytes` under a prefix length: every bit after the prefix cleared. */
 export function networkAddress(bytes: Uint8Array, prefix: number): Uint8Array {
   return bytes.map((byte, i) => {

@@ -106,6 +106,18 @@ describe("strangers' calls", () => {
     expect(own.statusCode, own.body).toBe(200);
   });
 
+  it('counts an IPv6 caller by its /64: rotating through its own block reaches the same 429', async () => {
+    startOfNextMinute();
+    const m = await merchantFor(['2001:db8:42::/48']);
+    for (let i = 0; i < FAILURES; i++) {
+      const refused = await strangerCall(m, `2001:db8:42:7::${(i + 1).toString(16)}`, false);
+      expect(refused.statusCode, refused.body).toBe(401);
+    }
+    expect((await strangerCall(m, '2001:db8:42:7:ffff::1', false)).statusCode).toBe(429);
+    // The next /64 is another subscriber's.
+    expect((await strangerCall(m, '2001:db8:42:8::1', false)).statusCode).toBe(401);
+  });
+
   it("counts replayed nonces (a read's and a write's) against the address, and a 415's", async () => {
     startOfNextMinute();
     const ip = '203.0.113.20';

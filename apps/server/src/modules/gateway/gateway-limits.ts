@@ -1,5 +1,6 @@
 import { setNewest } from '../../lib/bounded-map.ts';
 import { type AppError, tooManyRequests } from '../../lib/errors.ts';
+import { rateKeyOfAddress } from '../../lib/ip-address.ts';
 
 // The gateway's rate limits (DESIGN 9, turn 3): a call that is refused before its signature is accepted
 // (unsigned, wrongly signed, a reused nonce, a body that is not JSON, ...) counts against the caller's IP
@@ -53,7 +54,7 @@ export function createGatewayLimits({
     addressRefusal(ip: string): AppError | undefined {
       if (failures.size === 0) return undefined;
       const retryAfter = windowOf(now());
-      const counter = failures.get(ip);
+      const counter = failures.get(rateKeyOfAddress(ip));
       if (!counter || counter.count < failuresPerIpPerMinute) return undefined;
       return tooManyRequests(
         retryAfter,
@@ -64,9 +65,10 @@ export function createGatewayLimits({
     /** Counts a refused call against its address. */
     refused(ip: string): void {
       windowOf(now());
-      const counter = failures.get(ip);
+      const key = rateKeyOfAddress(ip);
+      const counter = failures.get(key);
       if (counter) counter.count += 1;
-      else setNewest(failures, ip, { count: 1 }, REMEMBERED_ADDRESSES);
+      else setNewest(failures, key, { count: 1 }, REMEMBERED_ADDRESSES);
     },
 
     /**
