@@ -46,7 +46,7 @@ import {
 } from './modules/gateway/index.ts';
 import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
-import { payoutsRepository, registerPayoutsModule } from './modules/payouts/index.ts';
+import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
 import { registerExportsModule } from './modules/exports/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
 import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
@@ -262,7 +262,7 @@ export async function buildApp({
     dailyReports,
     housekeeping: async () => {
       await sweepExpired(db, now());
-      await payoutsRepository.deleteExpiredKeys(db, now());
+      await deleteExpiredPayoutKeys(db, now());
       await exports.sweep();
     },
   };
