@@ -34,7 +34,7 @@ import type { AppContext } from './context.ts';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
-import { startHousekeeping, sweepExpired } from './jobs/housekeeping.ts';
+import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
 import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
@@ -268,15 +268,12 @@ export async function buildApp({
   };
   app.decorate('services', services);
 
-  let stopHousekeeping = () => {};
   app.addHook('onReady', async () => {
-    stopHousekeeping = startHousekeeping(db, app.log);
     await jobs.start();
     if (config.jobsInline) await startWorkers(jobs, services, { queues: workedQueues(config.jobQueues) });
   });
   // SIGTERM: requests finish first (Fastify), then running jobs (pg-boss's graceful stop).
   app.addHook('onClose', async () => {
-    stopHousekeeping();
     await jobs.stop();
   });
 
