@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-import { moduleDoor } from './scripts/eslint/module-door.js';
+import { indexExportsNoRepository, moduleDoor } from './scripts/eslint/module-door.js';
 import { noImportCycle } from './scripts/eslint/no-import-cycle.js';
 
 const LEDGER_TABLES = [
@@ -31,7 +31,8 @@ const LEDGER_ONLY =
   'Only the ledger module writes ledger accounts, journal entries, postings, holds and fund flows.';
 
 // The server's layers (apps/server/README.md): lib, db and plugins never import a module; a module uses
-// another only through its index.ts; nothing imports in a circle.
+// another only through its index.ts, which exports services and types, never a repository (tests may
+// import a repository directly); nothing imports in a circle.
 const SERVER_LOWER_LAYERS = ['apps/server/src/lib/**', 'apps/server/src/db/**', 'apps/server/src/plugins/**'];
 const LOWER_LAYER_MESSAGE =
   'lib, db and plugins never import a module: move the code down, or up into the module.';
@@ -83,8 +84,20 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    plugins: { paydesk: { rules: { 'no-import-cycle': noImportCycle, 'module-door': moduleDoor } } },
-    rules: { 'paydesk/no-import-cycle': 'error', 'paydesk/module-door': 'error' },
+    plugins: {
+      paydesk: {
+        rules: {
+          'no-import-cycle': noImportCycle,
+          'module-door': moduleDoor,
+          'index-exports-no-repository': indexExportsNoRepository,
+        },
+      },
+    },
+    rules: {
+      'paydesk/no-import-cycle': 'error',
+      'paydesk/module-door': 'error',
+      'paydesk/index-exports-no-repository': 'error',
+    },
   },
   {
     files: SERVER_LOWER_LAYERS,

@@ -34,7 +34,7 @@ import type { AppContext } from './context.ts';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
-import { startHousekeeping, sweepExpired } from './jobs/housekeeping.ts';
+import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
 import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
@@ -46,7 +46,7 @@ import {
 } from './modules/gateway/index.ts';
 import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
-import { payoutsRepository, registerPayoutsModule } from './modules/payouts/index.ts';
+import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
 import { registerExportsModule } from './modules/exports/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
 import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
@@ -265,21 +265,18 @@ export async function buildApp({
     dailyReports,
     housekeeping: async () => {
       await sweepExpired(db, now());
-      await payoutsRepository.deleteExpiredKeys(db, now());
+      await deleteExpiredPayoutKeys(db, now());
       await exports.sweep();
     },
   };
   app.decorate('services', services);
 
-  let stopHousekeeping = () => {};
   app.addHook('onReady', async () => {
-    stopHousekeeping = startHousekeeping(db, app.log);
     await jobs.start();
     if (config.jobsInline) await startWorkers(jobs, services, { queues: workedQueues(config.jobQueues) });
   });
   // SIGTERM: requests finish first (Fastify), then running jobs (pg-boss's graceful stop).
   app.addHook('onClose', async () => {
-    stopHousekeeping();
     await jobs.stop();
   });
 

@@ -19,7 +19,7 @@ async function ruleErrors(file: string, code: string, ruleId: string) {
 
 describe('the layering lint rules', () => {
   it.each([
-    ['apps/server/src/lib/anything.ts', "import { usersRepository } from '../modules/users/index.ts';"],
+    ['apps/server/src/lib/anything.ts', "import { findUserById } from '../modules/users/index.ts';"],
     ['apps/server/src/db/anything.ts', "import { createLedger } from '../modules/ledger/index.ts';"],
     ['apps/server/src/plugins/anything.ts', "import { createGuards } from '../modules/auth/index.ts';"],
   ])('%s may not import a module', async (file, code) => {
@@ -93,6 +93,53 @@ describe('the layering lint rules', () => {
     const own =
       "import { a } from '../exports.repository.ts';\nimport { b } from './index.ts';\nexport const x = [a, b];";
     expect(await ruleErrors(file, own, 'paydesk/module-door')).toEqual([]);
+  });
+
+  it.each([
+    "export { usersRepository } from './users.repository.ts';",
+    "export { usersRepository as users } from './users.repository.ts';",
+    "export { findById } from './users.repository.ts';",
+    "export * from './users.repository.ts';",
+    "import { usersRepository } from './users.repository.ts';\nexport { usersRepository as users };",
+    "import { usersRepository as users } from './users.repository.ts';\nexport { users };",
+    "export { usersRepository } from './users.service.ts';",
+    'export const usersRepository = {};',
+  ])("a module's index.ts never exports its repository: %s is refused", async (code) => {
+    const file = 'apps/server/src/modules/users/index.ts';
+    expect(await ruleErrors(file, code, 'paydesk/index-exports-no-repository')).toEqual([
+      expect.stringMatching(/never its repository/),
+    ]);
+  });
+
+  it("a module's index.ts exports its service and the repository's types", async () => {
+    const file = 'apps/server/src/modules/users/index.ts';
+    const door = [
+      "export type { UserRow } from './users.repository.ts';",
+      "export { type MerchantRow } from './users.repository.ts';",
+      "export { findUserById, updateUser } from './users.service.ts';",
+      "import type { UserRow as Row } from './users.repository.ts';",
+      'export type Users = Row[];',
+    ].join('\n');
+    expect(await ruleErrors(file, door, 'paydesk/index-exports-no-repository')).toEqual([]);
+    // Inside the module, its own files use the repository as they like.
+    const service = "export { usersRepository } from './users.repository.ts';";
+    const own = 'apps/server/src/modules/users/users.service.ts';
+    expect(await ruleErrors(own, service, 'paydesk/index-exports-no-repository')).toEqual([]);
+  });
+
+  it("tests may import another module's repository directly (setup, checking the SQL); code may not", async () => {
+    const code =
+      "import { usersRepository } from '../users/users.repository.ts';\nexport const x = usersRepository;";
+    const rule = 'paydesk/module-door';
+    expect(await ruleErrors('apps/server/src/modules/ops/anything.test.ts', code, rule)).toEqual([]);
+    expect(await ruleErrors('apps/server/src/modules/ops/anything.ts', code, rule)).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
+    // Anything else of another module, even from a test, still goes through its index.ts.
+    const deep = "import { findUserById } from '../users/users.service.ts';\nexport const x = findUserById;";
+    expect(await ruleErrors('apps/server/src/modules/ops/anything.test.ts', deep, rule)).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
   });
 
   it('refuses an import cycle (users -> auth -> users)', async () => {

@@ -16,9 +16,6 @@ export const ListMetaSchema = z.object({
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 
-export const listResponse = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), meta: ListMetaSchema });
-
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 /**

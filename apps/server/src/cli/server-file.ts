@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // DATA_DIR/server.json tells the command line that a process is using this data directory, and where the
@@ -83,5 +83,3 @@ function write(dataDir: string, info: ServerInfo) {
   writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
   renameSync(temp, fileOf(dataDir));
 }
-
-export const hasServerFile = (dataDir: string) => existsSync(fileOf(dataDir));

@@ -1,4 +1,4 @@
-import { and, eq, getTableName, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
 import { listPage } from './keyset.ts';
@@ -43,19 +43,6 @@ type OrderTable = PgTable & {
   amountMinor: PgColumn;
   feeMinor: PgColumn;
 };
-
-/** The list filter as a WHERE on the orders themselves. */
-export function orderWhere(table: OrderTable, f: OrderFilter, from = f.from, to = f.to): SQL | undefined {
-  return and(
-    eq(table.merchantId, f.merchantId),
-    f.tradeNo ? eq(table.tradeNo, f.tradeNo) : undefined,
-    f.outTradeNo ? eq(table.outTradeNo, f.outTradeNo) : undefined,
-    f.status ? eq(table.status, f.status) : undefined,
-    from ? gte(table.createdAt, from) : undefined,
-    to ? lt(table.createdAt, to) : undefined,
-    f.maxId !== undefined ? lte(table.id, f.maxId) : undefined,
-  );
-}
 
 /**
  * cursorPage's `whole` for a search of collections or payouts by number: the page holds every match, and

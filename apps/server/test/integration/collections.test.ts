@@ -5,8 +5,8 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
-import { channelsRepository } from '../../src/modules/channels/index.ts';
-import { collectionsRepository } from '../../src/modules/collections/index.ts';
+import { channelsRepository } from '../../src/modules/channels/channels.repository.ts';
+import { collectionsRepository } from '../../src/modules/collections/collections.repository.ts';
 import {
   createGatewayMerchant,
   freshNonce,

@@ -5,12 +5,8 @@ import { fromMinor } from '@paydesk/shared';
 import type { FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
-import {
-  createLedger,
-  fundFlowsRepository,
-  transactionWithRetry,
-  verifyLedger,
-} from '../../src/modules/ledger/index.ts';
+import { createLedger, transactionWithRetry, verifyLedger } from '../../src/modules/ledger/index.ts';
+import { fundFlowsRepository } from '../../src/modules/ledger/fund-flows.repository.ts';
 import { zonedTimeToUtc } from '../../src/lib/timezone.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';

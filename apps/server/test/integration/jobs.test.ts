@@ -4,6 +4,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
+import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // The background jobs really run (pg-boss on the same database, workers inside the app): an order paid on
@@ -88,6 +90,39 @@ describe('jobs', () => {
     const statusOf = async () =>
       (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`)).json().data.status;
     await vi.waitFor(async () => expect(await statusOf()).toBe('closed'), { timeout: 20_000, interval: 100 });
+  });
+
+  it('housekeeping runs from its pg-boss schedule (one job per run, whichever process takes it)', async () => {
+    const [schedule] = await queryRows<{ cron: string }>(
+      ctx.database.db,
+      sql`select cron from pgboss.schedule where name = 'housekeeping'`,
+    );
+    expect(schedule?.cron).toBe('*/10 * * * *');
+    const m = await createMerchant(ctx.database.db);
+    const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    await ctx.database.db.execute(
+      sql`update sessions set expires_at = now() - interval '1 minute' where user_id = ${m.users.ROOT.id}`,
+    );
+    expect((await client.get('/api/merchant/user')).statusCode).toBe(401);
+    // The run the schedule makes every 10 minutes, now.
+    await ctx.database.db.transaction(async (tx) => {
+      await ctx.app.services.jobs.send(tx, 'housekeeping', {});
+    });
+    const sessionsOf = () =>
+      queryRows(ctx.database.db, sql`select id from sessions where user_id = ${m.users.ROOT.id}`);
+    await vi.waitFor(async () => expect(await sessionsOf()).toEqual([]), { timeout: 20_000, interval: 100 });
+  });
+
+  it('a process sets no housekeeping timer of its own (it would sweep once per process)', async () => {
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    const other = await createTestApp();
+    try {
+      const tenMinutes = setInterval.mock.calls.filter(([, ms]) => ms === 10 * 60 * 1000);
+      expect(tenMinutes).toEqual([]);
+    } finally {
+      setInterval.mockRestore();
+      await other.close();
+    }
   });
 
   it('drops a job sent in a transaction that rolls back', async () => {

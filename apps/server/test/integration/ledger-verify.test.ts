@@ -5,12 +5,12 @@ import { type Db, queryRows } from '../../src/db/client.ts';
 import { horizonMoved } from '../../src/db/hourly-totals.ts';
 import { fundFlows, holds } from '../../src/db/schema/index.ts';
 import {
-  fundFlowsRepository,
   createLedger,
   transactionWithRetry,
   trialBalance,
   verifyLedger,
 } from '../../src/modules/ledger/index.ts';
+import { fundFlowsRepository } from '../../src/modules/ledger/fund-flows.repository.ts';
 import { createMerchant } from '../factories/merchants.ts';
 import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
 

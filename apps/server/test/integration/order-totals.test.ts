@@ -6,7 +6,7 @@ import { openDatabase, queryRows } from '../../src/db/client.ts';
 import { horizonMoved } from '../../src/db/hourly-totals.ts';
 import { closeOrderMinutes, foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
 import { sweepExpired } from '../../src/jobs/housekeeping.ts';
-import { collectionsRepository } from '../../src/modules/collections/index.ts';
+import { collectionsRepository } from '../../src/modules/collections/collections.repository.ts';
 import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';

@@ -26,7 +26,6 @@ export type AccessKeySecret = z.infer<typeof AccessKeySecretSchema>;
 export const AccessKeySecretResponseSchema = z.object({ data: AccessKeySecretSchema });
 
 // PUT /api/merchant/access-key/regenerate {payment_password, code} -> the new key and its secrets
-export const RegenerateAccessKeyBodySchema = StepUpFieldsSchema;
 export const RegeneratedAccessKeyResponseSchema = z.object({
   data: AccessKeySchema.extend(AccessKeySecretSchema.shape),
 });

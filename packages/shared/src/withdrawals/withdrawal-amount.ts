@@ -22,12 +22,3 @@ export function usdtToLocalMinor(usdtMinor: bigint, rate: string, currency: Curr
   const denominator = 10n ** BigInt(USDT_EXPONENT + exponent);
   return (numerator + denominator - 1n) / denominator;
 }
-
-export const isValidRate = (rate: string): boolean => {
-  try {
-    parseRate(rate);
-    return true;
-  } catch {
-    return false;
-  }
-};

@@ -7,7 +7,7 @@ import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { parseIpWhitelist } from '../../lib/ip-whitelist.ts';
 import { newWebhookSecret } from '../../lib/webhooks.ts';
 import type { ClientInfo, MerchantRow } from '../../plugins/auth-context.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
 import { verifyStepUp } from '../security/index.ts';
 import { type AccessKeyRow, accessKeysRepository as repo } from './access-keys.repository.ts';
 
@@ -38,7 +38,7 @@ export function createAccessKeyService({ db, appKey }: Deps) {
 
   const event = (
     actor: Actor,
-    type: Parameters<typeof securityEventsRepository.record>[2]['type'],
+    type: Parameters<typeof recordSecurityEvent>[2]['type'],
     detail?: Record<string, unknown>,
   ) => ({ type, merchantId: actor.merchant.id, userId: actor.user.id, detail });
 
@@ -58,7 +58,7 @@ export function createAccessKeyService({ db, appKey }: Deps) {
         webhookSecret = newWebhookSecret();
         await repo.setWebhookSecret(tx, actor.merchant.id, encrypt(appKey, webhookSecret));
       }
-      await securityEventsRepository.record(tx, actor.client, event(actor, 'access_key_revealed'));
+      await recordSecurityEvent(tx, actor.client, event(actor, 'access_key_revealed'));
       return { secret: decrypt(appKey, row.secretEncrypted), webhook_secret: webhookSecret };
     });
   }
@@ -75,7 +75,7 @@ export function createAccessKeyService({ db, appKey }: Deps) {
         webhookSecretEncrypted: encrypt(appKey, webhookSecret),
       });
       const saved = before ? row : { ...row, rotatedAt: null };
-      await securityEventsRepository.record(
+      await recordSecurityEvent(
         tx,
         actor.client,
         event(actor, 'access_key_regenerated', { access_key: row.accessKey, first: !before }),
@@ -94,7 +94,7 @@ export function createAccessKeyService({ db, appKey }: Deps) {
         );
       }
       const row = await repo.setNotifyUrl(tx, actor.merchant.id, notifyUrl);
-      await securityEventsRepository.record(
+      await recordSecurityEvent(
         tx,
         actor.client,
         event(actor, 'notify_url_changed', { from: before.notifyUrl, to: notifyUrl }),
@@ -113,7 +113,7 @@ export function createAccessKeyService({ db, appKey }: Deps) {
     return db.transaction(async (tx) => {
       const before = await repo.ipWhitelistOf(tx, actor.merchant.id);
       await repo.setIpWhitelist(tx, actor.merchant.id, parsed.entries);
-      await securityEventsRepository.record(
+      await recordSecurityEvent(
         tx,
         actor.client,
         event(actor, 'ip_whitelist_changed', { from: before, to: parsed.entries }),
@@ -136,3 +136,10 @@ export function createAccessKeyService({ db, appKey }: Deps) {
 
   return { get, reveal, regenerate, updateNotifyUrl, whitelist, updateWhitelist, credentialsOf };
 }
+
+/** The key a signed gateway call names, with its merchant, in one round trip (modules/gateway). */
+export const findAccessKeyWithMerchant = repo.findByAccessKey;
+
+/** The demo seed's key and whitelist, written without a step-up (nobody signs in while it seeds). */
+export const seedAccessKey = repo.upsert;
+export const seedIpWhitelist = repo.setIpWhitelist;

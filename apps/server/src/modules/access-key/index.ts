@@ -14,8 +14,12 @@ import { authOf, clientOf } from '../../plugins/auth-context.ts';
 import { parseInput } from '../security/index.ts';
 import { type AccessKeyService, createAccessKeyService } from './access-key.service.ts';
 
-export { accessKeysRepository } from './access-keys.repository.ts';
-export type { AccessKeyService } from './access-key.service.ts';
+export {
+  type AccessKeyService,
+  findAccessKeyWithMerchant,
+  seedAccessKey,
+  seedIpWhitelist,
+} from './access-key.service.ts';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 /** Step-up fields are checked by the step-up itself (its own messages, counts and lock). */

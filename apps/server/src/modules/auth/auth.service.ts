@@ -4,8 +4,8 @@ import { tooManyRequests, ValidationError } from '../../lib/errors.ts';
 import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo, UserRow } from '../../plugins/auth-context.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
-import { usersRepository } from '../users/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
+import { findUserByEmail, findUserById } from '../users/index.ts';
 
 type Deps = { db: Db };
 
@@ -36,12 +36,12 @@ export const createAuthService = ({ db }: Deps) => ({
       throw tooManyRequests(failures.retryAfterSeconds, throttleMessage(failures.retryAfterSeconds));
     }
 
-    const user = await usersRepository.findByEmail(db, email);
+    const user = await findUserByEmail(db, email);
     const isValid = user
       ? await verifyPassword(user.passwordHash, body.password)
       : (await burnPasswordCheck(body.password), false);
     if (!user || !isValid) {
-      await securityEventsRepository.record(db, client, {
+      await recordSecurityEvent(db, client, {
         type: 'login_failed',
         merchantId: user?.merchantId ?? null,
         userId: user?.id ?? null,
@@ -56,7 +56,7 @@ export const createAuthService = ({ db }: Deps) => ({
 
   /** The login event, once the session that signs the user in exists. */
   async recordLogin(client: ClientInfo, user: UserRow, detail?: Record<string, unknown>): Promise<void> {
-    await securityEventsRepository.record(db, client, {
+    await recordSecurityEvent(db, client, {
       type: 'login',
       merchantId: user.merchantId,
       userId: user.id,
@@ -67,8 +67,8 @@ export const createAuthService = ({ db }: Deps) => ({
   /** The logout event of a signed-in session; the route ends the session. */
   async recordLogout(client: ClientInfo, userId: number | null | undefined): Promise<void> {
     if (!userId) return;
-    const user = await usersRepository.findById(db, userId);
-    await securityEventsRepository.record(db, client, {
+    const user = await findUserById(db, userId);
+    await recordSecurityEvent(db, client, {
       type: 'logout',
       merchantId: user?.merchantId ?? null,
       userId,

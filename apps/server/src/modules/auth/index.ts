@@ -15,7 +15,13 @@ export {
   type SessionStarter,
 } from './session.ts';
 export { createSessionMemory } from './session-memory.ts';
-export { sessionsRepository, type SessionRow } from './sessions.repository.ts';
+export type { SessionRow } from './sessions.repository.ts';
+export {
+  deleteExpiredSessions,
+  endOtherSessions,
+  listLiveSessions,
+  markPasswordConfirmed,
+} from './sessions.service.ts';
 export { ACCOUNT_FAILURES_PER_HOUR, LOGIN_LIMIT_PER_MINUTE, type AuthService } from './auth.service.ts';
 
 export function registerAuthModule(

@@ -5,17 +5,24 @@ import type { ChannelRow } from './channels.repository.ts';
 // Channels (DESIGN section 4): opened per merchant by an operator (ops channel:open), each with its fee,
 // limits, settlement cycle and, for the built-in sandbox, how it completes orders by itself.
 
+export type { ChannelRow, NewChannel } from './channels.repository.ts';
 export {
-  channelsRepository,
-  type ChannelRow,
-  type NewChannel,
+  closeChannel,
+  findChannelById,
+  findOpenChannel,
+  listAllChannels,
+  listChannelsOfMerchant,
+  openChannel,
+} from './channels.service.ts';
+// SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
+export {
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
   rememberedChannelBatchWhere,
   rememberedChannelParams,
   rememberedChannelRow,
   rememberedChannelWhere,
-} from './channels.repository.ts';
+} from './remembered-channel.sql.ts';
 
 /** 422 channel_unavailable: the channel named is not open for the merchant, or none of this kind is. */
 export function channelUnavailable(kind: 'collection' | 'payout', code: string | undefined): AppError {

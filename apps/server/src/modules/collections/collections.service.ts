@@ -21,12 +21,7 @@ import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
-import {
-  type ChannelRow,
-  channelsRepository,
-  channelUnavailable,
-  takesNewOrders,
-} from '../channels/index.ts';
+import { type ChannelRow, channelUnavailable, findOpenChannel, takesNewOrders } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type CollectionRow,
@@ -248,7 +243,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
-    const found = await channelsRepository.findOpen(db, merchant.id, 'collection', body.channel);
+    const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
     const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKey);
@@ -456,6 +451,11 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     return presentDaySeries(rows, days, { paid: ['paid'], open: ['to_be_paid'] }, viewer.currency);
   }
 
+  /** Any merchant's order by its number (the sandbox channel's checkout page and auto mode). */
+  const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
+  /** The number and name of the merchant an order is paid to, as the sandbox's checkout page shows them. */
+  const merchantOf = (merchantId: number) => repo.merchantOf(db, merchantId);
+
   return {
     create,
     createClaiming,
@@ -469,6 +469,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     series,
     gatewayView,
     consoleView,
+    findAny,
+    merchantOf,
   };
 }
 
@@ -484,3 +486,12 @@ function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currenc
     );
   }
 }
+
+/** The Collections export (modules/exports): the list's pages and totals, read in the export's snapshot. */
+export const collectionsPage = repo.page;
+export const collectionsTotals = repo.totals;
+
+/** The demo seed's history: orders written as they ended, then attached to their batch and settled. */
+export const seedCollectionRow = repo.insert;
+export const attachToSettlement = repo.attachToBatch;
+export const markCollectionsSettled = repo.markSettled;

@@ -7,17 +7,28 @@ import { collectionsConsoleRoutes, collectionsGatewayRoutes } from './collection
 import { createCollectionsService } from './collections.service.ts';
 import { createSettlementsService } from './settlements.service.ts';
 
-export { collectionsRepository, type CollectionRow } from './collections.repository.ts';
+export type { CollectionRow } from './collections.repository.ts';
 export {
+  attachToSettlement,
   type CollectionsService,
+  collectionsPage,
+  collectionsTotals,
+  markCollectionsSettled,
   newTradeNo,
   presentDayFigures,
   presentDaySeries,
   type SeriesDay,
+  seedCollectionRow,
   withFreshTradeNo,
 } from './collections.service.ts';
-export { settlementCutoff, type SettlementsService } from './settlements.service.ts';
-export { settlementsRepository } from './settlements.repository.ts';
+export {
+  markSettlementSettled,
+  seedSettlementRow,
+  settlementCutoff,
+  settlementsPage,
+  type SettlementsService,
+  settlementsTotals,
+} from './settlements.service.ts';
 
 /** Receive money: collection orders, their settlement batches, and their console and gateway routes. */
 export function registerCollectionsModule(

@@ -187,3 +187,11 @@ export function createSettlementsService({ db, ledger, now, collections, settles
 
   return { run, createBatch, post, list, detail, present, settlementNoOf: (id: number) => repo.noOf(db, id) };
 }
+
+/** The Settlements export (modules/exports): the list's pages and totals, read in the export's snapshot. */
+export const settlementsPage = repo.page;
+export const settlementsTotals = repo.totals;
+
+/** The demo seed's settled batch. */
+export const seedSettlementRow = repo.insert;
+export const markSettlementSettled = repo.markSettled;

@@ -4,11 +4,18 @@ import { feeOf } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Tx } from '../../db/client.ts';
 import { encrypt } from '../../lib/crypto.ts';
 import { newWebhookSecret } from '../../lib/webhooks.ts';
-import { accessKeysRepository } from '../access-key/index.ts';
-import { channelsRepository, type ChannelRow } from '../channels/index.ts';
-import { collectionsRepository, newTradeNo, settlementsRepository } from '../collections/index.ts';
+import { seedAccessKey, seedIpWhitelist } from '../access-key/index.ts';
+import { type ChannelRow, openChannel } from '../channels/index.ts';
+import {
+  attachToSettlement,
+  markCollectionsSettled,
+  markSettlementSettled,
+  newTradeNo,
+  seedCollectionRow,
+  seedSettlementRow,
+} from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { DEMO_PAYEES, payoutsRepository } from '../payouts/index.ts';
+import { DEMO_PAYEES, seedPayoutRow } from '../payouts/index.ts';
 
 // The demo's receive-money data (DESIGN section 4): open sandbox channels, an access key whitelisted for
 // this machine, and collection orders in every state (to be paid, paid, settled, closed, failed) over the
@@ -38,14 +45,14 @@ export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
     openedBy: 'Paydesk demo',
   } as const;
   // The default (first opened): paid on the hosted page; settles T+1.
-  const manual = await channelsRepository.upsertOpen(tx, {
+  const manual = await openChannel(tx, {
     ...base,
     code: 'sandbox',
     feeRatePpm: 15_000,
     settlementCycle: 'T1',
   });
   // For demo traffic: pays 90% of orders by itself after 3 s; settles T+0.
-  await channelsRepository.upsertOpen(tx, {
+  await openChannel(tx, {
     ...base,
     code: 'sandbox-auto',
     feeRatePpm: 12_000,
@@ -60,12 +67,12 @@ export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
 
 /** A key whose secret the ops command line can use for demo traffic; the merchant reveals it with step-up. */
 export async function seedDemoAccessKey(tx: Tx, appKey: Buffer, merchant: DemoMerchant) {
-  await accessKeysRepository.upsert(tx, merchant.id, {
+  await seedAccessKey(tx, merchant.id, {
     accessKey: `ak_demo${merchant.no.toLowerCase()}${randomBytes(6).toString('hex')}`,
     secretEncrypted: encrypt(appKey, randomBytes(24).toString('base64url')),
     webhookSecretEncrypted: encrypt(appKey, newWebhookSecret()),
   });
-  await accessKeysRepository.setIpWhitelist(tx, merchant.id, ['127.0.0.1', '::1']);
+  await seedIpWhitelist(tx, merchant.id, ['127.0.0.1', '::1']);
 }
 
 /** Orders over the last four days in every state; the ones paid before today settled in one batch now. */
@@ -91,7 +98,7 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
     const amountMinor = toMinor(amounts[index % amounts.length], merchant.currency);
     const feeMinor = feeOf(amountMinor, channel.feeRatePpm, channel.fixedFeeMinor);
     const expiresAt = new Date(createdAt.getTime() + channel.expiryMinutes * 60_000);
-    const row = await collectionsRepository.insert(tx, {
+    const row = await seedCollectionRow(tx, {
       merchantId: merchant.id,
       channelId: channel.id,
       channelCode: channel.code,
@@ -118,7 +125,7 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
   if (settle.length === 0) return;
   const gross = settle.reduce((s, o) => s + o.amountMinor, 0n);
   const fee = settle.reduce((s, o) => s + o.feeMinor, 0n);
-  const batch = await settlementsRepository.insert(tx, {
+  const batch = await seedSettlementRow(tx, {
     settlementNo: `S${now
       .toISOString()
       .replace(/[-:TZ.]/g, '')
@@ -135,7 +142,7 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
     currency: merchant.currency,
     createdAt: now,
   });
-  await collectionsRepository.attachToBatch(
+  await attachToSettlement(
     tx,
     batch.id,
     settle.map((o) => o.id),
@@ -153,8 +160,8 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
     idempotencyKey: `settlement:${batch.id}`,
     at: now,
   });
-  await collectionsRepository.markSettled(tx, batch.id, now);
-  await settlementsRepository.markSettled(tx, batch.id, entry.entryId, now);
+  await markCollectionsSettled(tx, batch.id, now);
+  await markSettlementSettled(tx, batch.id, entry.entryId, now);
 }
 
 /**
@@ -164,7 +171,7 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
 export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date) {
   const country = ({ CNY: 'CN', INR: 'IN', BRL: 'BR', VND: 'VN' } as const)[merchant.currency as 'CNY'];
   const vnd = merchant.currency === 'VND';
-  const channel = await channelsRepository.upsertOpen(tx, {
+  const channel = await openChannel(tx, {
     merchantId: merchant.id,
     kind: 'payout',
     code: 'sandbox-pay',
@@ -200,7 +207,7 @@ export async function seedDemoPayouts(tx: Tx, merchant: DemoMerchant, now: Date)
     const tradeNo = newTradeNo('P', createdAt);
     const failed = step.status === 'failed' || step.status === 'rejected';
     const finished = step.status === 'pending' || step.status === 'processing' ? null : now;
-    const row = (await payoutsRepository.insert(tx, {
+    const row = (await seedPayoutRow(tx, {
       merchantId: merchant.id,
       channelId: channel.id,
       channelCode: channel.code,

@@ -4,7 +4,7 @@ import { DEFAULT_USDT_RATES } from '../../config.ts';
 import type { Tx } from '../../db/client.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { withdrawalsRepository } from '../withdrawals/index.ts';
+import { seedWithdrawalHold, seedWithdrawalRow } from '../withdrawals/index.ts';
 
 type Plan = {
   status: 'pending_review' | 'approved' | 'paid' | 'rejected';
@@ -68,7 +68,7 @@ export async function seedDemoWithdrawals(
     const amountLocalMinor = usdtToLocalMinor(amountUsdtMinor, rate, merchant.currency);
     const feeLocalMinor = feeUsdtMinor === 0n ? 0n : usdtToLocalMinor(feeUsdtMinor, rate, merchant.currency);
     const decided = new Date(createdAt.getTime() + 2 * 3_600_000);
-    const row = await withdrawalsRepository.insert(tx, {
+    const row = await seedWithdrawalRow(tx, {
       merchantId: merchant.id,
       withdrawalNo: newTradeNo('W', createdAt),
       status: step.status,
@@ -102,7 +102,7 @@ export async function seedDemoWithdrawals(
       note: `${step.amount} USDT ${step.network} ${step.address}`,
       idempotencyKey: `withdrawal:${row.id}:request`,
     });
-    await withdrawalsRepository.setHold(tx, row.id, hold.id);
+    await seedWithdrawalHold(tx, row.id, hold.id);
     if (step.status === 'paid') {
       await ledger.capture(tx, {
         merchantId: merchant.id,

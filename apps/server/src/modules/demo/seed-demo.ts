@@ -2,8 +2,8 @@ import { type Currency, type Role, toMinor } from '@paydesk/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { createLedger } from '../ledger/index.ts';
-import { actionRefNo, opsRepository } from '../ops/index.ts';
-import { usersRepository } from '../users/index.ts';
+import { actionRefNo, claimOperatorAction, hasMerchants, insertMerchant } from '../ops/index.ts';
+import { insertUser } from '../users/index.ts';
 import { seedDemoTopups } from '../recharges/index.ts';
 import type { Config } from '../../config.ts';
 import type { FileStorage } from '../../lib/storage/index.ts';
@@ -73,10 +73,10 @@ export async function seedDemo(
     files?: { storage: FileStorage; topup: Config['topup'] };
   },
 ): Promise<boolean> {
-  if (await opsRepository.hasMerchants(db)) return false;
+  if (await hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
-    const merchant = await opsRepository.insertMerchant(tx, {
+    const merchant = await insertMerchant(tx, {
       no: DEMO_MERCHANT_NO,
       name: 'Demo Store',
       currency: 'CNY',
@@ -85,7 +85,7 @@ export async function seedDemo(
     // Another process seeded it first.
     if (!merchant) return false;
     for (const u of DEMO_USERS) {
-      await usersRepository.insert(tx, {
+      await insertUser(tx, {
         merchantId: merchant.id,
         email: u.email,
         name: u.name,
@@ -103,13 +103,13 @@ export async function seedDemo(
     if (files) await seedDemoTopups(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     for (const other of DEMO_OTHER_MERCHANTS) {
-      const row = (await opsRepository.insertMerchant(tx, {
+      const row = (await insertMerchant(tx, {
         no: other.no,
         name: other.name,
         currency: other.currency,
         timezone: other.timeZone,
       }))!;
-      await usersRepository.insert(tx, {
+      await insertUser(tx, {
         merchantId: row.id,
         email: other.email,
         name: `${other.name} admin`,
@@ -175,7 +175,7 @@ async function seedFundHistory(tx: Tx, merchantId: number, now: Date) {
   for (const [index, move] of DEMO_HISTORY.entries()) {
     const at = new Date(today - move.daysAgo * 86_400_000 + move.hour * 3_600_000 + index * 61_000);
     const action = move.kind === 'freeze' ? 'funds.freeze' : `funds.transfer_${move.kind}`;
-    const row = (await opsRepository.claimAction(tx, {
+    const row = (await claimOperatorAction(tx, {
       operatorName: 'Paydesk demo',
       action,
       merchantId,

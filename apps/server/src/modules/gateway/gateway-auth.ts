@@ -7,14 +7,10 @@ import { decrypt } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
 import { ipAllowed } from '../../lib/ip-whitelist.ts';
-import { accessKeysRepository } from '../access-key/index.ts';
+import { findAccessKeyWithMerchant } from '../access-key/index.ts';
 import type { GatewayLimits } from './gateway-limits.ts';
-import {
-  gatewayRepository,
-  type NonceClaimSql,
-  nonceClaimSql,
-  type RememberedKey,
-} from './gateway.repository.ts';
+import { gatewayRepository } from './gateway.repository.ts';
+import { type NonceClaimSql, nonceClaimSql, type RememberedKey } from './nonce-claim.sql.ts';
 
 // The signed gateway call (DESIGN section 6): X-Merchant-No, X-Access-Key, X-Timestamp (within 300 s),
 // X-Nonce (once per 10 minutes), X-Signature over the method, path, timestamp, nonce and body hash; the
@@ -90,7 +86,7 @@ export function createGatewayGuard({
 
   async function read(accessKey: string | undefined): Promise<Known | undefined> {
     if (!accessKey) return undefined;
-    const found = await accessKeysRepository.findByAccessKey(db, accessKey);
+    const found = await findAccessKeyWithMerchant(db, accessKey);
     known.delete(accessKey);
     if (!found) return undefined;
     const { key, merchant } = found;
@@ -254,3 +250,6 @@ export function createGatewayGuard({
 
   return { requireSignature, requireSignatureDeferringClaim };
 }
+
+/** Housekeeping: nonces past their 10 minutes, which no call can replay any more. */
+export const deleteExpiredNonces = gatewayRepository.deleteExpired;

@@ -1,7 +1,7 @@
 import { lt } from 'drizzle-orm';
 import { type DbOrTx, queryText } from '../../db/client.ts';
-import { numberedColumns } from '../../db/rows.ts';
 import { gatewayNonces } from '../../db/schema/index.ts';
+import { NONCE_TTL_MS, nonceClaimCtes, nonceClaimParams, type RememberedKey } from './nonce-claim.sql.ts';
 
 /** Every gateway call runs one of these: constant text, so no SQL is built per call (queryText). */
 const CLAIM_NONCE = `insert into gateway_nonces (merchant_id, nonce, created_at)
@@ -10,106 +10,8 @@ const CLAIM_NONCE = `insert into gateway_nonces (merchant_id, nonce, created_at)
      where gateway_nonces.created_at < $4::timestamptz
      returning nonce`;
 
-/** The key row `k` and its merchant `m` still read as remembered; the values are p(1)..p(8). */
-const keyReadsAsRemembered = (p: (i: number) => string) => `k.access_key = ${p(1)}
-          and k.merchant_id = ${p(2)}
-          and k.secret_encrypted = ${p(3)}
-          and m.no = ${p(4)}
-          and m.name = ${p(5)}
-          and m.currency = ${p(6)}
-          and m.status = ${p(7)}
-          and array_to_string(m.ip_whitelist, ' ') = ${p(8)}`;
-
-/**
- * `k` (the key row and its merchant still read as remembered) and `n` (the nonce claimed while k holds),
- * as CTEs whose 11 parameters are numbered from `from` + 1 (see nonceClaimParams).
- */
-function nonceClaimCtes(from: number): string {
-  const p = (i: number) => `$${from + i}`;
-  return `k as (
-       select 1
-         from access_keys k
-         join merchants m on m.id = k.merchant_id
-        where ${keyReadsAsRemembered(p)}
-     ), n as (
-       insert into gateway_nonces (merchant_id, nonce, created_at)
-       select ${p(2)}, ${p(9)}, ${p(10)}::timestamptz
-        where exists (select 1 from k)
-       on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
-       where gateway_nonces.created_at < ${p(11)}::timestamptz
-       returning nonce
-     )`;
-}
-
-/**
- * The claims of many calls in one statement (a batch of gateway writes): the rows of `input` carry
- * `i` and nonceClaimParams' values as columns k1..k11 (NONCE_CLAIM_COLUMNS); `k` answers the `i` of
- * each call whose key still reads as remembered, `n` the (merchant_id, nonce) claimed for them. Two
- * calls of one batch with the same nonce make the statement fail (the batch then runs call by call).
- */
-export function nonceClaimBatchCtes(input: string): string {
-  const p = (i: number) => `r.k${i}`;
-  return `k as (
-       select r.i
-         from ${input} r
-         join access_keys k on k.access_key = r.k1
-         join merchants m on m.id = k.merchant_id
-        where ${keyReadsAsRemembered(p)}
-     ), n as (
-       insert into gateway_nonces (merchant_id, nonce, created_at)
-       select r.k2, r.k9, r.k10 from ${input} r where r.i in (select i from k)
-       on conflict (merchant_id, nonce) do update set created_at = excluded.created_at
-       where gateway_nonces.created_at < excluded.created_at - interval '${NONCE_TTL_MS} milliseconds'
-       returning merchant_id, nonce
-     )`;
-}
-
-/** nonceClaimParams as the columns of a batch's input rows (nonceClaimBatchCtes). */
-export const NONCE_CLAIM_COLUMNS =
-  'k1 text, k2 bigint, k3 text, k4 text, k5 text, k6 text, k7 text, k8 text, k9 text, k10 timestamptz, k11 timestamptz';
-
-/** True for the input row `r` of a batch whose call's nonce `n` claimed (nonceClaimBatchCtes). */
-export const nonceClaimedBy = (r: string) =>
-  `exists (select 1 from n where n.merchant_id = ${r}.k2 and n.nonce = ${r}.k9)`;
-
-/** A batch statement's answer columns for its input row `r`: "current" and "claimed", as one call's. */
-export const nonceClaimBatchAnswers = (r: string) =>
-  `${r}.i in (select i from k) as "current", ${nonceClaimedBy(r)} as "claimed"`;
-
-/** A call's claim as the columns of its batch input row (NONCE_CLAIM_COLUMNS). */
-export const nonceClaimRow = (claim: NonceClaimSql) => numberedColumns('k', claim.params);
-
-const nonceClaimParams = (seen: RememberedKey, nonce: string, at: Date): unknown[] => [
-  seen.accessKey,
-  seen.merchantId,
-  seen.secretEncrypted,
-  seen.no,
-  seen.name,
-  seen.currency,
-  seen.status,
-  seen.ipWhitelist.join(' '),
-  nonce,
-  at.toISOString(),
-  new Date(at.getTime() - NONCE_TTL_MS).toISOString(),
-];
-
 const CLAIM_NONCE_IF_CURRENT = `with ${nonceClaimCtes(0)}
      select exists (select 1 from k) as current, exists (select 1 from n) as claimed`;
-
-/**
- * A nonce's claim for another module's statement to make with its own write (one round trip, one
- * commit): `ctes(from)` adds the CTEs k and n with their parameters numbered from `from` + 1; the write
- * must happen only `where exists (select 1 from n)`, and the statement should answer
- * `exists (select 1 from k) as current, exists (select 1 from n) as claimed`.
- */
-export type NonceClaimSql = { ctes: (from: number) => string; params: unknown[]; key: string };
-
-export const nonceClaimSql = (seen: RememberedKey, nonce: string, at: Date): NonceClaimSql => ({
-  ctes: nonceClaimCtes,
-  params: nonceClaimParams(seen, nonce, at),
-  // What two claims of one batch must not share (nonceClaimBatchCtes).
-  key: `nonce:${seen.merchantId}:${nonce}`,
-});
 
 export const gatewayRepository = {
   /** Records a nonce; false when this merchant used it in the last 10 minutes (a replay). */
@@ -147,17 +49,3 @@ export const gatewayRepository = {
     await db.delete(gatewayNonces).where(lt(gatewayNonces.createdAt, new Date(at.getTime() - NONCE_TTL_MS)));
   },
 };
-
-/** What a gateway process remembers of an access key and its merchant between calls. */
-export type RememberedKey = {
-  accessKey: string;
-  merchantId: number;
-  secretEncrypted: string;
-  no: string;
-  name: string;
-  currency: string;
-  status: string;
-  ipWhitelist: string[];
-};
-
-export const NONCE_TTL_MS = 10 * 60 * 1000;

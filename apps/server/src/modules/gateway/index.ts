@@ -8,9 +8,14 @@ import { createLedger } from '../ledger/index.ts';
 import { createGatewayGuard, gatewayMerchantOf } from './gateway-auth.ts';
 import { createGatewayLimits, type GatewayLimitOptions } from './gateway-limits.ts';
 
-export { type DeferredClaim, gatewayMerchantOf, type GatewayMerchant } from './gateway-auth.ts';
 export {
-  gatewayRepository,
+  type DeferredClaim,
+  deleteExpiredNonces,
+  gatewayMerchantOf,
+  type GatewayMerchant,
+} from './gateway-auth.ts';
+// SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
+export {
   NONCE_CLAIM_COLUMNS,
   NONCE_TTL_MS,
   nonceClaimBatchAnswers,
@@ -18,7 +23,7 @@ export {
   nonceClaimedBy,
   nonceClaimRow,
   type NonceClaimSql,
-} from './gateway.repository.ts';
+} from './nonce-claim.sql.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
 export type { GatewayLimitOptions } from './gateway-limits.ts';
 

@@ -84,3 +84,11 @@ export function createFundsService({ db, ledger }: Deps) {
 
   return { balance, list, detail };
 }
+
+/** Housekeeping: the UTC days, then the minutes, over by `before` summed into the fund-flow rollups. */
+export const closeFundFlowDays = repo.closeDays;
+export const closeFundFlowMinutes = repo.closeMinutes;
+
+/** The Transactions export (modules/exports): the list's conditions and totals, as the list reads them. */
+export const fundFlowConditions = repo.conditions;
+export const fundFlowTotals = repo.totals;

@@ -16,7 +16,13 @@ export type {
   ReleaseResult,
 } from './ledger.service.ts';
 export type { FundFlowRow, HoldRow } from './ledger.repository.ts';
-export { type FundFlowFilter, fundFlowsRepository } from './fund-flows.repository.ts';
+export type { FundFlowFilter } from './fund-flows.repository.ts';
+export {
+  closeFundFlowDays,
+  closeFundFlowMinutes,
+  fundFlowConditions,
+  fundFlowTotals,
+} from './funds.service.ts';
 export { HoldClosedError, InsufficientFundsError, LedgerUsageError, sqlStateOf } from './ledger.errors.ts';
 export { transactionWithRetry } from './transaction.ts';
 export {

@@ -34,9 +34,6 @@ const platformShardSuffix = (merchantId: number) => {
   return shard === 0 ? '' : `#${shard}`;
 };
 
-/** An account's code without its shard: the account a person means. */
-export const accountName = (code: string) => code.replace(/#\d+$/, '');
-
 /** A line on one of the merchant's two accounts. */
 export type MerchantLeg = { account: 'available' | 'locked'; amountMinor: bigint };
 /** A line on a platform or channel account, in the merchant's currency (created on first use). */

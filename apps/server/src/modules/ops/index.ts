@@ -9,8 +9,13 @@ import { createOperatorGuard, requireOperatorScopes } from './operator-auth.ts';
 import { opsRoutes } from './ops.routes.ts';
 import { createOpsService } from './ops.service.ts';
 
-export { actionRefNo } from './ops.service.ts';
-export { opsRepository } from './ops.repository.ts';
+export {
+  actionRefNo,
+  claimOperatorAction,
+  findMerchantByNo,
+  hasMerchants,
+  insertMerchant,
+} from './ops.service.ts';
 /** The operator API's request and response shapes, shared with the ops command line. */
 export * from './ops.schemas.ts';
 export {

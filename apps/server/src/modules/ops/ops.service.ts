@@ -16,8 +16,15 @@ import {
   trialBalance,
   verifyLedger,
 } from '../ledger/index.ts';
-import { usersRepository } from '../users/index.ts';
-import { channelsRepository, percentToPpm, presentChannel } from '../channels/index.ts';
+import { findUserByEmail, insertUser } from '../users/index.ts';
+import {
+  closeChannel as closeChannelRow,
+  listAllChannels,
+  listChannelsOfMerchant,
+  openChannel as openChannelRow,
+  percentToPpm,
+  presentChannel,
+} from '../channels/index.ts';
 import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
@@ -221,10 +228,10 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     const { password: _secret, ...request } = body;
     try {
       const result = await act('user.create', context, request, merchant.id, async (tx) => {
-        if (await usersRepository.findByEmail(tx, body.email)) {
+        if (await findUserByEmail(tx, body.email)) {
           throw ValidationError.field('email', 'The email has already been taken.', ERROR_CODES.emailTaken);
         }
-        const user = await usersRepository.insert(tx, {
+        const user = await insertUser(tx, {
           merchantId: merchant.id,
           email: body.email,
           name: body.name,
@@ -412,7 +419,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     const max = amountIn(body.max_amount, currency);
     if (min > max) throw ValidationError.field('max_amount', 'The maximum must not be below the minimum.');
     return act('channel.open', context, body, merchant.id, async (tx) => {
-      const row = await channelsRepository.upsertOpen(tx, {
+      const row = await openChannelRow(tx, {
         merchantId: merchant.id,
         code: body.code,
         kind: body.kind,
@@ -436,13 +443,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function closeChannel(body: CloseChannelBody, context: ActionContext) {
     const merchant = await merchantByNo(body.merchant);
     return act('channel.close', context, body, merchant.id, async (tx) => {
-      const row = await channelsRepository.close(
-        tx,
-        merchant.id,
-        body.kind,
-        body.code,
-        context.operator.name,
-      );
+      const row = await closeChannelRow(tx, merchant.id, body.kind, body.code, context.operator.name);
       if (!row) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
       return { data: { channel: presentChannel(row, merchant.no) } };
     });
@@ -451,9 +452,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function listChannels(merchantNo?: string) {
     const merchants = merchantNo ? [await merchantByNo(merchantNo)] : await repo.listMerchants(db);
     const noOf = new Map(merchants.map((m) => [m.id, m.no]));
-    const rows = merchantNo
-      ? await channelsRepository.listOfMerchant(db, merchants[0].id)
-      : await channelsRepository.listAll(db);
+    const rows = merchantNo ? await listChannelsOfMerchant(db, merchants[0].id) : await listAllChannels(db);
     return rows.map((row) => presentChannel(row, noOf.get(row.merchantId) ?? String(row.merchantId)));
   }
 
@@ -599,3 +598,11 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     listChannels,
   };
 }
+
+/** A merchant by its number (the top-ups' operator review filters by it). */
+export const findMerchantByNo = repo.findMerchantByNo;
+
+/** The demo seed: whether any merchant exists yet, its merchants, and its operator actions' records. */
+export const hasMerchants = repo.hasMerchants;
+export const insertMerchant = repo.insertMerchant;
+export const claimOperatorAction = repo.claimAction;

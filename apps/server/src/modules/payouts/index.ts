@@ -6,8 +6,14 @@ import { createLedger } from '../ledger/index.ts';
 import { payoutsConsoleRoutes, payoutsGatewayRoutes } from './payouts.routes.ts';
 import { createPayoutsService } from './payouts.service.ts';
 
-export { payoutsRepository, type PayoutRow } from './payouts.repository.ts';
-export type { PayoutsService } from './payouts.service.ts';
+export type { PayoutRow } from './payouts.repository.ts';
+export {
+  deleteExpiredPayoutKeys,
+  payoutsPage,
+  type PayoutsService,
+  payoutsTotals,
+  seedPayoutRow,
+} from './payouts.service.ts';
 export { DEMO_PAYEES } from './demo-payees.ts';
 
 /** Send money: payouts from the console and the gateway, their life cycle, ledger entries and callbacks. */

@@ -21,7 +21,7 @@ import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { channelsRepository, ppmToPercent, takesNewOrders } from '../channels/index.ts';
+import { listChannelsOfMerchant, ppmToPercent, takesNewOrders } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
@@ -63,7 +63,7 @@ export function payoutsConsoleRoutes(
     { onRequest: send, schema: { response: { 200: PayoutChannelsResponseSchema } } },
     async (request) => {
       const { merchant } = authOf(request);
-      const open = (await channelsRepository.listOfMerchant(db, merchant.id)).filter(
+      const open = (await listChannelsOfMerchant(db, merchant.id)).filter(
         (c) => c.kind === 'payout' && c.status === 'open' && takesNewOrders(c, sandboxEnabled),
       );
       const { availableMinor } = await ledger.balanceOf(db, merchant.id);

@@ -26,8 +26,9 @@ import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import {
   type ChannelRow,
-  channelsRepository,
   channelUnavailable,
+  findChannelById,
+  findOpenChannel,
   takesNewOrders,
 } from '../channels/index.ts';
 import {
@@ -257,7 +258,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
-    const found = await channelsRepository.findOpen(db, merchant.id, 'payout', input.channel);
+    const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
     const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKeyOf(merchant, input));
@@ -659,7 +660,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     try {
       if (row.status === 'pending') {
         const processing = await transition(tradeNo, 'processing');
-        const channel = await channelsRepository.findById(db, row.channelId);
+        const channel = await findChannelById(db, row.channelId);
         await db.transaction(async (tx) => {
           await jobs.send(
             tx,
@@ -708,3 +709,13 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     consoleView,
   };
 }
+
+/** The Payouts export (modules/exports): the list's pages and totals, read in the export's snapshot. */
+export const payoutsPage = repo.page;
+export const payoutsTotals = repo.totals;
+
+/** The demo seed's history: payouts written as they ended. */
+export const seedPayoutRow = repo.insert;
+
+/** Housekeeping: idempotency keys of console payouts past their window. */
+export const deleteExpiredPayoutKeys = repo.deleteExpiredKeys;

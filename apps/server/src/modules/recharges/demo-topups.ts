@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import type { FileStorage } from '../../lib/storage/index.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
 import { rechargesRepository } from './recharges.repository.ts';
 
 type DemoTopup = {
@@ -123,7 +123,7 @@ export async function seedDemoTopups(
       });
     }
     if (decision) {
-      await securityEventsRepository.record(tx, null, {
+      await recordSecurityEvent(tx, null, {
         type: decision.status === 'approved' ? 'topup_approved' : 'topup_rejected',
         merchantId: merchant.id,
         userId: null,

@@ -5,8 +5,8 @@ import { createOperatorGuard } from '../ops/index.ts';
 import { rechargesConsoleRoutes, rechargesOpsRoutes } from './recharges.routes.ts';
 import { createRechargesService } from './recharges.service.ts';
 
-export type { RechargesService } from './recharges.service.ts';
-export { rechargesRepository, type RechargeRow } from './recharges.repository.ts';
+export { rechargesPage, type RechargesService, rechargesTotals } from './recharges.service.ts';
+export type { RechargeRow } from './recharges.repository.ts';
 export { cleanScreenshot } from './clean-screenshot.ts';
 
 /** Top-ups: the console's form and history, the screenshot rules, and the operator's review. */

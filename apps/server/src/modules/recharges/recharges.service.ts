@@ -23,8 +23,8 @@ import { FileNotFoundError, type FileStorage } from '../../lib/storage/index.ts'
 import { localRangeToUtc } from '../../lib/timezone.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
-import { type ActionContext, opsRepository, runOperatorAction } from '../ops/index.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
+import { type ActionContext, findMerchantByNo, runOperatorAction } from '../ops/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
 import { cleanScreenshot } from './clean-screenshot.ts';
 import { type RechargeRow, rechargesRepository as repo } from './recharges.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
@@ -195,7 +195,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   async function listForOps(query: OpsTopupListQuery): Promise<OpsTopup[]> {
     let merchantId: number | undefined;
     if (query.merchant) {
-      const merchant = await opsRepository.findMerchantByNo(db, query.merchant);
+      const merchant = await findMerchantByNo(db, query.merchant);
       if (!merchant) throw ValidationError.field('merchant', `No merchant has the number ${query.merchant}.`);
       merchantId = merchant.id;
     }
@@ -280,7 +280,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   /** The merchant's security log shows every decision on its money: who, when, why. */
   async function recordDecision(tx: Tx, row: RechargeRow, context: ActionContext, actionId: number) {
     const currency = row.currency as Currency;
-    await securityEventsRepository.record(tx, null, {
+    await recordSecurityEvent(tx, null, {
       type: row.status === 'approved' ? 'topup_approved' : 'topup_rejected',
       merchantId: row.merchantId,
       userId: null,
@@ -309,3 +309,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
     present,
   };
 }
+
+/** The Top-ups export (modules/exports): the list's pages and totals, read in the export's snapshot. */
+export const rechargesPage = repo.page;
+export const rechargesTotals = repo.totals;

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { ERROR_CODES, fromMinor, type Currency } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { channelsRepository } from '../channels/index.ts';
+import { findChannelById } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
-import { collectionsRepository } from '../collections/index.ts';
 import {
   payPageCsp,
   payPagePath,
@@ -68,9 +67,9 @@ export function createSandboxService({
       await payouts.sandboxStep(tradeNo);
       return null;
     }
-    const order = await collectionsRepository.findAnyByTradeNo(db, tradeNo);
+    const order = await collections.findAny(tradeNo);
     if (!order || order.status !== 'to_be_paid') return null;
-    const channel = await channelsRepository.findById(db, order.channelId);
+    const channel = await findChannelById(db, order.channelId);
     if (!channel || channel.sandboxMode !== 'auto') return null;
     const paid = random() * 1_000_000 < channel.sandboxSuccessPpm;
     try {
@@ -109,7 +108,7 @@ export function createSandboxService({
 
 export function registerSandboxModule(
   app: FastifyInstance,
-  { db, collections, now, isEnabled }: Omit<Deps, 'random'>,
+  { collections, now, isEnabled }: Omit<Deps, 'random'>,
 ): void {
   // Off: no route at all, so /sandbox/... answers the plain JSON 404 of any unknown API path.
   if (!isEnabled) return;
@@ -122,11 +121,9 @@ export function registerSandboxModule(
     );
 
     async function page(tradeNo: string, lang: ReturnType<typeof pickLanguage>) {
-      const order = /^C\d{8,40}$/.test(tradeNo)
-        ? await collectionsRepository.findAnyByTradeNo(db, tradeNo)
-        : undefined;
+      const order = /^C\d{8,40}$/.test(tradeNo) ? await collections.findAny(tradeNo) : undefined;
       if (!order) return undefined;
-      const merchant = await collectionsRepository.merchantOf(db, order.merchantId);
+      const merchant = await collections.merchantOf(order.merchantId);
       return renderPayPage({
         lang,
         tradeNo: order.tradeNo,

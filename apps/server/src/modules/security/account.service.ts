@@ -15,9 +15,9 @@ import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
 import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
-import { sessionsRepository } from '../auth/index.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { endOtherSessions, listLiveSessions } from '../auth/index.ts';
+import { countSecurityEvents, listSecurityEvents, recordSecurityEvent } from '../security-log/index.ts';
+import { findUserByEmail, updateUser, type UserRow } from '../users/index.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
 import { FAILURES_PER_MINUTE } from './failure-limits.ts';
 import { confirmationExpiresAt, isPasswordConfirmed } from './password-confirmation.ts';
@@ -37,7 +37,7 @@ export const createAccountService = ({ db }: Deps) => ({
   async updateProfile(client: ClientInfo, user: UserRow, body: ProfileInformationBody): Promise<void> {
     const errors: Record<string, string[]> = {};
     const email = body.email.trim();
-    const other = await usersRepository.findByEmail(db, email);
+    const other = await findUserByEmail(db, email);
     if (other && other.id !== user.id) errors.email = [SECURITY_MESSAGES.emailTaken];
     let timezone = user.timezone;
     if (body.timezone !== undefined) {
@@ -57,8 +57,8 @@ export const createAccountService = ({ db }: Deps) => ({
     try {
       // The change and its security event commit together.
       await db.transaction(async (tx) => {
-        await usersRepository.update(tx, user.id, { name, email, timezone });
-        await securityEventsRepository.record(tx, client, {
+        await updateUser(tx, user.id, { name, email, timezone });
+        await recordSecurityEvent(tx, client, {
           type: 'profile_updated',
           merchantId: user.merchantId,
           userId: user.id,
@@ -107,9 +107,9 @@ export const createAccountService = ({ db }: Deps) => ({
     const passwordHash = await hashPassword(parsed.data.password);
     // The new password, the other sessions ended and the event: all of it or none of it.
     await db.transaction(async (tx) => {
-      await usersRepository.update(tx, user.id, { passwordHash });
-      const ended = await sessionsRepository.deleteOthersOfUser(tx, user.id, sessionId);
-      await securityEventsRepository.record(tx, client, {
+      await updateUser(tx, user.id, { passwordHash });
+      const ended = await endOtherSessions(tx, user.id, sessionId);
+      await recordSecurityEvent(tx, client, {
         type: 'password_changed',
         merchantId: user.merchantId,
         userId: user.id,
@@ -134,7 +134,7 @@ export const createAccountService = ({ db }: Deps) => ({
   },
 
   async listSessions(auth: AuthContext): Promise<SessionItem[]> {
-    const rows = await sessionsRepository.listLiveForUser(db, auth.user.id);
+    const rows = await listLiveSessions(db, auth.user.id);
     return rows.map((row) => ({
       id: sessionHandle(row.id),
       ...describeUserAgent(row.userAgent),
@@ -149,8 +149,8 @@ export const createAccountService = ({ db }: Deps) => ({
   /** "Sign out other sessions": every session of the user but this one. */
   async endOtherSessions(client: ClientInfo, auth: AuthContext): Promise<number> {
     return db.transaction(async (tx) => {
-      const ended = await sessionsRepository.deleteOthersOfUser(tx, auth.user.id, auth.sessionId);
-      await securityEventsRepository.record(tx, client, {
+      const ended = await endOtherSessions(tx, auth.user.id, auth.sessionId);
+      await recordSecurityEvent(tx, client, {
         type: 'other_sessions_ended',
         merchantId: auth.user.merchantId,
         userId: auth.user.id,
@@ -168,11 +168,11 @@ export const createAccountService = ({ db }: Deps) => ({
       type: query.type,
     };
     const [rows, count] = await Promise.all([
-      securityEventsRepository.list(db, filter, {
+      listSecurityEvents(db, filter, {
         limit: query.per_page,
         offset: (query.page - 1) * query.per_page,
       }),
-      securityEventsRepository.count(db, filter),
+      countSecurityEvents(db, filter),
     ]);
     const data: SecurityEventItem[] = rows.map((row) => ({
       id: Number(row.id),

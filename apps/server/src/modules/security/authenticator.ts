@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { advanceTotpStep, lockUserForUpdate, updateUser, type UserRow } from '../users/index.ts';
 import { findRecoveryCode, generateRecoveryCode } from './recovery-codes.ts';
 import { matchTotpStep } from './totp.ts';
 
@@ -41,7 +41,7 @@ export async function consumeTotpCode(
   if (!secret) return false;
   const step = await matchTotpStep(secret, code, user.twoFactorLastStep);
   if (step === null) return false;
-  return usersRepository.advanceTotpStep(db, user.id, step);
+  return advanceTotpStep(db, user.id, step);
 }
 
 /**
@@ -54,12 +54,12 @@ export async function consumeRecoveryCode(
   userId: number,
   candidate: string,
 ): Promise<boolean> {
-  const row = await usersRepository.lockForUpdate(tx, userId);
+  const row = await lockUserForUpdate(tx, userId);
   if (!row?.twoFactorSecret) return false;
   const codes = readRecoveryCodes(appKey, row);
   const index = findRecoveryCode(codes, candidate);
   if (index === -1) return false;
   codes[index] = generateRecoveryCode();
-  await usersRepository.update(tx, userId, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
+  await updateUser(tx, userId, { twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes) });
   return true;
 }

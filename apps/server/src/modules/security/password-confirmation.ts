@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { locked, ValidationError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuthContext } from '../../plugins/auth-context.ts';
-import { sessionsRepository } from '../auth/index.ts';
+import { markPasswordConfirmed } from '../auth/index.ts';
 import { guardFailures, perMinute } from './failure-limits.ts';
 
 /** When the session's last password confirmation stops counting, or null when there is none. */
@@ -50,7 +50,7 @@ export const createPasswordConfirmation = ({ db }: { db: Db }) => ({
       );
     });
     const confirmedAt = new Date();
-    await sessionsRepository.update(db, sessionId, { passwordConfirmedAt: confirmedAt });
+    await markPasswordConfirmed(db, sessionId, confirmedAt);
     return confirmedAt;
   },
 });

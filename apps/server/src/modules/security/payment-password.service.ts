@@ -8,8 +8,8 @@ import type { Db } from '../../db/client.ts';
 import { type AppError, conflict, ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
+import { updateUser, type UserRow } from '../users/index.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
 import { guardFailures, perMinute } from './failure-limits.ts';
 import {
@@ -86,12 +86,12 @@ export const createPaymentPasswordService = ({ db, appKey }: Deps) => {
         }
         const badCode = await checkAuthenticatorCode(tx, appKey, row, body.code);
         if (badCode) return badCode;
-        await usersRepository.update(tx, user.id, {
+        await updateUser(tx, user.id, {
           paymentPasswordHash,
           paymentPasswordFailures: 0,
           paymentLockedUntil: null,
         });
-        await securityEventsRepository.record(tx, client, {
+        await recordSecurityEvent(tx, client, {
           type: isChange ? 'payment_password_changed' : 'payment_password_set',
           merchantId: user.merchantId,
           userId: user.id,
@@ -115,12 +115,12 @@ export const createPaymentPasswordService = ({ db, appKey }: Deps) => {
         if (!row || !isTwoFactorEnabled(row)) return twoFactorRequired();
         const badCode = await checkAuthenticatorCode(tx, appKey, row, body.code);
         if (badCode) return badCode;
-        await usersRepository.update(tx, user.id, {
+        await updateUser(tx, user.id, {
           paymentPasswordHash,
           paymentPasswordFailures: 0,
           paymentLockedUntil: null,
         });
-        await securityEventsRepository.record(tx, client, {
+        await recordSecurityEvent(tx, client, {
           type: 'payment_password_reset',
           merchantId: user.merchantId,
           userId: user.id,

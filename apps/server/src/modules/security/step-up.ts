@@ -10,8 +10,8 @@ import { AppError, badRequest, tooManyRequests, ValidationError } from '../../li
 import { verifyPassword } from '../../lib/password.ts';
 import { hitRateLimit, peekRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
+import { lockUserForUpdate, updateUser, type UserRow } from '../users/index.ts';
 import { consumeTotpCode, isTwoFactorEnabled } from './authenticator.ts';
 import { codeFailureLimits } from './failure-limits.ts';
 import { zodErrors } from './validation.ts';
@@ -42,7 +42,7 @@ type LockedUser = UserRow;
 
 /** The user's row, locked until the transaction ends, so checks of one user's payment password queue up. */
 export const lockUserRow = (tx: Tx, userId: number): Promise<LockedUser | undefined> =>
-  usersRepository.lockForUpdate(tx, userId);
+  lockUserForUpdate(tx, userId);
 
 /**
  * Checks the payment password of a locked row. A wrong one counts; the fifth in a row locks money-moving
@@ -60,27 +60,27 @@ export async function checkPaymentPassword(
   if (isPaymentLocked(user)) return paymentLocked(user.paymentLockedUntil!);
   if (await verifyPassword(user.paymentPasswordHash, paymentPassword)) {
     if (user.paymentPasswordFailures > 0 || user.paymentLockedUntil) {
-      await usersRepository.update(tx, user.id, { paymentPasswordFailures: 0, paymentLockedUntil: null });
+      await updateUser(tx, user.id, { paymentPasswordFailures: 0, paymentLockedUntil: null });
     }
     return null;
   }
   const failures = user.paymentPasswordFailures + 1;
   const event = { merchantId: user.merchantId, userId: user.id };
   if (failures >= PAYMENT_LOCK_FAILURES) {
-    const row = await usersRepository.update(tx, user.id, {
+    const row = await updateUser(tx, user.id, {
       paymentPasswordFailures: 0,
       // The same clock as isPaymentLocked reads.
       paymentLockedUntil: new Date(Date.now() + PAYMENT_LOCK_MINUTES * 60_000),
     });
-    await securityEventsRepository.record(tx, client ?? null, {
+    await recordSecurityEvent(tx, client ?? null, {
       type: 'payment_password_locked',
       ...event,
       detail: { minutes: PAYMENT_LOCK_MINUTES },
     });
     return paymentLocked(row.paymentLockedUntil!);
   }
-  await usersRepository.update(tx, user.id, { paymentPasswordFailures: failures });
-  await securityEventsRepository.record(tx, client ?? null, {
+  await updateUser(tx, user.id, { paymentPasswordFailures: failures });
+  await recordSecurityEvent(tx, client ?? null, {
     type: 'payment_password_failed',
     ...event,
     detail: { failures },

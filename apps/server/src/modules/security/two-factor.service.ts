@@ -9,9 +9,9 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { notFound, ValidationError } from '../../lib/errors.ts';
 import { clearRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
-import { sessionsRepository } from '../auth/index.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
-import { type UserRow, usersRepository } from '../users/index.ts';
+import { endOtherSessions } from '../auth/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
+import { findUserById, lockUserForUpdate, updateUser, type UserRow } from '../users/index.ts';
 import {
   consumeRecoveryCode,
   consumeTotpCode,
@@ -51,7 +51,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     type: SecurityEventType,
     detail?: Record<string, unknown>,
   ) =>
-    securityEventsRepository.record(tx, client, {
+    recordSecurityEvent(tx, client, {
       type,
       merchantId: user.merchantId,
       userId: user.id,
@@ -88,7 +88,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       const isRight = await db.transaction(async (tx) => {
         if (!(await consumeTotpCode(tx, appKey, user, code))) return false;
         if (!user.twoFactorConfirmedAt) {
-          await usersRepository.update(tx, user.id, { twoFactorConfirmedAt: new Date() });
+          await updateUser(tx, user.id, { twoFactorConfirmedAt: new Date() });
           await record(tx, client, user, 'two_factor_enabled');
         } else if (showsRecoveryCodes) {
           await record(tx, client, user, 'recovery_codes_viewed');
@@ -100,7 +100,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
   };
 
   const issueSecret = (tx: DbOrTx, userId: number) =>
-    usersRepository.update(tx, userId, {
+    updateUser(tx, userId, {
       twoFactorSecret: sealSecret(appKey, generateTotpSecret()),
       twoFactorRecoveryCodes: sealRecoveryCodes(appKey, generateRecoveryCodes()),
       twoFactorConfirmedAt: null,
@@ -124,7 +124,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
   ): Promise<T> => {
     if (!isTwoFactorEnabled(user)) {
       const unproven = await db.transaction(async (tx) => {
-        const row = await usersRepository.lockForUpdate(tx, user.id);
+        const row = await lockUserForUpdate(tx, user.id);
         // Confirmed in the meantime: from now on only its holder may change it.
         return row && isTwoFactorEnabled(row) ? undefined : { result: await change(tx) };
       });
@@ -135,14 +135,14 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     let result: T | undefined;
     await guardFailures(db, codeFailureLimits(user.id), async () => {
       const isHolder = await db.transaction(async (tx) => {
-        const row = await usersRepository.lockForUpdate(tx, user.id);
+        const row = await lockUserForUpdate(tx, user.id);
         if (!row || !isTwoFactorEnabled(row)) return false;
         const isValid = usesRecoveryCode
           ? await consumeRecoveryCode(tx, appKey, user.id, proof.recovery_code!)
           : await consumeTotpCode(tx, appKey, row, proof.code!);
         if (!isValid) return false;
         result = await change(tx);
-        const ended = await sessionsRepository.deleteOthersOfUser(tx, user.id, sessionId);
+        const ended = await endOtherSessions(tx, user.id, sessionId);
         await record(tx, client, user, 'two_factor_disabled', {
           ...detail,
           method: method(usesRecoveryCode),
@@ -216,7 +216,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       requireSecret(user);
       const codes = generateRecoveryCodes();
       await db.transaction(async (tx) => {
-        await usersRepository.update(tx, user.id, {
+        await updateUser(tx, user.id, {
           twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes),
         });
         await record(tx, client, user, 'recovery_codes_regenerated');
@@ -228,7 +228,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     async disable(client: ClientInfo, holder: Holder, input: Record<string, unknown>): Promise<void> {
       if (!holder.user.twoFactorSecret) return;
       await changeAuthenticator(client, holder, input, async (tx) => {
-        await usersRepository.update(tx, holder.user.id, {
+        await updateUser(tx, holder.user.id, {
           twoFactorSecret: null,
           twoFactorRecoveryCodes: null,
           twoFactorConfirmedAt: null,
@@ -261,7 +261,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       ];
       await hitLimits(db, [[throttleKey, CHALLENGE_TRIES_PER_MINUTE, 60], ...ceilings]);
 
-      const user = await usersRepository.findById(db, pendingUserId);
+      const user = await findUserById(db, pendingUserId);
       let isValid = false;
       if (user && isTwoFactorEnabled(user)) {
         // The spent recovery code and its event commit together: never a code gone without its event.

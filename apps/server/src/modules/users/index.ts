@@ -2,9 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Guards } from '../../plugins/auth-context.ts';
 import { usersRoutes } from './users.routes.ts';
 
-// Merchants' users: their rows (every module reads and writes users through this repository) and the
+// Merchants' users: their rows (every module reads and writes users through users.service.ts) and the
 // current user's endpoint.
-export { usersRepository, type MerchantRow, type UserRow } from './users.repository.ts';
+export type { MerchantRow, UserRow } from './users.repository.ts';
+export {
+  advanceTotpStep,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  lockUserForUpdate,
+  updateUser,
+} from './users.service.ts';
 
 export function registerUsersModule(app: FastifyInstance, { guards }: { guards: Guards }): void {
   usersRoutes(app, { guards });

@@ -5,7 +5,15 @@ import { withdrawalsConsoleRoutes } from './withdrawals.routes.ts';
 import { createWithdrawalsService } from './withdrawals.service.ts';
 
 export type { WithdrawalRow } from './withdrawals.repository.ts';
-export { createWithdrawalsService, type Decision, type WithdrawalsService } from './withdrawals.service.ts';
+export {
+  createWithdrawalsService,
+  type Decision,
+  seedWithdrawalHold,
+  seedWithdrawalRow,
+  withdrawalsPage,
+  type WithdrawalsService,
+  withdrawalsTotals,
+} from './withdrawals.service.ts';
 
 /** Withdrawals: the merchant's requests to a USDT wallet, their holds, and the operator's decisions. */
 export function registerWithdrawalsModule(app: FastifyInstance, ctx: AppContext) {
@@ -23,5 +31,3 @@ export function registerWithdrawalsModule(app: FastifyInstance, ctx: AppContext)
   });
   return { withdrawals };
 }
-
-export { withdrawalsRepository } from './withdrawals.repository.ts';

@@ -21,7 +21,7 @@ import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
-import { securityEventsRepository } from '../security-log/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
 import { type WithdrawalRow, withdrawalsRepository as repo } from './withdrawals.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 
@@ -196,7 +196,7 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
         feeLocalMinor,
         createdAt: at,
       });
-      await securityEventsRepository.record(tx, actor.client, {
+      await recordSecurityEvent(tx, actor.client, {
         type: 'withdrawal_requested',
         merchantId: merchant.id,
         userId: actor.userId,
@@ -335,7 +335,7 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
         });
       }
     }
-    await securityEventsRepository.record(tx, null, {
+    await recordSecurityEvent(tx, null, {
       type: `withdrawal_${to}`,
       merchantId: updated.merchantId,
       userId: null,
@@ -354,3 +354,11 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
 
   return { options, check, request, list, findForMerchant, findAny, decide, listForOps, present };
 }
+
+/** The Withdrawals export (modules/exports): the list's pages and totals, read in the export's snapshot. */
+export const withdrawalsPage = repo.page;
+export const withdrawalsTotals = repo.totals;
+
+/** The demo seed's history: withdrawals written as they ended, with their holds. */
+export const seedWithdrawalRow = repo.insert;
+export const seedWithdrawalHold = repo.setHold;

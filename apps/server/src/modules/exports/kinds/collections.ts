@@ -1,7 +1,7 @@
 import { CollectionListQuerySchema } from '@paydesk/shared/collections/collections.schemas.ts';
 import { collections } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type CollectionRow, collectionsRepository } from '../../collections/index.ts';
+import { type CollectionRow, collectionsPage, collectionsTotals } from '../../collections/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type Titles } from './export-kind.ts';
 
@@ -31,9 +31,9 @@ export const collectionsExport = defineExportKind({
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
   maxId: (db) => exportsRepository.maxIdOf(db, collections),
-  count: async (db, filter) => (await collectionsRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await collectionsTotals(db, filter)).count,
   rows: (db, filter, maxId, limit, after): Promise<CollectionRow[]> =>
-    collectionsRepository.page(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
+    collectionsPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Order number', 'zh-cn': '订单号', vi: 'Mã đơn hàng' },

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { FundFlowListQuerySchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import { fundFlows } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type FundFlowFilter, fundFlowsRepository } from '../../ledger/index.ts';
+import { type FundFlowFilter, fundFlowConditions, fundFlowTotals } from '../../ledger/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import type { Titles } from './export-kind.ts';
 import { defineSqlExportKind } from './sql-export-kind.ts';
@@ -43,9 +43,9 @@ export const fundFlowsExport = defineSqlExportKind({
   table: fundFlows,
   createdAt: fundFlows.createdAt,
   id: fundFlows.id,
-  where: (filter, maxId) => fundFlowsRepository.conditions({ ...filter, maxId }),
+  where: (filter, maxId) => fundFlowConditions({ ...filter, maxId }),
   maxId: (db) => exportsRepository.maxIdOf(db, fundFlows),
-  count: async (db, filter) => (await fundFlowsRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await fundFlowTotals(db, filter)).count,
   columns: [
     {
       title: { en: 'Transaction number', 'zh-cn': '流水号', vi: 'Mã giao dịch' },

@@ -2,7 +2,7 @@ import { maskAccount } from '@paydesk/shared/payouts/bank-rules.ts';
 import { PayoutListQuerySchema } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { payouts } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type PayoutRow, payoutsRepository } from '../../payouts/index.ts';
+import { type PayoutRow, payoutsPage, payoutsTotals } from '../../payouts/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type Titles } from './export-kind.ts';
 
@@ -30,9 +30,9 @@ export const payoutsExport = defineExportKind({
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
   maxId: (db) => exportsRepository.maxIdOf(db, payouts),
-  count: async (db, filter) => (await payoutsRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await payoutsTotals(db, filter)).count,
   rows: (db, filter, maxId, limit, after): Promise<PayoutRow[]> =>
-    payoutsRepository.page(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
+    payoutsPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Order number', 'zh-cn': '订单号', vi: 'Mã đơn hàng' },

@@ -1,7 +1,7 @@
 import { RechargeListQuerySchema } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { recharges } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type RechargeRow, rechargesRepository } from '../../recharges/index.ts';
+import { type RechargeRow, rechargesPage, rechargesTotals } from '../../recharges/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type Titles } from './export-kind.ts';
 
@@ -28,9 +28,9 @@ export const rechargesExport = defineExportKind({
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
   maxId: (db) => exportsRepository.maxIdOf(db, recharges),
-  count: async (db, filter) => (await rechargesRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await rechargesTotals(db, filter)).count,
   rows: (db, filter, maxId, limit, after): Promise<RechargeRow[]> =>
-    rechargesRepository.page(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
+    rechargesPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Top-up number', 'zh-cn': '充值单号', vi: 'Mã nạp tiền' },

@@ -1,7 +1,7 @@
 import { SettlementListQuerySchema } from '@paydesk/shared/collections/collections.schemas.ts';
 import { settlements } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { settlementsRepository } from '../../collections/index.ts';
+import { settlementsPage, settlementsTotals } from '../../collections/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind } from './export-kind.ts';
 
@@ -18,9 +18,9 @@ export const settlementsExport = defineExportKind({
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
   maxId: (db) => exportsRepository.maxIdOf(db, settlements),
-  count: async (db, filter) => (await settlementsRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await settlementsTotals(db, filter)).count,
   rows: (db, filter, maxId, limit, after) =>
-    settlementsRepository.page(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
+    settlementsPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Settlement number', 'zh-cn': '结算单号', vi: 'Mã quyết toán' },

@@ -1,7 +1,7 @@
 import { WithdrawalListQuerySchema } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { withdrawals } from '../../../db/schema/index.ts';
 import { localRangeToUtc } from '../../../lib/timezone.ts';
-import { type WithdrawalRow, withdrawalsRepository } from '../../withdrawals/index.ts';
+import { type WithdrawalRow, withdrawalsPage, withdrawalsTotals } from '../../withdrawals/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type Titles } from './export-kind.ts';
 
@@ -29,9 +29,9 @@ export const withdrawalsExport = defineExportKind({
     ...localRangeToUtc(query.start_time, query.end_time, timeZone),
   }),
   maxId: (db) => exportsRepository.maxIdOf(db, withdrawals),
-  count: async (db, filter) => (await withdrawalsRepository.totals(db, filter)).count,
+  count: async (db, filter) => (await withdrawalsTotals(db, filter)).count,
   rows: (db, filter, maxId, limit, after): Promise<WithdrawalRow[]> =>
-    withdrawalsRepository.page(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
+    withdrawalsPage(db, { ...filter, maxId }, limit, { cursor: after, offset: 0 }),
   columns: [
     {
       title: { en: 'Withdrawal number', 'zh-cn': '提现单号', vi: 'Mã rút tiền' },

@@ -1,0 +1,12 @@
+import { usersRepository } from './users.repository.ts';
+
+// What other modules do with users' rows: sign-in and the operator find them, the operator and the demo
+// add them, and modules/security changes their passwords and two-factor settings (locking the row first,
+// so checks of one user's secrets queue up). The SQL stays in users.repository.ts.
+
+export const findUserByEmail = usersRepository.findByEmail;
+export const findUserById = usersRepository.findById;
+export const lockUserForUpdate = usersRepository.lockForUpdate;
+export const advanceTotpStep = usersRepository.advanceTotpStep;
+export const insertUser = usersRepository.insert;
+export const updateUser = usersRepository.update;
