@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   exportNotReady: 'export_not_ready',
   exportExpired: 'export_expired',
   exportNotRetryable: 'export_not_retryable',
+  twoFactorAlreadyConfirmed: 'two_factor_already_confirmed',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
