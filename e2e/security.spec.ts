@@ -146,10 +146,28 @@ test('two-factor: set up in the console, sign in with a code, set a payment pass
   await expect(log.locator('tbody tr.data-table__row')).toHaveCount(1);
   await expect(log.getByText('Two-factor authentication turned on')).toBeVisible();
 
-  // Turning it off asks for the password again in this new session, then warns and asks for a code: the
-  // password alone is not enough. A spent recovery code is refused under its field.
-  await page.getByRole('button', { name: 'Turn off' }).click();
+  // The recovery codes are shown again only with the authenticator's current code: the password (asked
+  // again in this new session) alone is not enough. The two used to sign in have been replaced.
+  await page.getByRole('button', { name: 'Show recovery codes' }).click();
   await confirmPassword(page);
+  const prompt = page.getByRole('dialog').filter({ hasText: 'To see your recovery codes' });
+  await prompt.getByRole('button', { name: 'Show codes' }).click();
+  await expect(prompt.getByText('Please enter the verification code')).toBeVisible();
+  await prompt.getByLabel('Verification code').fill(await nextCode());
+  await prompt.getByRole('button', { name: 'Show codes' }).click();
+  await expect(prompt).toBeHidden();
+  const shown = page.getByRole('dialog').filter({ hasText: 'a used code is replaced by a new one' });
+  const shownList = shown.getByRole('list', { name: 'Recovery codes' });
+  await expect(shownList.getByRole('listitem')).toHaveCount(8);
+  const current = (await shownList.getByRole('listitem').allInnerTexts()).map((code) => code.trim());
+  expect(current).not.toContain(recoveryCodes[0]);
+  expect(current).not.toContain(recoveryCodes[1]);
+  expect(current.filter((code) => recoveryCodes.includes(code))).toHaveLength(6);
+  await shown.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+  await expect(shown).toBeHidden();
+
+  // Turning it off warns and asks for a code as well. A spent recovery code is refused under its field.
+  await page.getByRole('button', { name: 'Turn off' }).click();
   const warning = page.getByRole('dialog').filter({ hasText: 'Turn off two-factor authentication?' });
   await expect(warning).toContainText('not the responsibility of this product');
   await warning.getByRole('button', { name: 'Turn off' }).click();

@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   insufficientScope: 'insufficient_scope',
   tokenExpired: 'token_expired',
   sandboxDisabled: 'sandbox_disabled',
+  twoFactorAlreadyConfirmed: 'two_factor_already_confirmed',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

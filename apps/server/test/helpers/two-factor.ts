@@ -39,11 +39,12 @@ export async function enableTwoFactor(
   await confirmPassword(client, password);
   const enabled = await client.post('/api/user/two-factor-authentication');
   if (enabled.statusCode !== 200) throw new Error(`enable: ${enabled.statusCode} ${enabled.body}`);
+  // Read while the setup is pending: once confirmed, neither is shown without a code.
   const { secretKey } = (await client.get('/api/user/two-factor-secret-key')).json();
+  const recoveryCodes = (await client.get('/api/user/two-factor-recovery-codes')).json();
   const confirmed = await client.post('/api/user/confirmed-two-factor-authentication', {
     code: await totpCode(secretKey),
   });
   if (confirmed.statusCode !== 200) throw new Error(`confirm: ${confirmed.statusCode} ${confirmed.body}`);
-  const recoveryCodes = (await client.get('/api/user/two-factor-recovery-codes')).json();
   return { secret: secretKey, recoveryCodes };
 }

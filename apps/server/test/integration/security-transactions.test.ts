@@ -59,8 +59,13 @@ async function userWithTwoFactor() {
   return { root, client, secret, recoveryCodes };
 }
 
+/** A pending secret (a confirmed one is not shown again). */
 const secretKeyOf = async (client: TestClient) =>
   (await client.get('/api/user/two-factor-secret-key')).json().secretKey;
+
+/** The recovery codes, read with the authenticator's code `steps` periods ahead (each code works once). */
+const recoveryCodesOf = async (client: TestClient, secret: string, steps = 1) =>
+  (await client.get(`/api/user/two-factor-recovery-codes?code=${await totpCode(secret, steps)}`)).json();
 
 async function eventsOf(userId: number, type: string) {
   const rows = await queryRows<{ n: unknown }>(
@@ -162,7 +167,6 @@ describe('two-factor changes and their events commit together', () => {
       client.delete('/api/user/two-factor-authentication', { code }),
     );
     expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
-    expect(await secretKeyOf(client)).toBe(secret);
     expect((await elsewhere.get('/api/merchant/user')).statusCode).toBe(200);
     expect((await new TestClient(ctx.app).login(root.email, TEST_PASSWORD)).json()).toEqual({
       two_factor: true,
@@ -181,44 +185,50 @@ describe('two-factor changes and their events commit together', () => {
     await failsWithoutItsEvent('two_factor_disabled', () =>
       client.post('/api/user/two-factor-authentication', proof),
     );
-    expect(await secretKeyOf(client)).toBe(secret);
     expect((await client.get('/api/user/meta')).json().data.two_factor_enabled).toBe(true);
-    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
+    // The old secret still proves the holder, and the recovery codes are as they were.
+    expect(await recoveryCodesOf(client, secret)).toEqual(recoveryCodes);
 
     expect((await client.post('/api/user/two-factor-authentication', proof)).statusCode).toBe(200);
     expect(await secretKeyOf(client)).not.toBe(secret);
     expect(await eventsOf(root.id, 'two_factor_disabled')).toBe(1);
   });
 
-  it('new recovery codes whose event cannot be written leave the old ones in place', async () => {
-    freezeClock();
-    const { root, client, recoveryCodes } = await userWithTwoFactor();
+  it('new recovery codes whose event cannot be written leave the old ones in place and the code unspent', async () => {
+    const clock = freezeClock();
+    const { root, client, secret, recoveryCodes } = await userWithTwoFactor();
+    const code = await totpCode(secret, 1);
     await failsWithoutItsEvent('recovery_codes_regenerated', () =>
-      client.post('/api/user/two-factor-recovery-codes'),
+      client.post('/api/user/two-factor-recovery-codes', { code }),
     );
-    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
+    expect(await recoveryCodesOf(client, secret)).toEqual(recoveryCodes);
 
-    expect((await client.post('/api/user/two-factor-recovery-codes')).statusCode).toBe(200);
-    const fresh: string[] = (await client.get('/api/user/two-factor-recovery-codes')).json();
-    expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+    clock.nextStep();
+    const regenerated = await client.post('/api/user/two-factor-recovery-codes', {
+      code: await totpCode(secret, 1),
+    });
+    expect(regenerated.statusCode).toBe(200);
+    const fresh: string[] = regenerated.json();
+    expect(fresh.filter((c) => recoveryCodes.includes(c))).toEqual([]);
     expect(await eventsOf(root.id, 'recovery_codes_regenerated')).toBe(1);
   });
 
   it('a recovery code whose event cannot be written signs nobody in and stays usable', async () => {
-    freezeClock();
-    const { root, client, recoveryCodes } = await userWithTwoFactor();
+    const clock = freezeClock();
+    const { root, client, secret, recoveryCodes } = await userWithTwoFactor();
     const login = new TestClient(ctx.app);
     await login.login(root.email, TEST_PASSWORD);
     const useCode = () => login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[0] });
 
     await failsWithoutItsEvent('recovery_code_used', useCode);
     expect((await login.get('/api/merchant/user')).statusCode).toBe(401);
-    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(recoveryCodes);
+    expect(await recoveryCodesOf(client, secret)).toEqual(recoveryCodes);
     expect(await eventsOf(root.id, 'recovery_code_used')).toBe(0);
 
     expect((await useCode()).statusCode).toBe(204);
     expect((await login.get('/api/merchant/user')).statusCode).toBe(200);
-    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).not.toContain(recoveryCodes[0]);
+    clock.nextStep();
+    expect(await recoveryCodesOf(client, secret)).not.toContain(recoveryCodes[0]);
     expect(await eventsOf(root.id, 'recovery_code_used')).toBe(1);
   });
 });

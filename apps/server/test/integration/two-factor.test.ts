@@ -239,6 +239,23 @@ describe('enabling two-factor', () => {
     expect((await client.get('/api/user/two-factor-secret-key')).json().secretKey).not.toBe(first);
   });
 
+  it('while the setup is pending, its secret and recovery codes are shown and regenerated without a code', async () => {
+    const { email } = await newUser();
+    const client = await loginAs(ctx.app, email, TEST_PASSWORD);
+    await confirmPassword(client, TEST_PASSWORD);
+    const { secretKey } = (await client.get('/api/merchant/two-factor-secret-key')).json().data;
+    expect((await client.get('/api/user/two-factor-secret-key')).json()).toEqual({ secretKey });
+    expect((await client.get('/api/user/two-factor-qr-code')).json().url).toContain(`secret=${secretKey}`);
+    const first: string[] = (await client.get('/api/user/two-factor-recovery-codes')).json();
+    expect(first).toHaveLength(8);
+    const regenerated = await client.post('/api/user/two-factor-recovery-codes');
+    expect(regenerated.statusCode).toBe(200);
+    const fresh: string[] = regenerated.json();
+    expect(fresh).toHaveLength(8);
+    expect(fresh.filter((code) => first.includes(code))).toEqual([]);
+    expect((await client.get('/api/user/two-factor-recovery-codes')).json()).toEqual(fresh);
+  });
+
   it('requires a code, and refuses one when no secret was issued', async () => {
     const { email } = await newUser();
     const client = await loginAs(ctx.app, email, TEST_PASSWORD);
@@ -321,14 +338,18 @@ describe('enabling two-factor', () => {
   });
 
   it('regenerates recovery codes: the old ones stop working', async () => {
-    freezeClock();
+    const clock = freezeClock();
     const { email } = await newUser();
     const client = await loginAs(ctx.app, email, TEST_PASSWORD);
-    const { recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
-    const regenerated = await client.post('/api/user/two-factor-recovery-codes');
+    const { secret, recoveryCodes } = await enableTwoFactor(client, TEST_PASSWORD);
+    const nextCode = phone(clock, secret);
+    const regenerated = await client.post('/api/user/two-factor-recovery-codes', { code: await nextCode() });
     expect(regenerated.statusCode).toBe(200);
-    const fresh: string[] = (await client.get('/api/user/two-factor-recovery-codes')).json();
+    const fresh: string[] = regenerated.json();
     expect(fresh).toHaveLength(8);
+    expect((await client.get(`/api/user/two-factor-recovery-codes?code=${await nextCode()}`)).json()).toEqual(
+      fresh,
+    );
     expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
 
     const login = new TestClient(ctx.app);
@@ -423,10 +444,10 @@ describe('login with two-factor', () => {
   });
 
   it('accepts a recovery code once, replacing it with a fresh one', async () => {
-    freezeClock();
+    const clock = freezeClock();
     const { email } = await newUser();
     const setup = await loginAs(ctx.app, email, TEST_PASSWORD);
-    const { recoveryCodes } = await enableTwoFactor(setup, TEST_PASSWORD);
+    const { secret, recoveryCodes } = await enableTwoFactor(setup, TEST_PASSWORD);
 
     const first = new TestClient(ctx.app);
     await first.login(email, TEST_PASSWORD);
@@ -444,7 +465,10 @@ describe('login with two-factor', () => {
     expect((await second.get('/api/merchant/user')).statusCode).toBe(401);
 
     await confirmPassword(first, TEST_PASSWORD);
-    const now: string[] = (await first.get('/api/user/two-factor-recovery-codes')).json();
+    clock.nextStep();
+    const now: string[] = (
+      await first.get(`/api/user/two-factor-recovery-codes?code=${await totpCode(secret)}`)
+    ).json();
     expect(now).toHaveLength(8);
     expect(now).not.toContain(recoveryCodes[3]);
     expect(now.filter((code) => recoveryCodes.includes(code))).toHaveLength(7);
@@ -817,13 +841,15 @@ describe('turning two-factor off', () => {
 });
 
 describe('replacing a confirmed authenticator', () => {
+  /** The new secret, pending until a code of it confirms it (a confirmed one is not shown again). */
   const secretKeyOf = async (client: TestClient) =>
     (await client.get('/api/user/two-factor-secret-key')).json().secretKey as string;
 
   it('enable without force keeps it as it is, with no code asked', async () => {
-    const { client, secret } = await userWithAuthenticator();
+    const { id, client } = await userWithAuthenticator();
+    const before = await userRow(id);
     expect((await client.post('/api/user/two-factor-authentication')).statusCode).toBe(200);
-    expect(await secretKeyOf(client)).toBe(secret);
+    expect(await userRow(id)).toEqual(before);
     expect(await isOn(client)).toBe(true);
   });
 
@@ -843,7 +869,6 @@ describe('replacing a confirmed authenticator', () => {
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toMatchObject({ code: 'invalid_code' });
 
-    expect(await secretKeyOf(client)).toBe(secret);
     expect(await isOn(client)).toBe(true);
     expect(await userRow(id)).toEqual(before);
     expect((await other.get('/api/merchant/fund-flows')).statusCode).toBe(200);
@@ -898,5 +923,176 @@ describe('replacing a confirmed authenticator', () => {
     expect(
       (await login.post('/api/two-factor-challenge', { recovery_code: recoveryCodes[1] })).statusCode,
     ).toBe(422);
+  });
+});
+
+/**
+ * What a thief holds: a stolen signed-in session of a user with a confirmed authenticator, and the password,
+ * which it confirms. Nothing it can read or regenerate from there may produce a code or a recovery code
+ * that then turns two-factor off (DESIGN section 5).
+ */
+describe('a stolen session with the password, over a confirmed authenticator', () => {
+  const SECRET_URLS = [
+    '/api/user/two-factor-secret-key',
+    '/api/user/two-factor-qr-code',
+    '/api/merchant/two-factor-secret-key',
+  ];
+  const RECOVERY_CODES = '/api/user/two-factor-recovery-codes';
+  const CODE_REQUIRED = {
+    message: 'The code field is required.',
+    errors: { code: ['The code field is required.'] },
+  };
+
+  /** The owner's two-factor on, and the thief's session (signed in elsewhere) with the password confirmed. */
+  async function stolenSession() {
+    const owner = await userWithAuthenticator();
+    await confirmPassword(owner.other, TEST_PASSWORD);
+    return { ...owner, thief: owner.other };
+  }
+
+  /** A new login answering the challenge with a recovery code: 204 when the code works. */
+  async function signInWithRecoveryCode(email: string, recoveryCode: string): Promise<number> {
+    const login = new TestClient(ctx.app);
+    await login.login(email, TEST_PASSWORD);
+    return (await login.post('/api/two-factor-challenge', { recovery_code: recoveryCode })).statusCode;
+  }
+
+  it.each(SECRET_URLS)(
+    'GET %s answers 404 with a code: the secret is not shown again, to the thief nor the owner',
+    async (url) => {
+      const { id, client, thief, secret } = await stolenSession();
+      const before = await userRow(id);
+      for (const session of [thief, client]) {
+        const response = await session.get(url);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({
+          message: 'Two-factor authentication is already confirmed; its secret is not shown again.',
+          code: 'two_factor_already_confirmed',
+        });
+        expect(response.body).not.toContain(secret);
+      }
+      // The console's binding call issues no new secret either: the authenticator stays as it was.
+      expect(await userRow(id)).toEqual(before);
+      expect(await isOn(client)).toBe(true);
+    },
+  );
+
+  it('reading the recovery codes takes a current code: none or a wrong one 422, the right one 200, once', async () => {
+    const { id, client, thief, secret, recoveryCodes, nextCode } = await stolenSession();
+    const before = await userRow(id);
+
+    for (const query of ['', '?code=']) {
+      const missing = await thief.get(`${RECOVERY_CODES}${query}`);
+      expect(missing.statusCode).toBe(422);
+      expect(missing.json()).toMatchObject(CODE_REQUIRED);
+    }
+    const wrong = await thief.get(`${RECOVERY_CODES}?code=${await wrongCode(secret)}`);
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({
+      code: 'invalid_code',
+      errors: { code: ['The provided two factor authentication code was invalid.'] },
+    });
+    expect(await userRow(id)).toEqual(before);
+    // Read once during the setup (enableTwoFactor), not since.
+    expect(await loggedEvents(client, 'recovery_codes_viewed')).toHaveLength(1);
+
+    // The holder of the authenticator reads them with its current code; the view is logged.
+    const code = await nextCode();
+    const shown = await client.get(`${RECOVERY_CODES}?code=${code}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toEqual(recoveryCodes);
+    expect(await loggedEvents(client, 'recovery_codes_viewed')).toHaveLength(2);
+    // The code is spent: not again here, nor to turn two-factor off.
+    const replay = await thief.get(`${RECOVERY_CODES}?code=${code}`);
+    expect(replay.statusCode).toBe(422);
+    expect(replay.json()).toMatchObject({ code: 'invalid_code' });
+    expect((await client.delete('/api/user/two-factor-authentication', { code })).statusCode).toBe(422);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('regenerating the recovery codes takes a current code or a recovery code; without one the old codes stay', async () => {
+    const { email, id, client, thief, secret, recoveryCodes, nextCode } = await stolenSession();
+    const before = await userRow(id);
+
+    for (const body of [undefined, {}, { code: '' }, { code: '', recovery_code: '' }]) {
+      const refused = await thief.post(RECOVERY_CODES, body);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject(CODE_REQUIRED);
+    }
+    const wrong = await thief.post(RECOVERY_CODES, { code: await wrongCode(secret) });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toMatchObject({ code: 'invalid_code' });
+    const wrongRecovery = await thief.post(RECOVERY_CODES, { recovery_code: 'abcdefghij-klmnopqrst' });
+    expect(wrongRecovery.statusCode).toBe(422);
+    expect(wrongRecovery.json()).toMatchObject({ code: 'invalid_recovery_code' });
+    expect(await userRow(id)).toEqual(before);
+    expect(await loggedEvents(client, 'recovery_codes_regenerated')).toEqual([]);
+    // The old codes still work.
+    expect(await signInWithRecoveryCode(email, recoveryCodes[0])).toBe(204);
+
+    // With the current code: 200 and the new codes in the answer; the old ones stop working.
+    const code = await nextCode();
+    const regenerated = await client.post(RECOVERY_CODES, { code });
+    expect(regenerated.statusCode).toBe(200);
+    const fresh: string[] = regenerated.json();
+    expect(fresh).toHaveLength(8);
+    expect(fresh.filter((c) => recoveryCodes.includes(c))).toEqual([]);
+    expect(await signInWithRecoveryCode(email, recoveryCodes[1])).toBe(422);
+    expect(await signInWithRecoveryCode(email, fresh[0])).toBe(204);
+    // That code is spent.
+    expect((await client.post(RECOVERY_CODES, { code })).statusCode).toBe(422);
+
+    // With a recovery code (the phone lost): 200, and all of them are new again.
+    const byRecovery = await client.post(RECOVERY_CODES, { recovery_code: fresh[1] });
+    expect(byRecovery.statusCode).toBe(200);
+    const newest: string[] = byRecovery.json();
+    expect(newest.filter((c) => fresh.includes(c))).toEqual([]);
+    expect(await signInWithRecoveryCode(email, fresh[2])).toBe(422);
+    const events = await loggedEvents(client, 'recovery_codes_regenerated');
+    expect(events).toMatchObject([{ detail: { method: 'recovery_code' } }, { detail: { method: 'code' } }]);
+  });
+
+  it('wrong codes here count with every other wrong code: the 6th in a minute answers 429, even a right one', async () => {
+    const { client, thief, secret, nextCode } = await stolenSession();
+    const right = await nextCode();
+    for (let i = 0; i < 3; i++)
+      expect((await thief.get(`${RECOVERY_CODES}?code=${await wrongCode(secret)}`)).statusCode).toBe(422);
+    for (let i = 0; i < 2; i++)
+      expect((await thief.post(RECOVERY_CODES, { code: await wrongCode(secret) })).statusCode).toBe(422);
+    const sixth = await client.delete('/api/user/two-factor-authentication', { code: right });
+    expect(sixth.statusCode).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await client.get(`${RECOVERY_CODES}?code=${right}`)).statusCode).toBe(429);
+    expect(await isOn(client)).toBe(true);
+  });
+
+  it('password only -> what the endpoints give -> turning two-factor off: refused end to end', async () => {
+    const { email, client, thief, clock } = await stolenSession();
+
+    // Everything the thief's session can read or regenerate with the password alone.
+    const answers = [];
+    for (const url of SECRET_URLS) answers.push(await thief.get(url));
+    answers.push(await thief.post(RECOVERY_CODES), await thief.get(RECOVERY_CODES));
+    const loot = answers.map((response) => response.body).join('\n');
+    const secrets = [...new Set(loot.match(/[A-Z2-7]{32}/g) ?? [])];
+    const recoveryCodes = [...new Set(loot.match(/[A-Za-z0-9]{10}-[A-Za-z0-9]{10}/g) ?? [])];
+
+    // Whatever it got, it tries to turn two-factor off with, in the authenticator's next period.
+    clock.nextStep();
+    const proofs: Record<string, string>[] = [
+      ...(await Promise.all(secrets.map(async (secret) => ({ code: await totpCode(secret) })))),
+      ...recoveryCodes.slice(0, 3).map((recoveryCode) => ({ recovery_code: recoveryCode })),
+      {},
+    ];
+    const statuses: number[] = [];
+    for (const proof of proofs)
+      statuses.push((await thief.delete('/api/user/two-factor-authentication', proof)).statusCode);
+    expect(statuses.filter((status) => status !== 422)).toEqual([]);
+    expect({ secrets, recoveryCodes }).toEqual({ secrets: [], recoveryCodes: [] });
+
+    // Two-factor stays on, the owner's session too; the next login still needs the challenge.
+    expect(await isOn(client)).toBe(true);
+    expect((await client.get('/api/merchant/fund-flows')).statusCode).toBe(200);
+    expect((await new TestClient(ctx.app).login(email, TEST_PASSWORD)).json()).toEqual({ two_factor: true });
   });
 });

@@ -22,6 +22,7 @@ export const SECURITY_MESSAGES = {
   invalidRecoveryCode: 'The provided two factor recovery code was invalid.',
   codeFormat: 'The code must be 6 digits.',
   twoFactorNotEnabled: 'Two factor authentication has not been enabled.',
+  secretNotShownAgain: 'Two-factor authentication is already confirmed; its secret is not shown again.',
   paymentPasswordIncorrect: 'The payment password is incorrect.',
   paymentPasswordNotSet: 'Set a payment password first.',
   paymentPasswordSameAsLogin: 'The payment password must be different from your login password.',
@@ -82,8 +83,9 @@ export const TwoFactorChallengeBodySchema = z.object({
 export type TwoFactorChallengeBody = z.infer<typeof TwoFactorChallengeBodySchema>;
 
 /**
- * Turning a confirmed authenticator off or replacing it (DESIGN section 5): a current code of it, or a
- * recovery code, as the challenge takes them; one of the two is required.
+ * Turning a confirmed authenticator off or replacing it, or regenerating its recovery codes (DESIGN
+ * section 5): a current code of it, or a recovery code, as the challenge takes them; one of the two is
+ * required. Reading the recovery codes takes the code alone (TwoFactorCodeBodySchema).
  */
 export const TwoFactorProofBodySchema = TwoFactorChallengeBodySchema.refine(
   (body) => body.code !== undefined || body.recovery_code !== undefined,

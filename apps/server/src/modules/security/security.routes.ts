@@ -9,6 +9,7 @@ import {
   OtherSessionsEndedSchema,
   PaymentPasswordResponseSchema,
   ProfileInformationBodySchema,
+  RecoveryCodesSchema,
   SecurityEventListResponseSchema,
   SecurityEventsQuerySchema,
   SessionListResponseSchema,
@@ -81,7 +82,8 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   // Two-factor authentication (Fortify), all behind a live password confirmation.
-  // Replacing (force) or turning off a confirmed authenticator also takes its `code` or a `recovery_code`.
+  // Replacing (force) or turning off a confirmed authenticator also takes its `code` or a `recovery_code`;
+  // its secret and QR code are not shown again (404 two_factor_already_confirmed).
   r.post('/api/user/two-factor-authentication', { onRequest: twoFactorSettings }, async (request, reply) => {
     const input = mergedInput(request.query, request.body);
     await twoFactor.enable(clientOf(request), authOf(request), booleanInput(input.force), input);
@@ -112,13 +114,24 @@ export function securityRoutes(app: FastifyInstance, deps: Deps) {
       return fortifyEmpty(reply, 200);
     },
   );
-  r.get('/api/user/two-factor-recovery-codes', { onRequest: twoFactorSettings }, async (request) =>
-    twoFactor.recoveryCodes(clientOf(request), authOf(request).user),
+  // A confirmed authenticator's recovery codes take its current code as well: `?code=` to read them,
+  // `code` or `recovery_code` to regenerate them (whose answer is the new codes).
+  r.get(
+    '/api/user/two-factor-recovery-codes',
+    { onRequest: twoFactorSettings, schema: { response: { 200: RecoveryCodesSchema } } },
+    async (request) =>
+      twoFactor.recoveryCodes(clientOf(request), authOf(request).user, mergedInput(request.query, {})),
   );
-  r.post('/api/user/two-factor-recovery-codes', { onRequest: twoFactorSettings }, async (request, reply) => {
-    await twoFactor.regenerateRecoveryCodes(clientOf(request), authOf(request).user);
-    return fortifyEmpty(reply, 200);
-  });
+  r.post(
+    '/api/user/two-factor-recovery-codes',
+    { onRequest: twoFactorSettings, schema: { response: { 200: RecoveryCodesSchema } } },
+    async (request) =>
+      twoFactor.regenerateRecoveryCodes(
+        clientOf(request),
+        authOf(request).user,
+        mergedInput(request.query, request.body),
+      ),
+  );
 
   // The same authenticator, bound from the console's Security page (DESIGN section 7).
   r.get(

@@ -3,10 +3,11 @@ import {
   SECURITY_MESSAGES,
   type SecurityEventType,
   type TwoFactorChallengeBody,
+  TwoFactorCodeBodySchema,
   TwoFactorProofBodySchema,
 } from '@paydesk/shared/security/security.schemas.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { notFound, ValidationError } from '../../lib/errors.ts';
+import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { clearRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
 import { endOtherSessions } from '../auth/index.ts';
@@ -64,6 +65,18 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     return secret;
   };
 
+  /**
+   * The secret of a setup in progress. A confirmed authenticator's secret is never shown again (DESIGN
+   * section 5): it would give whoever holds the session and the password the codes that prove the holder.
+   */
+  const pendingSecret = (user: UserRow): string | null => {
+    if (isTwoFactorEnabled(user))
+      throw new AppError(404, SECURITY_MESSAGES.secretNotShownAgain, {
+        code: ERROR_CODES.twoFactorAlreadyConfirmed,
+      });
+    return readSecret(appKey, user);
+  };
+
   const qrCodeOf = async (user: UserRow, secret: string) => {
     const url = totpUrl(user.email, secret);
     return { svg: await qrCodeSvg(url), url };
@@ -108,52 +121,72 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
     });
 
   /**
-   * Changes the user's authenticator (off, or a new secret). A confirmed one only its holder may change: a
-   * current code or a recovery code (`input`), not the password alone that a stolen session may also have
-   * (DESIGN section 5). That code is spent, the user's other sessions end and the event is written in the
-   * transaction of the change; a wrong code changes nothing and counts like every wrong code (5 a minute,
-   * the day's ceiling). Without a confirmed authenticator (none, or a setup never finished) there is nothing
-   * to prove and no session ends.
+   * Runs `work` as the holder of the user's authenticator. A confirmed one takes a current code of it, or a
+   * recovery code where `allowsRecoveryCode` (`input`), not the password alone that a stolen session may
+   * also have (DESIGN section 5). The code is spent in the transaction of the work, which holds the user's
+   * row, so a failed commit leaves it usable; a wrong code does nothing and counts like every wrong code
+   * (5 a minute, the day's ceiling), and a missing one is 422 errors.code. Without a confirmed authenticator
+   * (none, or a setup never finished) there is nothing to prove: `work` gets method null.
    */
-  const changeAuthenticator = async <T>(
-    client: ClientInfo,
-    { user, sessionId }: Holder,
+  const asHolder = async <T>(
+    user: UserRow,
     input: Record<string, unknown>,
-    change: (tx: Tx) => Promise<T>,
-    detail: Record<string, unknown> = {},
+    allowsRecoveryCode: boolean,
+    work: (tx: Tx, row: UserRow, method: ProofMethod | null) => Promise<T>,
   ): Promise<T> => {
     if (!isTwoFactorEnabled(user)) {
       const unproven = await db.transaction(async (tx) => {
         const row = await lockUserForUpdate(tx, user.id);
-        // Confirmed in the meantime: from now on only its holder may change it.
-        return row && isTwoFactorEnabled(row) ? undefined : { result: await change(tx) };
+        // Confirmed in the meantime: from now on only its holder may go on.
+        return row && !isTwoFactorEnabled(row) ? { result: await work(tx, row, null) } : undefined;
       });
       if (unproven) return unproven.result;
     }
-    const proof = parseInput(TwoFactorProofBodySchema, input);
-    const usesRecoveryCode = proof.recovery_code !== undefined;
+    const proof = allowsRecoveryCode
+      ? parseInput(TwoFactorProofBodySchema, input)
+      : parseInput(TwoFactorCodeBodySchema, input);
+    const recoveryCode = 'recovery_code' in proof ? proof.recovery_code : undefined;
+    const usesRecoveryCode = recoveryCode !== undefined;
     let result: T | undefined;
     await guardFailures(db, codeFailureLimits(user.id), async () => {
       const isHolder = await db.transaction(async (tx) => {
         const row = await lockUserForUpdate(tx, user.id);
         if (!row || !isTwoFactorEnabled(row)) return false;
         const isValid = usesRecoveryCode
-          ? await consumeRecoveryCode(tx, appKey, user.id, proof.recovery_code!)
+          ? await consumeRecoveryCode(tx, appKey, user.id, recoveryCode)
           : await consumeTotpCode(tx, appKey, row, proof.code!);
         if (!isValid) return false;
-        result = await change(tx);
-        const ended = await endOtherSessions(tx, user.id, sessionId);
-        await record(tx, client, user, 'two_factor_disabled', {
-          ...detail,
-          method: method(usesRecoveryCode),
-          other_sessions_ended: ended,
-        });
+        result = await work(tx, row, method(usesRecoveryCode));
         return true;
       });
       return isHolder ? null : refusal(usesRecoveryCode);
     });
     return result as T;
   };
+
+  /**
+   * Changes the user's authenticator (off, or a new secret): a confirmed one only its holder may change
+   * (asHolder). Then the user's other sessions end and the event is written in the transaction of the
+   * change; without a confirmed authenticator no session ends.
+   */
+  const changeAuthenticator = <T>(
+    client: ClientInfo,
+    { user, sessionId }: Holder,
+    input: Record<string, unknown>,
+    change: (tx: Tx) => Promise<T>,
+    detail: Record<string, unknown> = {},
+  ): Promise<T> =>
+    asHolder(user, input, true, async (tx, _row, proven) => {
+      const result = await change(tx);
+      if (!proven) return result;
+      const ended = await endOtherSessions(tx, user.id, sessionId);
+      await record(tx, client, user, 'two_factor_disabled', {
+        ...detail,
+        method: proven,
+        other_sessions_ended: ended,
+      });
+      return result;
+    });
 
   /**
    * Fortify's enable: a new secret and 8 recovery codes, unconfirmed until a code proves the
@@ -175,23 +208,28 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
   return {
     enable,
 
-    /** {svg, url}, or Fortify's [] when no secret was issued. */
+    /** {svg, url} of the pending secret, or Fortify's [] when no secret was issued; 404 once confirmed. */
     async qrCode(user: UserRow): Promise<{ svg: string; url: string } | []> {
-      const secret = readSecret(appKey, user);
+      const secret = pendingSecret(user);
       return secret ? qrCodeOf(user, secret) : [];
     },
 
-    secretKey: (user: UserRow): { secretKey: string } => ({ secretKey: requireSecret(user) }),
+    /** The pending secret; 404 when none, or once confirmed. */
+    secretKey(user: UserRow): { secretKey: string } {
+      const secret = pendingSecret(user);
+      if (!secret) throw notFound(SECURITY_MESSAGES.twoFactorNotEnabled);
+      return { secretKey: secret };
+    },
 
-    /** The secret, its QR code and whether it is bound, issuing a secret first when there is none. */
+    /**
+     * The secret to bind and its QR code, issuing a secret first when there is none; 404 once confirmed
+     * (then `confirmed` is always false: kept for the console that reads it).
+     */
     async authenticatorToBind(user: UserRow) {
+      pendingSecret(user);
       const current = user.twoFactorSecret ? user : await issueSecret(db, user.id);
       const secret = requireSecret(current);
-      return {
-        secretKey: secret,
-        ...(await qrCodeOf(current, secret)),
-        confirmed: isTwoFactorEnabled(current),
-      };
+      return { secretKey: secret, ...(await qrCodeOf(current, secret)), confirmed: false };
     },
 
     /** Fortify's confirm: a code from the authenticator turns two-factor on; 422 errors.code otherwise. */
@@ -204,24 +242,42 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
       return readRecoveryCodes(appKey, user);
     },
 
-    /** Fortify answers [] when there are none; viewing them is logged. */
-    async recoveryCodes(client: ClientInfo, user: UserRow): Promise<string[]> {
+    /**
+     * The recovery codes; Fortify answers [] when there are none. A confirmed authenticator's take its
+     * current `code` (asHolder; a recovery code would be spent to read the others). The view is logged.
+     */
+    async recoveryCodes(
+      client: ClientInfo,
+      user: UserRow,
+      input: Record<string, unknown>,
+    ): Promise<string[]> {
       if (!user.twoFactorSecret || !user.twoFactorRecoveryCodes) return [];
-      const codes = readRecoveryCodes(appKey, user);
-      await record(db, client, user, 'recovery_codes_viewed');
-      return codes;
+      return asHolder(user, input, false, async (tx, row) => {
+        if (!row.twoFactorSecret || !row.twoFactorRecoveryCodes) return [];
+        await record(tx, client, user, 'recovery_codes_viewed');
+        return readRecoveryCodes(appKey, row);
+      });
     },
 
-    async regenerateRecoveryCodes(client: ClientInfo, user: UserRow): Promise<string[]> {
+    /**
+     * New recovery codes replace the old ones and are answered. A confirmed authenticator's take its current
+     * `code` or a `recovery_code` (asHolder); the event names which.
+     */
+    async regenerateRecoveryCodes(
+      client: ClientInfo,
+      user: UserRow,
+      input: Record<string, unknown>,
+    ): Promise<string[]> {
       requireSecret(user);
-      const codes = generateRecoveryCodes();
-      await db.transaction(async (tx) => {
+      return asHolder(user, input, true, async (tx, row, proven) => {
+        requireSecret(row);
+        const codes = generateRecoveryCodes();
         await updateUser(tx, user.id, {
           twoFactorRecoveryCodes: sealRecoveryCodes(appKey, codes),
         });
-        await record(tx, client, user, 'recovery_codes_regenerated');
+        await record(tx, client, user, 'recovery_codes_regenerated', proven ? { method: proven } : undefined);
+        return codes;
       });
-      return codes;
     },
 
     /** Fortify's disable: two-factor off, the secret and recovery codes gone (changeAuthenticator's rules). */
@@ -290,7 +346,8 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
   };
 };
 
-const method = (usesRecoveryCode: boolean) => (usesRecoveryCode ? 'recovery_code' : 'code');
+type ProofMethod = 'recovery_code' | 'code';
+const method = (usesRecoveryCode: boolean): ProofMethod => (usesRecoveryCode ? 'recovery_code' : 'code');
 
 /** 422 under the field that was sent: errors.code or errors.recovery_code. */
 const refusal = (usesRecoveryCode: boolean) =>

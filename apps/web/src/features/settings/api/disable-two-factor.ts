@@ -1,8 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import type { TwoFactorProofBody } from '@paydesk/shared/security/security.schemas.ts';
 import { http } from '../../../lib/http.ts';
-
-export type { TwoFactorProofBody };
 
 /**
  * DELETE /api/user/two-factor-authentication {code | recovery_code}: two-factor off, and every other session
@@ -11,5 +8,3 @@ export type { TwoFactorProofBody };
  */
 export const disableTwoFactor = (proof: TwoFactorProofBody): Promise<void> =>
   http.delete('/api/user/two-factor-authentication', proof, { handled: [422, 429] });
-
-export const useDisableTwoFactor = () => useMutation({ mutationFn: disableTwoFactor });

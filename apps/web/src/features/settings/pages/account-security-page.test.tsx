@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
 import { PasswordPromptHost } from '../../../components/password-prompt-host.tsx';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { setFeedback } from '../../../lib/feedback.ts';
 import { resetHttpStateForTests } from '../../../lib/http.ts';
 import AccountSecurityPage from './account-security-page.tsx';
 
@@ -39,6 +40,26 @@ const USER = {
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = Array.from({ length: 8 }, (_, i) => `code${i}aaaaa-bbbbbbbbbb`);
 const GOOD_RECOVERY_CODE = 'Abcdefghij-0123456789';
+const NEW_CODES = Array.from({ length: 8 }, (_, i) => `new${i}aaaaaa-bbbbbbbbbb`);
+const INVALID_CODE = {
+  message: 'The provided two factor authentication code was invalid.',
+  code: 'invalid_code',
+  errors: { code: ['The provided two factor authentication code was invalid.'] },
+};
+const INVALID_RECOVERY_CODE = {
+  message: 'The provided two factor recovery code was invalid.',
+  code: 'invalid_recovery_code',
+  errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
+};
+const CODE_REQUIRED = {
+  message: 'The code field is required.',
+  code: 'validation_failed',
+  errors: { code: ['The code field is required.'] },
+};
+const PASSWORD_REQUIRED = {
+  message: 'Password confirmation required.',
+  code: 'password_confirmation_required',
+};
 
 let calls: { method: string; url: string; body: unknown }[];
 let meta: UserMeta;
@@ -91,11 +112,29 @@ beforeEach(async () => {
             });
       }
       if (url === '/api/merchant/two-factor-secret-key') {
-        return isConfirmed
-          ? json(200, {
-              data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
-            })
-          : json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' });
+        if (!isConfirmed) return json(423, PASSWORD_REQUIRED);
+        // As the server answers once the authenticator is confirmed: its secret is not shown again.
+        if (meta.two_factor_enabled)
+          return json(404, {
+            message: 'Two-factor authentication is already confirmed; its secret is not shown again.',
+            code: 'two_factor_already_confirmed',
+          });
+        return json(200, {
+          data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
+        });
+      }
+      // A confirmed authenticator's recovery codes take its current code (246810 here) besides the password.
+      if (url.startsWith('/api/user/two-factor-recovery-codes')) {
+        if (!isConfirmed) return json(423, PASSWORD_REQUIRED);
+        if (method === 'GET') {
+          const code = new URL(url, 'http://console.test').searchParams.get('code');
+          if (!code) return json(422, CODE_REQUIRED);
+          return code === '246810' ? json(200, CODES) : json(422, INVALID_CODE);
+        }
+        const body = JSON.parse(String(init.body ?? '{}')) as { code?: string; recovery_code?: string };
+        if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) return json(200, NEW_CODES);
+        if (body.recovery_code !== undefined) return json(422, INVALID_RECOVERY_CODE);
+        return json(422, body.code ? INVALID_CODE : CODE_REQUIRED);
       }
       if (url === '/api/merchant/confirmed-two-factor-authentication') {
         return (init.body as string).includes('246810')
@@ -309,6 +348,134 @@ describe('Settings > Security: turning two-factor off', { timeout: 60_000 }, () 
     await user.click(within(dialog).getByRole('button', { name: '取 消' }));
     expect(deletes().map((c) => c.body)).toEqual([{ code: '135790' }]);
     expect(screen.getByTestId('two-factor-status').textContent).toContain('已开启');
+  });
+});
+
+describe('Settings > Security: recovery codes of a confirmed authenticator', { timeout: 60_000 }, () => {
+  const recoveryCalls = () =>
+    calls
+      .filter((c) => c.url.startsWith('/api/user/two-factor-recovery-codes'))
+      .map((c) => [c.method, c.url, c.body]);
+  const shownCodes = async () => {
+    const dialog = await dialogTitled('Recovery codes');
+    const list = await within(dialog).findByRole('list', { name: 'Recovery codes' });
+    return within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+  };
+
+  it('"Show recovery codes" asks for the password, then the current code, and shows a refusal under it', async () => {
+    meta = { ...META, two_factor_enabled: true };
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Show recovery codes' }));
+
+    const passwordDialog = await dialogTitled('Confirm your password');
+    await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
+    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+
+    // The password alone shows nothing: the code is asked for before anything is sent.
+    const dialog = await dialogTitled('Show recovery codes');
+    expect(dialog.textContent).toContain('To see your recovery codes, enter the 6-digit code');
+    const show = () => user.click(within(dialog).getByRole('button', { name: 'Show codes' }));
+    await show();
+    expect(await within(dialog).findByText('Please enter the verification code')).toBeInTheDocument();
+    // Reading them takes the authenticator's code only: no recovery code is offered here.
+    expect(within(dialog).queryByRole('button', { name: 'Use a recovery code instead' })).toBeNull();
+    expect(recoveryCalls()).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Verification code'), '135790');
+    await show();
+    expect(
+      await within(dialog).findByText('The verification code is invalid or has already been used.'),
+    ).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Verification code'));
+    await user.type(within(dialog).getByLabelText('Verification code'), '246810');
+    await show();
+
+    expect(await shownCodes()).toEqual(CODES);
+    expect(recoveryCalls()).toEqual([
+      ['GET', '/api/user/two-factor-recovery-codes?code=135790', undefined],
+      ['GET', '/api/user/two-factor-recovery-codes?code=246810', undefined],
+    ]);
+  });
+
+  it('"Regenerate" warns and takes the code or a recovery code, then shows the new codes from its answer', async () => {
+    meta = { ...META, two_factor_enabled: true };
+    isConfirmed = true;
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Regenerate recovery codes' }));
+
+    const dialog = await dialogTitled('Regenerate recovery codes?');
+    expect(dialog.textContent).toContain('The current recovery codes stop working at once.');
+    const regenerate = () => user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
+    await regenerate();
+    expect(await within(dialog).findByText('Please enter the verification code')).toBeInTheDocument();
+    expect(recoveryCalls()).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Verification code'), '135790');
+    await regenerate();
+    expect(
+      await within(dialog).findByText('The verification code is invalid or has already been used.'),
+    ).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Use a recovery code instead' }));
+    expect(dialog.textContent).toContain(
+      'Lost your phone? Enter one of your current recovery codes instead.',
+    );
+    await user.type(within(dialog).getByLabelText('Recovery code'), 'not-a-code');
+    await regenerate();
+    expect(
+      await within(dialog).findByText('The recovery code is invalid or has already been used.'),
+    ).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Recovery code'));
+    await user.type(within(dialog).getByLabelText('Recovery code'), GOOD_RECOVERY_CODE);
+    await regenerate();
+
+    expect(await shownCodes()).toEqual(NEW_CODES);
+    expect(await screen.findByText('New recovery codes generated')).toBeInTheDocument();
+    // The new codes come with the answer: no second code is asked to read them.
+    expect(recoveryCalls()).toEqual([
+      ['POST', '/api/user/two-factor-recovery-codes', { code: '135790' }],
+      ['POST', '/api/user/two-factor-recovery-codes', { recovery_code: 'not-a-code' }],
+      ['POST', '/api/user/two-factor-recovery-codes', { recovery_code: GOOD_RECOVERY_CODE }],
+    ]);
+  });
+
+  it("speaks Chinese: the prompt, its hint and the server's refusal under the field", async () => {
+    await changeLanguage('zh-cn');
+    meta = { ...META, two_factor_enabled: true };
+    isConfirmed = true;
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: '查看恢复码' }));
+    const dialog = await dialogTitled('查看恢复码');
+    expect(dialog.textContent).toContain('如需查看恢复码，请输入身份验证器应用当前显示的 6 位验证码。');
+    await user.type(within(dialog).getByLabelText('验证码'), '135790');
+    await user.click(within(dialog).getByRole('button', { name: '查 看' }));
+    expect(await within(dialog).findByText('验证码无效或已被使用。')).toBeInTheDocument();
+    // Cancelling sends nothing more and shows no codes.
+    await user.click(within(dialog).getByRole('button', { name: '取 消' }));
+    expect(recoveryCalls()).toEqual([['GET', '/api/user/two-factor-recovery-codes?code=135790', undefined]]);
+    expect(screen.queryByRole('list', { name: '恢复码' })).toBeNull();
+  });
+
+  it('"Turn on" over an authenticator confirmed meanwhile (another tab) says so and shows it on', async () => {
+    const alerts: string[] = [];
+    setFeedback({ alert: (options) => alerts.push(options.content), confirm: () => {}, toast: () => {} });
+    isConfirmed = true;
+    renderPage();
+    const user = userEvent.setup({ delay: null });
+    const turnOn = await screen.findByRole('button', { name: 'Turn on' });
+    meta = { ...META, two_factor_enabled: true };
+    await user.click(turnOn);
+    await waitFor(() =>
+      expect(alerts).toEqual(['Two-factor authentication is already on; its setup key is not shown again.']),
+    );
+    await waitFor(() => expect(screen.getByTestId('two-factor-status').textContent).toContain('On'));
+    expect(
+      screen.queryByText('Set up two-factor authentication', { selector: '.ant-modal-title' }),
+    ).toBeNull();
   });
 });
 

@@ -1,46 +1,70 @@
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOTP_CODE_PATTERN } from '@paydesk/shared/security/security.schemas.ts';
+import { TOTP_CODE_PATTERN, type TwoFactorProofBody } from '@paydesk/shared/security/security.schemas.ts';
 import { isHttpError } from '../../../lib/http.ts';
-import { useDisableTwoFactor } from '../api/disable-two-factor.ts';
+
+/** What the dialog sends: the authenticator's current code, or (where offered) a recovery code. */
+export type TwoFactorProof = Pick<TwoFactorProofBody, 'code'> | Pick<TwoFactorProofBody, 'recovery_code'>;
 
 type Values = { code?: string; recovery_code?: string };
 
 /**
- * Turning two-factor off, after the password confirmation: the warning, then a 6-digit code from the
- * authenticator (or, with the phone lost, a recovery code), as the login's challenge asks for them. The
- * password alone is not enough (DESIGN section 5); a refusal shows under the field.
+ * An action on a confirmed authenticator, after the password confirmation: the warning, then a 6-digit
+ * code from the authenticator (or, where `recoveryHint` offers it, a recovery code, as the login's
+ * challenge takes them). The password alone is not enough (DESIGN section 5). `onSubmit` sends the proof;
+ * a refusal it throws (422, 429) shows under the field and the dialog stays; on success it closes.
  */
-export function TwoFactorDisableDialog({
+export function TwoFactorCodeDialog({
   open,
+  name,
+  title,
+  okText,
+  danger = false,
+  warning,
+  codeHint,
+  recoveryHint,
+  onSubmit,
   onClose,
 }: {
   open: boolean;
-  onClose: (isDisabled: boolean) => void;
+  /** The form's name (its fields' ids start with it). */
+  name: string;
+  title: string;
+  okText: string;
+  danger?: boolean;
+  warning?: string;
+  codeHint: string;
+  /** Given when the action takes a recovery code instead of the code: the hint shown with that field. */
+  recoveryHint?: string;
+  onSubmit: (proof: TwoFactorProof) => Promise<void>;
+  onClose: () => void;
 }) {
   const { t } = useTranslation('security');
   const [form] = Form.useForm<Values>();
   const [usesRecoveryCode, setUsesRecoveryCode] = useState(false);
-  const disable = useDisableTwoFactor();
+  const [isPending, setPending] = useState(false);
   const field = usesRecoveryCode ? 'recovery_code' : 'code';
 
-  const close = (isDisabled: boolean) => {
+  const close = () => {
     form.resetFields();
     setUsesRecoveryCode(false);
-    onClose(isDisabled);
+    onClose();
   };
 
   const submit = async (values: Values) => {
     const entered = (values[field] ?? '').trim();
+    setPending(true);
     try {
-      await disable.mutateAsync(usesRecoveryCode ? { recovery_code: entered } : { code: entered });
-      close(true);
+      await onSubmit(usesRecoveryCode ? { recovery_code: entered } : { code: entered });
+      close();
     } catch (error) {
       if (!isHttpError(error)) throw error;
       // The password prompt a lapsed confirmation opened was closed: the dialog stays as it was.
       if (error.kind === 'cancelled') return;
       form.setFields(error.formErrors(field));
+    } finally {
+      setPending(false);
     }
   };
 
@@ -52,26 +76,26 @@ export function TwoFactorDisableDialog({
   return (
     <Modal
       open={open}
-      title={t('twoFactor.disableTitle')}
-      okText={t('twoFactor.disableOk')}
-      okButtonProps={{ danger: true }}
+      title={title}
+      okText={okText}
+      okButtonProps={{ danger }}
       cancelText={t('confirmPassword.cancel')}
       onOk={() => form.submit()}
-      onCancel={() => close(false)}
-      confirmLoading={disable.isPending}
+      onCancel={close}
+      confirmLoading={isPending}
       destroyOnHidden
       centered
     >
-      <Typography.Paragraph type="warning">{t('twoFactor.disableWarning')}</Typography.Paragraph>
+      {warning && <Typography.Paragraph type="warning">{warning}</Typography.Paragraph>}
       <Form<Values>
         form={form}
-        name="two-factor-disable"
+        name={name}
         layout="vertical"
         requiredMark={false}
         onFinish={submit}
-        aria-label={t('twoFactor.disableTitle')}
+        aria-label={title}
       >
-        <p>{usesRecoveryCode ? t('twoFactor.disableRecoveryHint') : t('twoFactor.disableCodeHint')}</p>
+        <p>{usesRecoveryCode ? recoveryHint : codeHint}</p>
         {usesRecoveryCode ? (
           <Form.Item
             key="recovery_code"
@@ -95,9 +119,11 @@ export function TwoFactorDisableDialog({
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
           </Form.Item>
         )}
-        <Button type="link" className="two-factor-disable__toggle" onClick={toggle}>
-          {usesRecoveryCode ? t('twoFactor.useCode') : t('twoFactor.useRecovery')}
-        </Button>
+        {recoveryHint !== undefined && (
+          <Button type="link" className="two-factor-code__toggle" onClick={toggle}>
+            {usesRecoveryCode ? t('twoFactor.useCode') : t('twoFactor.useRecovery')}
+          </Button>
+        )}
       </Form>
     </Modal>
   );
