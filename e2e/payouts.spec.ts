@@ -34,8 +34,13 @@ async function payAndConfirm(page: Page, texts: Texts, nextCode: () => Promise<s
   await page.getByLabel(texts.code).fill(await nextCode());
   await page.getByRole('button', { name: texts.pay }).click();
   const dialog = page.getByRole('dialog').filter({ hasText: texts.confirmTitle });
-  await dialog.getByRole('button', { name: texts.confirmOk }).click();
-  await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/);
+  // One CI run lost the confirming click: made 90 ms after the dialog began to open, it sent nothing and
+  // the dialog stayed. Click again while the dialog is still there and sending nothing (a click while
+  // it sends meets the button's loading state, which takes no click; once sent, the page has moved on).
+  await expect(async () => {
+    if (await dialog.isVisible()) await dialog.getByRole('button', { name: texts.confirmOk }).click();
+    await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/, { timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
   return new URL(page.url()).searchParams.get('trade_no')!;
 }
 
