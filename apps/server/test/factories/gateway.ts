@@ -7,6 +7,7 @@ import { encrypt } from '../../src/lib/crypto.ts';
 import { signRequest } from '../../src/lib/gateway-signature.ts';
 import { newWebhookSecret } from '../../src/lib/webhooks.ts';
 import { eq } from 'drizzle-orm';
+import { createLedger } from '../../src/modules/ledger/index.ts';
 import { createMerchant } from './merchants.ts';
 
 export type GatewayMerchant = Awaited<ReturnType<typeof createGatewayMerchant>>;
@@ -62,6 +63,45 @@ export async function createGatewayMerchant(
       .returning();
   }
   return { merchant, users, secret, webhookSecret, accessKey, channel };
+}
+
+/** Opens a sandbox payout channel for the merchant: `sandbox-pay`, 1% + 0.50, 1.00 to 50,000.00 (CNY). */
+export async function openPayoutChannel(
+  db: Db,
+  merchantId: number,
+  values: Partial<typeof channels.$inferInsert> = {},
+) {
+  const [channel] = await db
+    .insert(channels)
+    .values({
+      merchantId,
+      code: 'sandbox-pay',
+      kind: 'payout',
+      country: 'CN',
+      currency: 'CNY',
+      feeRatePpm: 10_000,
+      fixedFeeMinor: 50n,
+      minAmountMinor: 100n,
+      maxAmountMinor: 5_000_000n,
+      openedBy: 'test',
+      ...values,
+    })
+    .returning();
+  return channel;
+}
+
+/** Credits the merchant's available balance through the ledger, as an operator's funds:transfer-in does. */
+export async function fundMerchant(db: Db, merchantId: number, amountMinor: bigint) {
+  await db.transaction((tx) =>
+    createLedger().post(tx, {
+      merchantId,
+      type: 'transfer_in',
+      amountMinor,
+      refType: 'test',
+      refId: String(merchantId),
+      idempotencyKey: `test:fund:${merchantId}:${amountMinor}`,
+    }),
+  );
 }
 
 let nonceSequence = 0;

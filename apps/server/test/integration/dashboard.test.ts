@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
-import { channels } from '../../src/db/schema/index.ts';
-import { createLedger } from '../../src/modules/ledger/index.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  createGatewayMerchant,
+  openPayoutChannel,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -57,28 +61,8 @@ async function merchantWithTraffic() {
   const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
     roles: ['ROOT', 'FINANCE', 'OPERATOR', 'VIEWER'],
   });
-  await ctx.database.db.insert(channels).values({
-    merchantId: m.merchant.id,
-    code: 'sandbox-pay',
-    kind: 'payout',
-    country: 'CN',
-    currency: 'CNY',
-    feeRatePpm: 10_000,
-    fixedFeeMinor: 50n,
-    minAmountMinor: 100n,
-    maxAmountMinor: 5_000_000n,
-    openedBy: 'test',
-  });
-  await ctx.database.db.transaction((tx) =>
-    createLedger().post(tx, {
-      merchantId: m.merchant.id,
-      type: 'transfer_in',
-      amountMinor: 1_000_000n,
-      refType: 'test',
-      refId: '1',
-      idempotencyKey: `test:dashboard:${m.merchant.id}`,
-    }),
-  );
+  await openPayoutChannel(ctx.database.db, m.merchant.id);
+  await fundMerchant(ctx.database.db, m.merchant.id, 1_000_000n);
   // 2026-03-10 (Kolkata, UTC+5:30): two paid, one failed.
   await collect(m, '2026-03-10T04:00:00Z', '100.00', 'paid');
   await collect(m, '2026-03-10T05:00:00Z', '250.50', 'paid');

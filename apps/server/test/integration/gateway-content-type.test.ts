@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { channels } from '../../src/db/schema/index.ts';
-import { createLedger } from '../../src/modules/ledger/index.ts';
 import {
   createGatewayMerchant,
   freshNonce,
   gatewayCall,
   type GatewayMerchant,
+  openPayoutChannel,
+  fundMerchant,
 } from '../factories/gateway.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
@@ -33,28 +33,8 @@ const CN_PAYEE = {
 /** A merchant with a collection channel, a payout channel and 1,000.00 to pay out. */
 async function merchant(): Promise<GatewayMerchant> {
   const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
-  await ctx.database.db.insert(channels).values({
-    merchantId: m.merchant.id,
-    code: 'sandbox-pay',
-    kind: 'payout',
-    country: 'CN',
-    currency: 'CNY',
-    feeRatePpm: 10_000,
-    fixedFeeMinor: 50n,
-    minAmountMinor: 100n,
-    maxAmountMinor: 5_000_000n,
-    openedBy: 'test',
-  });
-  await ctx.database.db.transaction((tx) =>
-    createLedger().post(tx, {
-      merchantId: m.merchant.id,
-      type: 'transfer_in',
-      amountMinor: 100_000n,
-      refType: 'test',
-      refId: String(m.merchant.id),
-      idempotencyKey: `test:fund:${m.merchant.id}`,
-    }),
-  );
+  await openPayoutChannel(ctx.database.db, m.merchant.id);
+  await fundMerchant(ctx.database.db, m.merchant.id, 100_000n);
   return m;
 }
 

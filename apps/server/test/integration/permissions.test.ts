@@ -2,9 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
-import { channels } from '../../src/db/schema/index.ts';
-import { createLedger } from '../../src/modules/ledger/index.ts';
+import {
+  createGatewayMerchant,
+  openPayoutChannel,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
 
 let ctx: TestContext;
 let emails: Record<string, string>;
@@ -61,28 +65,8 @@ describe('sending a callback again needs collection:notify or payout:notify', ()
     collectionNo = collection.json().data.trade_no;
     await ctx.app.services.sandbox.complete(collectionNo, 'paid');
 
-    await db.insert(channels).values({
-      merchantId: m.merchant.id,
-      code: 'sandbox-pay',
-      kind: 'payout',
-      country: 'CN',
-      currency: 'CNY',
-      feeRatePpm: 10_000,
-      fixedFeeMinor: 50n,
-      minAmountMinor: 100n,
-      maxAmountMinor: 5_000_000n,
-      openedBy: 'test',
-    });
-    await db.transaction((tx) =>
-      createLedger().post(tx, {
-        merchantId: m.merchant.id,
-        type: 'transfer_in',
-        amountMinor: 100_000n,
-        refType: 'test',
-        refId: String(m.merchant.id),
-        idempotencyKey: `test:fund:${m.merchant.id}`,
-      }),
-    );
+    await openPayoutChannel(db, m.merchant.id);
+    await fundMerchant(db, m.merchant.id, 100_000n);
     const payout = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
       body: {
         out_trade_no: 'NOTIFY-P1',

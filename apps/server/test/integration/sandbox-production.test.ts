@@ -1,11 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels, collections, settlements } from '../../src/db/schema/index.ts';
-import { createLedger } from '../../src/modules/ledger/index.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  createGatewayMerchant,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
@@ -226,16 +230,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
         settlementCycle: 'T1',
         openedBy: 'test',
       });
-      await ctx.database.db.transaction((tx) =>
-        createLedger().post(tx, {
-          merchantId: payer.merchant.id,
-          type: 'transfer_in',
-          amountMinor: 100_000n,
-          refType: 'test',
-          refId: '1',
-          idempotencyKey: `test:sandbox-production:${payer.merchant.id}`,
-        }),
-      );
+      await fundMerchant(ctx.database.db, payer.merchant.id, 100_000n);
       const collection = await gatewayCall(ctx.app, payer, 'POST', '/gateway/v1/collections', {
         body: { out_trade_no: 'NEW-1', amount: '100.00' },
       });
