@@ -28,6 +28,45 @@ const canonicalJson = (value: unknown): string =>
   );
 
 /**
+ * Records one operator command in operator_actions (who, when, why, what), or finds the first answer of
+ * a retry: the client's idempotency key makes a retried command answer it instead of acting twice.
+ */
+export async function claimOrReplay<T>(
+  tx: Tx,
+  action: string,
+  context: ActionContext,
+  request: Record<string, unknown>,
+  merchantId: number | null,
+): Promise<{ actionId: number } | { replay: T }> {
+  const claimed = await repo.claimAction(tx, {
+    operatorName: context.operator.name,
+    action,
+    merchantId,
+    reason: context.reason,
+    idempotencyKey: context.idempotencyKey ?? null,
+    detail: { request },
+  });
+  if (claimed) return { actionId: claimed.id };
+  const first = await repo.findActionByKey(tx, context.idempotencyKey!);
+  if (!first || first.action !== action || first.detail?.result === undefined) {
+    throw ValidationError.field(
+      'idempotency_key',
+      'This Idempotency-Key was used for another command.',
+      ERROR_CODES.idempotencyKeyReused,
+    );
+  }
+  // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
+  if (canonicalJson(first.detail.request) !== canonicalJson(request)) {
+    throw ValidationError.field(
+      'idempotency_key',
+      'This Idempotency-Key was used with a different request.',
+      ERROR_CODES.idempotencyKeyReused,
+    );
+  }
+  return { replay: first.detail.result as T };
+}
+
+/**
  * Runs one operator command in one transaction with its operator_actions record; a retry with the same
  * Idempotency-Key answers the first result instead of acting twice.
  */
@@ -40,32 +79,10 @@ export async function runOperatorAction<T extends Record<string, unknown>>(
   work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
 ): Promise<ActionResult<T>> {
   return transactionWithRetry(db, async (tx) => {
-    const claimed = await repo.claimAction(tx, {
-      operatorName: context.operator.name,
-      action,
-      merchantId,
-      reason: context.reason,
-      idempotencyKey: context.idempotencyKey ?? null,
-      detail: { request },
-    });
-    if (!claimed) {
-      const first = await repo.findActionByKey(tx, context.idempotencyKey!);
-      if (
-        !first ||
-        first.action !== action ||
-        first.detail?.result === undefined ||
-        canonicalJson(first.detail.request) !== canonicalJson(request)
-      ) {
-        throw ValidationError.field(
-          'idempotency_key',
-          'This Idempotency-Key was used for another command or request.',
-          ERROR_CODES.idempotencyKeyReused,
-        );
-      }
-      return { data: first.detail.result as T, replayed: true };
-    }
-    const done = await work(tx, claimed.id);
-    await repo.completeAction(tx, claimed.id, {
+    const claimed = await claimOrReplay<T>(tx, action, context, request, merchantId);
+    if ('replay' in claimed) return { data: claimed.replay, replayed: true };
+    const done = await work(tx, claimed.actionId);
+    await repo.completeAction(tx, claimed.actionId, {
       merchantId: done.merchantId ?? merchantId,
       detail: { request, result: done.data },
     });

@@ -29,6 +29,7 @@ import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import type { Decision, WithdrawalRow, WithdrawalsService } from '../withdrawals/index.ts';
+import { claimOrReplay, runOperatorAction } from './operator-action.ts';
 import { insufficientScope, type Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
 import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
@@ -126,77 +127,17 @@ function amountIn(amount: string, currency: Currency): bigint {
 }
 
 /** JSON with object keys sorted: jsonb does not keep the key order it was given. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
 export type OpsService = ReturnType<typeof createOpsService>;
 
 export function createOpsService({ db, now, ledger, settlements, sandbox, accessKeys, withdrawals }: Deps) {
-  /**
-   * Records one operator command in operator_actions (who, when, why, what), or finds the first answer of
-   * a retry: the client's idempotency key makes a retried command answer it instead of acting twice.
-   */
-  async function claimOrReplay<T>(
-    tx: Tx,
-    action: string,
-    context: ActionContext,
-    request: Record<string, unknown>,
-    merchantId: number | null,
-  ): Promise<{ actionId: number } | { replay: T }> {
-    const claimed = await repo.claimAction(tx, {
-      operatorName: context.operator.name,
-      action,
-      merchantId,
-      reason: context.reason,
-      idempotencyKey: context.idempotencyKey ?? null,
-      detail: { request },
-    });
-    if (!claimed) {
-      const first = await repo.findActionByKey(tx, context.idempotencyKey!);
-      if (!first || first.action !== action || first.detail?.result === undefined) {
-        throw ValidationError.field(
-          'idempotency_key',
-          'This Idempotency-Key was used for another command.',
-          ERROR_CODES.idempotencyKeyReused,
-        );
-      }
-      // The same key with another body (another amount, say) is a client bug, not a retry (DESIGN 6).
-      if (canonicalJson(first.detail.request) !== canonicalJson(request)) {
-        throw ValidationError.field(
-          'idempotency_key',
-          'This Idempotency-Key was used with a different request.',
-          ERROR_CODES.idempotencyKeyReused,
-        );
-      }
-      return { replay: first.detail.result as T };
-    }
-    return { actionId: claimed.id };
-  }
-
-  /** Runs one operator command in one transaction with its record (see claimOrReplay). */
-  async function act<T extends Record<string, unknown>>(
+  /** Runs one operator command in one transaction with its record (runOperatorAction). */
+  const act = <T extends Record<string, unknown>>(
     action: string,
     context: ActionContext,
     request: Record<string, unknown>,
     merchantId: number | null,
     work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
-  ): Promise<ActionResult<T>> {
-    return transactionWithRetry(db, async (tx) => {
-      const claimed = await claimOrReplay<T>(tx, action, context, request, merchantId);
-      if ('replay' in claimed) return { data: claimed.replay, replayed: true };
-      const done = await work(tx, claimed.actionId);
-      await repo.completeAction(tx, claimed.actionId, {
-        merchantId: done.merchantId ?? merchantId,
-        detail: { request, result: done.data },
-      });
-      return { data: done.data, replayed: false };
-    });
-  }
+  ): Promise<ActionResult<T>> => runOperatorAction(db, action, context, request, merchantId, work);
 
   async function merchantByNo(no: string): Promise<MerchantRow> {
     const merchant = await repo.findMerchantByNo(db, no);
