@@ -71,6 +71,7 @@ export const appRoutes: RouteObject[] = [
               path: route.path,
               affix: route.affix,
               hidden: route.hidden,
+              keepAlive: route.keepAlive,
             } satisfies RouteHandle,
           })),
           ...ROUTE_GROUPS.map((group): RouteObject => ({

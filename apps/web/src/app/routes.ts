@@ -17,6 +17,11 @@ export type PageRoute = {
   affix?: boolean;
   /** Kept out of the menu and the tags view. */
   hidden?: boolean;
+  /**
+   * false: the page mounts afresh each time its tab is shown (the spec's Dashboard, "not kept alive").
+   * Every other page in the tags view keeps its state (a half-filled form) until its tab is closed.
+   */
+  keepAlive?: false;
   /** Icon of a top-level menu entry. */
   icon?: IconName;
   load: () => Promise<PageModule>;
@@ -38,6 +43,7 @@ export const dashboardRoute: PageRoute = {
   titleKey: 'routes:dashboard',
   perm: 'dashboard:view',
   affix: true,
+  keepAlive: false,
   icon: 'home',
   load: () => import('../features/dashboard/pages/dashboard-page.tsx'),
 };
