@@ -50,7 +50,7 @@ test('the Dashboard draws its charts from the demo traffic and each figure opens
   const tip = (await tooltip.boundingBox())!;
   expect(tip.x).toBeGreaterThanOrEqual(chart.x);
   expect(tip.x + tip.width).toBeLessThanOrEqual(chart.x + chart.width);
-  await expect(page.getByTestId('trend-total-collection')).toContainText('CNY');
+  await expect(page.getByTestId('trend-total-collection')).toContainText('Yuan');
   await shot(page, 'dashboard-en');
 
   await trends.getByText('30 days', { exact: true }).click();
