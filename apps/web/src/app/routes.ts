@@ -175,11 +175,18 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         load: () => import('../features/settings/pages/payment-password-page.tsx'),
       },
       {
-        // The access key and the IP whitelist share this page; both are ROOT's.
+        // The access key, with the IP whitelist beside it ("IP address is also under Settings").
         path: '/setting/interfaceKey',
         titleKey: 'routes:interfaceKey',
         perm: 'access-key:manage',
         load: () => import('../features/settings/pages/interface-key-page.tsx'),
+      },
+      {
+        // The spec's Settings list names the IP whitelist: a menu entry of its own too.
+        path: '/setting/ipWhitelist',
+        titleKey: 'routes:ipWhitelist',
+        perm: 'ip-whitelist:manage',
+        load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
       },
     ],
   },
