@@ -32,7 +32,7 @@ const shanghaiTime = (iso: string) =>
     hourCycle: 'h23',
   }).format(new Date(iso));
 
-const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row');
+const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:visible');
 
 async function search(page: Page) {
   await page.getByRole('button', { name: /搜\s*索/ }).click();
