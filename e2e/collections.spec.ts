@@ -23,7 +23,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row');
+const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:visible');
 
 test('an order created through the gateway is paid on the sandbox page and shows paid with its callback (zh-cn)', async ({
   page,

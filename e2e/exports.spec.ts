@@ -29,7 +29,7 @@ async function exportFromList(page: Page, format: 'CSV' | 'Excel') {
 }
 
 async function downloadNewest(page: Page, extension: 'csv' | 'xlsx') {
-  const row = page.locator('.data-table tbody tr.data-table__row').first();
+  const row = page.locator('.data-table tbody tr.data-table__row:visible').first();
   await expect(row).toContainText(extension.toUpperCase());
   await expect(row).toContainText('Export successful', { timeout: 30_000 });
   const [download] = await Promise.all([
@@ -72,7 +72,7 @@ test('Funds > Transactions exports to CSV and XLSX, both downloaded from the Exp
   expect(sheets.reduce((n, s) => n + s.data.length - 1, 0)).toBe(expected);
   expect(typeof sheets[0]!.data[1]![3]).toBe('number');
   await page.reload();
-  await expect(page.locator('.data-table tbody tr.data-table__row').first()).toContainText(
+  await expect(page.locator('.data-table tbody tr.data-table__row:visible').first()).toContainText(
     'Export successful',
   );
   await settled(page);
@@ -92,7 +92,7 @@ test('the Exports page and the Export button in Chinese', async ({ page }) => {
   await expect(page.getByTestId('export-created')).toContainText('已按当前筛选条件开始导出');
   await page.getByRole('link', { name: '前往离线导出查看' }).click();
   await expect(page.locator('.app-main').getByRole('heading', { name: '离线导出' })).toBeVisible();
-  const row = page.locator('.data-table tbody tr.data-table__row').first();
+  const row = page.locator('.data-table tbody tr.data-table__row:visible').first();
   await expect(row).toContainText('代收交易');
   await expect(row).toContainText('导出成功', { timeout: 30_000 });
   await settled(page);

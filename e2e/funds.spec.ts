@@ -32,7 +32,7 @@ const shanghaiTime = (iso: string) =>
     hourCycle: 'h23',
   }).format(new Date(iso));
 
-const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row');
+const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:visible');
 
 async function search(page: Page) {
   await page.getByRole('button', { name: /搜\s*索/ }).click();
@@ -73,7 +73,7 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
   await expect(cards.getByTestId('funds-available')).toContainText(grouped(balance.available));
   await expect(cards.getByTestId('funds-locked')).toContainText('锁定资金');
   await expect(cards.getByTestId('funds-locked')).toContainText(grouped(balance.locked));
-  await expect(cards).toContainText('CNY');
+  await expect(cards).toContainText('元');
 
   await page.goto('/fund/fundWater');
   await expect(page.locator('.app-main').getByRole('heading', { name: '资金流水' })).toBeVisible();
@@ -82,11 +82,11 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
 
   // Newest first: the freeze, then the transfer in, each with its sign, currency, grouping and local time.
   await expect(rows(page).nth(0)).toContainText('资金冻结');
-  await expect(rows(page).nth(0)).toContainText('-250.00 CNY');
+  await expect(rows(page).nth(0)).toContainText('-250.00 元');
   const transferRow = rows(page).nth(1);
   await expect(transferRow).toContainText('资金转入');
-  await expect(transferRow).toContainText('+12,345.67 CNY');
-  await expect(transferRow).toContainText(`${grouped(moved.entry.available_after)} CNY`);
+  await expect(transferRow).toContainText('+12,345.67 元');
+  await expect(transferRow).toContainText(`${grouped(moved.entry.available_after)} 元`);
   await expect(transferRow).toContainText('E2E deposit');
   await expect(transferRow).toContainText(moved.entry.ref_no);
   await expect(transferRow).toContainText(shanghaiTime(moved.entry.created_at));
@@ -109,8 +109,8 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
   const types = await rows(page).locator('.ant-tag').allTextContents();
   expect(new Set(types)).toEqual(new Set(['资金转出']));
   // The demo history's transfers out, for the whole filter (not just this page).
-  await expect(page.getByTestId('fund-flow-sums')).toContainText('收入: 0.00 CNY');
-  await expect(page.getByTestId('fund-flow-sums')).toContainText('支出: -17,230.75 CNY');
+  await expect(page.getByTestId('fund-flow-sums')).toContainText('收入: 0.00 元');
+  await expect(page.getByTestId('fund-flow-sums')).toContainText('支出: -17,230.75 元');
 
   // By reference number: exactly the transfer in.
   await page.getByRole('button', { name: /重\s*置/ }).click();
@@ -120,7 +120,7 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
   await search(page);
   await expect(page).toHaveURL(new RegExp(`ref_no=${moved.entry.ref_no}`));
   await expect(rows(page)).toHaveCount(1);
-  await expect(rows(page).first()).toContainText('+12,345.67 CNY');
+  await expect(rows(page).first()).toContainText('+12,345.67 元');
   await expect(page.getByTestId('fund-flow-sums')).toContainText('交易笔数: 1');
 
   // Nothing matches: the empty state says so.

@@ -17,7 +17,7 @@ type Texts = {
   confirmOk: string;
 };
 
-const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row');
+const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:visible');
 
 /** Signs the new user in, turns the step-up on, opens Send money; the phone's next codes. */
 async function openSendMoney(page: Page, merchant: string, texts: Texts) {

@@ -50,7 +50,7 @@ test('the Dashboard draws its charts from the demo traffic and each figure opens
   const tip = (await tooltip.boundingBox())!;
   expect(tip.x).toBeGreaterThanOrEqual(chart.x);
   expect(tip.x + tip.width).toBeLessThanOrEqual(chart.x + chart.width);
-  await expect(page.getByTestId('trend-total-collection')).toContainText('CNY');
+  await expect(page.getByTestId('trend-total-collection')).toContainText('Yuan');
   await shot(page, 'dashboard-en');
 
   await trends.getByText('30 days', { exact: true }).click();
@@ -61,7 +61,7 @@ test('the Dashboard draws its charts from the demo traffic and each figure opens
   await expect(page).toHaveURL(
     /\/collection\/payments\?status=paid&start_time=\d{4}-\d{2}-\d{2}&end_time=\d{4}-\d{2}-\d{2}$/,
   );
-  await expect(page.locator('.data-table tbody tr.data-table__row').first()).toBeVisible();
+  await expect(page.locator('.data-table tbody tr.data-table__row:visible').first()).toBeVisible();
 
   // Contact us in English: each channel opens in its own app.
   await page.goto('/contactUs');
@@ -87,7 +87,7 @@ test('daily reports reconcile to the cent with Funds > Transactions of the same 
 }) => {
   await logIn(page, DEMO.FINANCE);
   await page.goto('/fund/dailyReport');
-  const rows = page.locator('.data-table tbody tr.data-table__row');
+  const rows = page.locator('.data-table tbody tr.data-table__row:visible');
   await expect(rows.first()).toBeVisible();
   await expect(rows.first().getByText('Live')).toBeVisible();
   await expect(page.getByTestId('daily-report-sums')).toContainText('Asia/Shanghai');

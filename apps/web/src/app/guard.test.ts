@@ -36,6 +36,7 @@ async function run(loader: (args: { request: Request }) => Promise<unknown>, pat
 }
 
 let toasts: string[];
+let alerts: string[];
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeAll(async () => {
@@ -44,15 +45,21 @@ beforeAll(async () => {
 
 beforeEach(() => {
   toasts = [];
+  alerts = [];
   queryClient.clear();
   resetHttpStateForTests();
-  setFeedback({ alert: vi.fn(), confirm: vi.fn(), toast: (_kind, content) => toasts.push(content) });
+  setFeedback({
+    alert: ({ content }) => alerts.push(String(content)),
+    confirm: vi.fn(),
+    toast: (_kind, content) => toasts.push(content),
+  });
   fetchMock = vi.fn();
   vi.stubGlobal('fetch', fetchMock);
   document.cookie = 'XSRF-TOKEN=t; path=/';
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
 });
@@ -70,6 +77,46 @@ describe('the route guard', () => {
     fetchMock.mockResolvedValue(json(401, { message: 'Unauthenticated.' }));
     expect(await run(guardPage(), '/dashboard')).toBe('/login?redirect=%2Fdashboard');
     expect(toasts).toEqual([]);
+  });
+
+  it('asks once on a 401: an ended session is not retried', async () => {
+    fetchMock.mockResolvedValue(json(401, { message: 'Unauthenticated.' }));
+    await run(guardPage(), '/dashboard');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  const userCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/merchant/user').length;
+  /** Runs the loader with the retries' waits passed at once (a fake clock: no test sleeps). */
+  async function runWithRetries(path: string) {
+    vi.useFakeTimers();
+    const result = run(guardPage(), path);
+    await vi.runAllTimersAsync();
+    return result;
+  }
+
+  it('retries a user-info failure other than 401 (the server briefly down), then lets the user through', async () => {
+    fetchMock
+      .mockResolvedValueOnce(json(503, { message: 'Service Unavailable', code: 'server_error' }))
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue(json(200, { data: user() }));
+    expect(await runWithRetries('/withdrawal/record')).toBeNull();
+    expect(userCalls()).toBe(3);
+    expect([...toasts, ...alerts]).toEqual([]);
+  });
+
+  it('after the retries: "Verification failed, please Login again.", session reset, login page with the target', async () => {
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url === '/api/merchant/user') throw new TypeError('Failed to fetch');
+      return new Response(null, { status: 204 });
+    });
+    expect(await runWithRetries('/fund/fundWater?page=2')).toBe(
+      '/login?redirect=%2Ffund%2FfundWater%3Fpage%3D2',
+    );
+    expect(userCalls()).toBe(3);
+    expect(toasts).toEqual(['Verification failed, please Login again.']);
+    // One message, not one dialog per attempt.
+    expect(alerts).toEqual([]);
+    expect(queryClient.getQueryData(['merchant', 'user'])).toBeUndefined();
   });
 
   it('lets a user through to a page their permissions open', async () => {

@@ -21,11 +21,13 @@ export async function requireUser(request: Request): Promise<CurrentUser> {
   // No XSRF cookie means no session was ever started in this browser (it lives and dies with one).
   if (!hasSessionCookie()) throw toLogin();
   try {
+    // Retried (currentUserQueryOptions) when no answer came or the server failed.
     return await queryClient.ensureQueryData(currentUserQueryOptions());
   } catch (error) {
     if (isHttpError(error) && error.status === 401) throw toLogin();
-    // User info the shared schema refuses (roles must be a non-empty array): the session cannot be trusted.
-    if (isHttpError(error) && error.kind === 'contract') {
+    // User info the shared schema refuses (roles must be a non-empty array), or none after the retries
+    // (spec section 2: generation failed): the token is reset and the user logs in again.
+    if (isHttpError(error) && error.kind !== 'cancelled') {
       feedback().toast('error', i18n.t('errors:verificationFailed'));
       await logout();
       resetSession();

@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 
-export type RouteHandle = { titleKey?: string; path?: string; affix?: boolean; hidden?: boolean };
+export type RouteHandle = {
+  titleKey?: string;
+  path?: string;
+  affix?: boolean;
+  hidden?: boolean;
+  keepAlive?: false;
+};
 
 /** A thin bar at the top while a navigation loads its page and runs the guard; never a spinner. */
 export function LoadingBar({ active }: { active: boolean }) {

@@ -98,6 +98,27 @@ describe('the menu', () => {
     expect(titles('OPERATOR')).not.toContain('routes:recharge');
   });
 
+  it('lists Settings > IP whitelist as its own page after Access key, for whoever manages the whitelist', () => {
+    const settings = (perms: readonly string[]) =>
+      allowedMenu(perms).flatMap((entry) =>
+        entry.kind === 'group' && entry.group.path === '/setting'
+          ? entry.children.map((child) => [child.path, child.titleKey])
+          : [],
+      );
+    expect(settings(permsFor(['ROOT']))).toEqual([
+      ['/setting/personalData', 'routes:personalData'],
+      ['/setting/accountSecurity', 'routes:accountSecurity'],
+      ['/setting/paymentPassword', 'routes:paymentPassword'],
+      ['/setting/interfaceKey', 'routes:interfaceKey'],
+      ['/setting/ipWhitelist', 'routes:ipWhitelist'],
+    ]);
+    expect(settings(['ip-whitelist:manage'])).toEqual([['/setting/ipWhitelist', 'routes:ipWhitelist']]);
+    expect(settings(permsFor(['FINANCE']))).not.toContainEqual([
+      '/setting/ipWhitelist',
+      'routes:ipWhitelist',
+    ]);
+  });
+
   it('never lists hidden pages', () => {
     const listed = allowedMenu(permsFor(['ROOT'])).flatMap((entry) =>
       entry.kind === 'page' ? [entry.route.path] : entry.children.map((child) => child.path),

@@ -4,12 +4,22 @@ import { loadAntdLocale } from '../i18n/antd-locale.ts';
 import { currentLanguage, loadLayoutTexts } from '../i18n/index.ts';
 import { guardPage, redirectGroup, requireUser } from './guard.ts';
 import { HydrateFallback, RootShell, type RouteHandle } from './root-shell.tsx';
-import { RouteError } from './route-error.tsx';
+import { PageLoadFailed, RouteError } from './route-error.tsx';
 import { DASHBOARD_PATH, PAGE_ROUTES, ROUTE_GROUPS } from './routes.ts';
 
-const component = (load: () => Promise<{ default: ComponentType }>) => async () => ({
-  Component: (await load()).default,
-});
+/**
+ * A route's page, loaded on demand. A chunk that fails to load (a deploy in between, the network gone)
+ * shows the offer to reload: React Router would otherwise take the route for still loading and show
+ * nothing at all.
+ */
+const component = (load: () => Promise<{ default: ComponentType }>) => async () => {
+  try {
+    return { Component: (await load()).default };
+  } catch (error) {
+    console.error(error);
+    return { Component: PageLoadFailed };
+  }
+};
 
 // Routes that only redirect (their loader throws) render nothing; saying so keeps React Router quiet.
 const RedirectOnly = () => null;
@@ -17,10 +27,10 @@ const RedirectOnly = () => null;
 const errorPage = (status: 401 | 403 | 404): RouteObject => ({
   path: `/${status}`,
   handle: { titleKey: `routes:page${status}` } satisfies RouteHandle,
-  lazy: async () => {
+  lazy: component(async () => {
     const { ErrorPage } = await import('../features/errors/pages/error-page.tsx');
-    return { Component: () => <ErrorPage status={status} /> };
-  },
+    return { default: () => <ErrorPage status={status} /> };
+  }),
 });
 
 /** The spec's routes (section 2): every page loaded on demand, the guard before every page of the layout. */
@@ -42,14 +52,14 @@ export const appRoutes: RouteObject[] = [
         path: '/',
         // The layout waits for its texts and antd's in the user's language, so its pages never flash
         // English or a key.
-        lazy: async () => {
+        lazy: component(async () => {
           const [layout] = await Promise.all([
             import('../layout/app-layout.tsx'),
             loadAntdLocale(currentLanguage()),
             loadLayoutTexts(),
           ]);
-          return { Component: layout.default };
-        },
+          return layout;
+        }),
         children: [
           { index: true, loader: () => redirect(DASHBOARD_PATH), Component: RedirectOnly },
           {
@@ -71,6 +81,7 @@ export const appRoutes: RouteObject[] = [
               path: route.path,
               affix: route.affix,
               hidden: route.hidden,
+              keepAlive: route.keepAlive,
             } satisfies RouteHandle,
           })),
           ...ROUTE_GROUPS.map((group): RouteObject => ({

@@ -17,6 +17,11 @@ export type PageRoute = {
   affix?: boolean;
   /** Kept out of the menu and the tags view. */
   hidden?: boolean;
+  /**
+   * false: the page mounts afresh each time its tab is shown (the spec's Dashboard, "not kept alive").
+   * Every other page in the tags view keeps its state (a half-filled form) until its tab is closed.
+   */
+  keepAlive?: false;
   /** Icon of a top-level menu entry. */
   icon?: IconName;
   load: () => Promise<PageModule>;
@@ -38,6 +43,7 @@ export const dashboardRoute: PageRoute = {
   titleKey: 'routes:dashboard',
   perm: 'dashboard:view',
   affix: true,
+  keepAlive: false,
   icon: 'home',
   load: () => import('../features/dashboard/pages/dashboard-page.tsx'),
 };
@@ -169,11 +175,18 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         load: () => import('../features/settings/pages/payment-password-page.tsx'),
       },
       {
-        // The access key and the IP whitelist share this page; both are ROOT's.
+        // The access key, with the IP whitelist beside it ("IP address is also under Settings").
         path: '/setting/interfaceKey',
         titleKey: 'routes:interfaceKey',
         perm: 'access-key:manage',
         load: () => import('../features/settings/pages/interface-key-page.tsx'),
+      },
+      {
+        // The spec's Settings list names the IP whitelist: a menu entry of its own too.
+        path: '/setting/ipWhitelist',
+        titleKey: 'routes:ipWhitelist',
+        perm: 'ip-whitelist:manage',
+        load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
       },
     ],
   },

@@ -1,5 +1,15 @@
 import { theme } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { CURRENCIES, type Currency, groupDecimal } from '@paydesk/shared/money.ts';
+import i18n from '../i18n/index.ts';
+
+/**
+ * The unit written after an amount: the spec's "Yuan" for CNY in the user's language (元, Yuan, Nhân dân
+ * tệ; spec section 9), the code for every other currency (INR, USDT).
+ */
+export function currencyUnit(currency: string): string {
+  return currency === 'CNY' ? i18n.t('common:currencyUnit.CNY') : currency;
+}
 
 /**
  * "1234.5" in CNY -> "1,234.50": the decimal string from the API, padded to the currency's decimals and
@@ -27,10 +37,11 @@ export function MoneyText({
   value: string | null | undefined;
   currency: Currency;
   signed?: boolean;
-  /** Show the currency's symbol before the amount, or its code after it. */
+  /** Show the currency's symbol before the amount, or its unit after it (currencyUnit: Yuan for CNY). */
   unit?: 'none' | 'symbol' | 'code';
 }) {
   const { token } = theme.useToken();
+  useTranslation(); // The unit follows the language.
   if (value === null || value === undefined || value === '') return <span>-</span>;
   const text = formatMoney(value, currency, { signed });
   const isNegative = text.startsWith('-');
@@ -39,7 +50,7 @@ export function MoneyText({
     unit === 'symbol' && symbol
       ? `${isNegative ? '-' : text.startsWith('+') ? '+' : ''}${symbol}${text.replace(/^[+-]/, '')}`
       : unit === 'code'
-        ? `${text} ${currency}`
+        ? `${text} ${currencyUnit(currency)}`
         : text;
   return (
     <span

@@ -1,12 +1,13 @@
 import { Drawer, Layout, Watermark } from 'antd';
-import { type ReactNode, useEffect, useState } from 'react';
-import { Outlet } from 'react-router';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { AntdConfig } from '../app/antd-config.tsx';
 import { FeedbackHost } from '../app/feedback-host.tsx';
 import { PasswordPromptHost } from '../components/password-prompt-host.tsx';
 import { useCurrentUser } from '../lib/auth/get-current-user.ts';
 import { appSettings, setDevice, setMobileMenuOpen, setSidebar } from '../stores/app-settings.ts';
 import { layoutSettings } from '../stores/layout-settings.ts';
+import { tagsView } from '../stores/tags-view.ts';
+import { KeepAliveOutlet } from './keep-alive-outlet.tsx';
 import { Navbar } from './navbar.tsx';
 import { SettingsDrawer } from './settings-drawer.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -35,6 +36,7 @@ function useDeviceFromWindowWidth() {
 }
 
 const NO_PERMS: string[] = [];
+const NO_TABS: string[] = [];
 
 export default function AppLayout() {
   const user = useCurrentUser();
@@ -46,6 +48,8 @@ export default function AppLayout() {
   const fixedHeader = layoutSettings.useSelector((s) => s.fixedHeader);
   const watermarkEnabled = layoutSettings.useSelector((s) => s.watermarkEnabled);
   const watermarkContent = layoutSettings.useSelector((s) => s.watermarkContent);
+  const views = tagsView.useSelector((s) => s.views);
+  const tabs = useMemo(() => (showTags ? views.map((view) => view.path) : NO_TABS), [showTags, views]);
   const [settingsOpen, setSettingsOpen] = useState(false);
   useDeviceFromWindowWidth();
   useTrackVisitedViews(user?.perms ?? NO_PERMS);
@@ -58,7 +62,8 @@ export default function AppLayout() {
         {showTags && <TagsView />}
       </div>
       <Layout.Content className="app-main">
-        <Outlet />
+        {/* Without the tags view there is no tab to close: no page is kept. */}
+        <KeepAliveOutlet tabs={tabs} />
       </Layout.Content>
     </Layout>
   );

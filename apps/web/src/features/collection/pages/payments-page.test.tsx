@@ -156,8 +156,8 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     expect(first.slice(0, 9)).toEqual([
       'C2',
       'OUT-C2',
-      '1,234.50 CNY',
-      '7.41 CNY',
+      '1,234.50 Yuan',
+      '7.41 Yuan',
       'To be paid',
       'Unsettled',
       'sandbox',
@@ -172,7 +172,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       '2026-03-01 08:31:05',
     ]);
     expect(screen.getByTestId('collection-sums').textContent).toBe(
-      'Collection amount: 98,765.40 CNYOrder count: 4,321Service fee: 592.59 CNY',
+      'Collection amount: 98,765.40 YuanOrder count: 4,321Service fee: 592.59 Yuan',
     );
   });
 
@@ -329,7 +329,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     expect(screen.getByPlaceholderText('请输入订单号')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('请输入商户订单号')).toBeInTheDocument();
     expect(screen.getByTestId('collection-sums').textContent).toBe(
-      '代收金额: 98,765.40 CNY订单数: 4,321手续费: 592.59 CNY',
+      '代收金额: 98,765.40 元订单数: 4,321手续费: 592.59 元',
     );
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: '订单状态' }));

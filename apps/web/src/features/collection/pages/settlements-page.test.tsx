@@ -139,14 +139,14 @@ describe('Receive money > Settlements', { timeout: 60_000 }, () => {
       'T+0',
       '2026-03-01',
       '1,200',
-      '10,000.00 CNY',
-      '60.50 CNY',
-      '9,939.50 CNY',
+      '10,000.00 Yuan',
+      '60.50 Yuan',
+      '9,939.50 Yuan',
       '2026-03-01 02:05:00',
     ]);
     expect(cells(rows()[1])[2]).toBe('T+1');
     expect(screen.getByTestId('settlement-sums').textContent).toBe(
-      'Gross amount: 20,000.00 CNYService fee: 121.00 CNYNet amount: 19,879.00 CNYSettlements: 2',
+      'Gross amount: 20,000.00 YuanService fee: 121.00 YuanNet amount: 19,879.00 YuanSettlements: 2',
     );
     expect(Object.fromEntries(lists[0])).toEqual({
       page: '1',

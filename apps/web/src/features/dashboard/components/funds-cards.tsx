@@ -2,7 +2,7 @@ import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Currency } from '@paydesk/shared/money.ts';
 import { useHasPerm } from '../../../components/has-perm.tsx';
-import { formatMoney } from '../../../components/money-text.tsx';
+import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { Link } from 'react-router';
 import { useBalance } from '../../funds/api/get-balance.ts';
 import { DASHBOARD_REFRESH_MS } from '../api/get-dashboard.ts';
@@ -39,7 +39,7 @@ export function FundsCards() {
                 title={<span title={figure.hint}>{figure.title}</span>}
                 value={figure.value}
                 formatter={() => formatMoney(figure.value ?? '0', balance.currency as Currency)}
-                suffix={balance.currency}
+                suffix={currencyUnit(balance.currency)}
               />
             ) : (
               <Skeleton active paragraph={{ rows: 1 }} />

@@ -3,7 +3,7 @@ import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TodayCollection } from '@paydesk/shared/collections/collections.schemas.ts';
-import { formatMoney } from '../../../components/money-text.tsx';
+import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 
 /** "0.9512" -> "95.12%", "1.0000" -> "100%"; no orders today -> "—". */
 export function formatSuccessRate(rate: string | null): string {
@@ -47,7 +47,7 @@ export function TodayCard({
               title={t(`${kind}.paidAmount`)}
               value={figures.paid_amount}
               formatter={() => formatMoney(figures.paid_amount, figures.currency)}
-              suffix={figures.currency}
+              suffix={currencyUnit(figures.currency)}
             />
           </Col>
           <Col xs={12} sm={8}>

@@ -6,7 +6,7 @@ import { COLLECTION_STATUSES } from '@paydesk/shared/collections/collections.sch
 import type { DashboardSeries, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { type Currency, fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import { PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { formatMoney } from '../../../components/money-text.tsx';
+import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { BarChart, LineChart } from './charts/day-chart.tsx';
 import { SwatchMark } from './charts/chart-frame.tsx';
 import { DonutChart } from './charts/donut-chart.tsx';
@@ -139,7 +139,7 @@ export function TrendsCard({
                       formatter={() => formatMoney(sumMoney(points, currency), currency)}
                       suffix={
                         <Typography.Text type="secondary" style={{ fontSize: 14 }}>
-                          {currency} · {t('dashboard:charts.orders', { count: paidCount })}
+                          {currencyUnit(currency)} · {t('dashboard:charts.orders', { count: paidCount })}
                         </Typography.Text>
                       }
                     />

@@ -111,7 +111,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     const router = renderPage();
     const card = await screen.findByTestId('today-collection');
     await waitFor(() => expect(card.textContent).toContain('123,456.70'));
-    expect(card.textContent).toContain('Paid amount123,456.70CNY');
+    expect(card.textContent).toContain('Paid amount123,456.70Yuan');
     expect(card.textContent).toContain('Paid orders1,520');
     expect(card.textContent).toContain('Success rate95.12%');
     await userEvent
@@ -182,7 +182,7 @@ describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
     const card = await screen.findByTestId('today-payout');
     await waitFor(() => expect(card.textContent).toContain('98,000.50'));
     expect(within(card).getByText("Today's payouts")).toBeInTheDocument();
-    expect(card.textContent).toContain('Paid amount98,000.50CNY');
+    expect(card.textContent).toContain('Paid amount98,000.50Yuan');
     expect(card.textContent).toContain('Successful payouts312');
     expect(card.textContent).toContain('Success rate94.55%');
     // Beside the collection card, which keeps its own figures.
@@ -282,8 +282,8 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
       expect(within(trends).getByTestId('trend-total-collection').textContent).toContain('120.50'),
     );
     expect(within(trends).getByText('Last 7 days')).toBeInTheDocument();
-    expect(trends.textContent).toContain('Collected in the last 7 days120.50CNY · 3 orders');
-    expect(trends.textContent).toContain('Paid out in the last 7 days7.25CNY · 1 order');
+    expect(trends.textContent).toContain('Collected in the last 7 days120.50Yuan · 3 orders');
+    expect(trends.textContent).toContain('Paid out in the last 7 days7.25Yuan · 1 order');
     // The charts are drawn (SVG) with the period's days.
     const amounts = within(trends).getByTestId('chart-amounts');
     await waitFor(() => expect(amounts.querySelector('svg')).toBeInTheDocument());

@@ -90,11 +90,11 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
     renderPage('/fund/fundWater?type=transfer_in&start_time=2026-03-01&end_time=2026-03-02');
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(rows()[0].textContent).toContain('Funds frozen');
-    expect(rows()[0].textContent).toContain('-250.00 CNY');
-    expect(rows()[1].textContent).toContain('+1,234.50 CNY');
-    expect(rows()[1].textContent).toContain('10,000.00 CNY');
+    expect(rows()[0].textContent).toContain('-250.00 Yuan');
+    expect(rows()[1].textContent).toContain('+1,234.50 Yuan');
+    expect(rows()[1].textContent).toContain('10,000.00 Yuan');
     expect(screen.getByTestId('fund-flow-sums').textContent).toBe(
-      'Money in: +1,234.50 CNYMoney out: -250.00 CNYTransactions: 12,345',
+      'Money in: +1,234.50 YuanMoney out: -250.00 YuanTransactions: 12,345',
     );
     expect(Object.fromEntries(lists[0])).toEqual({
       page: '1',

@@ -12,7 +12,7 @@ import {
   type ConsolePayoutBody,
   type PayoutChannel,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { formatMoney, MoneyText } from '../../../components/money-text.tsx';
+import { currencyUnit, formatMoney, MoneyText } from '../../../components/money-text.tsx';
 import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { type HttpError, isHttpError } from '../../../lib/http.ts';
@@ -144,10 +144,14 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
 
   const amountText = (issue: AmountIssue, of: PayoutChannel) => {
     const money = (value: string) => formatMoney(value, of.currency);
-    const range = { min: money(of.min_amount), max: money(of.max_amount), currency: of.currency };
+    const range = {
+      min: money(of.min_amount),
+      max: money(of.max_amount),
+      currency: currencyUnit(of.currency),
+    };
     const texts: Record<AmountIssue, string> = {
       required: t('rules.amount'),
-      format: t('rules.amountFormat', { currency: of.currency }),
+      format: t('rules.amountFormat', { currency: currencyUnit(of.currency) }),
       zero: t('rules.amountZero'),
       range: t('rules.amountRange', range),
     };
@@ -277,7 +281,7 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
               fixed: formatMoney(channel.fixed_fee, channel.currency),
               min: formatMoney(channel.min_amount, channel.currency),
               max: formatMoney(channel.max_amount, channel.currency),
-              currency: channel.currency,
+              currency: currencyUnit(channel.currency),
             })
           }
         >

@@ -278,20 +278,20 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(labels()).toEqual(['Channel']);
     await choose('Channel', 'sandbox-cn (China)');
     expect(
-      await screen.findByText('Fee 1.5% + 0.50 CNY per payout, amounts from 10.00 to 50,000.00 CNY'),
+      await screen.findByText('Fee 1.5% + 0.50 Yuan per payout, amounts from 10.00 to 50,000.00 Yuan'),
     ).toBeInTheDocument();
     await choose('Bank', 'China Merchants Bank');
     expect(screen.getByLabelText('Bank name')).toHaveProperty('value', 'China Merchants Bank');
     await user().type(screen.getByLabelText('Amount'), '1000');
-    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 CNY');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 Yuan');
 
     await choose('Channel', 'bank-cn-2 (China)');
     expect(
-      await screen.findByText('Fee 0.6% + 2.00 CNY per payout, amounts from 100.00 to 20,000.00 CNY'),
+      await screen.findByText('Fee 0.6% + 2.00 Yuan per payout, amounts from 100.00 to 20,000.00 Yuan'),
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Bank name')).toHaveProperty('value', '');
     // The amount stays and is priced by the new channel: 1,000 x 0.6% + 2.00.
-    expect(screen.getByTestId('payout-fee').textContent).toBe('8.00 CNY');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('8.00 Yuan');
     await user().click(screen.getByRole('combobox', { name: 'Bank' }));
     expect(await screen.findByTitle('Bank of China')).toBeInTheDocument();
     expect(screen.queryByTitle('China Merchants Bank')).toBeNull();
@@ -322,23 +322,23 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('payout-fee').textContent).toBe('-');
     await user().type(amount, '1000.00');
     // 1,000.00 x 1.5% + 0.50
-    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 CNY');
-    expect(screen.getByTestId('payout-total').textContent).toBe('1,015.50 CNY');
-    expect(screen.getByTestId('payout-available').textContent).toBe('1,015.49 CNY');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 Yuan');
+    expect(screen.getByTestId('payout-total').textContent).toBe('1,015.50 Yuan');
+    expect(screen.getByTestId('payout-available').textContent).toBe('1,015.49 Yuan');
     expect(screen.getByText('The total is more than the available balance.')).toBeInTheDocument();
     await user().clear(amount);
     await user().type(amount, '33.33');
     // 0.49995 rounds half up to 0.50.
-    expect(screen.getByTestId('payout-fee').textContent).toBe('1.00 CNY');
-    expect(screen.getByTestId('payout-total').textContent).toBe('34.33 CNY');
+    expect(screen.getByTestId('payout-fee').textContent).toBe('1.00 Yuan');
+    expect(screen.getByTestId('payout-total').textContent).toBe('34.33 Yuan');
     expect(screen.queryByText('The total is more than the available balance.')).toBeNull();
     await user().type(amount, '5');
     await user().tab();
     expect(screen.getByTestId('payout-fee').textContent).toBe('-');
-    await waitFor(() => expect(errorUnder('Amount')).toBe('Please enter a valid amount in CNY'));
+    await waitFor(() => expect(errorUnder('Amount')).toBe('Please enter a valid amount in Yuan'));
     await user().clear(amount);
     await user().type(amount, '9.99');
-    await waitFor(() => expect(errorUnder('Amount')).toBe('The amount must be from 10.00 to 50,000.00 CNY'));
+    await waitFor(() => expect(errorUnder('Amount')).toBe('The amount must be from 10.00 to 50,000.00 Yuan'));
   });
 
   it('confirms the payee, masked account, amount, fee and total, then sends the payout with both factors', async () => {
@@ -351,9 +351,9 @@ describe('Send money', { timeout: 60_000 }, () => {
       'PayeeLi Lei',
       'BankChina Merchants Bank',
       'Receiving account************2233',
-      'Amount1,000.00 CNY',
-      'Service fee15.50 CNY',
-      'Total deducted1,015.50 CNY',
+      'Amount1,000.00 Yuan',
+      'Service fee15.50 Yuan',
+      'Total deducted1,015.50 Yuan',
     ])
       expect(summary).toContain(shown);
     expect(summary).not.toContain('6222020200112233');

@@ -165,8 +165,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
     expect(first.slice(0, 10)).toEqual([
       'P2',
       'OUT-P2',
-      '1,000.00 CNY',
-      '15.50 CNY',
+      '1,000.00 Yuan',
+      '15.50 Yuan',
       'Processing',
       'Li Lei',
       '************2233',
@@ -183,7 +183,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
       '2026-03-01 08:32:10',
     ]);
     expect(screen.getByTestId('payout-sums').textContent).toBe(
-      'Payment amount: 250,000.00 CNYCount: 1,234Service fee: 3,750.50 CNY',
+      'Payment amount: 250,000.00 YuanCount: 1,234Service fee: 3,750.50 Yuan',
     );
   });
 
@@ -367,7 +367,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     expect(within(rows()[1]).getByText('Chờ xử lý')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Vui lòng nhập mã đơn hàng')).toBeInTheDocument();
     expect(screen.getByTestId('payout-sums').textContent).toBe(
-      'Số tiền chi: 250,000.00 CNYSố khoản: 1,234Phí dịch vụ: 3,750.50 CNY',
+      'Số tiền chi: 250,000.00 Nhân dân tệSố khoản: 1,234Phí dịch vụ: 3,750.50 Nhân dân tệ',
     );
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: 'Trạng thái' }));

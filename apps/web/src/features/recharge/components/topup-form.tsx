@@ -24,7 +24,7 @@ import {
   SCREENSHOT_MAX_BYTES,
   SCREENSHOT_TYPES,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
-import { formatMoney } from '../../../components/money-text.tsx';
+import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useCreateRecharge } from '../api/create-recharge.ts';
 import type { RechargeOptions } from '../api/get-recharge-options.ts';
@@ -193,7 +193,7 @@ export function TopupForm({ options }: { options: RechargeOptions }) {
           <span data-testid="topup-rate">
             {t('form.rateText', {
               rate: options.rate,
-              currency,
+              currency: currencyUnit(currency),
               estimate: estimate ?? '-',
             })}
           </span>

@@ -117,7 +117,7 @@ describe('Top-up', { timeout: 60_000 }, () => {
     expect(screen.getByText(/Send only USDT on the ERC20 network/)).toBeInTheDocument();
     await user().type(screen.getByLabelText('Recharge amount'), '100.5');
     // 100.5 x 7.10 = 713.55, rounded down like the operator's approval.
-    expect(screen.getByTestId('topup-rate').textContent).toContain('1 USDT ≈ 7.10 CNY, about 713.55 CNY');
+    expect(screen.getByTestId('topup-rate').textContent).toContain('1 USDT ≈ 7.10 Yuan, about 713.55 Yuan');
   });
 
   it('requires the amount and the screenshot, and checks the image in the browser: PNG or JPG, at most 2M', async () => {

@@ -135,7 +135,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
       'TRC20',
       'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top',
       '100.500000 USDT',
-      '713.21 CNY',
+      '713.21 Yuan',
       '100.12 USD',
       '7.1234',
     ]);
@@ -150,7 +150,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
       '/api/merchant/recharges/R1/screenshot',
     ]);
     expect(screen.getByTestId('recharge-sums').textContent).toBe(
-      'Recharge amount: 1,300.500000 USDTTop-ups: 2Receipt amount: 713.21 CNY',
+      'Recharge amount: 1,300.500000 USDTTop-ups: 2Receipt amount: 713.21 Yuan',
     );
   });
 

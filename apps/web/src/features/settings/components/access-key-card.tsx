@@ -6,7 +6,7 @@ import {
   SyncOutlined,
 } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Empty, Modal, Skeleton, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/date-time.tsx';
 import { useAccessKey } from '../api/get-access-key.ts';
@@ -38,7 +38,8 @@ function Secret({ value, testId }: { value: string | undefined; testId: string }
 /**
  * The merchant's access key: merchant number and key in the clear, the secret key and the webhook secret
  * behind the payment password and a Google code (held in this component only, so leaving the page hides
- * them again), regenerating, and the default notify URL.
+ * them again, and so does switching to another tab while the page is kept alive), regenerating, and the
+ * default notify URL.
  */
 export function AccessKeyCard() {
   const { t } = useTranslation('settings');
@@ -48,6 +49,14 @@ export function AccessKeyCard() {
   const [secrets, setSecrets] = useState<AccessKeySecret | null>(null);
   const [dialog, setDialog] = useState<'reveal' | 'regenerate' | null>(null);
   const [issued, setIssued] = useState<RegeneratedAccessKey | null>(null);
+  // The tags view keeps the page alive while another tab is shown, and ends its effects: secrets go.
+  useEffect(
+    () => () => {
+      setSecrets(null);
+      setIssued(null);
+    },
+    [],
+  );
 
   const apiReference = (
     <Typography.Link href={API_REFERENCE_URL} target="_blank" rel="noopener noreferrer">

@@ -25,8 +25,8 @@ const linesOf = (text: string) =>
  * Settings > IP whitelist: the addresses the gateway API accepts calls from, one per line. Saving asks
  * for the payment password and a Google code; a wrong line is named by the server under the field.
  */
-export function IpWhitelistCard() {
-  const { t } = useTranslation('settings');
+export function IpWhitelistCard({ titled = true }: { titled?: boolean }) {
+  const { t } = useTranslation(['settings', 'security']);
   const { message } = App.useApp();
   const { data, isPending, isError } = useIpWhitelist();
   const update = useUpdateIpWhitelist();
@@ -73,6 +73,7 @@ export function IpWhitelistCard() {
           layout="vertical"
           requiredMark={false}
           onFinish={save}
+          onFinishFailed={() => message.warning(t('security:validation.incomplete'))}
           initialValues={{ ip_address: saved }}
           style={{ maxWidth: 520 }}
           aria-label={t('ipWhitelist.title')}
@@ -120,7 +121,7 @@ export function IpWhitelistCard() {
   }
 
   return (
-    <Card title={t('ipWhitelist.title')} style={{ marginBottom: 16 }}>
+    <Card title={titled ? t('ipWhitelist.title') : undefined} style={{ marginBottom: 16 }}>
       {body}
     </Card>
   );

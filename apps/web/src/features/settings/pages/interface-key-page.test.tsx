@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
+import { Activity, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessKey } from '@paydesk/shared/access-key/access-key.schemas.ts';
@@ -78,11 +79,26 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
+/** The page as the tags view keeps it alive: hidden by <Activity> while another tab is shown. */
+function KeptAlive() {
+  const [isShown, setIsShown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setIsShown(!isShown)}>
+        Switch tab
+      </button>
+      <Activity mode={isShown ? 'visible' : 'hidden'}>
+        <InterfaceKeyPage />
+      </Activity>
+    </>
+  );
+}
+
+function renderPage({ keptAlive = false } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
-      { path: '/setting/interfaceKey', Component: InterfaceKeyPage },
+      { path: '/setting/interfaceKey', Component: keptAlive ? KeptAlive : InterfaceKeyPage },
       { path: '/elsewhere', Component: () => <p>Another page</p> },
     ],
     { initialEntries: ['/setting/interfaceKey'] },
@@ -181,6 +197,22 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
       { payment_password: 'pay-123456', code: '654321' },
       { payment_password: 'pay-123456', code: '123456' },
     ]);
+  });
+
+  it('hides the secrets when the user switches to another tab (the page kept alive)', async () => {
+    answer = () => json(200, { data: SECRETS });
+    renderPage({ keptAlive: true });
+    await screen.findByTestId('access-key');
+    const u = user();
+    await u.click(onPage().getByRole('button', { name: /Reveal/ }));
+    const dialog = await dialogTitled('Reveal the secrets');
+    await fillStepUp(dialog);
+    await u.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+    await waitFor(() => expect(screen.getByTestId('access-key-secret').textContent).toBe('sk_very_secret'));
+    await u.click(screen.getByRole('button', { name: 'Switch tab' }));
+    expect(document.body.textContent).not.toContain('sk_very_secret');
+    await u.click(screen.getByRole('button', { name: 'Switch tab' }));
+    expect(screen.getByTestId('access-key-secret').textContent).not.toContain('sk_');
   });
 
   it('says the feature is not enabled, with the way to Security, when two-factor is off', async () => {
@@ -333,6 +365,18 @@ describe('Settings > IP whitelist (on the access key page)', { timeout: 60_000 }
         body: { ip_address: '10.0.0.1\n10.0.0.999', payment_password: 'pay-123456', code: '123456' },
       },
     ]);
+  });
+
+  it('says the form is incomplete, as the other forms do, and sends nothing', async () => {
+    renderPage();
+    await waitFor(() => expect(whitelist().value).toBe('127.0.0.1\n203.0.113.0/24'));
+    const u = user();
+    await u.clear(whitelist());
+    await u.click(within(form()).getByRole('button', { name: /Save whitelist/ }));
+    expect(
+      await screen.findByText('Please check if the form information is filled in completely'),
+    ).toBeInTheDocument();
+    expect(sent).toEqual([]);
   });
 
   it('saves the list and shows the one the server kept', async () => {

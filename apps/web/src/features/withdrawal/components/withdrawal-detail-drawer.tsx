@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Withdrawal } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { DateTime } from '../../../components/date-time.tsx';
-import { MoneyText } from '../../../components/money-text.tsx';
+import { currencyUnit, MoneyText } from '../../../components/money-text.tsx';
 import { formatUsdt } from './usdt.ts';
 import { WithdrawalStatusTag } from './withdrawal-status-tag.tsx';
 
@@ -31,20 +31,24 @@ function fieldsOf(w: Withdrawal, t: TFunction<'withdrawal'>): DescriptionsProps[
       label: t('columns.fee'),
       children: w.is_free ? t('detail.free') : `${formatUsdt(w.fee)} USDT`,
     },
-    { key: 'rate', label: t('detail.rate'), children: t('form.rateText', { rate: w.rate, currency }) },
+    {
+      key: 'rate',
+      label: t('detail.rate'),
+      children: t('form.rateText', { rate: w.rate, currency: currencyUnit(currency) }),
+    },
     {
       key: 'localAmount',
-      label: t('detail.localAmount', { currency }),
+      label: t('detail.localAmount', { currency: currencyUnit(currency) }),
       children: <MoneyText value={w.local_amount} currency={currency} />,
     },
     {
       key: 'localFee',
-      label: t('detail.localFee', { currency }),
+      label: t('detail.localFee', { currency: currencyUnit(currency) }),
       children: <MoneyText value={w.local_fee} currency={currency} />,
     },
     {
       key: 'localTotal',
-      label: t('detail.localTotal', { currency }),
+      label: t('detail.localTotal', { currency: currencyUnit(currency) }),
       children: <MoneyText value={w.local_total} currency={currency} />,
     },
     ...(w.tx_hash

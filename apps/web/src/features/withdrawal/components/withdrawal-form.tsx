@@ -20,7 +20,7 @@ import { fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import { walletAddressIssue } from '@paydesk/shared/withdrawals/wallet-address.ts';
 import { usdtToLocalMinor } from '@paydesk/shared/withdrawals/withdrawal-amount.ts';
 import type { CreateWithdrawalBody, WalletNetwork } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
-import { MoneyText } from '../../../components/money-text.tsx';
+import { currencyUnit, MoneyText } from '../../../components/money-text.tsx';
 import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { type HttpError, isHttpError } from '../../../lib/http.ts';
@@ -230,7 +230,9 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
           </span>
         </Form.Item>
         <Form.Item label={t('form.rate')}>
-          <span data-testid="withdrawal-rate">{t('form.rateText', { rate: options.rate, currency })}</span>
+          <span data-testid="withdrawal-rate">
+            {t('form.rateText', { rate: options.rate, currency: currencyUnit(currency) })}
+          </span>
         </Form.Item>
         <Form.Item label={t('form.deducted')}>
           <span data-testid="withdrawal-deducted">

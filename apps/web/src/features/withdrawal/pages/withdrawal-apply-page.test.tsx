@@ -178,16 +178,16 @@ describe('Withdraw', { timeout: 60_000 }, () => {
       '2.00 USDT per withdrawal, 1 free per day. Free withdrawals left today: 0.',
     );
     expect(screen.getByTestId('withdrawal-fee').textContent).toBe('2.00 USDT');
-    expect(screen.getByTestId('withdrawal-rate').textContent).toBe('1 USDT = 7.2 CNY');
+    expect(screen.getByTestId('withdrawal-rate').textContent).toBe('1 USDT = 7.2 Yuan');
     expect(screen.getByTestId('withdrawal-warning').textContent).toMatch(
       /Check that the wallet address and the network are right/,
     );
     expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('-');
     await typist().type(screen.getByLabelText('Amount'), '100');
     // 100 USDT at 7.2 + the 2 USDT fee at 7.2.
-    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('734.40 CNY');
+    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('734.40 Yuan');
     await typist().type(screen.getByLabelText('Amount'), '0');
-    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('7,214.40 CNY');
+    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('7,214.40 Yuan');
     expect(screen.getByText('More than the available balance')).toBeInTheDocument();
   });
 
@@ -197,7 +197,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
     await screen.findByLabelText('Amount');
     expect(screen.getByTestId('withdrawal-fee').textContent).toBe('Free');
     await typist().type(screen.getByLabelText('Amount'), '100');
-    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('720.00 CNY');
+    expect(screen.getByTestId('withdrawal-deducted').textContent).toBe('720.00 Yuan');
   });
 
   it('checks the wallet address for the network as it is typed (a wrong checksum says so)', async () => {
@@ -244,7 +244,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
     expect(summary).toContain(TRON);
     expect(summary).toContain('TRC20 (TRON)');
     expect(summary).toContain('100.00 USDT');
-    expect(summary).toContain('734.40 CNY');
+    expect(summary).toContain('734.40 Yuan');
     expect(posts()).toEqual([]);
     await confirm();
     await waitFor(() => expect(router.state.location.pathname).toBe('/withdrawal/record'));

@@ -142,7 +142,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
       'W3',
       '100.00 USDT',
       '2.00 USDT',
-      '734.40 CNY',
+      '734.40 Yuan',
       'TRC20',
       'TR7NHqje…gjLj6t',
       'Pending review',
@@ -152,14 +152,14 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
     expect(rejected.slice(6, 8)).toEqual(['Rejected', 'Wallet not verified']);
     expect(paid.slice(2, 8)).toEqual([
       '0.00 USDT',
-      '720.00 CNY',
+      '720.00 Yuan',
       'TRC20',
       'TR7NHqje…gjLj6t',
       'Paid',
       '7c2d1f0e…1b0c9d',
     ]);
     expect(screen.getByTestId('withdrawal-sums').textContent).toBe(
-      'Withdrawal amount: 1,250.50 USDTFees: 6.00 USDTCount: 3Local-currency amount: 9,046.80 CNY',
+      'Withdrawal amount: 1,250.50 USDTFees: 6.00 USDTCount: 3Local-currency amount: 9,046.80 Yuan',
     );
 
     // The paid one's detail: the whole hash, the rate, the local amounts and the times.
@@ -168,7 +168,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
     expect(drawer.textContent).toContain('Withdrawal W1');
     expect(within(drawer).getByTestId('withdrawal-tx-hash').textContent).toContain(HASH);
     expect(drawer.textContent).toContain('Free withdrawal');
-    expect(drawer.textContent).toContain('1 USDT = 7.2 CNY');
+    expect(drawer.textContent).toContain('1 USDT = 7.2 Yuan');
     expect(drawer.textContent).toContain('2026-03-01 11:00:00');
   });
 
