@@ -310,19 +310,29 @@ function Lines(props: MarksProps) {
             if (value === null) return null;
             const { props: focusable, isFocused } = focusableOf(props, seriesIndex, dataIndex);
             return (
-              <circle
-                key={dataIndex}
-                className="chart-point"
-                cx={plot.x(dataIndex)}
-                cy={plot.y(value)}
-                r={active === dataIndex || isFocused ? POINT_RADIUS + 1.5 : POINT_RADIUS}
-                fill={token.colorBgContainer}
-                {...(isFocused && { strokeWidth: 3 })}
-                style={{ outline: 'none' }}
-                {...focusable}
-                {...marks.pointer(dataIndex)}
-                onClick={marks.click(() => onClick?.({ seriesIndex, dataIndex }))}
-              />
+              <g key={dataIndex}>
+                {isFocused && (
+                  <circle
+                    cx={plot.x(dataIndex)}
+                    cy={plot.y(value)}
+                    r={POINT_RADIUS + 5}
+                    fill="none"
+                    {...focusRing(token.colorPrimary)}
+                    pointerEvents="none"
+                  />
+                )}
+                <circle
+                  className="chart-point"
+                  cx={plot.x(dataIndex)}
+                  cy={plot.y(value)}
+                  r={active === dataIndex ? POINT_RADIUS + 1.5 : POINT_RADIUS}
+                  fill={token.colorBgContainer}
+                  style={{ outline: 'none' }}
+                  {...focusable}
+                  {...marks.pointer(dataIndex)}
+                  onClick={marks.click(() => onClick?.({ seriesIndex, dataIndex }))}
+                />
+              </g>
             );
           })}
         </g>
