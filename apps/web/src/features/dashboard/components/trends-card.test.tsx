@@ -150,6 +150,117 @@ describe('the charts open the list behind what was clicked', { timeout: 60_000 }
   });
 });
 
+describe('the charts take the keyboard and touch', { timeout: 60_000 }, () => {
+  /** Tabs from the top of the page to the chart's one tab stop. */
+  async function tabInto(user: ReturnType<typeof userEvent.setup>, chart: HTMLElement) {
+    for (let i = 0; i < 20 && !chart.contains(document.activeElement); i += 1) await user.tab();
+    expect(chart.contains(document.activeElement)).toBe(true);
+  }
+
+  it('a focused bar shows its day’s tooltip, the arrows move between bars, Enter opens its list', async () => {
+    const router = renderCard();
+    const user = userEvent.setup({ delay: null });
+    const amounts = await screen.findByTestId('chart-amounts');
+    await tabInto(user, amounts);
+    // The first bar of the period: 02-27, collections.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '02-27 Collections: 0.00' }));
+    expect(tooltipOf(amounts)).toBe('02-27Collections0.00Payouts0.00');
+    // The last bar is 03-05's payouts; two back is 03-04's.
+    await user.keyboard('{End}{ArrowLeft}{ArrowLeft}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '03-04 Payouts: 7.25' }));
+    expect(tooltipOf(amounts)).toBe('03-04Collections20.00Payouts7.25');
+    await user.keyboard('{Enter}');
+    await screen.findByText('Send money history page');
+    expect(searchOf(router)).toEqual({ status: 'success', start_time: '2026-03-04', end_time: '2026-03-04' });
+  });
+
+  it('is one tab stop a chart, and its tooltip goes when the focus leaves', async () => {
+    renderCard();
+    const user = userEvent.setup({ delay: null });
+    const amounts = await screen.findByTestId('chart-amounts');
+    await tabInto(user, amounts);
+    expect(
+      within(amounts)
+        .getAllByRole('button')
+        .filter((bar) => bar.tabIndex === 0),
+    ).toHaveLength(1);
+    await user.tab();
+    expect(amounts.contains(document.activeElement)).toBe(false);
+    expect(within(amounts).queryByRole('tooltip')).toBeNull();
+    // The focus is now in the success rate, on its first point (03-01).
+    const rate = screen.getByTestId('chart-success-rate');
+    expect(document.activeElement).toBe(
+      within(rate).getByRole('button', { name: '03-01 Collections: 100%' }),
+    );
+    expect(tooltipOf(rate)).toBe('03-01Collections100%Payouts—');
+  });
+
+  it('Space on a success rate point opens every order of its day', async () => {
+    const router = renderCard();
+    const user = userEvent.setup({ delay: null });
+    const rate = await screen.findByTestId('chart-success-rate');
+    await tabInto(user, rate);
+    // Points in day order: 03-01, 03-04 (collections, payouts), 03-05.
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(document.activeElement).toBe(within(rate).getByRole('button', { name: '03-04 Payouts: 100%' }));
+    await user.keyboard(' ');
+    await screen.findByText('Send money history page');
+    expect(searchOf(router)).toEqual({ start_time: '2026-03-04', end_time: '2026-03-04' });
+  });
+
+  it('a focused slice shows its share, and Enter opens its status', async () => {
+    const router = renderCard();
+    const user = userEvent.setup({ delay: null });
+    const mix = await screen.findByTestId('chart-mix-collection');
+    await tabInto(user, mix);
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(within(mix).getByRole('button', { name: 'Closed: 2 (33.33%)' }));
+    expect(tooltipOf(mix)).toBe('Closed: 2 (33.33%)');
+    await user.keyboard('{Enter}');
+    await screen.findByText('Transactions page');
+    expect(searchOf(router)).toEqual({ status: 'closed', start_time: '2026-02-27', end_time: '2026-03-05' });
+  });
+
+  it('a tap on a touch screen shows the bar’s tooltip, a second tap on it opens its list', async () => {
+    const router = renderCard();
+    const user = userEvent.setup({ delay: null });
+    const amounts = await screen.findByTestId('chart-amounts');
+    await user.pointer({ keys: '[TouchA]', target: bar(amounts, 1, 5) });
+    expect(tooltipOf(amounts)).toBe('03-04Collections20.00Payouts7.25');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    await user.pointer({ keys: '[TouchA]', target: bar(amounts, 1, 5) });
+    await screen.findByText('Send money history page');
+    expect(searchOf(router)).toEqual({ status: 'success', start_time: '2026-03-04', end_time: '2026-03-04' });
+  });
+
+  it('a finger sliding across the chart moves the tooltip from day to day, and it stays once lifted', async () => {
+    const router = renderCard();
+    const user = userEvent.setup({ delay: null });
+    const rate = await screen.findByTestId('chart-success-rate');
+    const days = marks(rate, '.chart-day');
+    await user.pointer([
+      { keys: '[TouchA>]', target: days[4] },
+      { pointerName: 'TouchA', target: days[5] },
+      { keys: '[/TouchA]', target: days[5] },
+    ]);
+    expect(tooltipOf(rate)).toBe('03-04Collections50%Payouts100%');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    // A touch elsewhere on the page puts it away.
+    await user.pointer({ keys: '[TouchA]', target: screen.getByTestId('trend-totals') });
+    expect(within(rate).queryByRole('tooltip')).toBeNull();
+  });
+
+  it('a touch on a slice shows its share', async () => {
+    renderCard();
+    const user = userEvent.setup({ delay: null });
+    const mix = await screen.findByTestId('chart-mix-collection');
+    fireEvent.pointerDown(marks(mix, '.chart-slice')[0], { pointerType: 'touch' });
+    expect(tooltipOf(mix)).toBe('Paid: 4 (66.67%)');
+    await user.pointer({ keys: '[TouchA]', target: document.body });
+    expect(within(mix).queryByRole('tooltip')).toBeNull();
+  });
+});
+
 describe('the charts draw what the figures are', { timeout: 60_000 }, () => {
   it('labels the amounts in round steps above the largest, and thins 30 days of labels', async () => {
     renderCard();

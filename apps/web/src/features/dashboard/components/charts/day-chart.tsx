@@ -1,6 +1,6 @@
 import { theme } from 'antd';
 import { type MouseEvent, useState } from 'react';
-import { ChartFrame, type Swatch, SwatchMark } from './chart-frame.tsx';
+import { ChartFrame, focusRing, type Swatch, SwatchMark, useMarks } from './chart-frame.tsx';
 import { niceTicks } from './nice-ticks.ts';
 
 /** A series of values, one per day; null is a day without one (a gap in a line). */
@@ -67,6 +67,15 @@ function DayChart({
   const ticks = niceTicks(max ?? Math.max(0, ...series.flatMap((s) => s.values.map((value) => value ?? 0))));
   const tickLabels = ticks.map(formatTick);
   const top = ticks.at(-1)!;
+  // The marks the keyboard goes through, day by day: every bar, or every point (a day without a value has none).
+  const order = categories.flatMap((_, dataIndex) =>
+    series.flatMap((s, seriesIndex) =>
+      kind === 'bar' || s.values[dataIndex] != null ? [{ seriesIndex, dataIndex }] : [],
+    ),
+  );
+  const keyboard = useMarks({ count: order.length, shown: active, show: setActive });
+  const nameOf = ({ seriesIndex, dataIndex }: DayClick) =>
+    `${categories[dataIndex]} ${series[seriesIndex].name}: ${formatValue(series[seriesIndex].values[dataIndex] ?? null)}`;
 
   const tooltip = active !== null && (
     <>
@@ -111,7 +120,16 @@ function DayChart({
         // Crowded days (30 in a narrow card) label every second, third... day from the first.
         const labelWidth = Math.max(0, ...categories.map(textWidth)) + LABEL_GAP;
         const labelEvery = Math.max(1, Math.ceil(labelWidth / band));
-        const marks = { plot, days: categories.length, series, active, onActive: setActive, onClick };
+        const marks = {
+          plot,
+          days: categories.length,
+          series,
+          active,
+          order,
+          marks: keyboard,
+          nameOf,
+          onClick,
+        };
         return (
           <>
             <g fontSize={fontSize} fill={token.colorTextSecondary}>
@@ -162,18 +180,33 @@ type MarksProps = {
   days: number;
   series: readonly DaySeries[];
   active: number | null;
-  onActive: (index: number) => void;
+  /** The focusable marks in the keyboard's order. */
+  order: readonly DayClick[];
+  marks: ReturnType<typeof useMarks>;
+  /** A mark's name for screen readers: its day, series and value. */
+  nameOf: (mark: DayClick) => string;
   onClick: ((click: DayClick) => void) | undefined;
 };
 
-function Bars({ plot, days, series, active, onActive, onClick }: MarksProps) {
+/** The focusable props of the mark of `seriesIndex` on `dataIndex`. */
+function focusableOf({ order, marks, nameOf, onClick }: MarksProps, seriesIndex: number, dataIndex: number) {
+  const index = order.findIndex((mark) => mark.seriesIndex === seriesIndex && mark.dataIndex === dataIndex);
+  const mark = { seriesIndex, dataIndex };
+  return {
+    props: marks.focusable(index, dataIndex, nameOf(mark), onClick && (() => onClick(mark))),
+    isFocused: marks.isFocused(index),
+  };
+}
+
+function Bars(props: MarksProps) {
+  const { plot, days, series, active, marks, onClick } = props;
   const { token } = theme.useToken();
   const groupShare = series.length + (series.length - 1) * BAR_GAP;
   const barWidth = Math.max(1, Math.min(BAR_MAX_WIDTH, (plot.band * BARS_SHARE) / groupShare));
   return Array.from({ length: days }, (_, dataIndex) => {
     const groupLeft = plot.x(dataIndex) - (barWidth * groupShare) / 2;
     return (
-      <g key={dataIndex} onMouseEnter={() => onActive(dataIndex)}>
+      <g key={dataIndex} {...marks.pointer(dataIndex)}>
         <rect
           className="chart-day"
           x={plot.columnLeft(dataIndex)}
@@ -187,15 +220,22 @@ function Bars({ plot, days, series, active, onActive, onClick }: MarksProps) {
           const barX = groupLeft + seriesIndex * barWidth * (1 + BAR_GAP);
           // A small amount beside a large one still shows: at least a pixel.
           const barHeight = value > 0 ? Math.max(1, plot.bottom - plot.y(value)) : 0;
+          const { props: focusable, isFocused } = focusableOf(props, seriesIndex, dataIndex);
           return (
             // The bar's whole column is its target: a low bar is as easy to click as a tall one.
-            <g key={s.name} onClick={() => onClick?.({ seriesIndex, dataIndex })}>
+            <g
+              key={s.name}
+              {...focusable}
+              style={{ outline: 'none' }}
+              onClick={marks.click(() => onClick?.({ seriesIndex, dataIndex }))}
+            >
               <rect
                 x={barX}
                 y={plot.top}
                 width={barWidth}
                 height={plot.bottom - plot.top}
                 fill="transparent"
+                {...(isFocused && focusRing(token.colorPrimary))}
               />
               <rect
                 className="chart-bar"
@@ -213,7 +253,8 @@ function Bars({ plot, days, series, active, onActive, onClick }: MarksProps) {
   });
 }
 
-function Lines({ plot, days, series, active, onActive, onClick }: MarksProps) {
+function Lines(props: MarksProps) {
+  const { plot, days, series, active, marks, onClick } = props;
   const { token } = theme.useToken();
   // A click on a day's column beside the points: the series whose point of that day is nearest.
   const clickDay = (event: MouseEvent<SVGRectElement>, dataIndex: number) => {
@@ -237,8 +278,8 @@ function Lines({ plot, days, series, active, onActive, onClick }: MarksProps) {
           width={plot.band}
           height={plot.bottom - plot.top}
           fill="transparent"
-          onMouseEnter={() => onActive(dataIndex)}
-          onClick={(event) => clickDay(event, dataIndex)}
+          {...marks.pointer(dataIndex)}
+          onClick={marks.click((event: MouseEvent<SVGRectElement>) => clickDay(event, dataIndex))}
         />
       ))}
       {active !== null && (
@@ -265,21 +306,35 @@ function Lines({ plot, days, series, active, onActive, onClick }: MarksProps) {
                 pointerEvents="none"
               />
             ))}
-          {s.values.map(
-            (value, dataIndex) =>
-              value !== null && (
+          {s.values.map((value, dataIndex) => {
+            if (value === null) return null;
+            const { props: focusable, isFocused } = focusableOf(props, seriesIndex, dataIndex);
+            return (
+              <g key={dataIndex}>
+                {isFocused && (
+                  <circle
+                    cx={plot.x(dataIndex)}
+                    cy={plot.y(value)}
+                    r={POINT_RADIUS + 5}
+                    fill="none"
+                    {...focusRing(token.colorPrimary)}
+                    pointerEvents="none"
+                  />
+                )}
                 <circle
-                  key={dataIndex}
                   className="chart-point"
                   cx={plot.x(dataIndex)}
                   cy={plot.y(value)}
                   r={active === dataIndex ? POINT_RADIUS + 1.5 : POINT_RADIUS}
                   fill={token.colorBgContainer}
-                  onMouseEnter={() => onActive(dataIndex)}
-                  onClick={() => onClick?.({ seriesIndex, dataIndex })}
+                  style={{ outline: 'none' }}
+                  {...focusable}
+                  {...marks.pointer(dataIndex)}
+                  onClick={marks.click(() => onClick?.({ seriesIndex, dataIndex }))}
                 />
-              ),
-          )}
+              </g>
+            );
+          })}
         </g>
       ))}
     </>

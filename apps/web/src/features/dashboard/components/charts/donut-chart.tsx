@@ -1,6 +1,6 @@
 import { theme } from 'antd';
 import { useState } from 'react';
-import { ChartFrame, type Swatch, SwatchMark } from './chart-frame.tsx';
+import { ChartFrame, focusRing, type Swatch, SwatchMark, useMarks } from './chart-frame.tsx';
 
 export type Slice = Swatch & { value: number };
 
@@ -34,6 +34,9 @@ export function DonutChart({
     [0],
   );
   const shown = active === null ? undefined : slices[active];
+  const marks = useMarks({ count: slices.length, shown: active, show: setActive });
+  const share = (slice: Slice) =>
+    `${slice.name}: ${slice.value.toLocaleString('en-US')} (${percent(slice.value)}%)`;
 
   return (
     <ChartFrame
@@ -44,7 +47,7 @@ export function DonutChart({
         shown && (
           <>
             <SwatchMark color={shown.color} />
-            {`${shown.name}: ${shown.value.toLocaleString('en-US')} (${percent(shown.value)}%)`}
+            {share(shown)}
           </>
         )
       }
@@ -57,7 +60,8 @@ export function DonutChart({
         return (
           total > 0 &&
           slices.map((slice, dataIndex) => {
-            const outer = half * OUTER + (active === dataIndex ? HOVER_GROWTH : 0);
+            const outer =
+              half * OUTER + (active === dataIndex || marks.isFocused(dataIndex) ? HOVER_GROWTH : 0);
             return (
               <path
                 key={slice.name}
@@ -66,8 +70,16 @@ export function DonutChart({
                 fill={slice.color}
                 fillRule="evenodd"
                 stroke={token.colorBgContainer}
-                onMouseEnter={() => setActive(dataIndex)}
-                onClick={() => onClick?.({ dataIndex })}
+                {...(marks.isFocused(dataIndex) && focusRing(token.colorPrimary))}
+                style={{ outline: 'none' }}
+                {...marks.focusable(
+                  dataIndex,
+                  dataIndex,
+                  share(slice),
+                  onClick && (() => onClick({ dataIndex })),
+                )}
+                {...marks.pointer(dataIndex)}
+                onClick={marks.click(() => onClick?.({ dataIndex }))}
               />
             );
           })
