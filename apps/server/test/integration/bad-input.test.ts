@@ -17,6 +17,7 @@ import { SESSION_COOKIE, SESSION_IDLE_MS } from '../../src/modules/auth/index.ts
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { parseRoutes, type Route } from '../helpers/routes.ts';
 
 // "Bad input of every kind gets a clear 4xx message and changes nothing; a 5xx is a bug."
 // Every route the app registers is sent a battery of bad inputs as a signed-in ROOT user (the operator API
@@ -24,7 +25,6 @@ import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 // and a code of the error catalogue.
 // A 4xx must also leave money, accounts, merchants and sessions exactly as they were.
 
-type Route = { method: string; url: string };
 type Probe = {
   label: string;
   method: string;
@@ -232,22 +232,6 @@ function multipart(fields: Record<string, unknown>): { type: string; payload: st
     type: `multipart/form-data; boundary=${boundary}`,
     payload: `${parts.join('')}--${boundary}--\r\n`,
   };
-}
-
-/** Fastify's route tree, flattened: "├── /api/x (GET, HEAD)" and nested "│   └── /:id (GET)". */
-function parseRoutes(tree: string): Route[] {
-  const routes: Route[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/u.exec(line.trimEnd());
-    if (!match) continue;
-    const depth = match[1].length / 4;
-    stack.length = depth;
-    const url = (stack[depth - 1] ?? '') + match[2];
-    stack[depth] = url;
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url });
-  }
-  return routes;
 }
 
 let ctx: TestContext;

@@ -6,10 +6,10 @@ import type { FundFlowType } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { DailyReport, DailyReportListResponse } from '@paydesk/shared/reports/reports.schemas.ts';
 import { localDate } from '@paydesk/shared/time-zone.ts';
 import { queryRows } from '../../src/db/client.ts';
-import { channels, dailyReports, merchants } from '../../src/db/schema/index.ts';
+import { dailyReports, merchants } from '../../src/db/schema/index.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
 import { createOperatorToken } from '../../src/modules/ops/index.ts';
-import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
+import { createGatewayMerchant, gatewayCall, openPayoutChannel } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
@@ -418,18 +418,7 @@ describe('today, the job, and a kept day that no longer matches the ledger', () 
     clock = new Date();
     const m = await createGatewayMerchant(db(), ctx.config.appKey, { roles: ['FINANCE'] });
     await db().update(merchants).set({ timezone: 'Asia/Kolkata' }).where(eq(merchants.id, m.merchant.id));
-    await db().insert(channels).values({
-      merchantId: m.merchant.id,
-      code: 'sandbox-pay',
-      kind: 'payout',
-      country: 'CN',
-      currency: 'CNY',
-      feeRatePpm: 10_000,
-      fixedFeeMinor: 50n,
-      minAmountMinor: 100n,
-      maxAmountMinor: 5_000_000n,
-      openedBy: 'test',
-    });
+    await openPayoutChannel(db(), m.merchant.id);
     await db().transaction((tx) =>
       ledger.post(tx, {
         merchantId: m.merchant.id,

@@ -2,10 +2,14 @@ import { sql } from 'drizzle-orm';
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Db, queryRows } from '../../src/db/client.ts';
-import { channels } from '../../src/db/schema/index.ts';
 import { signRequest } from '../../src/lib/gateway-signature.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
-import { createGatewayMerchant, freshNonce, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  createGatewayMerchant,
+  freshNonce,
+  type GatewayMerchant,
+  openPayoutChannel,
+} from '../factories/gateway.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 import {
   createTestDatabase,
@@ -101,18 +105,7 @@ async function burst(
 /** A merchant with a sandbox payout channel (1% + 0.50) and 100,000.00 in. */
 async function payer(db: Db): Promise<GatewayMerchant> {
   const m = await createGatewayMerchant(db, appKey, { channel: false });
-  await db.insert(channels).values({
-    merchantId: m.merchant.id,
-    code: 'sandbox-pay',
-    kind: 'payout',
-    country: 'CN',
-    currency: 'CNY',
-    feeRatePpm: 10_000,
-    fixedFeeMinor: 50n,
-    minAmountMinor: 100n,
-    maxAmountMinor: 5_000_000n,
-    openedBy: 'test',
-  });
+  await openPayoutChannel(db, m.merchant.id);
   await db.transaction((tx) =>
     createLedger().post(tx, {
       merchantId: m.merchant.id,

@@ -12,6 +12,7 @@ import { balanceRow } from '../helpers/ledger.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { createMerchant } from '../factories/merchants.ts';
 import { createTestApp, createTestDatabase, type TestContext } from '../helpers/test-app.ts';
+import { parseRoutes } from '../helpers/routes.ts';
 
 // Operator tokens carry scopes (read, review, funds, admin) and an expiry (DESIGN 9 and 10): a token acts
 // only within the scopes it lists, only an admin token mints, lists and revokes tokens, an expired token is
@@ -448,22 +449,4 @@ function folderUpTo(folder: string, count: number) {
     path.join(folder, 'meta/_journal.json'),
     JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }),
   );
-}
-
-type Route = { method: string; url: string };
-
-/** Fastify's route tree, flattened: "├── /api/x (GET, HEAD)" and nested "│   └── /:id (GET)". */
-function parseRoutes(tree: string): Route[] {
-  const routes: Route[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/u.exec(line.trimEnd());
-    if (!match) continue;
-    const depth = match[1].length / 4;
-    stack.length = depth;
-    const url = (stack[depth - 1] ?? '') + match[2];
-    stack[depth] = url;
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url });
-  }
-  return routes;
 }

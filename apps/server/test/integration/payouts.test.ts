@@ -14,6 +14,7 @@ import {
   freshNonce,
   gatewayCall,
   type GatewayMerchant,
+  openPayoutChannel,
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
@@ -42,18 +43,7 @@ const CN_PAYEE = {
 /** A merchant with a sandbox payout channel (1% + 0.50, 1.00 to 50,000.00) and money in. */
 async function payer(fundsMinor = 100_000n): Promise<GatewayMerchant> {
   const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { roles: ['ROOT', 'VIEWER'] });
-  await ctx.database.db.insert(channels).values({
-    merchantId: m.merchant.id,
-    code: 'sandbox-pay',
-    kind: 'payout',
-    country: 'CN',
-    currency: 'CNY',
-    feeRatePpm: 10_000,
-    fixedFeeMinor: 50n,
-    minAmountMinor: 100n,
-    maxAmountMinor: 5_000_000n,
-    openedBy: 'test',
-  });
+  await openPayoutChannel(ctx.database.db, m.merchant.id);
   if (fundsMinor > 0n) {
     await ctx.database.db.transaction((tx) =>
       createLedger().post(tx, {
