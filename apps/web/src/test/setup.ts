@@ -1,31 +1,13 @@
+import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll, expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadLayoutTexts } from '../i18n/index.ts';
+import { resetHttpStateForTests } from '../lib/http.ts';
+import { server } from './server.ts';
 
-// @testing-library/jest-dom is not a dependency; its one matcher these tests need, so an assertion on an
-// element reads as what it checks rather than `toBeTruthy()` on a query that throws anyway.
-expect.extend({
-  toBeInTheDocument(received: unknown) {
-    const isElement = received instanceof Element;
-    const pass = isElement && received.ownerDocument.contains(received);
-    const shown = isElement ? `<${received.tagName.toLowerCase()}>` : this.utils.printReceived(received);
-    return {
-      pass,
-      message: () =>
-        pass
-          ? `expected ${shown} not to be in the document`
-          : `expected ${shown} to be an element in the document`,
-    };
-  },
-});
-
-interface DomMatchers<R = unknown> {
-  toBeInTheDocument: () => R;
-}
-declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
-  interface Matchers<T = any> extends DomMatchers<T> {}
-}
+// The mock API (server.ts): a request nobody answers fails the test.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
 
 // jsdom has neither; antd's responsive hooks and virtual lists need them.
 Object.defineProperty(window, 'matchMedia', {
@@ -62,6 +44,8 @@ beforeAll(async () => {
 
 afterEach(() => {
   cleanup();
+  server.resetHandlers();
+  resetHttpStateForTests();
   localStorage.clear();
   sessionStorage.clear();
 });

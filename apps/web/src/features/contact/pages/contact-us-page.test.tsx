@@ -1,21 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Contact } from '@paydesk/shared/contact/contact.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { apiError, http, json, server } from '../../../test/server.ts';
 import ContactUsPage from './contact-us-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 
 const HOURS: Record<string, string> = {
   en: 'Every day, 09:00–21:00 (UTC+8)',
@@ -37,38 +29,19 @@ let failing: boolean;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   asked = [];
   failing = false;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/merchant/contact') {
-        const lang = new URLSearchParams(search).get('lang') ?? '';
-        asked.push(lang);
-        if (failing) return json(500, { message: 'Server error.', code: 'server_error' });
-        return json(200, { data: contactIn(lang) });
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  server.use(
+    http.get('/api/merchant/contact', ({ request }) => {
+      const lang = new URL(request.url).searchParams.get('lang') ?? '';
+      asked.push(lang);
+      if (failing) return apiError(500, 'server_error', 'Server error.');
+      return json({ data: contactIn(lang) });
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/contactUs', Component: ContactUsPage }], {
-    initialEntries: ['/contactUs'],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-}
+const renderPage = () => renderRoute(ContactUsPage, { path: '/contactUs' });
 
 describe('Contact us', { timeout: 60_000 }, () => {
   it('shows each channel with a link that opens it and a button that copies it', async () => {
@@ -76,7 +49,8 @@ describe('Contact us', { timeout: 60_000 }, () => {
     const telegram = await screen.findByTestId('contact-telegram');
     expect(asked).toEqual(['en']);
     expect(telegram.textContent).toContain('@paydesk_support');
-    expect(within(telegram).getByRole('link', { name: 'Open in Telegram' }).getAttribute('href')).toBe(
+    expect(within(telegram).getByRole('link', { name: 'Open in Telegram' })).toHaveAttribute(
+      'href',
       'https://t.me/paydesk_support',
     );
     const whatsapp = screen.getByTestId('contact-whatsapp');

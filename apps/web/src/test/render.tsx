@@ -1,0 +1,49 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { App } from 'antd';
+import type { ComponentType, ReactNode } from 'react';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+
+type RenderRouteOptions = {
+  /** The route's path pattern (default: the first entry's path). */
+  path?: string;
+  /** Where the memory router starts (default: `path`). */
+  at?: string;
+  /** More routes beside the page's (where its links lead). */
+  routes?: RouteObject[];
+};
+
+/**
+ * A page as the console mounts it (the query client without retries, antd's App for messages and modals,
+ * a memory router), for tests. Answers the router, so a test can see where the page navigated.
+ */
+export function renderRoute(
+  Page: ComponentType,
+  { path = '/', at = path, routes = [] }: RenderRouteOptions = {},
+) {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const router = createMemoryRouter([{ path, Component: Page }, ...routes], { initialEntries: [at] });
+  const view = render(
+    <QueryClientProvider client={client}>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </QueryClientProvider>,
+  );
+  return { ...view, router, client };
+}
+
+/** A component (not a page) inside the same providers, without a router. */
+export function renderWithProviders(ui: ReactNode) {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const view = render(
+    <QueryClientProvider client={client}>
+      <App>{ui}</App>
+    </QueryClientProvider>,
+  );
+  return { ...view, client };
+}

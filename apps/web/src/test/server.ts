@@ -1,0 +1,34 @@
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { setupServer } from 'msw/node';
+
+// One mock API for every web test (MSW): the handlers below answer what any page asks on its way in; a
+// test adds its own with `server.use(...)`, which setup.ts drops after each test. A call no handler
+// answers fails the test (onUnhandledRequest: 'error'), so a page that asks something new is noticed.
+
+/** The console's signed-in user as most tests want it (ROOT of the CNY demo merchant, zone +08:00). */
+export const TEST_USER = {
+  id: 1,
+  name: 'Demo Root',
+  email: 'root@demo.paydesk.test',
+  roles: ['ROOT'],
+  perms: [] as string[],
+  two_factor_enabled: true,
+  timezone: '+08:00',
+  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
+};
+
+/** A JSON answer as the API gives it: `{ data }` for success bodies is the caller's to wrap. */
+export const json = (body: unknown, status = 200) => HttpResponse.json(body as never, { status });
+
+/** The API's error shape (DESIGN 5): a message and a code. */
+export const apiError = (status: number, code: string, message = code) =>
+  HttpResponse.json({ message, code }, { status });
+
+export const defaultHandlers: RequestHandler[] = [
+  http.get('/api/csrf-cookie', () => new HttpResponse(null, { status: 204 })),
+  http.get('/api/merchant/user', () => json({ data: TEST_USER })),
+];
+
+export const server = setupServer(...defaultHandlers);
+
+export { http, HttpResponse };
