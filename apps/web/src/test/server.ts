@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 
 // One mock API for every web test (MSW): the handlers below answer what any page asks on its way in; a
 // test adds its own with `server.use(...)`, which setup.ts drops after each test. A call no handler
-// answers fails the test (onUnhandledRequest: 'error'), so a page that asks something new is noticed.
+// answers fails the test (onUnhandledFrame: 'error'), so a page that asks something new is noticed.
 
 /** The console's signed-in user as most tests want it (ROOT of the CNY demo merchant, zone +08:00). */
 export const TEST_USER = {

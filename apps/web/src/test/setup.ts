@@ -5,8 +5,8 @@ import { loadLayoutTexts } from '../i18n/index.ts';
 import { resetHttpStateForTests } from '../lib/http.ts';
 import { server } from './server.ts';
 
-// The mock API (server.ts): a request nobody answers fails the test.
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The mock API (server.ts): a request nobody answers fails the test (msw 3 names it a frame).
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 // jsdom has neither; antd's responsive hooks and virtual lists need them.
