@@ -1,4 +1,4 @@
-// Two small ESLint rules for the server's module doors (apps/server/README.md).
+// Small ESLint rules for the server's module doors (apps/server/README.md) and the console's feature doors.
 // module-door: outside a server module, its files are reached only through its index.ts. The import is
 // resolved against the importing file, so it holds from any depth (a module's subfolders, cli/, jobs/,
 // app.ts), which a pattern on the import text alone cannot see. Tests (`*.test.ts`) may also import a
@@ -10,53 +10,86 @@
 import path from 'node:path';
 
 const SERVER_SRC = `${path.sep}apps${path.sep}server${path.sep}src${path.sep}`;
+const WEB_SRC = `${path.sep}apps${path.sep}web${path.sep}src${path.sep}`;
 
-/** The module a file belongs to ('ledger' for .../src/modules/ledger/x.ts), or undefined. */
-function moduleOf(file, src) {
-  const inside = path.relative(path.join(src, 'modules'), file);
+/** The part a file belongs to ('ledger' for .../src/modules/ledger/x.ts), or undefined. */
+function partOf(file, src, folder) {
+  const inside = path.relative(path.join(src, folder), file);
   if (inside.startsWith('..') || path.isAbsolute(inside)) return undefined;
   const [name, ...rest] = inside.split(path.sep);
   return rest.length > 0 ? name : undefined;
 }
+const moduleOf = (file, src) => partOf(file, src, 'modules');
 
 const isRepositoryFile = (specifier) => /\.repository(\.ts)?$/.test(specifier);
 const REPOSITORY_NAME = /Repository$/;
 
-/** @type {import('eslint').Rule.RuleModule} */
-export const moduleDoor = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'Another server module is used only through its index.ts.' },
-    schema: [],
-    messages: {
-      door: "Another module is used only through its index.ts ('{{module}}/index.ts'), not '{{specifier}}'.",
+/**
+ * A door rule: below `root` (a path part such as /apps/server/src/), the parts of `folder` are reached from
+ * outside only through their index.ts. `mayPass(file, target, node)` lets an import through where a part
+ * allows it (a test, a lazily loaded page).
+ */
+function doorRule({ root, folder, what, mayPass = () => false }) {
+  return {
+    meta: {
+      type: 'problem',
+      docs: { description: `Another ${what} is used only through its index.ts.` },
+      schema: [],
+      messages: {
+        door: `Another ${what} is used only through its index.ts ('{{part}}/index.ts'), not '{{specifier}}'.`,
+      },
     },
-  },
-  create(context) {
-    const file = path.resolve(context.filename);
-    const at = file.lastIndexOf(SERVER_SRC);
-    if (at < 0) return {};
-    const src = file.slice(0, at + SERVER_SRC.length - 1);
-    const own = moduleOf(file, src);
-    const isTest = file.endsWith('.test.ts');
-    const check = (node) => {
-      const specifier = node.source?.value;
-      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
-      const target = path.resolve(path.dirname(file), specifier);
-      const other = moduleOf(target, src);
-      if (other === undefined || other === own) return;
-      if (target === path.join(src, 'modules', other, 'index.ts')) return;
-      if (isTest && isRepositoryFile(target)) return;
-      context.report({ node: node.source, messageId: 'door', data: { module: other, specifier } });
-    };
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: check,
-    };
-  },
-};
+    create(context) {
+      const file = path.resolve(context.filename);
+      const at = file.lastIndexOf(root);
+      if (at < 0) return {};
+      const src = file.slice(0, at + root.length - 1);
+      const own = partOf(file, src, folder);
+      const check = (node) => {
+        const specifier = node.source?.value;
+        if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+        const target = path.resolve(path.dirname(file), specifier);
+        const other = partOf(target, src, folder);
+        if (other === undefined || other === own) return;
+        if (target === path.join(src, folder, other, 'index.ts')) return;
+        if (mayPass(file, target, node)) return;
+        context.report({ node: node.source, messageId: 'door', data: { part: other, specifier } });
+      };
+      return {
+        ImportDeclaration: check,
+        ExportNamedDeclaration: check,
+        ExportAllDeclaration: check,
+        ImportExpression: check,
+      };
+    },
+  };
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const moduleDoor = doorRule({
+  root: SERVER_SRC,
+  folder: 'modules',
+  what: 'module',
+  mayPass: (file, target) => file.endsWith('.test.ts') && isRepositoryFile(target),
+});
+
+/**
+ * feature-door: in the console, a feature (apps/web/src/features/<name>/) is used by another feature only
+ * through its index.ts, which names what it offers (a page's component, a hook, a button); its api/,
+ * components/ and pages/ are its own. The router (app/) loads a page lazily, by `import()` of its file (one
+ * chunk a page); tests may reach into another feature (to render what it offers beside the page under test).
+ * @type {import('eslint').Rule.RuleModule}
+ */
+export const featureDoor = doorRule({
+  root: WEB_SRC,
+  folder: 'features',
+  what: 'feature',
+  mayPass: (file, target, node) =>
+    /\.test\.tsx?$/.test(file) ||
+    (node.type === 'ImportExpression' &&
+      target.split(path.sep).at(-2) === 'pages' &&
+      !file.includes(`${path.sep}features${path.sep}`)),
+});
 
 /** @type {import('eslint').Rule.RuleModule} */
 export const indexExportsNoRepository = {

@@ -13,7 +13,7 @@ function importsOf(text, file) {
   for (const match of text.matchAll(SIDE_EFFECT)) found.push(match[1]);
   return found
     .map((specifier) => path.resolve(path.dirname(file), specifier))
-    .filter((target) => target.endsWith('.ts') && existsSync(target));
+    .filter((target) => /\.tsx?$/.test(target) && existsSync(target));
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
