@@ -8,13 +8,11 @@ import {
   OpsTopupListQuerySchema,
   RejectTopupBodySchema,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
-import type { CommandSpec } from './ops-commands.ts';
+import { type CommandSpec, REASON } from './command-spec.ts';
 
 // The operator's review of top-ups (DESIGN 10): topup:list|show|approve|reject, clients of /ops/v1/topups.
-// (Type-only import of ops-commands: that file spreads these into its command table.)
 
 const NO = { value: '<R...>', required: true, help: 'the top-up number (topup:list prints it)' };
-const REASON = { value: '<text>', required: true, help: 'why (recorded with your name and the time)' };
 
 const usdt = (amount: string | null) => (amount === null ? '-' : `${groupDecimal(amount)} USDT`);
 const local = (amount: string | null, currency: string) =>
