@@ -15,9 +15,6 @@ import type { OpsTransport } from './transport.ts';
 // `npm run ops -- <command> [options]`: the operator API's command line (DESIGN section 10). Each area's
 // commands are in commands/; this file parses a command line and runs one of them.
 
-export type { CommandSpec, RunContext } from './commands/command-spec.ts';
-export { EXIT } from './commands/command-spec.ts';
-
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   operator: {
     value: '<name>',
