@@ -52,6 +52,7 @@ import type { AccessKeyService } from './modules/access-key/index.ts';
 import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
 import { decrypt } from './lib/crypto.ts';
 import { rateKeyOfAddress } from './lib/ip-address.ts';
+import { logTransport } from './lib/log-format.ts';
 import { redactUrl } from './lib/redact.ts';
 import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -125,7 +126,7 @@ export async function buildApp({
       serializers: {
         req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
       },
-      ...(logStream ? { stream: logStream } : {}),
+      ...(logStream ? { stream: logStream } : { transport: logTransport(process.stdout.isTTY) }),
     },
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import {
   type StepUpFields as StepUpValues,
-  TOTP_CODE_PATTERN,
+  StepUpFieldsSchema,
+  TEXT_MAX,
 } from '@paydesk/shared/security/security.schemas.ts';
 import { type HttpError, isHttpError } from '../lib/http.ts';
+import { isMissing, zodRule } from '../lib/zod-rule.ts';
 
 export type { StepUpValues };
 
@@ -53,17 +55,22 @@ export function StepUpFields({ autoFocus = false }: { autoFocus?: boolean }) {
       <Form.Item
         name="payment_password"
         label={t('stepUp.paymentPassword')}
-        rules={[{ required: true, message: t('stepUp.paymentPasswordRequired') }]}
+        required
+        rules={[
+          zodRule(StepUpFieldsSchema.shape.payment_password, () => t('stepUp.paymentPasswordRequired')),
+        ]}
       >
-        <Input.Password autoComplete="off" autoFocus={autoFocus} />
+        <Input.Password autoComplete="off" autoFocus={autoFocus} maxLength={TEXT_MAX} />
       </Form.Item>
       <Form.Item
         name="code"
         label={t('stepUp.code')}
         extra={t('stepUp.codeHelp')}
+        required
         rules={[
-          { required: true, message: t('stepUp.codeRequired') },
-          { pattern: TOTP_CODE_PATTERN, message: t('stepUp.codeLength') },
+          zodRule(StepUpFieldsSchema.shape.code, (issue) =>
+            isMissing(issue) ? t('stepUp.codeRequired') : t('stepUp.codeLength'),
+          ),
         ]}
       >
         <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />

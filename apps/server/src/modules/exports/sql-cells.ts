@@ -7,10 +7,15 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 // neutralisation for CSV, escaped XML cells for XLSX). The JavaScript writers do the same for rows read in
 // batches (PGlite); exports.test.ts checks both ends on both databases.
 
-/** 1250 -> '12.50' in CNY, '1250' in VND: the exact decimal `fromMinor` writes. */
+/**
+ * 1250 -> '12.50' in CNY, '1250' in VND: the exact decimal `fromMinor` writes. Multiplied by 0.01 rather
+ * than divided by 100: a numeric division keeps only about 16 significant digits (9223372036854775807
+ * would read 92233720368547758.00), a multiplication is exact.
+ */
 export const sqlAmount = (minor: SQLWrapper, currency: Currency): SQL => {
   const exponent = exponentOf(currency);
-  return sql`((${minor})::numeric / ${sql.raw(String(10 ** exponent))})::numeric(40, ${sql.raw(String(exponent))})::text`;
+  const unit = exponent === 0 ? '1' : `0.${'0'.repeat(exponent - 1)}1`;
+  return sql`((${minor})::numeric * ${sql.raw(unit)})::numeric(40, ${sql.raw(String(exponent))})::text`;
 };
 
 /**

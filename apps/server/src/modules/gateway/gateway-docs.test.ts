@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -439,6 +440,59 @@ describe('callback verification examples, run against callbacks signed by hand',
       receiver.stop();
     }
   }, 30_000);
+});
+
+// ---- The sample files
+
+const SAMPLES_DIR = fileURLToPath(new URL('./docs/samples/', import.meta.url));
+/** How each kind of sample file is checked without running it. */
+const SYNTAX_CHECK: Record<string, { command: string; args: (file: string) => string[]; present: boolean }> =
+  {
+    '.sh': { command: 'bash', args: (file) => ['-n', file], present: true },
+    '.mjs': { command: process.execPath, args: (file) => ['--check', file], present: true },
+    '.py': {
+      command: 'python3',
+      args: (file) => ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])', file],
+      present: true,
+    },
+    '.php': { command: 'php', args: (file) => ['-l', file], present: HAS_PHP },
+    '.java': {
+      command: 'javac',
+      args: (file) => ['-encoding', 'UTF-8', '-d', workDir, file],
+      present: HAS_JAVAC,
+    },
+  };
+
+describe('the sample files (docs/samples)', () => {
+  const files = readdirSync(SAMPLES_DIR).sort();
+
+  it('are the examples of the reference, each file once', () => {
+    const examples = [...Object.values(SIGNING_EXAMPLES), ...Object.values(CALLBACK_VERIFICATION_EXAMPLES)];
+    expect(files.map((name) => readFileSync(path.join(SAMPLES_DIR, name), 'utf8')).sort()).toEqual(
+      examples.sort(),
+    );
+  });
+
+  it.each(files)('%s is well-formed', async (name) => {
+    const check = SYNTAX_CHECK[path.extname(name)];
+    expect(check, `a syntax check for ${name}`).toBeDefined();
+    if (!check!.present) return;
+    const result = await run(check!.command, check!.args(path.join(SAMPLES_DIR, name)), workDir);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+  });
+
+  it('a broken sample fails its check', async () => {
+    for (const [name, text] of [
+      ['broken.mjs', 'const = 1;'],
+      ['broken.py', 'def f(:\n'],
+      ['broken.sh', 'if then fi'],
+    ]) {
+      const file = path.join(workDir, name);
+      writeFileSync(file, text);
+      const check = SYNTAX_CHECK[path.extname(name)]!;
+      expect((await run(check.command, check.args(file), workDir)).code, name).not.toBe(0);
+    }
+  });
 });
 
 // ---- The reference text

@@ -26,7 +26,7 @@ import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../g
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
 import type { PayoutRow } from './payouts.repository.ts';
-import type { PayoutsService } from './payouts.service.ts';
+import type { IdempotencyInput, PayoutsService } from './payouts.service.ts';
 
 const TradeNoParams = z.object({ trade_no: z.string() });
 const ourNumber = (value: string) => {
@@ -97,22 +97,24 @@ export function payoutsConsoleRoutes(
         request.body,
       );
       const input = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
-      // Asked before the step-up: the "send it again?" answer must not spend the Google code.
-      if (body.confirm_duplicate !== true) await payouts.assertNotDuplicate(merchant, body);
-      await verifyStepUp(
-        db,
-        user,
-        {
-          paymentPassword: typeof input.payment_password === 'string' ? input.payment_password : undefined,
-          code: typeof input.code === 'string' ? input.code : undefined,
-        },
-        { appKey, client: clientOf(request) },
-      );
-      const row = await payouts.create(
+      const { row } = await payouts.create({
+        source: 'console',
         merchant,
-        { ...body, channel: body.channel, note: body.note ?? null },
-        { source: 'console', userId: user.id, confirmDuplicate: true },
-      );
+        input: { ...body, channel: body.channel, note: body.note ?? null },
+        userId: user.id,
+        confirmDuplicate: body.confirm_duplicate === true,
+        stepUp: () =>
+          verifyStepUp(
+            db,
+            user,
+            {
+              paymentPassword:
+                typeof input.payment_password === 'string' ? input.payment_password : undefined,
+              code: typeof input.code === 'string' ? input.code : undefined,
+            },
+            { appKey, client: clientOf(request) },
+          ),
+      });
       return reply.status(201).send({ data: await payouts.detail(merchant.id, row.tradeNo) });
     },
   );
@@ -203,29 +205,24 @@ export function payoutsGatewayRoutes(
       };
       const header = request.headers['idempotency-key'];
       const claim = request.gatewayClaim;
-      if (header === undefined) {
-        const row = claim
-          ? await payouts.createClaiming(merchant, input, claim)
-          : await payouts.create(merchant, input, { source: 'gateway' });
-        return reply.status(201).send({ data: payouts.gatewayView(row) });
+      let idempotency: IdempotencyInput | undefined;
+      if (header !== undefined) {
+        const parsed = IdempotencyKeySchema.safeParse(header);
+        if (!parsed.success) {
+          // A refusal after the signature check spends the call's nonce, as on every route.
+          if (claim) await claim.confirm();
+          throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+        }
+        idempotency = {
+          key: parsed.data,
+          requestHash: createHash('sha256')
+            .update(request.rawBody ?? Buffer.alloc(0))
+            .digest('hex'),
+          answerOf: (row: PayoutRow) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
+          refusalOf,
+        };
       }
-      const parsed = IdempotencyKeySchema.safeParse(header);
-      if (!parsed.success) {
-        // A refusal after the signature check spends the call's nonce, as on every route.
-        if (claim) await claim.confirm();
-        throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
-      }
-      const idempotency = {
-        key: parsed.data,
-        requestHash: createHash('sha256')
-          .update(request.rawBody ?? Buffer.alloc(0))
-          .digest('hex'),
-        answerOf: (row: PayoutRow) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
-        refusalOf,
-      };
-      const answer = claim
-        ? await payouts.createOnceClaiming(merchant, input, idempotency, claim)
-        : await payouts.createOnce(merchant, input, idempotency);
+      const answer = await payouts.create({ source: 'gateway', merchant, input, claim, idempotency });
       if (!answer.replayed) return reply.status(201).send({ data: payouts.gatewayView(answer.row) });
       // The stored answer goes out as it was first sent, whatever its status.
       return (reply as FastifyReply)

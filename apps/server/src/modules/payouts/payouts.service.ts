@@ -76,6 +76,31 @@ export type IdempotencyInput = {
 };
 /** A stored first answer of the key, replayed as it was sent. */
 export type StoredAnswer = { replayed: true; status: number; body: string };
+/** A payout this call created. */
+export type Created = { replayed: false; row: PayoutRow };
+
+/** A payout sent from the console's form, by a signed-in user. */
+export type ConsoleCreate = {
+  source: 'console';
+  merchant: MerchantRef;
+  input: PayoutInput;
+  userId: number;
+  /** The user answered "send it again?" for a near-duplicate. */
+  confirmDuplicate: boolean;
+  /** The payment password and Google code: checked after the form's rules, before anything is written. */
+  stepUp: () => Promise<void>;
+};
+/** A payout sent through the signed gateway. */
+export type GatewayCreate = {
+  source: 'gateway';
+  merchant: MerchantRef;
+  input: PayoutInput;
+  /** The call's nonce when the signature check left its claim to the payout's statement. */
+  claim?: DeferredClaim;
+  /** The call's Idempotency-Key, when it sent one. */
+  idempotency?: IdempotencyInput;
+};
+type CreateRequest = ConsoleCreate | GatewayCreate;
 
 type TransactionHooks = {
   /** First in the creation's transaction. */
@@ -252,10 +277,10 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
   const memoryKeyOf = (merchant: MerchantRef, input: PayoutInput) => `${merchant.id}:${input.channel ?? ''}`;
 
   /** Creates the payout and holds amount + fee, in one transaction; the hold is its last statement. */
-  async function create(
+  async function insertAndHold(
     merchant: MerchantRef,
     input: PayoutInput,
-    options: { source: 'console' | 'gateway'; userId?: number; confirmDuplicate?: boolean },
+    options: { source: 'console' | 'gateway'; userId?: number },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
     const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
@@ -267,9 +292,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     if (options.source === 'gateway')
       setNewest(channelMemory, memoryKeyOf(merchant, input), channel, CHANNEL_MEMORY_MAX);
     const payout = newPayout(merchant, input, channel, options);
-    if (options.source === 'console' && !options.confirmDuplicate) {
-      await assertNotDuplicate(merchant, input);
-    }
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
         await inTransaction.first?.(tx);
@@ -313,9 +335,9 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     claim: DeferredClaim,
   ): Promise<PayoutRow> {
     const made = await oneStatement(merchant, input, claim);
-    if (!made || !made.current) return create(await claim.confirm(), input, { source: 'gateway' });
+    if (!made || !made.current) return insertAndHold(await claim.confirm(), input, { source: 'gateway' });
     if (!made.claimed) throw claim.reused();
-    if (!made.go) return create(merchant, input, { source: 'gateway' });
+    if (!made.go) return insertAndHold(merchant, input, { source: 'gateway' });
     if (!made.row) throw new InsufficientFundsError();
     return made.row;
   }
@@ -331,7 +353,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     input: PayoutInput,
     idempotency: IdempotencyInput,
     claim: DeferredClaim,
-  ): Promise<{ replayed: false; row: PayoutRow } | StoredAnswer> {
+  ): Promise<Created | StoredAnswer> {
     const made = await oneStatement(merchant, input, claim, (row) => {
       const answer = idempotency.answerOf(row);
       return {
@@ -403,7 +425,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     merchant: MerchantRef,
     input: PayoutInput,
     idempotency: IdempotencyInput,
-  ): Promise<{ replayed: false; row: PayoutRow } | StoredAnswer> {
+  ): Promise<Created | StoredAnswer> {
     const { key, requestHash } = idempotency;
     const replayOf = (stored: NonNullable<Awaited<ReturnType<typeof repo.findKey>>>): StoredAnswer => {
       if (stored.scope !== PAYOUT_CREATE || stored.requestHash !== requestHash) {
@@ -427,7 +449,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
       at: now(),
     });
     try {
-      const row = await create(
+      const row = await insertAndHold(
         merchant,
         input,
         { source: 'gateway' },
@@ -476,8 +498,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
 
   /**
    * The near-duplicate rule of the console's form (DESIGN 4): a payout of this amount to this account in the
-   * last 10 minutes (that did not fail) asks to confirm first (409 possible_duplicate). The route checks it
-   * before the step-up, so the answer does not spend the user's Google code.
+   * last 10 minutes (that did not fail) asks to confirm first (409 possible_duplicate). It is asked before
+   * the step-up, so the answer does not spend the user's Google code.
    */
   async function assertNotDuplicate(
     merchant: MerchantRef,
@@ -487,7 +509,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     try {
       amountMinor = toMinor(input.amount, merchant.currency);
     } catch {
-      return; // create() answers the malformed amount
+      return; // insertAndHold answers the malformed amount
     }
     const similar = await repo.recentSimilar(
       db,
@@ -503,6 +525,34 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
         { code: ERROR_CODES.possibleDuplicate, fields: { trade_no: similar.tradeNo } },
       );
     }
+  }
+
+  /**
+   * The one way to create a payout. The console's: the near-duplicate rule unless confirmed, then the
+   * caller's step-up, then the payout. The gateway's: under an Idempotency-Key its answer is kept
+   * (createOnce), and when the call's nonce is not claimed yet the payout's one statement claims it
+   * (createClaiming, createOnceClaiming); the caller never picks the way.
+   */
+  async function create(request: ConsoleCreate): Promise<Created>;
+  async function create(request: GatewayCreate): Promise<Created | StoredAnswer>;
+  async function create(request: CreateRequest): Promise<Created | StoredAnswer> {
+    const { merchant, input } = request;
+    if (request.source === 'console') {
+      if (!request.confirmDuplicate) await assertNotDuplicate(merchant, input);
+      await request.stepUp();
+      const row = await insertAndHold(merchant, input, { source: 'console', userId: request.userId });
+      return { replayed: false, row };
+    }
+    const { claim, idempotency } = request;
+    if (idempotency) {
+      return claim
+        ? createOnceClaiming(merchant, input, idempotency, claim)
+        : createOnce(merchant, input, idempotency);
+    }
+    const row = claim
+      ? await createClaiming(merchant, input, claim)
+      : await insertAndHold(merchant, input, { source: 'gateway' });
+    return { replayed: false, row };
   }
 
   /**
@@ -693,10 +743,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
 
   return {
     create,
-    createClaiming,
-    createOnceClaiming,
-    createOnce,
-    assertNotDuplicate,
     transition,
     findAny,
     findForMerchant,

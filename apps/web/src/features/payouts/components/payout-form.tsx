@@ -10,12 +10,14 @@ import {
   ACCOUNT_TYPES,
   type AccountType,
   type ConsolePayoutBody,
+  ConsolePayoutBodySchema,
   type PayoutChannel,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { currencyUnit, formatMoney, MoneyText } from '../../../components/money-text.tsx';
 import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { type HttpError, isHttpError } from '../../../lib/http.ts';
+import { zodRule } from '../../../lib/zod-rule.ts';
 import { isPossibleDuplicate, useCreatePayout } from '../api/create-payout.ts';
 import type { PayoutChannels } from '../api/get-payout-channels.ts';
 import {
@@ -273,7 +275,8 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
         <Form.Item
           name="channel"
           label={t('form.channel')}
-          rules={[{ required: true, message: t('rules.channel') }]}
+          required
+          rules={[zodRule(ConsolePayoutBodySchema.shape.channel, () => t('rules.channel'))]}
           extra={
             channel &&
             t('form.channelTerms', {

@@ -1,19 +1,12 @@
 import { Button, Divider, Form, Input, Space, App } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UpdateNotifyUrlBodySchema } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { isHttpError } from '../../../lib/http.ts';
+import { trimmed, zodRule } from '../../../lib/zod-rule.ts';
 import { useUpdateNotifyUrl } from '../api/update-notify-url.ts';
 
 const NOTIFY_URL_MAX = 500;
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 type Values = { notify_url?: string };
 
@@ -60,13 +53,15 @@ export function NotifyUrlForm({ notifyUrl }: { notifyUrl: string | null }) {
               name="notify_url"
               noStyle
               rules={[
-                { max: NOTIFY_URL_MAX, message: t('accessKey.notifyUrlTooLong', { count: NOTIFY_URL_MAX }) },
-                {
-                  validator: (_, value?: string) =>
-                    !value?.trim() || isHttpUrl(value.trim())
-                      ? Promise.resolve()
-                      : Promise.reject(new Error(t('accessKey.notifyUrlInvalid'))),
-                },
+                // An empty address clears it (the form sends null).
+                zodRule(
+                  UpdateNotifyUrlBodySchema.shape.notify_url,
+                  (issue) =>
+                    issue.code === 'too_big'
+                      ? t('accessKey.notifyUrlTooLong', { count: NOTIFY_URL_MAX })
+                      : t('accessKey.notifyUrlInvalid'),
+                  trimmed,
+                ),
               ]}
             >
               <Input

@@ -8,13 +8,11 @@ import {
   OpsTopupListQuerySchema,
   RejectTopupBodySchema,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
-import type { CommandSpec } from './ops-commands.ts';
+import { type CommandSpec, REASON, table } from './command-spec.ts';
 
 // The operator's review of top-ups (DESIGN 10): topup:list|show|approve|reject, clients of /ops/v1/topups.
-// (Type-only import of ops-commands: that file spreads these into its command table.)
 
 const NO = { value: '<R...>', required: true, help: 'the top-up number (topup:list prints it)' };
-const REASON = { value: '<text>', required: true, help: 'why (recorded with your name and the time)' };
 
 const usdt = (amount: string | null) => (amount === null ? '-' : `${groupDecimal(amount)} USDT`);
 const local = (amount: string | null, currency: string) =>
@@ -69,15 +67,7 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
         t.credited_amount === null ? '-' : local(t.credited_amount, t.credited_currency),
         t.created_at,
       ]);
-      if (rows.length === 0) return ['(none)'];
-      const header = ['NO', 'MERCHANT', 'STATUS', 'NETWORK', 'USDT', 'CREDITED', 'SUBMITTED'];
-      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-      const line = (cells: string[]) =>
-        cells
-          .map((c, i) => c.padEnd(widths[i]))
-          .join('  ')
-          .trimEnd();
-      return [line(header), ...rows.map(line)];
+      return table(['NO', 'MERCHANT', 'STATUS', 'NETWORK', 'USDT', 'CREDITED', 'SUBMITTED'], rows);
     },
     examples: [
       'npm run ops -- topup:list --status pending_review',

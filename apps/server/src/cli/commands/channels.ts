@@ -1,0 +1,96 @@
+import {
+  CloseChannelBodySchema,
+  ListChannelsQuerySchema,
+  OpenChannelBodySchema,
+} from '../../modules/ops/index.ts';
+import { type CommandSpec, MERCHANT, REASON, table } from './command-spec.ts';
+
+// A merchant's channels: channel:open|close|list.
+
+type ChannelView = {
+  merchant: string;
+  code: string;
+  kind: string;
+  status: string;
+  currency: string;
+  fee_rate: string;
+  fixed_fee: string;
+  min_amount: string;
+  max_amount: string;
+  settlement_cycle: string | null;
+  sandbox_mode: string;
+};
+
+const channelLine = (c: ChannelView) =>
+  `${c.merchant} ${c.kind} channel ${c.code} (${c.status}): fee ${c.fee_rate}% + ${c.fixed_fee} ${c.currency}, ` +
+  `${c.min_amount} to ${c.max_amount}${c.settlement_cycle ? `, settles ${c.settlement_cycle}` : ''}, sandbox ${c.sandbox_mode}.`;
+
+export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
+  'channel:open': {
+    summary: "Open a channel for a merchant (or open it again with new terms); merchants' orders use it.",
+    options: {
+      merchant: MERCHANT,
+      code: { value: '<code>', required: true, help: 'what merchants send as channel, e.g. sandbox' },
+      kind: { value: 'collection|payout', required: true, help: 'what the channel does' },
+      country: { value: 'CN|IN|BR|VN', help: "default: the merchant's currency's country" },
+      'fee-rate': { value: '<percent>', required: true, help: 'fee rate in percent, e.g. 1.5' },
+      'fixed-fee': { value: '<amount>', help: 'fixed fee per order (default 0)' },
+      'min-amount': { value: '<amount>', required: true, help: 'smallest order amount' },
+      'max-amount': { value: '<amount>', required: true, help: 'largest order amount' },
+      cycle: { value: 'T0|T1', help: 'settlement cycle of a collection channel (default T1)' },
+      'expiry-minutes': { value: '<n>', help: 'minutes before an unpaid collection closes (default 30)' },
+      'sandbox-mode': { value: 'manual|auto', help: 'auto: orders finish by themselves (demo traffic)' },
+      'success-rate': { value: '<percent>', help: 'auto mode: share of orders paid (default 90)' },
+      'delay-seconds': { value: '<n>', help: 'auto mode: seconds before an order finishes (default 5)' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: OpenChannelBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/channels/open', body }),
+    print: (data) => [`Opened: ${channelLine(data.channel as ChannelView)}`],
+    examples: [
+      'npm run ops -- channel:open --merchant M100001 --code sandbox --kind collection --fee-rate 1.5 --min-amount 1.00 --max-amount 50000.00 --cycle T1 --reason "onboarding"',
+    ],
+  },
+  'channel:close': {
+    summary: 'Close a channel: new orders can no longer use it (orders already made go on).',
+    options: {
+      merchant: MERCHANT,
+      code: { value: '<code>', required: true, help: 'the channel code' },
+      kind: { value: 'collection|payout', required: true, help: 'the channel kind' },
+      reason: REASON,
+    },
+    changes: true,
+    schema: CloseChannelBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/channels/close', body }),
+    print: (data) => [`Closed: ${channelLine(data.channel as ChannelView)}`],
+    examples: [
+      'npm run ops -- channel:close --merchant M100001 --code sandbox --kind payout --reason "bank outage"',
+    ],
+  },
+  'channel:list': {
+    summary: "List channels, every merchant's or one's.",
+    options: { merchant: { value: '<no>', help: 'only this merchant' } },
+    changes: false,
+    schema: ListChannelsQuerySchema,
+    request: (query) => ({
+      method: 'GET',
+      path: `/ops/v1/channels${query.merchant ? `?merchant=${encodeURIComponent(String(query.merchant))}` : ''}`,
+    }),
+    print: (data) => {
+      const rows = (data as unknown as ChannelView[]).map((c) => [
+        c.merchant,
+        c.kind,
+        c.code,
+        c.status,
+        c.currency,
+        `${c.fee_rate}% + ${c.fixed_fee}`,
+        `${c.min_amount} - ${c.max_amount}`,
+        c.settlement_cycle ?? '',
+        c.sandbox_mode,
+      ]);
+      return table(['MERCHANT', 'KIND', 'CODE', 'STATUS', 'CUR', 'FEE', 'LIMITS', 'CYCLE', 'SANDBOX'], rows);
+    },
+    examples: ['npm run ops -- channel:list', 'npm run ops -- channel:list --merchant M100001 --json'],
+  },
+};
