@@ -165,6 +165,8 @@ export const collections = pgTable(
     returnUrl: text('return_url'),
     payerName: text('payer_name'),
     note: text('note'),
+    /** The channel's own number for the order (the spec's outNo, "associated order number"), once it gave one. */
+    channelRef: text('channel_ref'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** When it became closed or failed. */

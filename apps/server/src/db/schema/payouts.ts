@@ -49,6 +49,8 @@ export const payouts = pgTable(
     notifyUrl: text('notify_url'),
     note: text('note'),
     failureReason: text('failure_reason'),
+    /** The channel's own number for the payout (the spec's outNo, "associated order number"), once it took it. */
+    channelRef: text('channel_ref'),
     processingAt: timestamp('processing_at', { withTimezone: true }),
     /** success, failed, cancelled or rejected. */
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
 import { AppError } from '../../lib/errors.ts';
 import type { ChannelRow } from './channels.repository.ts';
@@ -40,6 +41,13 @@ export function channelUnavailable(kind: 'collection' | 'payout', code: string |
  * (config.sandboxEnabled). In production without --demo nothing would ever finish a sandbox order, and a
  * sandbox payout would hold the merchant's funds for good, so it is refused as if the channel were closed.
  */
+/**
+ * The sandbox channel's own number for an order it took or reported, as a bank's reference would be (the
+ * order's channel_ref, the console's "associated order number"): "SBX" and 16 random digits.
+ */
+export const newSandboxReference = (): string =>
+  `SBX${String(randomInt(0, 100_000_000)).padStart(8, '0')}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+
 export const takesNewOrders = (channel: Pick<ChannelRow, 'provider'>, sandboxEnabled: boolean): boolean =>
   sandboxEnabled || channel.provider !== 'sandbox';
 

@@ -227,16 +227,17 @@ export const collectionsRepository = {
   finish: async (
     tx: Tx,
     id: number,
-    set: { status: 'paid' | 'failed' | 'closed'; at: Date },
+    set: { status: 'paid' | 'failed' | 'closed'; at: Date; channelRef?: string },
     onlyExpiredBy?: Date,
   ): Promise<CollectionRow | undefined> => {
     const [row] = await tx
       .update(collections)
-      .set(
-        set.status === 'paid'
+      .set({
+        ...(set.status === 'paid'
           ? { status: 'paid', paidAt: set.at }
-          : { status: set.status, finishedAt: set.at },
-      )
+          : { status: set.status, finishedAt: set.at }),
+        ...(set.channelRef === undefined ? {} : { channelRef: set.channelRef }),
+      })
       .where(
         and(
           eq(collections.id, id),

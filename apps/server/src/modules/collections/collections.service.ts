@@ -327,7 +327,12 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
    * to_be_paid -> paid | failed | closed, with its callback, in one transaction. A repeat or a race answers
    * 409 and changes nothing. `closed` only once the order has expired.
    */
-  async function finish(tradeNo: string, status: 'paid' | 'failed' | 'closed'): Promise<CollectionRow> {
+  async function finish(
+    tradeNo: string,
+    status: 'paid' | 'failed' | 'closed',
+    /** The channel's own number for the order, when the channel reported it. */
+    channelRef?: string,
+  ): Promise<CollectionRow> {
     return transactionWithRetry(db, async (tx) => {
       const order = await repo.findAnyByTradeNo(tx, tradeNo);
       if (!order) throw notFound('The order was not found.');
@@ -335,7 +340,12 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       if (status !== 'closed' && order.expiresAt <= at) {
         throw conflict('The order has expired and can no longer be paid.', ERROR_CODES.orderNotPayable);
       }
-      const row = await repo.finish(tx, order.id, { status, at }, status === 'closed' ? at : undefined);
+      const row = await repo.finish(
+        tx,
+        order.id,
+        { status, at, channelRef },
+        status === 'closed' ? at : undefined,
+      );
       if (!row) {
         throw conflict(
           `The order is ${order.status}; it cannot become ${status}.`,

@@ -29,6 +29,7 @@ import {
   channelUnavailable,
   findChannelById,
   findOpenChannel,
+  newSandboxReference,
   takesNewOrders,
 } from '../channels/index.ts';
 import {
@@ -151,6 +152,7 @@ const asWritten = (values: NewPayout): PayoutRow => ({
   notifyUrl: null,
   note: null,
   failureReason: null,
+  channelRef: null,
   processingAt: null,
   finishedAt: null,
   refundedAt: null,
@@ -563,6 +565,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     tradeNo: string,
     to: PayoutStatus,
     reason: string | null = null,
+    /** The channel's own number for the payout, given when it takes it (to processing). */
+    channelRef?: string,
   ): Promise<PayoutRow> {
     return transactionWithRetry(db, async (tx) => {
       const row = await repo.findAnyByTradeNo(tx, tradeNo);
@@ -574,7 +578,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
       const at = now();
       const set =
         to === 'processing'
-          ? { status: to, processingAt: at }
+          ? { status: to, processingAt: at, ...(channelRef === undefined ? {} : { channelRef }) }
           : to === 'refund_received'
             ? { status: to, refundedAt: at, failureReason: reason }
             : { status: to, finishedAt: at, failureReason: to === 'success' ? null : reason };
@@ -709,7 +713,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     if (!row) return null;
     try {
       if (row.status === 'pending') {
-        const processing = await transition(tradeNo, 'processing');
+        const processing = await transition(tradeNo, 'processing', null, newSandboxReference());
         const channel = await findChannelById(db, row.channelId);
         await db.transaction(async (tx) => {
           await jobs.send(

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ERROR_CODES, fromMinor, type Currency } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { findChannelById } from '../channels/index.ts';
+import { findChannelById, newSandboxReference } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import {
@@ -73,7 +73,7 @@ export function createSandboxService({
     if (!channel || channel.sandboxMode !== 'auto') return null;
     const paid = random() * 1_000_000 < channel.sandboxSuccessPpm;
     try {
-      return await collections.finish(tradeNo, paid ? 'paid' : 'failed');
+      return await collections.finish(tradeNo, paid ? 'paid' : 'failed', newSandboxReference());
     } catch (error) {
       // Paid on the page or expired meanwhile: nothing left to do.
       if (error instanceof AppError && error.status === 409) return null;
@@ -88,7 +88,9 @@ export function createSandboxService({
       if (result === 'paid')
         throw ValidationError.field('result', 'A payout ends in success, failed or refunded.');
       const row = await payouts.findAny(tradeNo);
-      if (row?.status === 'pending') await payouts.transition(tradeNo, 'processing');
+      if (row?.status === 'pending') {
+        await payouts.transition(tradeNo, 'processing', null, newSandboxReference());
+      }
       const done = await payouts.transition(
         tradeNo,
         result === 'refunded' ? 'refund_received' : result,
@@ -99,7 +101,7 @@ export function createSandboxService({
     if (result !== 'paid' && result !== 'failed') {
       throw ValidationError.field('result', 'A collection ends paid or failed.');
     }
-    const row = await collections.finish(tradeNo, result);
+    const row = await collections.finish(tradeNo, result, newSandboxReference());
     return { tradeNo: row.tradeNo, status: row.status, merchantId: row.merchantId };
   }
 
@@ -159,7 +161,7 @@ export function registerSandboxModule(
         const parsed = ResultBody.safeParse(request.body);
         if (!parsed.success) throw ValidationError.field('result', 'The result must be paid or failed.');
         try {
-          await collections.finish(request.params.trade_no, parsed.data.result);
+          await collections.finish(request.params.trade_no, parsed.data.result, newSandboxReference());
         } catch (error) {
           // Already finished or expired: the page shows where the order stands.
           if (!(error instanceof AppError) || (error.status !== 409 && error.status !== 404)) throw error;
