@@ -4,7 +4,7 @@ import {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { collections } from '../../db/schema/index.ts';
 import type { Titles } from '../exports/index.ts';
-import { defineList, orderRollup } from '../lists/index.ts';
+import { defineList, orderColumns, orderListParts } from '../lists/index.ts';
 import { collectionView } from './collections.service.ts';
 
 const COLLECTION_STATUS_LABELS: Record<string, Titles> = {
@@ -25,44 +25,13 @@ export const collectionsList = defineList({
   perm: 'collection:view',
   query: CollectionListQuerySchema,
   response: CollectionListResponseSchema,
-  table: collections,
-  filters: {
-    tradeNo: { column: collections.tradeNo, query: 'trade_no' },
-    outTradeNo: { column: collections.outTradeNo, query: 'out_trade_no' },
-    status: { column: collections.status, query: 'status' },
-  },
-  numbers: ['tradeNo', 'outTradeNo'],
-  sums: {
-    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: collections.amountMinor },
-    feeMinor: { name: 'fee', of: (r) => r.feeMinor, sql: collections.feeMinor },
-  },
-  rollup: orderRollup('collection'),
+  ...orderListParts(collections, 'collection'),
   view: (row) => collectionView(row),
   export: {
     kind: 'collections',
     title: { en: 'Collections', 'zh-cn': '代收订单', vi: 'Đơn thu hộ' },
     columns: [
-      {
-        title: { en: 'Order number', 'zh-cn': '订单号', vi: 'Mã đơn hàng' },
-        type: 'text',
-        value: (r) => r.tradeNo,
-      },
-      {
-        title: { en: 'Merchant order number', 'zh-cn': '商户订单号', vi: 'Mã đơn hàng của thương nhân' },
-        type: 'text',
-        value: (r) => r.outTradeNo,
-      },
-      {
-        title: { en: 'Amount', 'zh-cn': '金额', vi: 'Số tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.amountMinor),
-      },
-      {
-        title: { en: 'Service fee', 'zh-cn': '手续费', vi: 'Phí dịch vụ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.feeMinor),
-      },
-      { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
+      ...orderColumns(),
       {
         title: { en: 'Order status', 'zh-cn': '订单状态', vi: 'Trạng thái đơn' },
         type: 'text',

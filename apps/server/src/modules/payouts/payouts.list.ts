@@ -2,7 +2,7 @@ import { maskAccount } from '@paydesk/shared/payouts/bank-rules.ts';
 import { PayoutListQuerySchema, PayoutListResponseSchema } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { payouts } from '../../db/schema/index.ts';
 import type { Titles } from '../exports/index.ts';
-import { defineList, orderRollup } from '../lists/index.ts';
+import { defineList, orderColumns, orderListParts } from '../lists/index.ts';
 import { payoutView } from './payouts.service.ts';
 
 const STATUS: Record<string, Titles> = {
@@ -21,44 +21,13 @@ export const payoutsList = defineList({
   perm: 'payout:view',
   query: PayoutListQuerySchema,
   response: PayoutListResponseSchema,
-  table: payouts,
-  filters: {
-    tradeNo: { column: payouts.tradeNo, query: 'trade_no' },
-    outTradeNo: { column: payouts.outTradeNo, query: 'out_trade_no' },
-    status: { column: payouts.status, query: 'status' },
-  },
-  numbers: ['tradeNo', 'outTradeNo'],
-  sums: {
-    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: payouts.amountMinor },
-    feeMinor: { name: 'fee', of: (r) => r.feeMinor, sql: payouts.feeMinor },
-  },
-  rollup: orderRollup('payout'),
+  ...orderListParts(payouts, 'payout'),
   view: (row) => payoutView(row),
   export: {
     kind: 'payouts',
     title: { en: 'Payouts', 'zh-cn': '代付订单', vi: 'Đơn chi hộ' },
     columns: [
-      {
-        title: { en: 'Order number', 'zh-cn': '订单号', vi: 'Mã đơn hàng' },
-        type: 'text',
-        value: (r) => r.tradeNo,
-      },
-      {
-        title: { en: 'Merchant order number', 'zh-cn': '商户订单号', vi: 'Mã đơn hàng của thương nhân' },
-        type: 'text',
-        value: (r) => r.outTradeNo,
-      },
-      {
-        title: { en: 'Amount', 'zh-cn': '金额', vi: 'Số tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.amountMinor),
-      },
-      {
-        title: { en: 'Service fee', 'zh-cn': '手续费', vi: 'Phí dịch vụ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.feeMinor),
-      },
-      { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
+      ...orderColumns(),
       {
         title: { en: 'Status', 'zh-cn': '状态', vi: 'Trạng thái' },
         type: 'text',
