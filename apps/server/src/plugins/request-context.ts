@@ -1,5 +1,5 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance } from 'fastify';
 import type { SessionCheck } from './auth-context.ts';
 
 // What a request's code reads about the request without being handed it: the list code several layers
@@ -11,25 +11,13 @@ import type { SessionCheck } from './auth-context.ts';
 type RequestStore = { sessionCheck?: SessionCheck };
 
 const storage = new AsyncLocalStorage<RequestStore>();
-const resources = new WeakMap<FastifyRequest, AsyncResource>();
 
 /**
- * Opens the request's store in its first hook. A body is read on the socket's events, outside it, so the
- * hooks from preValidation on (and the handler) are brought back into it, as @fastify/request-context does.
+ * Opens the request's store in its first hook: every later hook and the handler run in it (a body read on
+ * the socket's events too: request-context.test.ts).
  */
 export function registerRequestContext(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    storage.run({}, () => {
-      const resource = new AsyncResource('paydesk-request');
-      resources.set(request, resource);
-      resource.runInAsyncScope(done);
-    });
-  });
-  app.addHook('preValidation', (request, _reply, done) => {
-    const resource = resources.get(request);
-    if (resource) resource.runInAsyncScope(done);
-    else done();
-  });
+  app.addHook('onRequest', (_request, _reply, done) => storage.run({}, done));
 }
 
 /** Set by the session module on a pure read on a remembered session (see SessionCheck). */
