@@ -5,9 +5,9 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { queryRows } from '../apps/server/src/db/client.ts';
 import { merchants, users } from '../apps/server/src/db/schema/index.ts';
 import { hashPassword } from '../apps/server/src/lib/password.ts';
+import { encodeCursor } from '../apps/server/src/lib/cursor.ts';
 import { fundFlowsRepository } from '../apps/server/src/modules/ledger/fund-flows.repository.ts';
-import { createFundsService, encodeCursor } from '../apps/server/src/modules/ledger/funds.service.ts';
-import { createLedger } from '../apps/server/src/modules/ledger/index.ts';
+import { fundFlowsList } from '../apps/server/src/modules/ledger/index.ts';
 import { createBenchDatabase, fixed, ms, time, timeRounds } from './lib.ts';
 
 // The first page of one merchant's fund flow filtered by type, at 1,000,000 entries, against the bare SQL
@@ -95,7 +95,9 @@ export async function runFundFlowList(): Promise<void> {
     await db.execute(sql`vacuum analyze`);
     console.log(`loaded in ${fixed((performance.now() - started) / 1000, 1)} s`);
 
-    const funds = createFundsService({ db, ledger: createLedger() });
+    const funds = {
+      list: (v: typeof viewer, q: Parameters<typeof fundFlowsList.read>[2]) => fundFlowsList.read(db, v, q),
+    };
     const viewer = { merchantId: merchant.id, currency: 'CNY' as const, timeZone: 'UTC' };
     const query = (page: number, cursor?: string) =>
       ({ page, per_page: PER_PAGE, type: TYPE, cursor }) as const;
@@ -156,7 +158,7 @@ export async function runFundFlowList(): Promise<void> {
     const [bare1, page, totals, service1, http1] = await timeRounds(
       [
         () => bareQuery(0),
-        () => fundFlowsRepository.findPage(db, filter, PER_PAGE + 1, { offset: 0 }),
+        () => fundFlowsList.page(db, filter, PER_PAGE + 1, { offset: 0 }),
         () => fundFlowsRepository.totals(db, filter),
         () => funds.list(viewer, query(1)),
         () => http(`/api/merchant/fund-flows?type=${TYPE}&per_page=${PER_PAGE}`),

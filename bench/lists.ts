@@ -568,7 +568,7 @@ export async function runLists(): Promise<void> {
           (!/"sessions"/.test(q.text) || q.text.includes('coalesce(sum(')),
       );
       // A search by number is one statement: its page with the session's confirmation, its totals the
-      // page's rows (cursorPage's whole).
+      // page's rows (the list kit's read).
       const whole = page.length === 1 && sums.length === 0 && page[0].text.includes('"sessions"');
       if (page.length !== 1 || (sums.length !== 1 && !whole))
         throw new Error(

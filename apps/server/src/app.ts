@@ -58,6 +58,7 @@ import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { registerRechargesModule } from './modules/recharges/index.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerRequestContext } from './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { refuseUnstorableText } from './plugins/text-input.ts';
 import { registerReportsModule } from './modules/reports/index.ts';
@@ -148,6 +149,8 @@ export async function buildApp({
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First: every later hook and handler of a request runs in its store.
+  registerRequestContext(app);
   registerErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -165,7 +165,7 @@ export type Database = {
 };
 
 /**
- * The list sums' own connections on PostgreSQL (hourlyTotals runs there), on which PostgreSQL runs every
+ * The list sums' own connections on PostgreSQL (rollupSums runs there), on which PostgreSQL runs every
  * prepared statement with its plan made without values (plan_cache_mode = force_generic_plan). A sums
  * statement reads rollups by index and at most the rows at an hour's edges, whatever its values; but where
  * its plan for a run's values is costed below that one (a range of rows, without values, is costed at 0.5%

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { closeOrderMinutes, foldOrderHourlySlots } from '../db/order-totals.ts';
+import { closeOrderMinutes, foldOrderHourlySlots } from '../modules/lists/index.ts';
 import { deleteSpentRateLimits } from '../db/rate-limits.ts';
 import { deleteExpiredSessions } from '../modules/auth/index.ts';
 import { deleteExpiredNonces } from '../modules/gateway/index.ts';

@@ -34,7 +34,7 @@ export type Guards = {
  * a statement of its own instead of its own round trip. `take()` answers, to the first caller only, a select
  * of the session's `fingerprint` and `last_active_at` (its id as the statement's value `session_id`); that
  * caller must then `settle` with the row it read (undefined: none, or its statement failed). Untaken, the
- * session module confirms it itself.
+ * session module confirms it itself. A request carries it in its context (plugins/request-context.ts).
  */
 export type SessionCheck = {
   take(): { select: SQL; id: string } | undefined;
@@ -44,8 +44,6 @@ export type SessionCheck = {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
-    /** Set on a pure read on a remembered session: see SessionCheck. */
-    sessionCheck: SessionCheck | null;
   }
   interface FastifyContextConfig {
     /** See PURE_READ. */
@@ -73,15 +71,11 @@ export const clientOf = (request: FastifyRequest): ClientInfo => ({
 });
 
 /**
- * The merchant a console read acts for, its currency, the time zone its dates are read in, and the
- * confirmation of its session it may carry in a statement (a list's sums).
+ * The merchant a console read acts for, its currency and the time zone its dates are read in. (The
+ * confirmation of its session a list may carry in a statement is in the request's context:
+ * plugins/request-context.ts.)
  */
-export type Viewer = {
-  merchantId: number;
-  currency: Currency;
-  timeZone: string;
-  sessionCheck?: SessionCheck;
-};
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
 
 /** The viewer of a signed-in request: the user's time zone, else the console's X-Timezone header. */
 export function viewerOf(request: FastifyRequest): Viewer {
@@ -90,6 +84,5 @@ export function viewerOf(request: FastifyRequest): Viewer {
     merchantId: merchant.id,
     currency: merchant.currency,
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
-    ...(request.sessionCheck ? { sessionCheck: request.sessionCheck } : {}),
   };
 }

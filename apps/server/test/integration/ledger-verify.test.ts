@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, queryRows } from '../../src/db/client.ts';
-import { horizonMoved } from '../../src/db/hourly-totals.ts';
+import { horizonMoved } from '../../src/modules/lists/index.ts';
 import { fundFlows, holds } from '../../src/db/schema/index.ts';
 import {
   createLedger,

@@ -8,7 +8,7 @@ import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createTestApp, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
 
 // A search by number answers its first page with the totals of the page's own rows, read in one statement
-// with the session's confirmation (lib/cursor.ts cursorPage, db/keyset.ts listPage). Page 2 of the same
+// with the session's confirmation (modules/lists list-kit.ts read, keyset.ts listPage). Page 2 of the same
 // search reads its totals the other way, from the database's sums statement: both must say the same, for
 // a match, a match the other filters exclude, no match, and a number shared by several fund flow entries.
 

@@ -3,11 +3,15 @@ import pg from 'pg';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../../src/db/client.ts';
-import { horizonMoved } from '../../src/db/hourly-totals.ts';
-import { closeOrderMinutes, foldOrderHourlySlots, type OrderFilter } from '../../src/db/order-totals.ts';
+import {
+  closeOrderMinutes,
+  foldOrderHourlySlots,
+  horizonMoved,
+  type OrderFilter,
+} from '../../src/modules/lists/index.ts';
 import { sweepExpired } from '../../src/jobs/housekeeping.ts';
-import { collectionsRepository } from '../../src/modules/collections/collections.repository.ts';
-import { payoutsRepository } from '../../src/modules/payouts/payouts.repository.ts';
+import { collectionsList } from '../../src/modules/collections/index.ts';
+import { payoutsList } from '../../src/modules/payouts/index.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
 
@@ -90,7 +94,7 @@ describe('list sums from the hourly rollup', () => {
   it('equal the collections’ own sums for any filter', async () => {
     await fc.assert(
       fc.asyncProperty(filters(['to_be_paid', 'paid', 'closed', 'failed'], 'C'), async (f) => {
-        expect(await collectionsRepository.totals(ctx.database.db, f)).toEqual(await scan('collections', f));
+        expect(await collectionsList.totals(ctx.database.db, f)).toEqual(await scan('collections', f));
       }),
       { numRuns: 60 },
     );
@@ -101,7 +105,7 @@ describe('list sums from the hourly rollup', () => {
       fc.asyncProperty(
         filters(['pending', 'processing', 'success', 'failed', 'refund_received'], 'P'),
         async (f) => {
-          expect(await payoutsRepository.totals(ctx.database.db, f)).toEqual(await scan('payouts', f));
+          expect(await payoutsList.totals(ctx.database.db, f)).toEqual(await scan('payouts', f));
         },
       ),
       { numRuns: 60 },
@@ -109,18 +113,18 @@ describe('list sums from the hourly rollup', () => {
   });
 
   it('follow an order through its life: counted once, under its current status', async () => {
-    const before = await payoutsRepository.totals(ctx.database.db, {
+    const before = await payoutsList.totals(ctx.database.db, {
       merchantId: m.merchant.id,
       status: 'failed',
     });
     await ctx.database.db.execute(
       sql`update payouts set status = 'failed' where merchant_id = ${m.merchant.id} and status = 'processing'`,
     );
-    const after = await payoutsRepository.totals(ctx.database.db, {
+    const after = await payoutsList.totals(ctx.database.db, {
       merchantId: m.merchant.id,
       status: 'failed',
     });
-    const all = await payoutsRepository.totals(ctx.database.db, { merchantId: m.merchant.id });
+    const all = await payoutsList.totals(ctx.database.db, { merchantId: m.merchant.id });
     expect(after.count).toBeGreaterThan(before.count);
     expect(all.count).toBe(300);
     expect(after).toEqual(await scan('payouts', { merchantId: m.merchant.id, status: 'failed' }));
@@ -141,8 +145,8 @@ describe('the rollup folded by housekeeping', () => {
   const sumsHold = async () => {
     await fc.assert(
       fc.asyncProperty(collectionFilters, payoutFilters, async (c, p) => {
-        expect(await collectionsRepository.totals(ctx.database.db, c)).toEqual(await scan('collections', c));
-        expect(await payoutsRepository.totals(ctx.database.db, p)).toEqual(await scan('payouts', p));
+        expect(await collectionsList.totals(ctx.database.db, c)).toEqual(await scan('collections', c));
+        expect(await payoutsList.totals(ctx.database.db, p)).toEqual(await scan('payouts', p));
       }),
       { numRuns: 40 },
     );
@@ -349,25 +353,25 @@ describe('the days before the horizon (order_daily)', () => {
       from: new Date(START - 2 * 24 * 3_600_000 + 5 * 60_000),
       to: new Date(START + 2 * 24 * 3_600_000 + 7 * 60_000),
     };
-    const sums = [await payoutsRepository.totals(db, all), await payoutsRepository.totals(db, week)];
+    const sums = [await payoutsList.totals(db, all), await payoutsList.totals(db, week)];
     // One day row off by 1,000 orders shows in every sum over that day, and in no other.
     await db.execute(
       sql`update order_daily set orders = orders + 1000 where merchant_id = ${m.merchant.id} and kind = 'payout'
             and status = 'failed' and day = ${new Date(START + 24 * 3_600_000).toISOString()}::timestamptz`,
     );
     try {
-      expect(await payoutsRepository.totals(db, all)).toEqual({ ...sums[0], count: sums[0].count + 1000 });
-      expect(await payoutsRepository.totals(db, week)).toEqual({ ...sums[1], count: sums[1].count + 1000 });
-      expect(
-        await payoutsRepository.totals(db, { ...all, from: new Date(START + 2 * 24 * 3_600_000) }),
-      ).toEqual(await scan('payouts', { ...all, from: new Date(START + 2 * 24 * 3_600_000) }));
+      expect(await payoutsList.totals(db, all)).toEqual({ ...sums[0], count: sums[0].count + 1000 });
+      expect(await payoutsList.totals(db, week)).toEqual({ ...sums[1], count: sums[1].count + 1000 });
+      expect(await payoutsList.totals(db, { ...all, from: new Date(START + 2 * 24 * 3_600_000) })).toEqual(
+        await scan('payouts', { ...all, from: new Date(START + 2 * 24 * 3_600_000) }),
+      );
     } finally {
       await db.execute(
         sql`update order_daily set orders = orders - 1000 where merchant_id = ${m.merchant.id} and kind = 'payout'
               and status = 'failed' and day = ${new Date(START + 24 * 3_600_000).toISOString()}::timestamptz`,
       );
     }
-    expect(await payoutsRepository.totals(db, all)).toEqual(await scan('payouts', all));
+    expect(await payoutsList.totals(db, all)).toEqual(await scan('payouts', all));
   });
 
   it.runIf(testDatabaseKind() === 'postgres')(
@@ -394,8 +398,7 @@ describe('the days before the horizon (order_daily)', () => {
         },
       ];
       const exact = async () => {
-        for (const f of filters)
-          expect(await payoutsRepository.totals(db, f)).toEqual(await scan('payouts', f));
+        for (const f of filters) expect(await payoutsList.totals(db, f)).toEqual(await scan('payouts', f));
       };
       // This process reads with the horizon it knows (remembered for a minute).
       await exact();

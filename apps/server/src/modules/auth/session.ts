@@ -6,6 +6,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { isApiRequest } from '../../plugins/api-route.ts';
 import { clientOf, type SessionCheck } from '../../plugins/auth-context.ts';
 import { cookieOptions } from '../../plugins/cookies.ts';
+import { setRequestSessionCheck } from '../../plugins/request-context.ts';
 import { issueXsrfCookie, XSRF_COOKIE } from '../../plugins/csrf.ts';
 import type { SessionMemory } from './session-memory.ts';
 import { type LoadedSession, type SessionRow, sessionsRepository } from './sessions.repository.ts';
@@ -95,7 +96,6 @@ export function registerSessionLoading(
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('sessionCookieId', null);
   app.decorateRequest('sessionConfirmation', null);
-  app.decorateRequest('sessionCheck', null);
 
   /** The session as the database has it now, its idle expiry slid forward at most once a minute. */
   async function loadFresh(id: string): Promise<LoadedSession | undefined> {
@@ -138,7 +138,7 @@ export function registerSessionLoading(
 
   /**
    * Starts the confirmation of a remembered session: a reader may carry it in its own statement
-   * (request.sessionCheck); if none has taken it once the request's synchronous start is over (the check
+   * (the request's context: requestSessionCheck); if none has taken it once the request's synchronous start is over (the check
    * phase, after its handler's first statements were sent), it is read on its own.
    */
   function checkRemembered(request: FastifyRequest, recalled: LoadedSession): Promise<boolean> {
@@ -150,11 +150,11 @@ export function registerSessionLoading(
       taken = true;
       return true;
     };
-    request.sessionCheck = {
+    setRequestSessionCheck({
       take: () =>
         take() ? { select: sessionsRepository.confirmSelect, id: recalled.session.id } : undefined,
       settle: (row) => settle(row),
-    };
+    });
     setImmediate(() => {
       if (!take()) return;
       sessionsRepository.confirmLive(db, recalled.session.id).then(

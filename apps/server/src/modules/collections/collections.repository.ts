@@ -1,4 +1,3 @@
-import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
@@ -29,13 +28,10 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
-import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
-import type { Position } from '../../lib/cursor.ts';
+import { orderDaySeries } from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
-
-export type CollectionFilter = OrderFilter;
 
 /**
  * insertOnChannel's statement for one set of given columns, written once: the new order's values are
@@ -248,13 +244,6 @@ export const collectionsRepository = {
       .returning();
     return row;
   },
-
-  page: (db: DbOrTx, filter: CollectionFilter, limit: number, position: Position) =>
-    orderPage<CollectionRow>(db, collections, filter, limit, position),
-
-  /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
-  totals: (db: DbOrTx, filter: CollectionFilter, session?: SessionCheck) =>
-    orderTotals(db, 'collection', collections, filter, session),
 
   /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
   daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>

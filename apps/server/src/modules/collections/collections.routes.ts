@@ -3,15 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CollectionDetailResponseSchema,
-  CollectionListQuerySchema,
-  CollectionListResponseSchema,
   CreateCollectionBodySchema,
   GatewayCollectionSchema,
   OutTradeNoSchema,
   ResendCallbackResponseSchema,
   SettlementDetailResponseSchema,
-  SettlementListQuerySchema,
-  SettlementListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
@@ -35,23 +31,13 @@ const ourNumber = (value: string, what: string) => {
   return value;
 };
 
-/** Receive money in the console (DESIGN section 5): transactions and settlements. */
+/** Receive money in the console (DESIGN section 5): an order's and a settlement's detail (the lists: *.list.ts). */
 export function collectionsConsoleRoutes(
   app: FastifyInstance,
   { collections, settlements, callbacks, guards }: Deps,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const onRequest = guards.requirePerm('collection:view');
-
-  r.get(
-    '/api/merchant/collections',
-    {
-      config: PURE_READ,
-      onRequest,
-      schema: { querystring: CollectionListQuerySchema, response: { 200: CollectionListResponseSchema } },
-    },
-    async (request) => collections.list(viewerOf(request), request.query),
-  );
 
   r.get(
     '/api/merchant/collections/:trade_no',
@@ -82,16 +68,6 @@ export function collectionsConsoleRoutes(
       });
       return { data: await callbacks.resend(viewer.merchantId, 'collection', order.id) };
     },
-  );
-
-  r.get(
-    '/api/merchant/settlements',
-    {
-      config: PURE_READ,
-      onRequest,
-      schema: { querystring: SettlementListQuerySchema, response: { 200: SettlementListResponseSchema } },
-    },
-    async (request) => settlements.list(viewerOf(request), request.query),
   );
 
   r.get(

@@ -1,8 +1,6 @@
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import {
   type Collection,
-  type CollectionListQuery,
-  type CollectionListResponse,
   type CollectionStatus,
   type CreateCollectionBody,
   feeOf,
@@ -15,10 +13,7 @@ import { randomInt } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
-import { cursorPage, type Position } from '../../lib/cursor.ts';
-import { orderTotalsByNumber } from '../../db/order-totals.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
 import { type ChannelRow, channelUnavailable, findOpenChannel, takesNewOrders } from '../channels/index.ts';
@@ -130,6 +125,28 @@ export function presentDaySeries(
   });
 }
 
+/** An order as the console shows it (the list and the detail). */
+export function collectionView(row: CollectionRow, settlementNo: string | null = null): Collection {
+  const currency = row.currency as Currency;
+  return {
+    trade_no: row.tradeNo,
+    out_trade_no: row.outTradeNo,
+    status: row.status as CollectionStatus,
+    settlement_status: row.settlementStatus as SettlementStatus,
+    amount: fromMinor(row.amountMinor, currency),
+    fee: fromMinor(row.feeMinor, currency),
+    currency,
+    channel: row.channelCode,
+    payer_name: row.payerName,
+    note: row.note,
+    settlement_no: settlementNo,
+    created_at: row.createdAt.toISOString(),
+    paid_at: iso(row.paidAt),
+    expires_at: row.expiresAt.toISOString(),
+    settled_at: iso(row.settledAt),
+  };
+}
+
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
 
 export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, sandboxEnabled }: Deps) {
@@ -150,27 +167,6 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       created_at: row.createdAt.toISOString(),
       paid_at: iso(row.paidAt),
       settlement_status: row.settlementStatus as SettlementStatus,
-    };
-  }
-
-  function consoleView(row: CollectionRow, settlementNo: string | null = null): Collection {
-    const currency = row.currency as Currency;
-    return {
-      trade_no: row.tradeNo,
-      out_trade_no: row.outTradeNo,
-      status: row.status as CollectionStatus,
-      settlement_status: row.settlementStatus as SettlementStatus,
-      amount: fromMinor(row.amountMinor, currency),
-      fee: fromMinor(row.feeMinor, currency),
-      currency,
-      channel: row.channelCode,
-      payer_name: row.payerName,
-      note: row.note,
-      settlement_no: settlementNo,
-      created_at: row.createdAt.toISOString(),
-      paid_at: iso(row.paidAt),
-      expires_at: row.expiresAt.toISOString(),
-      settled_at: iso(row.settledAt),
     };
   }
 
@@ -404,30 +400,6 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     return row;
   }
 
-  async function list(viewer: Viewer, query: CollectionListQuery): Promise<CollectionListResponse> {
-    const filter = {
-      merchantId: viewer.merchantId,
-      tradeNo: query.trade_no,
-      outTradeNo: query.out_trade_no,
-      status: query.status,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        whole: orderTotalsByNumber(filter, viewer.sessionCheck),
-      },
-      (row) => consoleView(row),
-      (totals) => ({
-        amount: fromMinor(totals.amountMinor, viewer.currency),
-        count: totals.count,
-        fee: fromMinor(totals.feeMinor, viewer.currency),
-      }),
-    );
-  }
-
   async function detail(
     viewer: Viewer,
     tradeNo: string,
@@ -449,7 +421,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     if (row.settledAt) timeline.push({ step: 'settled', at: row.settledAt.toISOString() });
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;
-    return { ...consoleView(row, settlementNo), timeline, callbacks: events };
+    return { ...collectionView(row, settlementNo), timeline, callbacks: events };
   }
 
   async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
@@ -473,12 +445,11 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     expire,
     expireOverdue,
     findForMerchant,
-    list,
     detail,
     today,
     series,
     gatewayView,
-    consoleView,
+    consoleView: collectionView,
     findAny,
     merchantOf,
   };
@@ -496,10 +467,6 @@ function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currenc
     );
   }
 }
-
-/** The Collections export (modules/exports): the list's pages and totals, read in the export's snapshot. */
-export const collectionsPage = repo.page;
-export const collectionsTotals = repo.totals;
 
 /** The demo seed's history: orders written as they ended, then attached to their batch and settled. */
 export const seedCollectionRow = repo.insert;

@@ -6,13 +6,16 @@ import { createLedger } from '../ledger/index.ts';
 import { collectionsConsoleRoutes, collectionsGatewayRoutes } from './collections.routes.ts';
 import { createCollectionsService } from './collections.service.ts';
 import { createSettlementsService } from './settlements.service.ts';
+import { collectionsList } from './collections.list.ts';
+import { settlementsList } from './settlements.list.ts';
+import { listRoutes } from '../lists/index.ts';
 
 export type { CollectionRow } from './collections.repository.ts';
+export { collectionsList } from './collections.list.ts';
+export { settlementsList } from './settlements.list.ts';
 export {
   attachToSettlement,
   type CollectionsService,
-  collectionsPage,
-  collectionsTotals,
   markCollectionsSettled,
   newTradeNo,
   presentDayFigures,
@@ -25,9 +28,7 @@ export {
   markSettlementSettled,
   seedSettlementRow,
   settlementCutoff,
-  settlementsPage,
   type SettlementsService,
-  settlementsTotals,
 } from './settlements.service.ts';
 
 /** Receive money: collection orders, their settlement batches, and their console and gateway routes. */
@@ -51,6 +52,7 @@ export function registerCollectionsModule(
     collections,
     settlesSandbox: ctx.config.sandboxEnabled,
   });
+  listRoutes(app, ctx, [collectionsList, settlementsList]);
   collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards });
   return {
     collections,

@@ -1,22 +1,8 @@
-import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
-import { listPage } from '../../db/keyset.ts';
-import type { Position } from '../../lib/cursor.ts';
 
 export type SettlementRow = typeof settlements.$inferSelect;
-
-export type SettlementFilter = {
-  merchantId: number;
-  settlementNo?: string;
-  channel?: string;
-  from?: Date;
-  to?: Date;
-  /** Exports' snapshot: only rows with an id up to this one (rows added later are left out). */
-  maxId?: number;
-};
 
 export const settlementsRepository = {
   insert: async (tx: Tx, row: typeof settlements.$inferInsert): Promise<SettlementRow> => {
@@ -84,52 +70,5 @@ export const settlementsRepository = {
       .from(settlements)
       .where(eq(settlements.id, id));
     return row?.no ?? null;
-  },
-
-  page: (db: DbOrTx, filter: SettlementFilter, limit: number, position: Position) =>
-    listPage<typeof settlements.$inferSelect>(
-      db,
-      settlements,
-      {
-        merchantId: filter.merchantId,
-        equal: {
-          settlementNo: { column: settlements.settlementNo, value: filter.settlementNo },
-          channel: { column: settlements.channelCode, value: filter.channel },
-        },
-        from: filter.from,
-        to: filter.to,
-        maxId: filter.maxId,
-      },
-      limit,
-      position,
-    ),
-
-  /** Count, gross, fee and net of the whole filter, from list_hourly (DESIGN 8). */
-  totals: async (db: DbOrTx, filter: SettlementFilter, session?: SessionCheck) => {
-    // The rows' own values; listTotals adds merchantId, status and facet.
-    const values = {
-      settlementNo: filter.settlementNo || undefined,
-      channel: filter.channel || undefined,
-      maxId: filter.maxId,
-    };
-    const t = await listTotals(
-      db,
-      'settlement',
-      {
-        ...filter,
-        facet: filter.channel,
-        rowsOnly: Boolean(filter.settlementNo) || filter.maxId !== undefined,
-      },
-      {
-        values,
-        select: (from, to) => sql`
-        select count(*) as rows, coalesce(sum(${settlements.grossMinor}), 0) as a,
-               coalesce(sum(${settlements.feeMinor}), 0) as b, coalesce(sum(${settlements.netMinor}), 0) as c
-          from ${settlements}
-          where ${sumsRowsWhere(settlements, values, { settlementNo: settlements.settlementNo, channel: settlements.channelCode }, from, to)}`,
-      },
-      session,
-    );
-    return { count: t.count, grossMinor: t.a, feeMinor: t.b, netMinor: t.c };
   },
 };

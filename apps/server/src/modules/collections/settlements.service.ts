@@ -3,14 +3,10 @@ import type {
   Settlement,
   SettlementCycle,
   SettlementDetail,
-  SettlementListQuery,
-  SettlementListResponse,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { localDate, zonedTimeToUtc } from '@paydesk/shared/time-zone.ts';
 import type { Db } from '../../db/client.ts';
-import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
 import { type ChannelRow } from '../channels/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { collectionsRepository } from './collections.repository.ts';
@@ -47,25 +43,26 @@ export function settlementCutoff(cycle: SettlementCycle, at: Date, timeZone: str
 
 export type SettlementRunResult = { created: SettlementRow[]; posted: SettlementRow[] };
 
+/** A settlement batch as the console shows it. */
+export function presentSettlement(row: SettlementRow): Settlement {
+  const currency = row.currency as Currency;
+  return {
+    settlement_no: row.settlementNo,
+    channel: row.channelCode,
+    cycle: row.cycle as SettlementCycle,
+    business_date: row.businessDate,
+    order_count: row.orderCount,
+    gross: fromMinor(row.grossMinor, currency),
+    fee: fromMinor(row.feeMinor, currency),
+    net: fromMinor(row.netMinor, currency),
+    currency,
+    settled_at: (row.settledAt ?? row.createdAt).toISOString(),
+  };
+}
+
 export type SettlementsService = ReturnType<typeof createSettlementsService>;
 
 export function createSettlementsService({ db, ledger, now, collections, settlesSandbox }: Deps) {
-  function present(row: SettlementRow): Settlement {
-    const currency = row.currency as Currency;
-    return {
-      settlement_no: row.settlementNo,
-      channel: row.channelCode,
-      cycle: row.cycle as SettlementCycle,
-      business_date: row.businessDate,
-      order_count: row.orderCount,
-      gross: fromMinor(row.grossMinor, currency),
-      fee: fromMinor(row.feeMinor, currency),
-      net: fromMinor(row.netMinor, currency),
-      currency,
-      settled_at: (row.settledAt ?? row.createdAt).toISOString(),
-    };
-  }
-
   /** Claims one channel's settleable orders into a new batch; undefined when none are left. */
   async function createBatch(channel: ChannelRow, timeZone: string): Promise<SettlementRow | undefined> {
     const at = now();
@@ -148,49 +145,25 @@ export function createSettlementsService({ db, ledger, now, collections, settles
     return { created, posted };
   }
 
-  async function list(viewer: Viewer, query: SettlementListQuery): Promise<SettlementListResponse> {
-    const filter = {
-      merchantId: viewer.merchantId,
-      settlementNo: query.settlement_no,
-      channel: query.channel,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        // A search by number: the page is the whole answer (cursorPage).
-        whole: byNumber(filter.settlementNo, viewer.sessionCheck, (rows: SettlementRow[]) => ({
-          count: rows.length,
-          grossMinor: sumOf(rows, (row) => row.grossMinor),
-          feeMinor: sumOf(rows, (row) => row.feeMinor),
-          netMinor: sumOf(rows, (row) => row.netMinor),
-        })),
-      },
-      present,
-      (totals) => ({
-        gross: fromMinor(totals.grossMinor, viewer.currency),
-        fee: fromMinor(totals.feeMinor, viewer.currency),
-        net: fromMinor(totals.netMinor, viewer.currency),
-        count: totals.count,
-      }),
-    );
-  }
-
   async function detail(viewer: Viewer, settlementNo: string): Promise<SettlementDetail> {
     const row = await repo.findByNo(db, viewer.merchantId, settlementNo);
     if (!row) throw notFound('The settlement was not found.');
     const orders = await collectionsRepository.ofSettlement(db, viewer.merchantId, row.id);
-    return { ...present(row), orders: orders.map((o) => collections.consoleView(o, row.settlementNo)) };
+    return {
+      ...presentSettlement(row),
+      orders: orders.map((o) => collections.consoleView(o, row.settlementNo)),
+    };
   }
 
-  return { run, createBatch, post, list, detail, present, settlementNoOf: (id: number) => repo.noOf(db, id) };
+  return {
+    run,
+    createBatch,
+    post,
+    detail,
+    present: presentSettlement,
+    settlementNoOf: (id: number) => repo.noOf(db, id),
+  };
 }
-
-/** The Settlements export (modules/exports): the list's pages and totals, read in the export's snapshot. */
-export const settlementsPage = repo.page;
-export const settlementsTotals = repo.totals;
 
 /** The demo seed's settled batch. */
 export const seedSettlementRow = repo.insert;

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lte, lt, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { newestFirst } from '../../db/keyset.ts';
+import { newestFirst } from '../lists/index.ts';
 import { exportTasks, merchants } from '../../db/schema/index.ts';
 
 export type ExportTaskRow = typeof exportTasks.$inferSelect;

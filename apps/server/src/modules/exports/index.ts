@@ -14,6 +14,9 @@ export {
 export { createCsvWriter } from './writers/csv-writer.ts';
 export { createXlsxWriter, EXCEL_MAX_ROWS } from './writers/xlsx-writer.ts';
 export { exportKindHandlers } from './kinds/index.ts';
+export { neutralizeFormula } from './cells.ts';
+export type { ExportColumn, Titles } from './kinds/export-kind.ts';
+export type { SqlExportColumn } from './kinds/sql-export-kind.ts';
 
 /** Offline exports: tasks, their job, their files (DESIGN sections 2, 4, 5, 8 and 9). */
 export function registerExportsModule(

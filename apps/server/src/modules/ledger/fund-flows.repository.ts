@@ -1,12 +1,11 @@
-import type { SessionCheck } from '../../plugins/auth-context.ts';
-import { and, eq, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, type Tx } from '../../db/client.ts';
 import {
   type Bound,
   claimClose,
   closeMinuteRollup,
   horizonMoved,
-  hourlyTotals,
+  rollupSums,
   openBefore,
   setHorizon,
   sumsEq,
@@ -14,10 +13,8 @@ import {
   sumsValue,
   sumsRowsWhere,
   sumsWithin,
-} from '../../db/hourly-totals.ts';
+} from '../lists/index.ts';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { listPage } from '../../db/keyset.ts';
-import type { Position } from '../../lib/cursor.ts';
 import { fundFlowDaily, fundFlowHourly, fundFlowMinutely, fundFlows } from '../../db/schema/index.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 
@@ -42,40 +39,7 @@ const FUND_FLOW_MINUTE_HORIZON = 'fund_flow_minute';
 /** Advisory lock key: one closing of fund flow days or minutes at a time across every process. */
 const CLOSE_DAYS_LOCK = 7_246_003;
 
-function entryConditions(filter: FundFlowFilter, from = filter.from, to = filter.to): SQL {
-  return and(
-    eq(fundFlows.merchantId, filter.merchantId),
-    filter.type ? eq(fundFlows.type, filter.type) : undefined,
-    from ? gte(fundFlows.createdAt, from) : undefined,
-    to ? lt(fundFlows.createdAt, to) : undefined,
-    filter.refNo ? eq(fundFlows.refNo, filter.refNo) : undefined,
-    filter.maxId !== undefined ? lte(fundFlows.id, filter.maxId) : undefined,
-  )!;
-}
-
 export const fundFlowsRepository = {
-  /** The filter as a condition on fund_flows (exports read its rows with their own statement). */
-  conditions: (filter: FundFlowFilter): SQL => entryConditions(filter),
-
-  /** One page, newest first (listPage). */
-  findPage: (db: DbOrTx, filter: FundFlowFilter, limit: number, position: Position): Promise<FundFlowRow[]> =>
-    listPage<FundFlowRow>(
-      db,
-      fundFlows,
-      {
-        merchantId: filter.merchantId,
-        equal: {
-          type: { column: fundFlows.type, value: filter.type },
-          refNo: { column: fundFlows.refNo, value: filter.refNo },
-        },
-        from: filter.from,
-        to: filter.to,
-        maxId: filter.maxId,
-      },
-      limit,
-      position,
-    ),
-
   findById: async (db: DbOrTx, merchantId: number, id: number): Promise<FundFlowRow | undefined> => {
     const [row] = await db
       .select()
@@ -91,7 +55,7 @@ export const fundFlowsRepository = {
    * seconds of a bound not on the minute, and a reference-number search (a handful of rows) read the
    * entries themselves.
    */
-  totals: async (db: DbOrTx, filter: FundFlowFilter, session?: SessionCheck): Promise<FundFlowTotals> => {
+  totals: async (db: DbOrTx, filter: FundFlowFilter): Promise<FundFlowTotals> => {
     const values = {
       merchantId: filter.merchantId,
       type: filter.type || undefined,
@@ -110,7 +74,7 @@ export const fundFlowsRepository = {
             sumsWithin(at, from, to),
           ),
         );
-    const sums = await hourlyTotals(db, {
+    const sums = await rollupSums(db, {
       shape: 'fund_flows',
       values,
       from: filter.from,
@@ -126,7 +90,6 @@ export const fundFlowsRepository = {
       days: { horizon: FUND_FLOW_HORIZON, rollup: part(fundFlowDaily, fundFlowDaily.day) },
       minutes: { horizon: FUND_FLOW_MINUTE_HORIZON, rollup: part(fundFlowMinutely, fundFlowMinutely.minute) },
       columns: ['entries', 'in_minor', 'out_minor'],
-      session,
     });
     return {
       count: Number(sums.entries),

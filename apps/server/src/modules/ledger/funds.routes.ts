@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  BalanceResponseSchema,
-  FundFlowListQuerySchema,
-  FundFlowListResponseSchema,
-  FundFlowResponseSchema,
-} from '@paydesk/shared/funds/funds.schemas.ts';
+import { BalanceResponseSchema, FundFlowResponseSchema } from '@paydesk/shared/funds/funds.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import type { FundsService } from './funds.service.ts';
@@ -26,16 +21,6 @@ export function fundsRoutes(
     async (request) => ({
       data: await funds.balance(viewerOf(request)),
     }),
-  );
-
-  r.get(
-    '/api/merchant/fund-flows',
-    {
-      config: PURE_READ,
-      onRequest,
-      schema: { querystring: FundFlowListQuerySchema, response: { 200: FundFlowListResponseSchema } },
-    },
-    async (request) => funds.list(viewerOf(request), request.query),
   );
 
   r.get(

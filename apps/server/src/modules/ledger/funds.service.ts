@@ -1,16 +1,8 @@
 import { type Currency, fromMinor } from '@paydesk/shared';
-import {
-  type Balance,
-  type FundFlow,
-  type FundFlowListQuery,
-  type FundFlowListResponse,
-  type FundFlowType,
-} from '@paydesk/shared/funds/funds.schemas.ts';
+import { type Balance, type FundFlow, type FundFlowType } from '@paydesk/shared/funds/funds.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { notFound } from '../../lib/errors.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
-import { type FundFlowFilter, fundFlowsRepository as repo } from './fund-flows.repository.ts';
+import { fundFlowsRepository as repo } from './fund-flows.repository.ts';
 import type { FundFlowRow } from './ledger.repository.ts';
 import type { Ledger } from './ledger.service.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
@@ -48,47 +40,15 @@ export function createFundsService({ db, ledger }: Deps) {
     };
   }
 
-  /** Newest first; the sums and the total cover the whole filter, not just the page. */
-  async function list(viewer: Viewer, query: FundFlowListQuery): Promise<FundFlowListResponse> {
-    const filter: FundFlowFilter = {
-      merchantId: viewer.merchantId,
-      type: query.type,
-      refNo: query.ref_no,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.findPage(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        // A search by number: the page is the whole answer (cursorPage).
-        whole: byNumber(filter.refNo, viewer.sessionCheck, (rows: FundFlowRow[]) => ({
-          count: rows.length,
-          inMinor: sumOf(rows, (row) => (row.amountMinor > 0n ? row.amountMinor : 0n)),
-          outMinor: sumOf(rows, (row) => (row.amountMinor < 0n ? -row.amountMinor : 0n)),
-        })),
-      },
-      (row) => presentFundFlow(row, viewer.currency),
-      (totals) => ({
-        money_in: fromMinor(totals.inMinor, viewer.currency),
-        money_out: fromMinor(totals.outMinor, viewer.currency),
-      }),
-    );
-  }
-
   async function detail(viewer: Viewer, id: number): Promise<FundFlow> {
     const row = await repo.findById(db, viewer.merchantId, id);
     if (!row) throw notFound('The fund flow entry was not found.');
     return presentFundFlow(row, viewer.currency);
   }
 
-  return { balance, list, detail };
+  return { balance, detail };
 }
 
 /** Housekeeping: the UTC days, then the minutes, over by `before` summed into the fund-flow rollups. */
 export const closeFundFlowDays = repo.closeDays;
 export const closeFundFlowMinutes = repo.closeMinutes;
-
-/** The Transactions export (modules/exports): the list's conditions and totals, as the list reads them. */
-export const fundFlowConditions = repo.conditions;
-export const fundFlowTotals = repo.totals;

@@ -5,15 +5,12 @@ import type { GatewayScope } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { payoutsConsoleRoutes, payoutsGatewayRoutes } from './payouts.routes.ts';
 import { createPayoutsService } from './payouts.service.ts';
+import { payoutsList } from './payouts.list.ts';
+import { listRoutes } from '../lists/index.ts';
 
 export type { PayoutRow } from './payouts.repository.ts';
-export {
-  deleteExpiredPayoutKeys,
-  payoutsPage,
-  type PayoutsService,
-  payoutsTotals,
-  seedPayoutRow,
-} from './payouts.service.ts';
+export { payoutsList } from './payouts.list.ts';
+export { deleteExpiredPayoutKeys, type PayoutsService, seedPayoutRow } from './payouts.service.ts';
 export { DEMO_PAYEES } from './demo-payees.ts';
 
 /** Send money: payouts from the console and the gateway, their life cycle, ledger entries and callbacks. */
@@ -30,6 +27,7 @@ export function registerPayoutsModule(
     now: ctx.now,
     sandboxEnabled: ctx.config.sandboxEnabled,
   });
+  listRoutes(app, ctx, [payoutsList]);
   payoutsConsoleRoutes(app, {
     payouts,
     callbacks,

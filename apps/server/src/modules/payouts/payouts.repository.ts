@@ -1,4 +1,3 @@
-import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
@@ -13,8 +12,7 @@ import {
   rowOf,
 } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
-import { orderDaySeries, type OrderFilter, orderPage, orderTotals } from '../../db/order-totals.ts';
-import type { Position } from '../../lib/cursor.ts';
+import { orderDaySeries } from '../lists/index.ts';
 import {
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
@@ -322,8 +320,6 @@ const holdingBatcher = batchersByShape((db: Db) => ({
   maxInFlight: 2,
 }));
 
-export type PayoutFilter = OrderFilter;
-
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
@@ -429,13 +425,6 @@ export const payoutsRepository = {
       .limit(1);
     return row;
   },
-
-  page: (db: DbOrTx, filter: PayoutFilter, limit: number, position: Position) =>
-    orderPage<PayoutRow>(db, payouts, filter, limit, position),
-
-  /** Count, amount and fee of the whole filter, from the hourly rollup (db/order-totals.ts). */
-  totals: (db: DbOrTx, filter: PayoutFilter, session?: SessionCheck) =>
-    orderTotals(db, 'payout', payouts, filter, session),
 
   /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
   daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>

@@ -14,12 +14,10 @@ import {
   GatewayPayoutSchema,
   PayoutChannelsResponseSchema,
   PayoutDetailResponseSchema,
-  PayoutListQuerySchema,
-  PayoutListResponseSchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
-import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import { listChannelsOfMerchant, ppmToPercent, takesNewOrders } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
@@ -117,16 +115,6 @@ export function payoutsConsoleRoutes(
       });
       return reply.status(201).send({ data: await payouts.detail(merchant.id, row.tradeNo) });
     },
-  );
-
-  r.get(
-    '/api/merchant/payouts',
-    {
-      config: PURE_READ,
-      onRequest: view,
-      schema: { querystring: PayoutListQuerySchema, response: { 200: PayoutListResponseSchema } },
-    },
-    async (request) => payouts.list(viewerOf(request), request.query),
   );
 
   r.get(

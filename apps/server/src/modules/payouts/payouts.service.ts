@@ -13,16 +13,11 @@ import {
   type PayeeFields,
   type Payout,
   type PayoutDetail,
-  type PayoutListQuery,
-  type PayoutListResponse,
   type PayoutStatus,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
-import { cursorPage, type Position } from '../../lib/cursor.ts';
-import { orderTotalsByNumber } from '../../db/order-totals.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import {
   type ChannelRow,
@@ -169,43 +164,47 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
   refund_received: 'payout.refunded',
 };
 
+/** A payout as the gateway answers it. */
+export function payoutGatewayView(row: PayoutRow): GatewayPayout {
+  const currency = row.currency as Currency;
+  return {
+    trade_no: row.tradeNo,
+    out_trade_no: row.outTradeNo,
+    status: row.status as PayoutStatus,
+    amount: fromMinor(row.amountMinor, currency),
+    fee: fromMinor(row.feeMinor, currency),
+    currency,
+    channel: row.channelCode,
+    payee_name: row.payeeName,
+    account_no: maskAccount(row.accountNo),
+    created_at: row.createdAt.toISOString(),
+    finished_at: iso(row.finishedAt),
+    failure_reason: row.failureReason,
+  };
+}
+
+/** A payout as the console shows it (the list and the detail). */
+export function payoutView(row: PayoutRow): Payout {
+  return {
+    ...payoutGatewayView(row),
+    account_type: row.accountType as AccountType,
+    bank_code: row.bankCode,
+    bank_name: row.bankName,
+    branch_name: row.branchName,
+    ifsc: row.ifsc,
+    cpf_cnpj: row.cpfCnpj ? maskAccount(row.cpfCnpj) : null,
+    note: row.note,
+    source: row.source as 'console' | 'gateway',
+  };
+}
+
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
 export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandboxEnabled }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
-  function gatewayView(row: PayoutRow): GatewayPayout {
-    const currency = row.currency as Currency;
-    return {
-      trade_no: row.tradeNo,
-      out_trade_no: row.outTradeNo,
-      status: row.status as PayoutStatus,
-      amount: fromMinor(row.amountMinor, currency),
-      fee: fromMinor(row.feeMinor, currency),
-      currency,
-      channel: row.channelCode,
-      payee_name: row.payeeName,
-      account_no: maskAccount(row.accountNo),
-      created_at: row.createdAt.toISOString(),
-      finished_at: iso(row.finishedAt),
-      failure_reason: row.failureReason,
-    };
-  }
-
-  function consoleView(row: PayoutRow): Payout {
-    return {
-      ...gatewayView(row),
-      account_type: row.accountType as AccountType,
-      bank_code: row.bankCode,
-      bank_name: row.bankName,
-      branch_name: row.branchName,
-      ifsc: row.ifsc,
-      cpf_cnpj: row.cpfCnpj ? maskAccount(row.cpfCnpj) : null,
-      note: row.note,
-      source: row.source as 'console' | 'gateway',
-    };
-  }
-
+  const gatewayView = payoutGatewayView;
+  const consoleView = payoutView;
   /**
    * The payout on this channel's terms (the payee's fields for its country, its limits, the fee frozen on
    * it), or the refusal; `values()` gives it a new trade_no each time (a clash is retried with another).
@@ -651,30 +650,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     return row;
   }
 
-  async function list(viewer: Viewer, query: PayoutListQuery): Promise<PayoutListResponse> {
-    const filter = {
-      merchantId: viewer.merchantId,
-      tradeNo: query.trade_no,
-      outTradeNo: query.out_trade_no,
-      status: query.status,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        whole: orderTotalsByNumber(filter, viewer.sessionCheck),
-      },
-      consoleView,
-      (totals) => ({
-        amount: fromMinor(totals.amountMinor, viewer.currency),
-        count: totals.count,
-        fee: fromMinor(totals.feeMinor, viewer.currency),
-      }),
-    );
-  }
-
   async function detail(merchantId: number, tradeNo: string): Promise<PayoutDetail> {
     const row = await findForMerchant(merchantId, { tradeNo });
     const events = await callbacks.eventsOf(db, merchantId, 'payout', row.id);
@@ -750,7 +725,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     transition,
     findAny,
     findForMerchant,
-    list,
     detail,
     today,
     series,
@@ -759,10 +733,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     consoleView,
   };
 }
-
-/** The Payouts export (modules/exports): the list's pages and totals, read in the export's snapshot. */
-export const payoutsPage = repo.page;
-export const payoutsTotals = repo.totals;
 
 /** The demo seed's history: payouts written as they ended. */
 export const seedPayoutRow = repo.insert;

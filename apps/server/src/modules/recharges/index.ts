@@ -4,8 +4,11 @@ import { createLedger } from '../ledger/index.ts';
 import { createOperatorGuard } from '../ops/index.ts';
 import { rechargesConsoleRoutes, rechargesOpsRoutes } from './recharges.routes.ts';
 import { createRechargesService } from './recharges.service.ts';
+import { rechargesList } from './recharges.list.ts';
+import { listRoutes } from '../lists/index.ts';
 
-export { rechargesPage, type RechargesService, rechargesTotals } from './recharges.service.ts';
+export { type RechargesService } from './recharges.service.ts';
+export { rechargesList } from './recharges.list.ts';
 export type { RechargeRow } from './recharges.repository.ts';
 export { cleanScreenshot } from './clean-screenshot.ts';
 
@@ -18,6 +21,7 @@ export function registerRechargesModule(app: FastifyInstance, ctx: AppContext) {
     now: ctx.now,
     topup: ctx.config.topup,
   });
+  listRoutes(app, ctx, [rechargesList]);
   rechargesConsoleRoutes(app, { recharges, guards: ctx.guards });
   rechargesOpsRoutes(app, { recharges, operator: createOperatorGuard({ db: ctx.db, now: ctx.now }) });
   return recharges;

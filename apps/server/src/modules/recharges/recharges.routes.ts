@@ -5,14 +5,12 @@ import {
   ApproveTopupBodySchema,
   CreateRechargeFieldsSchema,
   OpsTopupListQuerySchema,
-  RechargeListQuerySchema,
-  RechargeListResponseSchema,
   RechargeOptionsResponseSchema,
   RechargeResponseSchema,
   RejectTopupBodySchema,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
-import { authOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
+import { authOf, type Guards } from '../../plugins/auth-context.ts';
 import { type OperatorGuard, operatorContextOf } from '../ops/index.ts';
 import { parseInput } from '../security/index.ts';
 import type { RechargesService } from './recharges.service.ts';
@@ -70,16 +68,6 @@ export function rechargesConsoleRoutes(
       const data = await recharges.create(merchant, user.id, fields, input.screenshot);
       return reply.status(201).send({ data });
     },
-  );
-
-  r.get(
-    '/api/merchant/recharges',
-    {
-      config: PURE_READ,
-      onRequest: view,
-      schema: { querystring: RechargeListQuerySchema, response: { 200: RechargeListResponseSchema } },
-    },
-    async (request) => recharges.list(viewerOf(request), request.query),
   );
 
   r.get(

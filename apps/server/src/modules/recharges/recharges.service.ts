@@ -7,8 +7,6 @@ import type {
   OpsTopup,
   OpsTopupListQuery,
   Recharge,
-  RechargeListQuery,
-  RechargeListResponse,
   RechargeNetwork,
   RechargeOptions,
   RechargeStatus,
@@ -17,10 +15,8 @@ import type {
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { FileNotFoundError, type FileStorage } from '../../lib/storage/index.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { type ActionContext, findMerchantByNo, runOperatorAction } from '../ops/index.ts';
@@ -48,30 +44,32 @@ type Deps = {
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const creditKey = (id: number) => `recharge:${id}:credit`;
 
+/** A top-up as the console shows it. */
+export function presentRecharge(row: RechargeRow): Recharge {
+  const currency = row.currency as Currency;
+  return {
+    recharge_no: row.rechargeNo,
+    status: row.status as RechargeStatus,
+    currency: 'USDT',
+    network: row.network as RechargeNetwork,
+    address: row.depositAddress,
+    amount: fromMinor(row.amountMinor, 'USDT'),
+    received_amount: row.receivedMinor === null ? null : fromMinor(row.receivedMinor, 'USDT'),
+    rate: row.rate,
+    credited_amount: row.creditedMinor === null ? null : fromMinor(row.creditedMinor, currency),
+    credited_currency: currency,
+    credited_usd: row.creditedUsdMinor === null ? null : fromMinor(row.creditedUsdMinor, 'USD'),
+    reason: row.reviewReason,
+    screenshot_type: row.screenshotType as ScreenshotType,
+    created_at: row.createdAt.toISOString(),
+    reviewed_at: iso(row.reviewedAt),
+  };
+}
+
 export type RechargesService = ReturnType<typeof createRechargesService>;
 
 export function createRechargesService({ db, storage, ledger, now, topup }: Deps) {
-  function present(row: RechargeRow): Recharge {
-    const currency = row.currency as Currency;
-    return {
-      recharge_no: row.rechargeNo,
-      status: row.status as RechargeStatus,
-      currency: 'USDT',
-      network: row.network as RechargeNetwork,
-      address: row.depositAddress,
-      amount: fromMinor(row.amountMinor, 'USDT'),
-      received_amount: row.receivedMinor === null ? null : fromMinor(row.receivedMinor, 'USDT'),
-      rate: row.rate,
-      credited_amount: row.creditedMinor === null ? null : fromMinor(row.creditedMinor, currency),
-      credited_currency: currency,
-      credited_usd: row.creditedUsdMinor === null ? null : fromMinor(row.creditedUsdMinor, 'USD'),
-      reason: row.reviewReason,
-      screenshot_type: row.screenshotType as ScreenshotType,
-      created_at: row.createdAt.toISOString(),
-      reviewed_at: iso(row.reviewedAt),
-    };
-  }
-
+  const present = presentRecharge;
   const presentForOps = (row: RechargeRow, merchantNo: string): OpsTopup => ({
     ...present(row),
     merchant: merchantNo,
@@ -134,35 +132,6 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
       await storage.delete(key).catch(() => undefined);
       throw error;
     }
-  }
-
-  async function list(viewer: Viewer, query: RechargeListQuery): Promise<RechargeListResponse> {
-    const filter = {
-      merchantId: viewer.merchantId,
-      rechargeNo: query.recharge_no,
-      status: query.status,
-      network: query.network,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        // A search by number: the page is the whole answer (cursorPage).
-        whole: byNumber(filter.rechargeNo, viewer.sessionCheck, (rows: RechargeRow[]) => ({
-          count: rows.length,
-          amountMinor: sumOf(rows, (row) => row.amountMinor),
-          creditedMinor: sumOf(rows, (row) => row.creditedMinor),
-        })),
-      },
-      present,
-      (totals) => ({
-        amount: fromMinor(totals.amountMinor, 'USDT'),
-        count: totals.count,
-        credited: fromMinor(totals.creditedMinor, viewer.currency),
-      }),
-    );
   }
 
   async function openScreenshot(
@@ -299,7 +268,6 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   return {
     options,
     create,
-    list,
     screenshotOf,
     listForOps,
     showForOps,
@@ -309,7 +277,3 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
     present,
   };
 }
-
-/** The Top-ups export (modules/exports): the list's pages and totals, read in the export's snapshot. */
-export const rechargesPage = repo.page;
-export const rechargesTotals = repo.totals;

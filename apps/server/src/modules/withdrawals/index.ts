@@ -3,16 +3,17 @@ import type { AppContext } from '../../context.ts';
 import { createLedger } from '../ledger/index.ts';
 import { withdrawalsConsoleRoutes } from './withdrawals.routes.ts';
 import { createWithdrawalsService } from './withdrawals.service.ts';
+import { withdrawalsList } from './withdrawals.list.ts';
+import { listRoutes } from '../lists/index.ts';
 
 export type { WithdrawalRow } from './withdrawals.repository.ts';
+export { withdrawalsList } from './withdrawals.list.ts';
 export {
   createWithdrawalsService,
   type Decision,
   seedWithdrawalHold,
   seedWithdrawalRow,
-  withdrawalsPage,
   type WithdrawalsService,
-  withdrawalsTotals,
 } from './withdrawals.service.ts';
 
 /** Withdrawals: the merchant's requests to a USDT wallet, their holds, and the operator's decisions. */
@@ -23,6 +24,7 @@ export function registerWithdrawalsModule(app: FastifyInstance, ctx: AppContext)
     settings: ctx.config.withdrawals,
     now: ctx.now,
   });
+  listRoutes(app, ctx, [withdrawalsList]);
   withdrawalsConsoleRoutes(app, {
     withdrawals,
     guards: ctx.guards,

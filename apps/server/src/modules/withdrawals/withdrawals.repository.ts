@@ -1,23 +1,9 @@
-import type { SessionCheck } from '../../plugins/auth-context.ts';
 import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { listTotals, sumsRowsWhere } from '../../db/hourly-totals.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
-import { listPage, newestFirst } from '../../db/keyset.ts';
-import type { Position } from '../../lib/cursor.ts';
+import { newestFirst } from '../lists/index.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
-
-export type WithdrawalFilter = {
-  merchantId: number;
-  withdrawalNo?: string;
-  status?: string;
-  network?: string;
-  from?: Date;
-  to?: Date;
-  /** An export's snapshot: rows up to this id. */
-  maxId?: number;
-};
 
 export const withdrawalsRepository = {
   insert: async (tx: Tx, row: typeof withdrawals.$inferInsert): Promise<WithdrawalRow> => {
@@ -93,56 +79,6 @@ export const withdrawalsRepository = {
       .where(and(eq(withdrawals.id, id), eq(withdrawals.status, from)))
       .returning();
     return row;
-  },
-
-  page: (db: DbOrTx, filter: WithdrawalFilter, limit: number, position: Position) =>
-    listPage<typeof withdrawals.$inferSelect>(
-      db,
-      withdrawals,
-      {
-        merchantId: filter.merchantId,
-        equal: {
-          withdrawalNo: { column: withdrawals.withdrawalNo, value: filter.withdrawalNo },
-          status: { column: withdrawals.status, value: filter.status },
-          network: { column: withdrawals.network, value: filter.network },
-        },
-        from: filter.from,
-        to: filter.to,
-        maxId: filter.maxId,
-      },
-      limit,
-      position,
-    ),
-
-  /** Count, USDT amount and fee, and the local total of the whole filter, from list_hourly (DESIGN 8). */
-  totals: async (db: DbOrTx, filter: WithdrawalFilter, session?: SessionCheck) => {
-    // The rows' own values; listTotals adds merchantId, status and facet.
-    const values = {
-      withdrawalNo: filter.withdrawalNo || undefined,
-      status: filter.status || undefined,
-      network: filter.network || undefined,
-      maxId: filter.maxId,
-    };
-    const t = await listTotals(
-      db,
-      'withdrawal',
-      {
-        ...filter,
-        facet: filter.network,
-        rowsOnly: Boolean(filter.withdrawalNo) || filter.maxId !== undefined,
-      },
-      {
-        values,
-        select: (from, to) => sql`
-        select count(*) as rows, coalesce(sum(${withdrawals.amountUsdtMinor}), 0) as a,
-               coalesce(sum(${withdrawals.feeUsdtMinor}), 0) as b,
-               coalesce(sum(${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}), 0) as c
-          from ${withdrawals}
-          where ${sumsRowsWhere(withdrawals, values, { withdrawalNo: withdrawals.withdrawalNo, status: withdrawals.status, network: withdrawals.network }, from, to)}`,
-      },
-      session,
-    );
-    return { count: t.count, amountMinor: t.a, feeMinor: t.b, localTotalMinor: t.c };
   },
 
   /** The operator's list: newest first, every merchant's or one's, optionally one status. */

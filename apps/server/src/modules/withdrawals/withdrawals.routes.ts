@@ -3,13 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CreateWithdrawalBodySchema,
-  WithdrawalListQuerySchema,
-  WithdrawalListResponseSchema,
   WithdrawalOptionsResponseSchema,
   WithdrawalResponseSchema,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Db } from '../../db/client.ts';
-import { authOf, clientOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
+import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
 import type { MerchantRef, WithdrawalsService } from './withdrawals.service.ts';
 
@@ -64,16 +62,6 @@ export function withdrawalsConsoleRoutes(
       const row = await withdrawals.request(merchant, body, { userId: user.id, client });
       return reply.status(201).send({ data: withdrawals.present(row) });
     },
-  );
-
-  r.get(
-    '/api/merchant/withdrawals',
-    {
-      config: PURE_READ,
-      onRequest: view,
-      schema: { querystring: WithdrawalListQuerySchema, response: { 200: WithdrawalListResponseSchema } },
-    },
-    async (request) => withdrawals.list(viewerOf(request), request.query),
   );
 
   r.get(

@@ -8,16 +8,12 @@ import {
   WALLET_NETWORKS,
   type WalletNetwork,
   type Withdrawal,
-  type WithdrawalListQuery,
-  type WithdrawalListResponse,
   type WithdrawalOptions,
   type WithdrawalStatus,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { byNumber, cursorPage, type Position, sumOf } from '../../lib/cursor.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { localRangeToUtc } from '../../lib/timezone.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
@@ -60,41 +56,43 @@ const MAX_AMOUNT_MINOR = 1_000_000_000_000_000n;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const holdKey = (id: number) => `withdrawal:${id}:request`;
 
+/** A withdrawal as the console shows it. */
+export function presentWithdrawal(row: WithdrawalRow): Withdrawal {
+  const local = row.localCurrency as Currency;
+  return {
+    withdrawal_no: row.withdrawalNo,
+    status: row.status as WithdrawalStatus,
+    currency: 'USDT',
+    network: row.network as WalletNetwork,
+    address: row.address,
+    amount: fromMinor(row.amountUsdtMinor, USDT),
+    fee: fromMinor(row.feeUsdtMinor, USDT),
+    is_free: row.isFree,
+    rate: row.rate,
+    local_currency: local,
+    local_amount: fromMinor(row.amountLocalMinor, local),
+    local_fee: fromMinor(row.feeLocalMinor, local),
+    local_total: fromMinor(row.amountLocalMinor + row.feeLocalMinor, local),
+    tx_hash: row.txHash,
+    reject_reason: row.rejectReason,
+    created_at: row.createdAt.toISOString(),
+    approved_at: iso(row.approvedAt),
+    paid_at: iso(row.paidAt),
+    rejected_at: iso(row.rejectedAt),
+  };
+}
+
 export type WithdrawalsService = ReturnType<typeof createWithdrawalsService>;
 
 export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
   const feeMinor = toMinor(settings.feeUsdt, USDT);
   const minMinor = toMinor(settings.minUsdt, USDT);
+  const present = presentWithdrawal;
 
   function rateOf(currency: Currency): string {
     const rate = settings.usdtRates[currency];
     if (!rate) throw new AppError(422, `Withdrawals are not available for ${currency} merchants yet.`);
     return rate;
-  }
-
-  function present(row: WithdrawalRow): Withdrawal {
-    const local = row.localCurrency as Currency;
-    return {
-      withdrawal_no: row.withdrawalNo,
-      status: row.status as WithdrawalStatus,
-      currency: 'USDT',
-      network: row.network as WalletNetwork,
-      address: row.address,
-      amount: fromMinor(row.amountUsdtMinor, USDT),
-      fee: fromMinor(row.feeUsdtMinor, USDT),
-      is_free: row.isFree,
-      rate: row.rate,
-      local_currency: local,
-      local_amount: fromMinor(row.amountLocalMinor, local),
-      local_fee: fromMinor(row.feeLocalMinor, local),
-      local_total: fromMinor(row.amountLocalMinor + row.feeLocalMinor, local),
-      tx_hash: row.txHash,
-      reject_reason: row.rejectReason,
-      created_at: row.createdAt.toISOString(),
-      approved_at: iso(row.approvedAt),
-      paid_at: iso(row.paidAt),
-      rejected_at: iso(row.rejectedAt),
-    };
   }
 
   /** Today in the merchant's time zone, as instants. */
@@ -223,37 +221,6 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
     });
   }
 
-  async function list(viewer: Viewer, query: WithdrawalListQuery): Promise<WithdrawalListResponse> {
-    const filter = {
-      merchantId: viewer.merchantId,
-      withdrawalNo: query.withdrawal_no,
-      status: query.status,
-      network: query.network,
-      ...localRangeToUtc(query.start_time, query.end_time, viewer.timeZone),
-    };
-    return cursorPage(
-      query,
-      {
-        rows: (limit: number, position: Position) => repo.page(db, filter, limit, position),
-        totals: () => repo.totals(db, filter, viewer.sessionCheck),
-        // A search by number: the page is the whole answer (cursorPage).
-        whole: byNumber(filter.withdrawalNo, viewer.sessionCheck, (rows: WithdrawalRow[]) => ({
-          count: rows.length,
-          amountMinor: sumOf(rows, (row) => row.amountUsdtMinor),
-          feeMinor: sumOf(rows, (row) => row.feeUsdtMinor),
-          localTotalMinor: sumOf(rows, (row) => row.amountLocalMinor + row.feeLocalMinor),
-        })),
-      },
-      present,
-      (totals) => ({
-        amount: fromMinor(totals.amountMinor, USDT),
-        fee: fromMinor(totals.feeMinor, USDT),
-        count: totals.count,
-        local_total: fromMinor(totals.localTotalMinor, viewer.currency),
-      }),
-    );
-  }
-
   async function findForMerchant(merchantId: number, no: string): Promise<WithdrawalRow> {
     const row = /^W\d{8,40}$/.test(no) ? await repo.findByNo(db, merchantId, no) : undefined;
     if (!row) throw notFound('The withdrawal was not found.');
@@ -352,12 +319,8 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
   const listForOps = (filter: { merchantId?: number; status?: string; limit: number }) =>
     repo.listForOps(db, filter);
 
-  return { options, check, request, list, findForMerchant, findAny, decide, listForOps, present };
+  return { options, check, request, findForMerchant, findAny, decide, listForOps, present };
 }
-
-/** The Withdrawals export (modules/exports): the list's pages and totals, read in the export's snapshot. */
-export const withdrawalsPage = repo.page;
-export const withdrawalsTotals = repo.totals;
 
 /** The demo seed's history: withdrawals written as they ended, with their holds. */
 export const seedWithdrawalRow = repo.insert;

@@ -9,9 +9,9 @@ import {
   sqlOf,
   type Tx,
   withKeptPlans,
-} from './client.ts';
-import type { SessionCheck } from '../plugins/auth-context.ts';
-import { listDaily, listHourly } from './schema/index.ts';
+} from '../../db/client.ts';
+import { requestSessionCheck } from '../../plugins/request-context.ts';
+import { listDaily, listHourly } from '../../db/schema/index.ts';
 import { CHECKED_COLUMNS, settleCheck } from './session-check.ts';
 
 const HOUR_MS = 3_600_000;
@@ -25,7 +25,7 @@ const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS
 const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
 /**
- * One part of a sum (hourlyTotals' rollup, days and pending): `select coalesce(sum(column), 0) as name, ...
+ * One part of a sum (rollupSums' rollup, days and pending): `select coalesce(sum(column), 0) as name, ...
  * from table where ...`, each column under the name the parts share.
  */
 export const sumsOf = (table: PgTable, columns: Record<string, PgColumn>, where: SQL | undefined): SQL =>
@@ -181,13 +181,13 @@ export function horizonMoved(db: DbOrTx, name: string): void {
   horizons.get(db)?.delete(name);
 }
 
-/** A value of a sums statement, by its name in hourlyTotals' `values`. */
+/** A value of a sums statement, by its name in rollupSums' `values`. */
 export const sumsValue = (name: string): SQL => sql`${sql.placeholder(name)}`;
 
-/** A time bound of a sums part, as hourlyTotals hands it to the callbacks: a value of the statement. */
+/** A time bound of a sums part, as rollupSums hands it to the callbacks: a value of the statement. */
 export type Bound = SQL;
 
-/** `column = value` in a sums statement when the value is given (not undefined; see hourlyTotals). */
+/** `column = value` in a sums statement when the value is given (not undefined; see rollupSums). */
 export const sumsEq = (column: PgColumn, values: Record<string, unknown>, name: string): SQL | undefined =>
   values[name] === undefined ? undefined : eq(column, sumsValue(name));
 
@@ -239,7 +239,7 @@ const MAX_BUILT_SUMS = 1_000;
  * value in `values`, and the time bounds they are given; their text may depend only on `shape` and on which
  * of `values` are given (not undefined).
  */
-export async function hourlyTotals<C extends string>(
+export async function rollupSums<C extends string>(
   db: DbOrTx,
   read: {
     /** The statement's own name for its list and columns ("collections", "fund_flows"). */
@@ -265,8 +265,6 @@ export async function hourlyTotals<C extends string>(
       rollup: (from: Bound, to: Bound) => SQL;
     };
     columns: readonly C[];
-    /** A remembered session's confirmation to carry in the statement, if no one has taken it yet. */
-    session?: SessionCheck;
   },
 ): Promise<Record<C, string>> {
   const { from, to, days } = read;
@@ -352,8 +350,10 @@ export async function hourlyTotals<C extends string>(
     if (step.from) values[`from_${i}`] = step.from.toISOString();
     if (step.to) values[`to_${i}`] = step.to.toISOString();
   });
-  // Once taken, the session's confirmation is settled whatever happens next (the answer waits for it).
-  const session = read.session?.take();
+  // The request's remembered-session confirmation rides in the statement if no one has taken it yet; once
+  // taken, it is settled whatever happens next (the answer waits for it).
+  const check = requestSessionCheck();
+  const session = check?.take();
   let row: Record<string, unknown> | undefined;
   try {
     if (session) values.session_id = session.id;
@@ -395,7 +395,7 @@ export async function hourlyTotals<C extends string>(
     }
     [row] = await queryBuilt<Record<string, unknown>>(withKeptPlans(db), built, values);
   } finally {
-    if (session) settleCheck(read.session!, row);
+    if (session) settleCheck(check!, row);
   }
   return Object.fromEntries(read.columns.map((c) => [c, String(row?.[c] ?? 0)])) as Record<C, string>;
 }
@@ -421,7 +421,6 @@ export async function listTotals(
     rowsOnly: boolean;
   },
   rows: { values: Record<string, unknown>; select: (from: Bound | undefined, to: Bound | undefined) => SQL },
-  session?: SessionCheck,
 ): Promise<ListTotals> {
   const values = {
     ...rows.values,
@@ -443,7 +442,7 @@ export async function listTotals(
         sumsWithin(at, from, to),
       ),
     );
-  const sums = await hourlyTotals(db, {
+  const sums = await rollupSums(db, {
     shape: `list_${list}`,
     values,
     from: filter.from,
@@ -453,7 +452,6 @@ export async function listTotals(
     rollup: part(listHourly, listHourly.hour),
     days: { rollup: part(listDaily, listDaily.day) },
     columns: ['rows', 'a', 'b', 'c'],
-    session,
   });
   return { count: Number(sums.rows), a: BigInt(sums.a), b: BigInt(sums.b), c: BigInt(sums.c) };
 }

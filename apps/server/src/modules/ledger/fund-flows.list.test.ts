@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { neutralizeFormula } from '../cells.ts';
-import { FUND_FLOW_TYPE_LABELS } from './fund-flows.ts';
+import { neutralizeFormula } from '../exports/index.ts';
+import { FUND_FLOW_TYPE_LABELS } from './fund-flows.list.ts';
 
 describe('the fund flow export', () => {
   // Its type column is `plain`: PostgreSQL writes the labels into the file without neutralising or escaping.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { SessionCheck } from '../plugins/auth-context.ts';
+import type { SessionCheck } from '../../plugins/auth-context.ts';
 
 /**
  * A read that carries a remembered session's confirmation (SessionCheck) selects these beside its own

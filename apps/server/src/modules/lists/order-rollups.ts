@@ -1,22 +1,19 @@
 import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type Db, type DbOrTx, queryRows, type Tx } from './client.ts';
-import { listPage } from './keyset.ts';
-import { byNumber, type Position, sumOf } from '../lib/cursor.ts';
-import type { SessionCheck } from '../plugins/auth-context.ts';
-import { sqlStateOf } from './sql-state.ts';
+import { type Db, type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
+import { sqlStateOf } from '../../db/sql-state.ts';
 import {
   type Bound,
   closeMinuteRollup,
   horizonMoved,
-  hourlyTotals,
+  rollupSums,
   sumsEq,
   sumsOf,
   sumsValue,
   sumsRowsWhere,
   sumsWithin,
-} from './hourly-totals.ts';
-import { collections, orderDaily, orderHourly, orderMinutely, payouts } from './schema/index.ts';
+} from './rollup-sums.ts';
+import { collections, orderDaily, orderHourly, orderMinutely, payouts } from '../../db/schema/index.ts';
 
 /** What the collection and payout lists filter on (DESIGN 5). */
 export type OrderFilter = {
@@ -33,7 +30,7 @@ export type OrderFilter = {
 
 export type OrderTotals = { count: number; amountMinor: bigint; feeMinor: bigint };
 
-type OrderTable = PgTable & {
+export type OrderTable = PgTable & {
   id: PgColumn;
   merchantId: PgColumn;
   tradeNo: PgColumn;
@@ -43,47 +40,6 @@ type OrderTable = PgTable & {
   amountMinor: PgColumn;
   feeMinor: PgColumn;
 };
-
-/**
- * cursorPage's `whole` for a search of collections or payouts by number: the page holds every match, and
- * their totals are its rows' (as orderTotals' rows part sums them).
- */
-export const orderTotalsByNumber = (f: OrderFilter, session: SessionCheck | undefined) =>
-  byNumber(
-    f.tradeNo || f.outTradeNo,
-    session,
-    (rows: { amountMinor: bigint; feeMinor: bigint }[]): OrderTotals => ({
-      count: rows.length,
-      amountMinor: sumOf(rows, (row) => row.amountMinor),
-      feeMinor: sumOf(rows, (row) => row.feeMinor),
-    }),
-  );
-
-/** One page of collections or payouts, newest first (listPage). */
-export const orderPage = <Row>(
-  db: DbOrTx,
-  table: OrderTable,
-  f: OrderFilter,
-  limit: number,
-  position: Position,
-): Promise<Row[]> =>
-  listPage<Row>(
-    db,
-    table,
-    {
-      merchantId: f.merchantId,
-      equal: {
-        tradeNo: { column: table.tradeNo, value: f.tradeNo },
-        outTradeNo: { column: table.outTradeNo, value: f.outTradeNo },
-        status: { column: table.status, value: f.status },
-      },
-      from: f.from,
-      to: f.to,
-      maxId: f.maxId,
-    },
-    limit,
-    position,
-  );
 
 /**
  * Count, amount and fee of a whole list filter (DESIGN 8: from rollups, never a scan of the matching rows).
@@ -97,7 +53,6 @@ export async function orderTotals(
   kind: 'collection' | 'payout',
   table: OrderTable,
   f: OrderFilter,
-  session?: SessionCheck,
 ): Promise<OrderTotals> {
   const values = {
     merchantId: f.merchantId,
@@ -121,7 +76,7 @@ export async function orderTotals(
           sumsWithin(at, from, to),
         ),
       );
-  const sums = await hourlyTotals(db, {
+  const sums = await rollupSums(db, {
     shape: getTableName(table),
     values,
     from: f.from,
@@ -146,7 +101,6 @@ export async function orderTotals(
     },
     minutes: { horizon: ORDER_MINUTE_HORIZON, rollup: part(orderMinutely, orderMinutely.minute) },
     columns: ['orders', 'amount_minor', 'fee_minor'],
-    session,
   });
   return {
     count: Number(sums.orders),

@@ -1,9 +1,10 @@
 import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Cursor } from '../lib/cursor.ts';
-import type { SessionCheck } from '../plugins/auth-context.ts';
-import { type BuiltQuery, type DbOrTx, preparedOnce, queryBuilt, sqlOf } from './client.ts';
-import { rowOf } from './rows.ts';
+import type { Cursor } from '../../lib/cursor.ts';
+import type { SessionCheck } from '../../plugins/auth-context.ts';
+import { requestSessionCheck } from '../../plugins/request-context.ts';
+import { type BuiltQuery, type DbOrTx, preparedOnce, queryBuilt, sqlOf } from '../../db/client.ts';
+import { rowOf } from '../../db/rows.ts';
 import { CHECKED_COLUMNS, settleCheck } from './session-check.ts';
 
 /**
@@ -15,6 +16,13 @@ export const newestFirst = (createdAt: PgColumn, id: PgColumn): SQL[] => [
   sql`${createdAt} desc nulls last`,
   sql`${id} desc nulls last`,
 ];
+
+/**
+ * A page's position: after the cursor when given (keyset), else skipping `offset` rows. `confirmsSession`:
+ * carry the request's remembered-session confirmation (requestSessionCheck) in the page's statement, if no
+ * one has taken it yet (a search by number, whose page is the whole answer: list-kit.ts).
+ */
+export type Position = { cursor?: Cursor; offset: number; confirmsSession?: boolean };
 
 /** A list's table as listPage reads it. */
 export type ListTable = PgTable & { id: PgColumn; merchantId: PgColumn; createdAt: PgColumn };
@@ -38,12 +46,7 @@ export function listPage<Row>(
     maxId?: number;
   },
   limit: number,
-  position: {
-    cursor?: Cursor;
-    offset: number;
-    /** A remembered session's confirmation to carry in the page's statement, if no one has taken it yet. */
-    session?: SessionCheck;
-  },
+  position: Position,
 ): Promise<Row[]> {
   const { cursor } = position;
   const given = Object.entries(filter.equal).filter(([, e]) => Boolean(e.value));
@@ -89,7 +92,8 @@ export function listPage<Row>(
     limit,
     offset: cursor ? 0 : position.offset,
   };
-  const session = position.session?.take();
+  const check = position.confirmsSession ? requestSessionCheck() : undefined;
+  const session = check?.take();
   if (session)
     return pageConfirming<Row>(
       db,
@@ -97,7 +101,7 @@ export function listPage<Row>(
       key,
       select,
       { ...values, session_id: session.id },
-      position.session!,
+      check!,
       session.select,
     );
   return preparedOnce(db, key, (on) => select(on).prepare(key)).execute(values) as Promise<Row[]>;
