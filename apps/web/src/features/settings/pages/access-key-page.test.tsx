@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessKey } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { resetHttpStateForTests } from '../../../lib/http.ts';
-import InterfaceKeyPage from './interface-key-page.tsx';
+import AccessKeyPage from './access-key-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
@@ -88,7 +88,7 @@ function KeptAlive() {
         Switch tab
       </button>
       <Activity mode={isShown ? 'visible' : 'hidden'}>
-        <InterfaceKeyPage />
+        <AccessKeyPage />
       </Activity>
     </>
   );
@@ -98,7 +98,7 @@ function renderPage({ keptAlive = false } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
-      { path: '/setting/interfaceKey', Component: keptAlive ? KeptAlive : InterfaceKeyPage },
+      { path: '/setting/interfaceKey', Component: keptAlive ? KeptAlive : AccessKeyPage },
       { path: '/elsewhere', Component: () => <p>Another page</p> },
     ],
     { initialEntries: ['/setting/interfaceKey'] },
