@@ -31,4 +31,31 @@ export const defaultHandlers: RequestHandler[] = [
 
 export const server = setupServer(...defaultHandlers);
 
+/** A request as a test asserts on it: its method, path with query, and body (JSON or a form's fields). */
+export type Call = { method: string; url: string; body: unknown };
+
+async function bodyOf(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (type.startsWith('multipart/form-data')) return Object.fromEntries(await request.formData());
+  const text = await request.text();
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+/** Every request sent from now until the test ends, in order (setup.ts stops the recording). */
+export function recordCalls(): Call[] {
+  const calls: Call[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    const call: Call = { method: request.method, url: url.pathname + url.search, body: undefined };
+    calls.push(call);
+    // Read before the handler answers, so the body is there by the time the page shows the answer.
+    void bodyOf(request.clone()).then((body) => (call.body = body));
+  });
+  return calls;
+}
+
+/** The signed-in user as TEST_USER with these changes (its permissions, two-factor...), for this test. */
+export const signInAs = (changes: Partial<typeof TEST_USER>) =>
+  server.use(http.get('/api/merchant/user', () => json({ data: { ...TEST_USER, ...changes } })));
+
 export { http, HttpResponse };
