@@ -13,7 +13,7 @@ export const TEST_USER = {
   roles: ['ROOT'],
   perms: [] as string[],
   two_factor_enabled: true,
-  timezone: '+08:00',
+  timezone: '+08:00' as string | null,
   merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
 };
 
