@@ -27,6 +27,7 @@ export const apiError = (status: number, code: string, message = code) =>
 export const defaultHandlers: RequestHandler[] = [
   http.get('/api/csrf-cookie', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/merchant/user', () => json({ data: TEST_USER })),
+  http.post('/api/logout', () => new HttpResponse(null, { status: 204 })),
 ];
 
 export const server = setupServer(...defaultHandlers);
