@@ -24,6 +24,10 @@ export const json = (body: unknown, status = 200) => HttpResponse.json(body as n
 export const apiError = (status: number, code: string, message = code) =>
   HttpResponse.json({ message, code }, { status });
 
+/** A refusal of one field (422 unless told): the API's error shape with the field's message in `errors`. */
+export const fieldError = (field: string, code: string, message: string, status = 422) =>
+  HttpResponse.json({ message, code, errors: { [field]: [message] } }, { status });
+
 export const defaultHandlers: RequestHandler[] = [
   http.get('/api/csrf-cookie', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/merchant/user', () => json({ data: TEST_USER })),

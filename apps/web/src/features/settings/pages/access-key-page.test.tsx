@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccessKey } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
+import { apiError, fieldError, http, json, server, signInAs } from '../../../test/server.ts';
 import AccessKeyPage from './access-key-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -85,6 +85,17 @@ const onPage = () => within(document.querySelector('.page-container') as HTMLEle
 async function dialogTitled(title: string): Promise<HTMLElement> {
   const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
   return heading.closest('[role=dialog]') as HTMLElement;
+}
+
+/** On the loaded page: Reveal, both factors in its dialog, and Reveal there; the dialog. */
+async function sendReveal(): Promise<HTMLElement> {
+  await screen.findByTestId('access-key');
+  const u = user();
+  await u.click(onPage().getByRole('button', { name: /Reveal/ }));
+  const dialog = await screen.findByRole('dialog');
+  await fillStepUp(dialog);
+  await u.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+  return dialog;
 }
 
 async function fillStepUp(scope: HTMLElement, password = 'pay-123456', code = '123456') {
@@ -182,12 +193,7 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
   it('says the feature is not enabled, with the way to Security, when two-factor is off', async () => {
     answer = twoFactorRequired;
     renderPage();
-    await screen.findByTestId('access-key');
-    const u = user();
-    await u.click(onPage().getByRole('button', { name: /Reveal/ }));
-    const dialog = await screen.findByRole('dialog');
-    await fillStepUp(dialog);
-    await u.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+    const dialog = await sendReveal();
     expect(await within(dialog).findByText('This feature is not enabled yet')).toBeInTheDocument();
     expect(within(dialog).getByRole('link').getAttribute('href')).toBe('/setting/accountSecurity');
     expect(within(dialog).queryByLabelText('Payment password')).not.toBeInTheDocument();
@@ -196,21 +202,9 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
 
   it('shows a wrong code under the code field', async () => {
     answer = () =>
-      json(
-        {
-          message: 'The provided two factor authentication code was invalid.',
-          code: 'invalid_code',
-          errors: { code: ['The provided two factor authentication code was invalid.'] },
-        },
-        422,
-      );
+      fieldError('code', 'invalid_code', 'The provided two factor authentication code was invalid.');
     renderPage();
-    await screen.findByTestId('access-key');
-    const u = user();
-    await u.click(onPage().getByRole('button', { name: /Reveal/ }));
-    const dialog = await screen.findByRole('dialog');
-    await fillStepUp(dialog);
-    await u.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+    const dialog = await sendReveal();
     expect(
       await within(dialog).findByText('The verification code is invalid or has already been used.'),
     ).toBeInTheDocument();
@@ -305,13 +299,10 @@ describe('Settings > IP whitelist (on the access key page)', { timeout: 60_000 }
 
   it('shows the saved list one per line, and the server’s line error under the field', async () => {
     answer = () =>
-      json(
-        {
-          message: 'Line 2 is not an IPv4 address, an IPv6 address or a CIDR range.',
-          code: 'validation_failed',
-          errors: { ip_address: ['Line 2 is not an IPv4 address, an IPv6 address or a CIDR range.'] },
-        },
-        422,
+      fieldError(
+        'ip_address',
+        'validation_failed',
+        'Line 2 is not an IPv4 address, an IPv6 address or a CIDR range.',
       );
     renderPage();
     await waitFor(() => expect(whitelist().value).toBe('127.0.0.1\n203.0.113.0/24'));
