@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../i18n/index.ts';
 import { setFeedback } from '../lib/feedback.ts';
-import { resetHttpStateForTests } from '../lib/http.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { type Call, http, HttpResponse, json, recordCalls, server } from '../test/server.ts';
 import { guardPage, redirectGroup } from './guard.ts';
 import { ROUTE_GROUPS } from './routes.ts';
 
@@ -18,11 +18,20 @@ const user = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+const USER_CALL = '/api/merchant/user';
+/** The user call answers these, one each, then the last one from there on. */
+function answerUser(...responses: (() => Response)[]) {
+  const last = responses.pop()!;
+  server.use(
+    ...responses.map((response) => http.get(USER_CALL, response, { once: true })),
+    http.get(USER_CALL, last),
+  );
+}
+const unauthenticated = () => json({ message: 'Unauthenticated.' }, 401);
+const signedIn =
+  (overrides: Record<string, unknown> = {}) =>
+  () =>
+    json({ data: user(overrides) });
 
 /** Runs a loader and gives back where it redirected, or null when it let the navigation through. */
 async function run(loader: (args: { request: Request }) => Promise<unknown>, path: string) {
@@ -37,7 +46,7 @@ async function run(loader: (args: { request: Request }) => Promise<unknown>, pat
 
 let toasts: string[];
 let alerts: string[];
-let fetchMock: ReturnType<typeof vi.fn>;
+let calls: Call[];
 
 beforeAll(async () => {
   await changeLanguage('en');
@@ -47,20 +56,17 @@ beforeEach(() => {
   toasts = [];
   alerts = [];
   queryClient.clear();
-  resetHttpStateForTests();
   setFeedback({
     alert: ({ content }) => alerts.push(String(content)),
     confirm: vi.fn(),
     toast: (_kind, content) => toasts.push(content),
   });
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  calls = recordCalls();
   document.cookie = 'XSRF-TOKEN=t; path=/';
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
 });
 
@@ -70,22 +76,22 @@ describe('the route guard', () => {
     expect(await run(guardPage(), '/fund/fundWater?page=2')).toBe(
       '/login?redirect=%2Ffund%2FfundWater%3Fpage%3D2',
     );
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
   });
 
   it('sends an ended session (401 on the user call) to the login page, with no dialog', async () => {
-    fetchMock.mockResolvedValue(json(401, { message: 'Unauthenticated.' }));
+    answerUser(unauthenticated);
     expect(await run(guardPage(), '/dashboard')).toBe('/login?redirect=%2Fdashboard');
     expect(toasts).toEqual([]);
   });
 
   it('asks once on a 401: an ended session is not retried', async () => {
-    fetchMock.mockResolvedValue(json(401, { message: 'Unauthenticated.' }));
+    answerUser(unauthenticated);
     await run(guardPage(), '/dashboard');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(calls).toHaveLength(1);
   });
 
-  const userCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/merchant/user').length;
+  const userCalls = () => calls.filter((call) => call.url === USER_CALL).length;
   /** Runs the loader with the retries' waits passed at once (a fake clock: no test sleeps). */
   async function runWithRetries(path: string) {
     vi.useFakeTimers();
@@ -95,20 +101,19 @@ describe('the route guard', () => {
   }
 
   it('retries a user-info failure other than 401 (the server briefly down), then lets the user through', async () => {
-    fetchMock
-      .mockResolvedValueOnce(json(503, { message: 'Service Unavailable', code: 'server_error' }))
-      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
-      .mockResolvedValue(json(200, { data: user() }));
+    answerUser(
+      () => json({ message: 'Service Unavailable', code: 'server_error' }, 503),
+      // The network failing ("Failed to fetch").
+      () => HttpResponse.error(),
+      signedIn(),
+    );
     expect(await runWithRetries('/withdrawal/record')).toBeNull();
     expect(userCalls()).toBe(3);
     expect([...toasts, ...alerts]).toEqual([]);
   });
 
   it('after the retries: "Verification failed, please Login again.", session reset, login page with the target', async () => {
-    fetchMock.mockImplementation(async (url: string) => {
-      if (url === '/api/merchant/user') throw new TypeError('Failed to fetch');
-      return new Response(null, { status: 204 });
-    });
+    answerUser(() => HttpResponse.error());
     expect(await runWithRetries('/fund/fundWater?page=2')).toBe(
       '/login?redirect=%2Ffund%2FfundWater%3Fpage%3D2',
     );
@@ -120,20 +125,20 @@ describe('the route guard', () => {
   });
 
   it('lets a user through to a page their permissions open', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: user() }));
+    answerUser(signedIn());
     expect(await run(guardPage({ perm: 'withdrawal:view' }), '/withdrawal/record')).toBeNull();
   });
 
   it('sends a user without the permission to /403', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: user() }));
+    answerUser(signedIn());
     expect(await run(guardPage({ perm: 'access-key:manage' }), '/setting/interfaceKey')).toBe('/403');
   });
 
   it('asks the server for the user once, not on every navigation', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: user() }));
+    answerUser(signedIn());
     await run(guardPage({ perm: 'dashboard:view' }), '/dashboard');
     await run(guardPage({ perm: 'topup:view' }), '/recharge/record');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(calls).toHaveLength(1);
   });
 
   it.each([
@@ -143,21 +148,16 @@ describe('the route guard', () => {
   ])(
     'roles %s: "Verification failed, please Login again.", session reset, login page',
     async (_label, roles) => {
-      fetchMock.mockImplementation(async (url: string) =>
-        url === '/api/merchant/user'
-          ? json(200, { data: user({ roles }) })
-          : new Response(null, { status: 204 }),
-      );
+      answerUser(signedIn({ roles }));
       expect(await run(guardPage(), '/dashboard')).toBe('/login?redirect=%2Fdashboard');
       expect(toasts).toEqual(['Verification failed, please Login again.']);
-      const calls = fetchMock.mock.calls.map(([url, init]) => `${(init as RequestInit).method} ${url}`);
-      expect(calls).toContain('POST /api/logout');
+      expect(calls.map((call) => `${call.method} ${call.url}`)).toContain('POST /api/logout');
       expect(queryClient.getQueryData(['merchant', 'user'])).toBeUndefined();
     },
   );
 
   it("a group's own path goes to its first page the user may open", async () => {
-    fetchMock.mockResolvedValue(json(200, { data: user() }));
+    answerUser(signedIn());
     const recharge = ROUTE_GROUPS.find((group) => group.path === '/recharge')!;
     expect(await run(redirectGroup(recharge), '/recharge')).toBe('/recharge/record');
   });

@@ -179,7 +179,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/setting/interfaceKey',
         titleKey: 'routes:interfaceKey',
         perm: 'access-key:manage',
-        load: () => import('../features/settings/pages/interface-key-page.tsx'),
+        load: () => import('../features/settings/pages/access-key-page.tsx'),
       },
       {
         // The spec's Settings list names the IP whitelist: a menu entry of its own too.

@@ -20,11 +20,15 @@ function Field({
   withTime = false,
   // The calendar's today (2026-03-15 at 12:00 UTC) is another day east of UTC+12.
   timeZone = 'UTC',
+  min,
+  max,
   changes,
 }: {
   initial?: DateRange | null;
   withTime?: boolean;
   timeZone?: string;
+  min?: Dayjs | null;
+  max?: Dayjs | null;
   changes: (DateRange | null)[];
 }) {
   const [value, setValue] = useState<DateRange | null>(initial);
@@ -38,6 +42,8 @@ function Field({
         }}
         withTime={withTime}
         timeZone={timeZone}
+        min={min}
+        max={max}
         placeholder={['Start time', 'End time']}
         aria-label="Time"
       />
@@ -190,7 +196,8 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
 
       vi.stubEnv('TZ', 'America/Santiago');
       changes.length = 0;
-      render(<Field withTime changes={changes} />);
+      // September is after the calendar's today: no limit here.
+      render(<Field withTime max={null} changes={changes} />);
       await user().type(start(), '2026-09-06');
       await user().type(end(), '2026-09-06');
       await user().tab();
@@ -201,7 +208,14 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
   });
 
   it('opens on the month of a date pasted while the calendar is closed, with its time', async () => {
-    render(<Field withTime initial={[dayjs('2026-03-01'), dayjs('2026-03-02 23:59:59')]} changes={[]} />);
+    render(
+      <Field
+        withTime
+        max={null}
+        initial={[dayjs('2026-03-01'), dayjs('2026-03-02 23:59:59')]}
+        changes={[]}
+      />,
+    );
     await user().click(start());
     await user().keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -214,13 +228,14 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
   });
 
   it('goes through months and years, with the month named in the language and its week start', async () => {
-    render(<Field changes={[]} />);
+    render(<Field max={null} changes={[]} />);
     await user().click(start());
     const panel = await calendar();
     const title = () => within(panel).getByText(/\d{4}/).textContent;
     const columns = () =>
       within(panel)
-        .getAllByRole('columnheader')
+        // Hidden from screen readers, which hear each day's full name.
+        .getAllByRole('columnheader', { hidden: true })
         .map((th) => th.textContent);
     expect(columns()).toEqual(['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa']);
     // The first day of the grid, as a screen reader names it.
@@ -274,6 +289,58 @@ describe('DateRangeInput', { timeout: 30_000 }, () => {
     ).toBe('date');
     await user().click(within(panel).getByRole('button', { name: 'Last 7 days' }));
     expect(changes.map((range) => shown(range))).toEqual([['2026-03-10 00:00:00', '2026-03-16 23:59:59']]);
+  });
+
+  it('is a grid the arrow keys move through, where Enter chooses the ends of the range', async () => {
+    const changes: (DateRange | null)[] = [];
+    render(<Field max={null} changes={changes} />);
+    await user().click(start());
+    const panel = await calendar();
+    expect(within(panel).getByRole('grid', { name: 'March 2026' })).toBeInTheDocument();
+    const focused = () => document.activeElement?.getAttribute('aria-label');
+    // ArrowDown goes from the input into the days, on today when nothing is chosen.
+    await user().keyboard('{ArrowDown}');
+    expect(focused()).toBe('Sunday, March 15, 2026');
+    await user().keyboard('{ArrowLeft}{ArrowLeft}{ArrowUp}');
+    expect(focused()).toBe('Friday, March 6, 2026');
+    await user().keyboard('{PageUp}');
+    expect(focused()).toBe('Friday, February 6, 2026');
+    expect(within(panel).getByRole('grid', { name: 'February 2026' })).toBeInTheDocument();
+    await user().keyboard('{PageDown}{Enter}');
+    expect(start().value).toBe('2026-03-06');
+    expect(changes).toEqual([]);
+    // The keyboard stays in the grid for the other end.
+    expect(focused()).toBe('Friday, March 6, 2026');
+    await user().keyboard('{ArrowDown}{ArrowRight}{Enter}');
+    expect(changes.map((range) => shown(range, 'YYYY-MM-DD'))).toEqual([['2026-03-06', '2026-03-14']]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The focus is back in the field, where Enter goes on to the form.
+    expect([start(), end()]).toContain(document.activeElement);
+  });
+
+  it('offers no day after today unless told, nor before its first day', async () => {
+    const changes: (DateRange | null)[] = [];
+    render(<Field min={dayjs('2026-03-03')} changes={changes} />);
+    await user().click(start());
+    const panel = await calendar();
+    expect(within(panel).getByRole('button', { name: 'Monday, March 16, 2026' })).toBeDisabled();
+    expect(within(panel).getByRole('button', { name: 'Monday, March 2, 2026' })).toBeDisabled();
+    expect(within(panel).getByRole('button', { name: 'Next month' })).toBeDisabled();
+    expect(within(panel).getByRole('button', { name: 'Previous month' })).toBeDisabled();
+    // The keyboard stops at the last day there is.
+    await user().keyboard('{ArrowDown}{ArrowRight}{ArrowDown}');
+    expect(document.activeElement).toHaveAccessibleName('Sunday, March 15, 2026');
+    await user().keyboard('{Escape}');
+    // Typed, a day out of bounds is wrong and not taken.
+    await user().type(start(), '2026-03-16{Enter}');
+    expect(start()).toHaveAttribute('aria-invalid', 'true');
+    await user().clear(start());
+    await user().type(start(), '2026-03-02{Enter}');
+    expect(start()).toHaveAttribute('aria-invalid', 'true');
+    await user().clear(start());
+    // "This month" ends today.
+    await user().click(within(await calendar()).getByRole('button', { name: 'This month' }));
+    expect(changes.map((range) => shown(range, 'YYYY-MM-DD'))).toEqual([['2026-03-03', '2026-03-15']]);
   });
 
   it('works as a field of an antd Form, disabled with it', async () => {

@@ -12,14 +12,20 @@ import dayjs, { type Dayjs } from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import {
   type ChangeEvent,
+  createContext,
   type CSSProperties,
   type FocusEvent,
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
+  useContext,
+  useEffect,
+  useMemo,
   useRef,
   useState,
 } from 'react';
+import { DayPicker, type DayButtonProps, type MonthCaptionProps, useDayPicker } from 'react-day-picker';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../lib/date-time.ts';
 import './date-range-input.css';
@@ -122,22 +128,67 @@ const PRESETS = {
   thisMonth: (today: Dayjs): Pair<Dayjs> => [today.startOf('month'), today.endOf('month').startOf('day')],
 };
 
-/** A month of days to show: six weeks from the locale's first day of the week before the 1st. */
-function monthGrid(month: Dayjs, weekStart: number): Dayjs[] {
-  const first = month.startOf('month');
-  const from = first.subtract((first.day() - weekStart + 7) % 7, 'day');
-  return Array.from({ length: 42 }, (_, i) => from.add(i, 'day'));
+/** A day as react-day-picker holds it: midnight UTC, the zone it is given (see clockTime). */
+const asDate = (day: DayKey): Date => new Date(`${day}T00:00:00Z`);
+const dayOf = (date: Date): DayKey => dayjs.utc(date.getTime()).format(DATE);
+const named = (date: Date, format: string) => localized(dayjs.utc(date.getTime())).format(format);
+
+/** Whether the key moves focus into the grid's days, and the key pressed while they have it. */
+const GridFocus = createContext<{ current: boolean }>({ current: false });
+
+/**
+ * react-day-picker's day: named for screen readers with today marked, and focused by the grid only while
+ * the keyboard is in it (a click leaves the focus in the input, where typing goes on).
+ */
+function Day({ day: _day, modifiers, ...props }: DayButtonProps) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const keyboard = useContext(GridFocus);
+  useEffect(() => {
+    if (modifiers.focused && keyboard.current) ref.current?.focus();
+  }, [modifiers.focused, keyboard]);
+  return <button ref={ref} {...props} aria-current={modifiers.today ? 'date' : undefined} />;
 }
+
+/** The month's title between the previous and next year and month, antd's calendar header. */
+function Caption({ calendarMonth: _month, displayIndex: _index, children, ...props }: MonthCaptionProps) {
+  const { t } = useTranslation('common');
+  const { goToMonth, previousMonth, nextMonth, months } = useDayPicker();
+  const shown = months[0].date;
+  const nav = (labelKey: string, icon: ReactNode, target: Date | undefined, canGo: Date | undefined) => (
+    <Button
+      type="text"
+      size="small"
+      tabIndex={-1}
+      icon={icon}
+      aria-label={t(labelKey)}
+      disabled={!canGo}
+      onClick={() => target && goToMonth(target)}
+    />
+  );
+  const years = (count: number) => dayjs.utc(shown.getTime()).add(count, 'year').toDate();
+  return (
+    <div {...props} className="date-range-panel__header">
+      {nav('dateRange.previousYear', <DoubleLeftOutlined />, years(-1), previousMonth)}
+      {nav('dateRange.previousMonth', <LeftOutlined />, previousMonth, previousMonth)}
+      {children}
+      {nav('dateRange.nextMonth', <RightOutlined />, nextMonth, nextMonth)}
+      {nav('dateRange.nextYear', <DoubleRightOutlined />, years(1), nextMonth)}
+    </div>
+  );
+}
+
+const COMPONENTS = { DayButton: Day, MonthCaption: Caption };
 
 const px = (value: number) => `${value}px`;
 
 /**
- * A date (or date and time) range field: "start → end", typed or chosen on a month calendar, in antd's
- * look from the theme's tokens. antd's RangePicker costs every list page 34 KB gzip (DESIGN 8: a page
- * under 80 KB beyond the layout); this uses only what the layout already loads. Its value is the pair
- * or null, as antd's, so it sits in a Form.Item. A text that is no date shows red and is not taken; a
- * start after the end changes places with it; leaving the field takes a complete pair and puts back
- * the last value otherwise; Escape puts it back too.
+ * A date (or date and time) range field: "start → end", typed, or chosen on react-day-picker's month grid
+ * (arrow keys, Page Up/Down, Enter) in antd's Popover, in antd's look from the theme's tokens. antd's
+ * RangePicker would cost every list page 34 KB gzip (DESIGN 8) and read typed times in the browser's
+ * zone. Its value is the pair or null, as antd's, so it sits in a Form.Item. A text that is no date, or a
+ * day out of min..max, shows red and is not taken; a start after the end changes places with it; leaving
+ * the field takes a complete pair and puts back the last value otherwise; Escape puts it back too.
+ * ArrowDown in an input moves into the calendar's days.
  */
 export function DateRangeInput({
   value,
@@ -147,6 +198,8 @@ export function DateRangeInput({
   id,
   disabled: disabledProp,
   timeZone,
+  min = null,
+  max,
   style,
   'aria-label': label,
 }: {
@@ -160,14 +213,35 @@ export function DateRangeInput({
   disabled?: boolean;
   /** The zone whose today is marked and starts the presets (the user's); the browser's when none. */
   timeZone?: string;
+  /** The first day that can be chosen; none when null. */
+  min?: Dayjs | null;
+  /**
+   * The last day that can be chosen: by default the user's today, as the console's ranges filter what
+   * has happened (no list has rows in the future); none when null.
+   */
+  max?: Dayjs | null;
   style?: CSSProperties;
   'aria-label': string;
 }) {
-  const { t } = useTranslation('common');
+  const { t, i18n } = useTranslation('common');
   const { token } = theme.useToken();
   const { componentDisabled, componentSize } = ConfigProvider.useConfig();
   const disabled = disabledProp ?? componentDisabled ?? false;
   const format = withTime ? DATE_TIME : DATE;
+  const today = todayIn(timeZone);
+  const todayKey = today.format(DATE);
+  const bounds: Pair<DayKey | null> = [
+    min?.format(DATE) ?? null,
+    max === null ? null : (max?.format(DATE) ?? todayKey),
+  ];
+
+  /** A typed date (see parseText) that is also a day the field offers. */
+  const read = (text: string, side: Side): Dayjs | null => {
+    const date = parseText(text, withTime, side);
+    const day = date?.format(DATE);
+    if (!date || (bounds[0] && day! < bounds[0]) || (bounds[1] && day! > bounds[1])) return null;
+    return date;
+  };
 
   const committed = formatRange(value, format);
   const committedKey = committed.join('~');
@@ -182,7 +256,7 @@ export function DateRangeInput({
   const [active, setActive] = useState<Side>(0);
   const [picked, setPicked] = useState<Pair<boolean>>([false, false]);
   const [month, setMonth] = useState<Dayjs>(() =>
-    (value?.[0] ? clockTime(value[0].format(DATE)) : todayIn(timeZone)).startOf('month'),
+    (value?.[0] ? clockTime(value[0].format(DATE)) : today).startOf('month'),
   );
   const [times, setTimes] = useState<Pair<string>>(DEFAULT_TIMES);
   const [hovered, setHovered] = useState<DayKey | null>(null);
@@ -192,15 +266,16 @@ export function DateRangeInput({
   const panelRef = useRef<HTMLDivElement>(null);
   const startRef = useRef<HTMLInputElement>(null);
   const endRef = useRef<HTMLInputElement>(null);
+  // The keyboard is in the calendar's days (a press of the mouse there ends it).
+  const keyboardInGrid = useRef(false);
   const inputOf = (side: Side) => (side === 0 ? startRef : endRef).current;
 
-  const parsed: Pair<Dayjs | null> = [parseText(texts[0], withTime, 0), parseText(texts[1], withTime, 1)];
+  const parsed: Pair<Dayjs | null> = [read(texts[0], 0), read(texts[1], 1)];
   const invalid = SIDES.map((side) => {
     const text = texts[side].trim();
     return text !== '' && !parsed[side] && (tried[side] || !isOnTheWay(text, withTime));
   });
   const days: Pair<DayKey | null> = [parsed[0]?.format(DATE) ?? null, parsed[1]?.format(DATE) ?? null];
-  const today = todayIn(timeZone);
 
   /** Takes the texts as the value when they are a range (or both empty); false when they are not. */
   const commit = (next: Pair<string>): boolean => {
@@ -210,13 +285,13 @@ export function DateRangeInput({
       setTexts(['', '']);
       return true;
     }
-    let start = parseText(startText, withTime, 0);
-    let end = parseText(endText, withTime, 1);
+    let start = read(startText, 0);
+    let end = read(endText, 1);
     if (!start || !end) return false;
     if (start.isAfter(end)) {
       // Read again from the other side, so a day typed alone takes that side's time.
-      start = parseText(endText, withTime, 0) as Dayjs;
-      end = parseText(startText, withTime, 1) as Dayjs;
+      start = read(endText, 0) as Dayjs;
+      end = read(startText, 1) as Dayjs;
     }
     const range: DateRange = [start, end];
     const shown = formatRange(range, format);
@@ -226,8 +301,9 @@ export function DateRangeInput({
   };
 
   const close = () => {
-    // Focus in the calendar (a time) goes back to the input rather than to the page with the popup.
+    // Focus in the calendar (a day, a time) goes back to the input rather than to the page with the popup.
     if (panelRef.current?.contains(document.activeElement)) inputOf(active)?.focus();
+    keyboardInGrid.current = false;
     setOpen(false);
     setHovered(null);
     setTried([false, false]);
@@ -272,11 +348,23 @@ export function DateRangeInput({
     }
   };
 
+  /** Into the grid, on its day to start from (the one chosen, else today), as a listbox's ArrowDown. */
+  const enterGrid = (side: Side) => {
+    if (!open) flushSync(() => openAt(side));
+    keyboardInGrid.current = true;
+    panelRef.current?.querySelector<HTMLButtonElement>('.rdp-day_button[tabindex="0"]')?.focus();
+  };
+
   const onKeyDown = (side: Side) => (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Escape' && open) {
       // Closes the calendar only, not a drawer or dialog the field is in.
       event.stopPropagation();
       cancel();
+      return;
+    }
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      enterGrid(side);
       return;
     }
     if (event.key !== 'Enter') return;
@@ -308,9 +396,9 @@ export function DateRangeInput({
         ? `${day} ${parseTime(times[side]) ? times[side] : DEFAULT_TIMES[side]}`
         : day;
 
-  const onDay = (day: Dayjs) => {
+  const onDay = (date: Date) => {
     const side = active;
-    const chosen = pickDay(side, day.format(DATE), days, picked[other(side)]);
+    const chosen = pickDay(side, dayOf(date), days, picked[other(side)]);
     const next: Pair<string> = [dayText(0, chosen[0]), dayText(1, chosen[1])];
     const nowPicked: Pair<boolean> = side === 0 ? [true, picked[1]] : [picked[0], true];
     setPicked(nowPicked);
@@ -326,7 +414,8 @@ export function DateRangeInput({
     }
     setTexts(next);
     setActive(other(side));
-    inputOf(other(side))?.focus();
+    // A click goes on in the other input; the keyboard stays on the grid for the other end.
+    if (!keyboardInGrid.current) inputOf(other(side))?.focus();
   };
 
   const onTime = (side: Side) => (event: ChangeEvent<HTMLInputElement>) => {
@@ -341,6 +430,14 @@ export function DateRangeInput({
 
   const onOk = () => {
     if (commit(texts)) close();
+  };
+
+  /** A preset's days within min..max; null when none of them is. */
+  const bounded = (range: Pair<Dayjs>): Pair<Dayjs> | null => {
+    const [first, last] = [bounds[0] && clockTime(bounds[0]), bounds[1] && clockTime(bounds[1])];
+    const start = first && range[0].isBefore(first) ? first : range[0];
+    const end = last && range[1].isAfter(last) ? last : range[1];
+    return start.isAfter(end) ? null : [start, end];
   };
 
   const onPreset = (range: Pair<Dayjs>) => {
@@ -410,29 +507,34 @@ export function DateRangeInput({
   } as CSSProperties;
 
   // ============================ Calendar ============================
-  // While a day is pointed at and the other end is there, the range shows as that click would leave it.
+  // While a day is pointed at (or has the keyboard) and the other end is there, the band shows the range
+  // as choosing it would leave it; the chosen days stay the grid's selection.
   let [from, to] =
     open && hovered && days[other(active)] !== null
       ? pickDay(active, hovered, days, picked[other(active)])
       : days;
   if (from === null || to === null) [from, to] = [from ?? to, to ?? from];
-  const todayKey = today.format(DATE);
-  const weekStart = dayjs.Ls[dayjs.locale()]?.weekStart ?? 0;
-  const aSunday = localized(dayjs('2024-01-07'));
-  const weekdays = Array.from({ length: 7 }, (_, i) => aSunday.add(weekStart + i, 'day'));
-  const grid = monthGrid(month, weekStart);
-
-  const nav = (labelKey: string, icon: ReactNode, target: Dayjs) => (
-    <button
-      type="button"
-      tabIndex={-1}
-      className="date-range-panel__nav"
-      aria-label={t(labelKey)}
-      onClick={() => setMonth(target)}
-    >
-      {icon}
-    </button>
-  );
+  const band =
+    from !== null && to !== null && from !== to
+      ? {
+          band_start: asDate(from),
+          band_end: asDate(to),
+          band_middle: { after: asDate(from), before: asDate(to) },
+        }
+      : undefined;
+  const language = i18n.language;
+  const { labels, formatters } = useMemo(() => {
+    const monthTitle = (date: Date) => named(date, t('dateRange.monthFormat'));
+    return {
+      labels: {
+        labelDayButton: (date: Date) => named(date, t('dateRange.dayFormat')),
+        labelGrid: monthTitle,
+        labelWeekday: (date: Date) => named(date, 'dddd'),
+      },
+      formatters: { formatCaption: monthTitle, formatWeekdayName: (date: Date) => named(date, 'dd') },
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the names change with the language only
+  }, [language]);
 
   const panel = (
     <div
@@ -443,86 +545,70 @@ export function DateRangeInput({
       aria-label={label}
       onBlur={onBlur}
       onMouseDown={(event) => {
+        keyboardInGrid.current = false;
         if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
       }}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        // From a day as from the inputs: the calendar closes, not a drawer or dialog around the field.
+        event.stopPropagation();
+        cancel();
+      }}
     >
-      <ul className="date-range-panel__presets">
-        {(Object.keys(PRESETS) as (keyof typeof PRESETS)[]).map((key) => (
-          <li key={key}>
-            <button
-              type="button"
+      <div className="date-range-panel__presets">
+        {(Object.keys(PRESETS) as (keyof typeof PRESETS)[]).map((key) => {
+          const range = bounded(PRESETS[key](today));
+          return (
+            <Button
+              key={key}
+              type="text"
+              size="small"
               tabIndex={-1}
-              className="date-range-panel__preset"
-              onClick={() => onPreset(PRESETS[key](today))}
+              disabled={!range}
+              onClick={() => range && onPreset(range)}
             >
               {t(`dateRange.presets.${key}`)}
-            </button>
-          </li>
-        ))}
-      </ul>
-      <div className="date-range-panel__main">
-        <div className="date-range-panel__header">
-          {nav('dateRange.previousYear', <DoubleLeftOutlined />, month.subtract(1, 'year'))}
-          {nav('dateRange.previousMonth', <LeftOutlined />, month.subtract(1, 'month'))}
-          <span className="date-range-panel__title" aria-live="polite">
-            {localized(month).format(t('dateRange.monthFormat'))}
-          </span>
-          {nav('dateRange.nextMonth', <RightOutlined />, month.add(1, 'month'))}
-          {nav('dateRange.nextYear', <DoubleRightOutlined />, month.add(1, 'year'))}
-        </div>
-        <table className="date-range-panel__calendar" onMouseLeave={() => setHovered(null)}>
-          <thead>
-            <tr>
-              {weekdays.map((day) => (
-                <th key={day.day()} scope="col" abbr={day.format('dddd')}>
-                  {day.format('dd')}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {Array.from({ length: 6 }, (_, week) => (
-              <tr key={week}>
-                {grid.slice(week * 7, week * 7 + 7).map((day) => {
-                  const key = day.format(DATE);
-                  const isEnd = key === from || key === to;
-                  const className = [
-                    'date-range-panel__cell',
-                    day.month() !== month.month() && 'date-range-panel__cell--outside',
-                    key === todayKey && 'date-range-panel__cell--today',
-                    from !== to &&
-                      from !== null &&
-                      to !== null &&
-                      key > from &&
-                      key < to &&
-                      'date-range-panel__cell--in-range',
-                    from !== to && key === from && 'date-range-panel__cell--range-start',
-                    from !== to && key === to && 'date-range-panel__cell--range-end',
-                    isEnd && 'date-range-panel__cell--selected',
-                  ]
-                    .filter(Boolean)
-                    .join(' ');
-                  return (
-                    <td key={key} className={className}>
-                      <button
-                        type="button"
-                        tabIndex={-1}
-                        className="date-range-panel__day"
-                        aria-label={localized(day).format(t('dateRange.dayFormat'))}
-                        aria-pressed={key === days[0] || key === days[1]}
-                        aria-current={key === todayKey ? 'date' : undefined}
-                        onMouseEnter={() => setHovered(key)}
-                        onClick={() => onDay(day)}
-                      >
-                        {day.date()}
-                      </button>
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+            </Button>
+          );
+        })}
+      </div>
+      <div className="date-range-panel__main" onMouseLeave={() => setHovered(null)}>
+        <GridFocus value={keyboardInGrid}>
+          <DayPicker
+            mode="range"
+            selected={{
+              from: days[0] ? asDate(days[0]) : undefined,
+              to: days[1] ? asDate(days[1]) : undefined,
+            }}
+            timeZone="UTC"
+            today={asDate(todayKey)}
+            month={asDate(month.format(DATE))}
+            onMonthChange={(date) => setMonth(clockTime(dayOf(date)))}
+            startMonth={bounds[0] ? asDate(bounds[0]) : undefined}
+            endMonth={bounds[1] ? asDate(bounds[1]) : undefined}
+            disabled={[
+              ...(bounds[0] ? [{ before: asDate(bounds[0]) }] : []),
+              ...(bounds[1] ? [{ after: asDate(bounds[1]) }] : []),
+            ]}
+            weekStartsOn={(dayjs.Ls[dayjs.locale()]?.weekStart ?? 0) as 0}
+            lang={language}
+            showOutsideDays
+            fixedWeeks
+            hideNavigation
+            components={COMPONENTS}
+            labels={labels}
+            formatters={formatters}
+            modifiers={band}
+            modifiersClassNames={{
+              band_start: 'date-range-panel__band-start',
+              band_end: 'date-range-panel__band-end',
+              band_middle: 'date-range-panel__band',
+            }}
+            onDayClick={onDay}
+            onDayMouseEnter={(date) => setHovered(dayOf(date))}
+            onDayFocus={(date) => keyboardInGrid.current && setHovered(dayOf(date))}
+          />
+        </GridFocus>
         {withTime && (
           <div className="date-range-panel__footer">
             {SIDES.map((side) => (
@@ -587,7 +673,10 @@ export function DateRangeInput({
         autoComplete="off"
         disabled={disabled}
         onChange={onText(side)}
-        onFocus={() => openAt(side)}
+        onFocus={() => {
+          keyboardInGrid.current = false;
+          openAt(side);
+        }}
         onClick={() => openAt(side)}
         onBlur={onBlur}
         onKeyDown={onKeyDown(side)}

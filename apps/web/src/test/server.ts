@@ -13,7 +13,7 @@ export const TEST_USER = {
   roles: ['ROOT'],
   perms: [] as string[],
   two_factor_enabled: true,
-  timezone: '+08:00',
+  timezone: '+08:00' as string | null,
   merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
 };
 
@@ -24,11 +24,43 @@ export const json = (body: unknown, status = 200) => HttpResponse.json(body as n
 export const apiError = (status: number, code: string, message = code) =>
   HttpResponse.json({ message, code }, { status });
 
+/** A refusal of one field (422 unless told): the API's error shape with the field's message in `errors`. */
+export const fieldError = (field: string, code: string, message: string, status = 422) =>
+  HttpResponse.json({ message, code, errors: { [field]: [message] } }, { status });
+
 export const defaultHandlers: RequestHandler[] = [
   http.get('/api/csrf-cookie', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/merchant/user', () => json({ data: TEST_USER })),
+  http.post('/api/logout', () => new HttpResponse(null, { status: 204 })),
 ];
 
 export const server = setupServer(...defaultHandlers);
+
+/** A request as a test asserts on it: its method, path with query, and body (JSON or a form's fields). */
+export type Call = { method: string; url: string; body: unknown };
+
+async function bodyOf(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (type.startsWith('multipart/form-data')) return Object.fromEntries(await request.formData());
+  const text = await request.text();
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+/** Every request sent from now until the test ends, in order (setup.ts stops the recording). */
+export function recordCalls(): Call[] {
+  const calls: Call[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    const call: Call = { method: request.method, url: url.pathname + url.search, body: undefined };
+    calls.push(call);
+    // Read before the handler answers, so the body is there by the time the page shows the answer.
+    void bodyOf(request.clone()).then((body) => (call.body = body));
+  });
+  return calls;
+}
+
+/** The signed-in user as TEST_USER with these changes (its permissions, two-factor...), for this test. */
+export const signInAs = (changes: Partial<typeof TEST_USER>) =>
+  server.use(http.get('/api/merchant/user', () => json({ data: { ...TEST_USER, ...changes } })));
 
 export { http, HttpResponse };

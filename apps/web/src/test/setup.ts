@@ -45,6 +45,7 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   server.resetHandlers();
+  server.events.removeAllListeners();
   resetHttpStateForTests();
   localStorage.clear();
   sessionStorage.clear();

@@ -1,79 +1,34 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { setFeedback } from '../../../lib/feedback.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
-import { queryClient } from '../../../lib/query-client.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { type Call, http, HttpResponse, json, recordCalls, server } from '../../../test/server.ts';
 import LoginPage from './login-page.tsx';
 
-type Call = { method: string; url: string; body: unknown };
-
 let calls: Call[];
-let answers: Record<string, Response[]>;
 
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+/** The answers to the next calls to `path`, one each, in order. */
+const answer = (path: string, ...responses: Response[]) =>
+  server.use(...responses.map((response) => http.post(path, () => response, { once: true })));
 
-function renderLogin(path = '/login') {
-  const router = createMemoryRouter(
-    [
-      { path: '/login', Component: LoginPage },
-      { path: '*', Component: () => <p>arrived</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderLogin = (at = '/login') =>
+  renderRoute(LoginPage, { path: '/login', at, routes: [{ path: '*', Component: () => <p>arrived</p> }] })
+    .router;
 
 beforeAll(async () => {
   await changeLanguage('en');
 });
 
 beforeEach(() => {
-  calls = [];
-  answers = {};
-  resetHttpStateForTests();
   setFeedback({ alert: vi.fn(), confirm: vi.fn(), toast: vi.fn() });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const method = init.method ?? 'GET';
-      const body =
-        init.body instanceof FormData
-          ? Object.fromEntries(init.body)
-          : init.body
-            ? JSON.parse(String(init.body))
-            : undefined;
-      calls.push({ method, url, body });
-      if (url === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=token; path=/';
-        return new Response(null, { status: 204 });
-      }
-      const next = answers[`${method} ${url}`]?.shift();
-      if (!next) throw new Error(`unexpected call ${method} ${url}`);
-      return next;
-    }),
-  );
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
+  calls = recordCalls();
 });
 
 describe('the login page', () => {
   it('sends the username as `email`, multipart, and goes to ?redirect= after login', async () => {
-    answers['POST /api/login'] = [json(200, { two_factor: false })];
+    answer('/api/login', json({ two_factor: false }));
     const router = renderLogin('/login?redirect=%2Ffund%2FfundWater%3Fpage%3D2');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Username'), 'root@demo.paydesk.test');
@@ -86,7 +41,7 @@ describe('the login page', () => {
   });
 
   it('never follows a redirect to another site', async () => {
-    answers['POST /api/login'] = [json(200, { two_factor: false })];
+    answer('/api/login', json({ two_factor: false }));
     const router = renderLogin('/login?redirect=%2F%2Fevil.example');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Username'), 'a@b.c');
@@ -97,20 +52,27 @@ describe('the login page', () => {
   });
 
   it('with two-factor: the code step, its errors in place, then a recovery code', async () => {
-    answers['POST /api/login'] = [json(200, { two_factor: true })];
-    answers['POST /api/two-factor-challenge'] = [
-      json(422, {
-        message: 'The provided two factor authentication code was invalid.',
-        code: 'invalid_code',
-        errors: { code: ['The provided two factor authentication code was invalid.'] },
-      }),
-      json(422, {
-        message: 'The provided two factor recovery code was invalid.',
-        code: 'invalid_recovery_code',
-        errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
-      }),
-      new Response(null, { status: 204 }),
-    ];
+    answer('/api/login', json({ two_factor: true }));
+    answer(
+      '/api/two-factor-challenge',
+      json(
+        {
+          message: 'The provided two factor authentication code was invalid.',
+          code: 'invalid_code',
+          errors: { code: ['The provided two factor authentication code was invalid.'] },
+        },
+        422,
+      ),
+      json(
+        {
+          message: 'The provided two factor recovery code was invalid.',
+          code: 'invalid_recovery_code',
+          errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
+        },
+        422,
+      ),
+      new HttpResponse(null, { status: 204 }),
+    );
     const router = renderLogin('/login?redirect=%2Fsetting%2FaccountSecurity');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Username'), 'root@demo.paydesk.test');
@@ -120,7 +82,7 @@ describe('the login page', () => {
     const code = await screen.findByLabelText('Authentication code');
     expect(router.state.location.pathname).toBe('/login');
     await user.type(code, '12a');
-    expect(code).toHaveProperty('value', '12');
+    expect(code).toHaveValue('12');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('alert')).toHaveProperty(
       'textContent',
@@ -164,13 +126,17 @@ describe('the login page', () => {
   it('shows the refusal of the credentials under the username, in the page language', async () => {
     await changeLanguage('zh-cn');
     try {
-      answers['POST /api/login'] = [
-        json(422, {
-          message: 'These credentials do not match our records.',
-          code: 'bad_credentials',
-          errors: { email: ['These credentials do not match our records.'] },
-        }),
-      ];
+      answer(
+        '/api/login',
+        json(
+          {
+            message: 'These credentials do not match our records.',
+            code: 'bad_credentials',
+            errors: { email: ['These credentials do not match our records.'] },
+          },
+          422,
+        ),
+      );
       renderLogin();
       const user = userEvent.setup();
       await user.type(screen.getByLabelText('用户名'), 'root@demo.paydesk.test');
@@ -183,18 +149,13 @@ describe('the login page', () => {
   });
 
   it('tells a throttled user how long to wait', async () => {
-    answers['POST /api/login'] = [
-      new Response(
-        JSON.stringify({
-          message: 'Too many login attempts. Please try again in 42 seconds.',
-          code: 'throttled',
-        }),
-        {
-          status: 429,
-          headers: { 'content-type': 'application/json', 'retry-after': '42' },
-        },
+    answer(
+      '/api/login',
+      HttpResponse.json(
+        { message: 'Too many login attempts. Please try again in 42 seconds.', code: 'throttled' },
+        { status: 429, headers: { 'retry-after': '42' } },
       ),
-    ];
+    );
     renderLogin();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Username'), 'root@demo.paydesk.test');

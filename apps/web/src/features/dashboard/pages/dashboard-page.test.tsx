@@ -1,40 +1,20 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   cleanup,
   configure,
-  render,
   screen,
   waitFor,
   waitForElementToBeRemoved,
   within,
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Dashboard, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server, TEST_USER } from '../../../test/server.ts';
 import DashboardPage from './dashboard-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-const userWith = (perms: string[]) => ({
-  id: 1,
-  name: 'Demo Root',
-  email: 'root@demo.paydesk.test',
-  roles: ['ROOT'],
-  perms,
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-});
 
 // The last 30 days up to 2026-03-05, oldest first, as the server sends them.
 const DAYS = Array.from({ length: 30 }, (_, i) =>
@@ -67,53 +47,46 @@ const TODAY: Dashboard = {
 
 let perms: string[];
 let answer: Dashboard;
+/** The dashboard calls so far, and what the n-th waits for before it answers (nothing unless held). */
+let dashboardCalls: number;
+let held: (call: number) => Promise<void>;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   perms = ['dashboard:view', 'collection:view'];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      if (url === '/api/merchant/user') return json(200, { data: userWith(perms) });
-      if (url === '/api/merchant/dashboard') return json(200, { data: answer });
-      if (url === '/api/merchant/balance')
-        return json(200, { data: { total: '300', available: '200', locked: '100', currency: 'CNY' } });
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  dashboardCalls = 0;
+  held = async () => undefined;
+  server.use(
+    http.get('/api/merchant/user', () => json({ data: { ...TEST_USER, perms } })),
+    http.get('/api/merchant/dashboard', async () => {
+      dashboardCalls += 1;
+      await held(dashboardCalls);
+      return json({ data: answer });
     }),
+    http.get('/api/merchant/balance', () =>
+      json({ data: { total: '300', available: '200', locked: '100', currency: 'CNY' } }),
+    ),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      { path: '/dashboard', Component: DashboardPage },
+const renderPage = () =>
+  renderRoute(DashboardPage, {
+    path: '/dashboard',
+    routes: [
       { path: '/collection/payments', Component: () => <p>Transactions page</p> },
       { path: '/behalfPay/transfers', Component: () => <p>Send money history page</p> },
     ],
-    { initialEntries: ['/dashboard'] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
+  }).router;
 
 describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
   it('shows the paid amount, paid orders and success rate, and opens today’s paid orders', async () => {
     answer = TODAY;
     const router = renderPage();
     const card = await screen.findByTestId('today-collection');
-    await waitFor(() => expect(card.textContent).toContain('123,456.70'));
-    expect(card.textContent).toContain('Paid amount123,456.70Yuan');
-    expect(card.textContent).toContain('Paid orders1,520');
-    expect(card.textContent).toContain('Success rate95.12%');
+    await waitFor(() => expect(card).toHaveTextContent('123,456.70'));
+    expect(card).toHaveTextContent('Paid amount123,456.70Yuan');
+    expect(card).toHaveTextContent('Paid orders1,520');
+    expect(card).toHaveTextContent('Success rate95.12%');
     await userEvent
       .setup({ delay: null })
       .click(screen.getByRole('link', { name: "Open today's paid orders" }));
@@ -137,9 +110,9 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     };
     renderPage();
     const card = await screen.findByTestId('today-collection');
-    await waitFor(() => expect(card.textContent).toContain('Tỷ lệ thành công—'));
+    await waitFor(() => expect(card).toHaveTextContent('Tỷ lệ thành công—'));
     expect(within(card).getByText('Thu hộ hôm nay')).toBeInTheDocument();
-    expect(card.textContent).toContain('Số tiền đã thanh toán0VND');
+    expect(card).toHaveTextContent('Số tiền đã thanh toán0VND');
   });
 
   it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
@@ -149,19 +122,14 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     const answered = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const fetchMock = vi.mocked(fetch);
-    const serve = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (url, init) => {
-      if (url === '/api/merchant/dashboard') await answered;
-      return serve(url, init);
-    });
+    held = () => answered;
     renderPage();
     // Until the answer, the user's permission says a card is coming.
     expect(await screen.findByTestId('today-collection')).toBeInTheDocument();
     release();
     await waitForElementToBeRemoved(() => screen.queryByTestId('today-collection'));
     expect(screen.queryByText("Today's collection")).not.toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('funds-available').textContent).toContain('200.00'));
+    await waitFor(() => expect(screen.getByTestId('funds-available')).toHaveTextContent('200.00'));
   });
 });
 
@@ -180,13 +148,13 @@ describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
     };
     const router = renderPage();
     const card = await screen.findByTestId('today-payout');
-    await waitFor(() => expect(card.textContent).toContain('98,000.50'));
+    await waitFor(() => expect(card).toHaveTextContent('98,000.50'));
     expect(within(card).getByText("Today's payouts")).toBeInTheDocument();
-    expect(card.textContent).toContain('Paid amount98,000.50Yuan');
-    expect(card.textContent).toContain('Successful payouts312');
-    expect(card.textContent).toContain('Success rate94.55%');
+    expect(card).toHaveTextContent('Paid amount98,000.50Yuan');
+    expect(card).toHaveTextContent('Successful payouts312');
+    expect(card).toHaveTextContent('Success rate94.55%');
     // Beside the collection card, which keeps its own figures.
-    expect(screen.getByTestId('today-collection').textContent).toContain('Paid orders1,520');
+    expect(screen.getByTestId('today-collection')).toHaveTextContent('Paid orders1,520');
     await userEvent
       .setup({ delay: null })
       .click(screen.getByRole('link', { name: "Open today's successful payouts" }));
@@ -205,7 +173,7 @@ describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
     answer = TODAY;
     renderPage();
     const collection = await screen.findByTestId('today-collection');
-    await waitFor(() => expect(collection.textContent).toContain('123,456.70'));
+    await waitFor(() => expect(collection).toHaveTextContent('123,456.70'));
     expect(within(collection).getByText('今日代收')).toBeInTheDocument();
     expect(screen.queryByTestId('today-payout')).toBeNull();
     expect(screen.queryByText('今日代付')).toBeNull();
@@ -213,12 +181,8 @@ describe('Dashboard: today’s payouts', { timeout: 60_000 }, () => {
 
   it('promises a payout card while loading only to a user who may see payouts', async () => {
     answer = TODAY;
-    const fetchMock = vi.mocked(fetch);
-    const serve = fetchMock.getMockImplementation()!;
     // The dashboard never answers here: the cards shown are the ones the permissions promise.
-    fetchMock.mockImplementation(async (url, init) =>
-      url === '/api/merchant/dashboard' ? new Promise<Response>(() => undefined) : serve(url, init),
-    );
+    held = () => new Promise<void>(() => undefined);
     renderPage();
     expect(await screen.findByTestId('today-collection')).toBeInTheDocument();
     expect(screen.queryByTestId('today-payout')).toBeNull();
@@ -279,15 +243,15 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
     const router = renderPage();
     const trends = await screen.findByTestId('dashboard-trends');
     await waitFor(() =>
-      expect(within(trends).getByTestId('trend-total-collection').textContent).toContain('120.50'),
+      expect(within(trends).getByTestId('trend-total-collection')).toHaveTextContent('120.50'),
     );
     expect(within(trends).getByText('Last 7 days')).toBeInTheDocument();
-    expect(trends.textContent).toContain('Collected in the last 7 days120.50Yuan · 3 orders');
-    expect(trends.textContent).toContain('Paid out in the last 7 days7.25Yuan · 1 order');
+    expect(trends).toHaveTextContent('Collected in the last 7 days120.50Yuan · 3 orders');
+    expect(trends).toHaveTextContent('Paid out in the last 7 days7.25Yuan · 1 order');
     // The charts are drawn (SVG) with the period's days.
     const amounts = within(trends).getByTestId('chart-amounts');
     await waitFor(() => expect(amounts.querySelector('svg')).toBeInTheDocument());
-    expect(amounts.textContent).toContain('03-05');
+    expect(amounts).toHaveTextContent('03-05');
     expect(amounts.textContent).not.toContain('02-10');
     expect(within(trends).getByTestId('chart-success-rate').querySelector('svg')).toBeInTheDocument();
 
@@ -310,17 +274,17 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
     answer = { ...TODAY, series: SERIES };
     const router = renderPage();
     const trends = await screen.findByTestId('dashboard-trends');
-    await waitFor(() => expect(trends.textContent).toContain('120.50'));
+    await waitFor(() => expect(trends).toHaveTextContent('120.50'));
     const user = userEvent.setup({ delay: null });
     await user.click(within(trends).getByText('30 days'));
     await waitFor(() =>
-      expect(within(trends).getByTestId('trend-total-collection').textContent).toContain('1,120.50'),
+      expect(within(trends).getByTestId('trend-total-collection')).toHaveTextContent('1,120.50'),
     );
     expect(within(trends).getByText('Last 30 days')).toBeInTheDocument();
     // The axis starts on the period's first day and reaches 02-10's 1,000.00.
     const amounts = within(trends).getByTestId('chart-amounts');
-    expect(amounts.textContent).toContain('02-04');
-    expect(amounts.textContent).toContain('1,000');
+    expect(amounts).toHaveTextContent('02-04');
+    expect(amounts).toHaveTextContent('1,000');
     await user.click(screen.getByRole('link', { name: 'Open the paid orders of the period' }));
     await screen.findByText('Transactions page');
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
@@ -335,7 +299,7 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
     perms = ['dashboard:view', 'funds:view'];
     answer = { ...TODAY, collection: null, series: noSeries };
     renderPage();
-    await waitFor(() => expect(screen.getByTestId('funds-available').textContent).toContain('200.00'));
+    await waitFor(() => expect(screen.getByTestId('funds-available')).toHaveTextContent('200.00'));
     expect(screen.queryByTestId('dashboard-trends')).toBeNull();
     expect(screen.getByRole('link', { name: '查看资金流水' })).toBeInTheDocument();
   });
@@ -345,32 +309,25 @@ describe('Dashboard: the charts of the last 7 and 30 days', { timeout: 60_000 },
     try {
       perms = ['dashboard:view', 'collection:view'];
       answer = { ...TODAY, series: SERIES };
-      let calls = 0;
       let release: () => void = () => undefined;
-      const fetchMock = vi.mocked(fetch);
-      const serve = fetchMock.getMockImplementation()!;
-      fetchMock.mockImplementation(async (url, init) => {
-        if (url === '/api/merchant/dashboard') {
-          calls += 1;
-          // The second answer waits, so the screen between the two is what the test sees.
-          if (calls === 2) await new Promise<void>((resolve) => (release = resolve));
-        }
-        return serve(url, init);
-      });
+      // The second answer waits, so the screen between the two is what the test sees.
+      held = async (call) => {
+        if (call === 2) await new Promise<void>((resolve) => (release = resolve));
+      };
       renderPage();
       const card = await screen.findByTestId('today-collection');
-      await waitFor(() => expect(card.textContent).toContain('123,456.70'));
+      await waitFor(() => expect(card).toHaveTextContent('123,456.70'));
       answer = {
         ...TODAY,
         collection: { ...TODAY.collection!, paid_amount: '200000', paid_count: 1600 },
         series: SERIES,
       };
       await vi.advanceTimersByTimeAsync(30_000);
-      await waitFor(() => expect(calls).toBe(2));
+      await waitFor(() => expect(dashboardCalls).toBe(2));
       // While the new figures are on their way the old ones stay on screen.
-      expect(screen.getByTestId('today-collection').textContent).toContain('123,456.70');
+      expect(screen.getByTestId('today-collection')).toHaveTextContent('123,456.70');
       release();
-      await waitFor(() => expect(screen.getByTestId('today-collection').textContent).toContain('200,000.00'));
+      await waitFor(() => expect(screen.getByTestId('today-collection')).toHaveTextContent('200,000.00'));
     } finally {
       vi.useRealTimers();
     }

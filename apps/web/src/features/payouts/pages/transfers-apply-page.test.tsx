@@ -1,33 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
 import TransfersApplyPage from './transfers-apply-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-const USER = {
-  id: 1,
-  name: 'Demo Root',
-  email: 'root@demo.paydesk.test',
-  roles: ['ROOT'],
-  perms: ['payout:view', 'payout:create', 'contact:view'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
 
 const CHANNELS: Record<PayoutChannel['country'], PayoutChannel> = {
   CN: {
@@ -104,62 +85,39 @@ const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
   ...overrides,
 });
 
-type Sent = { method: string; path: string; body: unknown };
-let sent: Sent[];
+/** The payouts sent (the page reads with GET only the user and the channels). */
+let posts: { method: string; path: string; body: unknown }[];
 let channels: { channels: PayoutChannel[]; available: string; currency: string };
 /** The answers to POST /api/merchant/payouts, one per call. */
 let answers: (() => Response)[];
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  sent = [];
+  posts = [];
   channels = { channels: [CHANNELS.CN], available: '20000.00', currency: 'CNY' };
-  answers = [() => json(201, { data: created() })];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path] = url.split('?');
-      const method = init.method ?? 'GET';
-      if (path === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      if (path === '/api/merchant/user') return json(200, { data: USER });
-      sent.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (method === 'GET' && path === '/api/merchant/payout-channels') return json(200, { data: channels });
-      if (method === 'POST' && path === '/api/merchant/payouts') {
-        const answer = answers.shift();
-        if (answer) return answer();
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  answers = [() => json({ data: created() }, 201)];
+  signInAs({ perms: ['payout:view', 'payout:create', 'contact:view'] });
+  server.use(
+    http.get('/api/merchant/payout-channels', () => json({ data: channels })),
+    http.post('/api/merchant/payouts', async ({ request }) => {
+      posts.push({ method: 'POST', path: '/api/merchant/payouts', body: await request.json() });
+      return answers.shift()?.() ?? apiError(404, 'not_found', 'Not found.');
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      { path: '/behalfPay/apply', Component: TransfersApplyPage },
+const renderPage = () =>
+  renderRoute(TransfersApplyPage, {
+    path: '/behalfPay/apply',
+    routes: [
       { path: '/behalfPay/transfers', Component: () => <p>History page</p> },
       { path: '/contactUs', Component: () => <p>Contact page</p> },
     ],
-    { initialEntries: ['/behalfPay/apply'] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
+  }).router;
 
 const user = () => userEvent.setup({ delay: null });
-const posts = () => sent.filter((call) => call.method !== 'GET');
+// "Confirm and pay" is found by how its name ends: jsdom never ends the motion of an earlier answer's
+// spinner, which stays in the name.
 
 /** The form's labels, top to bottom (the button's row has none). */
 const labels = () =>
@@ -258,7 +216,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(errorUnder('CNPJ')).toBe('Please enter a valid CNPJ (14 digits with correct check digits)'),
     );
-    expect(posts()).toEqual([]);
+    expect(posts).toEqual([]);
   });
 
   it('offers the channels to choose from, and forgets the bank details of the one left', async () => {
@@ -312,7 +270,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(errorUnder('Amount')).toBe('Please enter the amount');
     expect(errorUnder('Payment password')).toBe('Please enter the payment password');
     expect(errorUnder('Google code')).toBe('Please enter the verification code');
-    expect(posts()).toEqual([]);
+    expect(posts).toEqual([]);
   });
 
   it('shows the fee and the total of the amount exactly, and the available balance', async () => {
@@ -358,10 +316,10 @@ describe('Send money', { timeout: 60_000 }, () => {
       expect(summary).toContain(shown);
     expect(summary).not.toContain('6222020200112233');
     // Nothing leaves before the confirmation; the code is checked with the payout, never before it.
-    expect(posts()).toEqual([]);
-    await user().click(within(dialog).getByRole('button', { name: 'Confirm and pay' }));
+    expect(posts).toEqual([]);
+    await user().click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/behalfPay/transfers'));
-    expect(posts()).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
+    expect(posts).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
     expect(router.state.location.search).toBe('?trade_no=P20260301000001');
     expect(await screen.findByText('Payout P20260301000001 has been submitted')).toBeInTheDocument();
   });
@@ -373,64 +331,67 @@ describe('Send money', { timeout: 60_000 }, () => {
     const dialog = await dialogTitled('Confirm information is correct and pay');
     await user().click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(dialog)).toBe(true));
-    expect(posts()).toEqual([]);
+    expect(posts).toEqual([]);
   });
 
   it('asks again about a near-duplicate and sends it once more with confirm_duplicate', async () => {
     answers = [
       () =>
-        json(409, {
-          message: 'A payout of this amount to this account was sent in the last 10 minutes.',
-          code: 'possible_duplicate',
-        }),
-      () => json(201, { data: created({ trade_no: 'P2' }) }),
+        json(
+          {
+            message: 'A payout of this amount to this account was sent in the last 10 minutes.',
+            code: 'possible_duplicate',
+          },
+          409,
+        ),
+      () => json({ data: created({ trade_no: 'P2' }) }, 201),
     ];
     const router = renderPage();
     await fillChina();
     await pay();
     const confirm = await dialogTitled('Confirm information is correct and pay');
-    await user().click(within(confirm).getByRole('button', { name: 'Confirm and pay' }));
+    await user().click(within(confirm).getByRole('button', { name: /Confirm and pay$/ }));
     const again = await dialogTitled('Possible duplicate payout');
     expect(
       within(again).getByText(
         'A payout of this amount to this account was sent in the last 10 minutes. Send it again?',
       ),
     ).toBeInTheDocument();
-    expect(posts()).toHaveLength(1);
+    expect(posts).toHaveLength(1);
     await user().click(within(again).getByRole('button', { name: 'Send it again' }));
     await waitFor(() => expect(router.state.location.search).toBe('?trade_no=P2'));
-    expect(posts().map((call) => call.body)).toEqual([
-      CHINA_BODY,
-      { ...CHINA_BODY, confirm_duplicate: true },
-    ]);
+    expect(posts.map((call) => call.body)).toEqual([CHINA_BODY, { ...CHINA_BODY, confirm_duplicate: true }]);
   });
 
   it('sends nothing more when the near-duplicate is not confirmed', async () => {
-    answers = [() => json(409, { message: 'Possible duplicate.', code: 'possible_duplicate' })];
+    answers = [() => json({ message: 'Possible duplicate.', code: 'possible_duplicate' }, 409)];
     const router = renderPage();
     await fillChina();
     await pay();
     await user().click(
       within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
-        name: 'Confirm and pay',
+        name: /Confirm and pay$/,
       }),
     );
     const again = await dialogTitled('Possible duplicate payout');
     await user().click(within(again).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(again)).toBe(true));
-    expect(posts()).toHaveLength(1);
+    expect(posts).toHaveLength(1);
     expect(router.state.location.pathname).toBe('/behalfPay/apply');
   });
 
   it('shows a refusal for lack of funds under the amount, and a wrong code under the code', async () => {
     answers = [
-      () => json(422, { message: 'Insufficient funds.', code: 'insufficient_funds' }),
+      () => json({ message: 'Insufficient funds.', code: 'insufficient_funds' }, 422),
       () =>
-        json(422, {
-          message: 'The provided two factor authentication code was invalid.',
-          code: 'invalid_code',
-          errors: { code: ['The provided two factor authentication code was invalid.'] },
-        }),
+        json(
+          {
+            message: 'The provided two factor authentication code was invalid.',
+            code: 'invalid_code',
+            errors: { code: ['The provided two factor authentication code was invalid.'] },
+          },
+          422,
+        ),
     ];
     const router = renderPage();
     await fillChina();
@@ -438,7 +399,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       await pay();
       await user().click(
         within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
-          name: 'Confirm and pay',
+          name: /Confirm and pay$/,
         }),
       );
     };
@@ -450,13 +411,13 @@ describe('Send money', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(errorUnder('Google code')).toBe('The verification code is invalid or has already been used.'),
     );
-    expect(posts()).toHaveLength(2);
+    expect(posts).toHaveLength(2);
     expect(router.state.location.pathname).toBe('/behalfPay/apply');
   });
 
   it('upper-cases an Indian IFSC as typed, checks its pattern and sends no bank', async () => {
     channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
-    answers = [() => json(201, { data: created({ currency: 'INR', channel: 'sandbox-in' }) })];
+    answers = [() => json({ data: created({ currency: 'INR', channel: 'sandbox-in' }) }, 201)];
     renderPage();
     const u = user();
     const ifsc = await screen.findByLabelText('IFSC code');
@@ -477,9 +438,9 @@ describe('Send money', { timeout: 60_000 }, () => {
     const dialog = await dialogTitled('Confirm information is correct and pay');
     // 2,500 x 1% + 5.00
     expect(within(dialog).getByTestId('payout-summary').textContent).toContain('Total deducted2,530.00 INR');
-    await u.click(within(dialog).getByRole('button', { name: 'Confirm and pay' }));
-    await waitFor(() => expect(posts()).toHaveLength(1));
-    expect(posts()[0].body).toEqual({
+    await u.click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0].body).toEqual({
       channel: 'sandbox-in',
       account_type: 'individual',
       ifsc: 'SBIN0001234',
@@ -495,14 +456,17 @@ describe('Send money', { timeout: 60_000 }, () => {
     channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
     answers = [
       () =>
-        json(422, {
-          message: 'The receiving account is not valid. (and 1 more error)',
-          code: 'validation_failed',
-          errors: {
-            account_no: ['The receiving account is not valid.'],
-            bank_code: ['This channel does not pay to the bank of this IFSC.'],
+        json(
+          {
+            message: 'The receiving account is not valid. (and 1 more error)',
+            code: 'validation_failed',
+            errors: {
+              account_no: ['The receiving account is not valid.'],
+              bank_code: ['This channel does not pay to the bank of this IFSC.'],
+            },
           },
-        }),
+          422,
+        ),
     ];
     renderPage();
     const u = user();
@@ -515,7 +479,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await pay();
     await u.click(
       within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
-        name: 'Confirm and pay',
+        name: /Confirm and pay$/,
       }),
     );
     await waitFor(() => expect(errorUnder('Receiving account')).toBe('The receiving account is not valid.'));
@@ -536,13 +500,13 @@ describe('Send money', { timeout: 60_000 }, () => {
   });
 
   it('shows the way to Security when the server wants two-factor authentication first', async () => {
-    answers = [() => json(400, { message: 'This feature is not enabled yet', code: 'two_factor_required' })];
+    answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
     renderPage();
     await fillChina();
     await pay();
     await user().click(
       within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
-        name: 'Confirm and pay',
+        name: /Confirm and pay$/,
       }),
     );
     expect(await screen.findByRole('link', { name: /Go to Security/ })).toBeInTheDocument();
@@ -617,7 +581,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       await u.type(await screen.findByLabelText(want.labels.cpf), '123.456.789-00');
       await u.click(screen.getByRole('button', { name: want.pay }));
       await waitFor(() => expect(errorUnder(want.labels.cpf)).toBe(want.cpf));
-      expect(posts()).toEqual([]);
+      expect(posts).toEqual([]);
     },
   );
 });

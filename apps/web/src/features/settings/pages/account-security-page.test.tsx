@@ -1,21 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
 import { PasswordPromptHost } from '../../../components/password-prompt-host.tsx';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { setFeedback } from '../../../lib/feedback.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { type Call, http, json, recordCalls, server, TEST_USER } from '../../../test/server.ts';
 import AccountSecurityPage from './account-security-page.tsx';
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 
 const META: UserMeta = {
   timezone: null,
@@ -28,14 +20,13 @@ const META: UserMeta = {
   password_confirmed_until: null,
 };
 const USER = {
-  id: 1,
+  ...TEST_USER,
   name: 'Demo Viewer',
   email: 'viewer@demo.paydesk.test',
   roles: ['VIEWER'],
   perms: ['security:manage'],
   two_factor_enabled: false,
   timezone: null,
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
 };
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = Array.from({ length: 8 }, (_, i) => `code${i}aaaaa-bbbbbbbbbb`);
@@ -61,7 +52,7 @@ const PASSWORD_REQUIRED = {
   code: 'password_confirmation_required',
 };
 
-let calls: { method: string; url: string; body: unknown }[];
+let calls: Call[];
 let meta: UserMeta;
 let isConfirmed: boolean;
 let user: typeof USER;
@@ -72,107 +63,82 @@ let statusSays: boolean | null;
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
+/** The codes a request carries: in its JSON body, or in the query of a GET. */
+const codesOf = async (request: Request): Promise<{ code?: string; recovery_code?: string }> =>
+  request.method === 'GET'
+    ? Object.fromEntries(new URL(request.url).searchParams)
+    : (JSON.parse((await request.text()) || '{}') as { code?: string; recovery_code?: string });
+
+const INVALID_PASSWORD = {
+  message: 'The provided password was incorrect.',
+  code: 'password_incorrect',
+  errors: { password: ['The provided password was incorrect.'] },
+};
+
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  calls = [];
+  calls = recordCalls();
   meta = META;
   isConfirmed = false;
   user = USER;
   securityEvents = [];
   statusSays = null;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const method = String(init.method);
-      calls.push({ method, url, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (url === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      if (url === '/api/user/meta') return json(200, { data: meta });
-      if (url === '/api/merchant/user') return json(200, { data: user });
-      if (url === '/api/user/sessions') return json(200, { data: [] });
-      if (url.startsWith('/api/merchant/security-events'))
-        return json(200, {
-          data: securityEvents,
-          meta: { page: 1, per_page: 10, total: securityEvents.length },
-        });
-      if (url === '/api/user/confirmed-password-status')
-        return json(200, { confirmed: statusSays ?? isConfirmed });
-      if (url === '/api/user/confirm-password') {
-        const isRight = (init.body as string).includes('paydesk-demo');
-        isConfirmed ||= isRight;
-        return isRight
-          ? json(201, '')
-          : json(422, {
-              message: 'The provided password was incorrect.',
-              code: 'password_incorrect',
-              errors: { password: ['The provided password was incorrect.'] },
-            });
-      }
-      if (url === '/api/merchant/two-factor-secret-key') {
-        if (!isConfirmed) return json(423, PASSWORD_REQUIRED);
-        // As the server answers once the authenticator is confirmed: its secret is not shown again.
-        if (meta.two_factor_enabled)
-          return json(404, {
+  server.use(
+    http.get('/api/user/meta', () => json({ data: meta })),
+    http.get('/api/merchant/user', () => json({ data: user })),
+    http.get('/api/user/sessions', () => json({ data: [] })),
+    http.get('/api/merchant/security-events', () =>
+      json({ data: securityEvents, meta: { page: 1, per_page: 10, total: securityEvents.length } }),
+    ),
+    http.get('/api/user/confirmed-password-status', () => json({ confirmed: statusSays ?? isConfirmed })),
+    http.post('/api/user/confirm-password', async ({ request }) => {
+      const isRight = (await request.text()).includes('paydesk-demo');
+      isConfirmed ||= isRight;
+      return isRight ? json('', 201) : json(INVALID_PASSWORD, 422);
+    }),
+    http.get('/api/merchant/two-factor-secret-key', () => {
+      if (!isConfirmed) return json(PASSWORD_REQUIRED, 423);
+      // As the server answers once the authenticator is confirmed: its secret is not shown again.
+      if (meta.two_factor_enabled)
+        return json(
+          {
             message: 'Two-factor authentication is already confirmed; its secret is not shown again.',
             code: 'two_factor_already_confirmed',
-          });
-        return json(200, {
-          data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
-        });
+          },
+          404,
+        );
+      return json({
+        data: { secretKey: SECRET, svg: '<svg></svg>', url: 'otpauth://totp/x', confirmed: false },
+      });
+    }),
+    // A confirmed authenticator's recovery codes take its current code (246810 here) besides the password.
+    http.all('/api/user/two-factor-recovery-codes', async ({ request }) => {
+      if (!isConfirmed) return json(PASSWORD_REQUIRED, 423);
+      const body = await codesOf(request);
+      if (request.method === 'GET') {
+        if (!body.code) return json(CODE_REQUIRED, 422);
+        return body.code === '246810' ? json(CODES) : json(INVALID_CODE, 422);
       }
-      // A confirmed authenticator's recovery codes take its current code (246810 here) besides the password.
-      if (url.startsWith('/api/user/two-factor-recovery-codes')) {
-        if (!isConfirmed) return json(423, PASSWORD_REQUIRED);
-        if (method === 'GET') {
-          const code = new URL(url, 'http://console.test').searchParams.get('code');
-          if (!code) return json(422, CODE_REQUIRED);
-          return code === '246810' ? json(200, CODES) : json(422, INVALID_CODE);
-        }
-        const body = JSON.parse(String(init.body ?? '{}')) as { code?: string; recovery_code?: string };
-        if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) return json(200, NEW_CODES);
-        if (body.recovery_code !== undefined) return json(422, INVALID_RECOVERY_CODE);
-        return json(422, body.code ? INVALID_CODE : CODE_REQUIRED);
+      if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) return json(NEW_CODES);
+      if (body.recovery_code !== undefined) return json(INVALID_RECOVERY_CODE, 422);
+      return json(body.code ? INVALID_CODE : CODE_REQUIRED, 422);
+    }),
+    http.post('/api/merchant/confirmed-two-factor-authentication', async ({ request }) =>
+      (await request.text()).includes('246810')
+        ? json({ data: { two_factor_enabled: true, recovery_codes: CODES } })
+        : json(INVALID_CODE, 422),
+    ),
+    http.delete('/api/user/two-factor-authentication', async ({ request }) => {
+      if (!isConfirmed) return json(PASSWORD_REQUIRED, 423);
+      const body = await codesOf(request);
+      if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) {
+        meta = { ...META, two_factor_enabled: false };
+        return json('');
       }
-      if (url === '/api/merchant/confirmed-two-factor-authentication') {
-        return (init.body as string).includes('246810')
-          ? json(200, { data: { two_factor_enabled: true, recovery_codes: CODES } })
-          : json(422, {
-              message: 'The provided two factor authentication code was invalid.',
-              code: 'invalid_code',
-              errors: { code: ['The provided two factor authentication code was invalid.'] },
-            });
-      }
-      if (url === '/api/user/two-factor-authentication' && method === 'DELETE') {
-        if (!isConfirmed)
-          return json(423, {
-            message: 'Password confirmation required.',
-            code: 'password_confirmation_required',
-          });
-        const body = JSON.parse(String(init.body ?? '{}')) as { code?: string; recovery_code?: string };
-        if (body.code === '246810' || body.recovery_code === GOOD_RECOVERY_CODE) {
-          meta = { ...META, two_factor_enabled: false };
-          return json(200, '');
-        }
-        return body.recovery_code !== undefined
-          ? json(422, {
-              message: 'The provided two factor recovery code was invalid.',
-              code: 'invalid_recovery_code',
-              errors: { recovery_code: ['The provided two factor recovery code was invalid.'] },
-            })
-          : json(422, {
-              message: 'The provided two factor authentication code was invalid.',
-              code: 'invalid_code',
-              errors: { code: ['The provided two factor authentication code was invalid.'] },
-            });
-      }
-      return json(404, { message: 'Not found.' });
+      return json(body.recovery_code !== undefined ? INVALID_RECOVERY_CODE : INVALID_CODE, 422);
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
 /** antd names its dialogs with ids jsdom cannot resolve: find one by its title. */
 async function dialogTitled(title: string): Promise<HTMLElement> {
@@ -180,19 +146,16 @@ async function dialogTitled(title: string): Promise<HTMLElement> {
   return heading.closest('[role=dialog]') as HTMLElement;
 }
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <App>
-          <AccountSecurityPage />
-          <PasswordPromptHost />
-        </App>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderPage = () =>
+  renderRoute(() => (
+    <>
+      <AccountSecurityPage />
+      <PasswordPromptHost />
+    </>
+  ));
+
+// Dialog buttons are found by how their names end: jsdom never ends the motion of an earlier answer's
+// spinner, which stays in the name.
 
 // A whole guided flow through antd dialogs: slow in jsdom on a busy machine.
 describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () => {
@@ -204,11 +167,11 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     // Not confirmed lately: the password dialog comes first, and a wrong password stays in it.
     const passwordDialog = await dialogTitled('Confirm your password');
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'wrong');
-    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(passwordDialog).getByRole('button', { name: /Confirm$/ }));
     expect(await within(passwordDialog).findByText('The password is incorrect.')).toBeInTheDocument();
     await user.clear(within(passwordDialog).getByLabelText('Login password'));
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
-    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(passwordDialog).getByRole('button', { name: /Confirm$/ }));
 
     const setup = await dialogTitled('Set up two-factor authentication');
     expect(within(setup).getByTestId('two-factor-secret').textContent).toBe(
@@ -218,17 +181,17 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     await user.click(within(setup).getByRole('button', { name: 'Next' }));
 
     await user.type(within(setup).getByLabelText('Verification code'), '12345');
-    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+    await user.click(within(setup).getByRole('button', { name: /Verify and turn on$/ }));
     expect(await within(setup).findByText('The Google code must be exactly 6 digits')).toBeInTheDocument();
     await user.clear(within(setup).getByLabelText('Verification code'));
     await user.type(within(setup).getByLabelText('Verification code'), '135790');
-    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+    await user.click(within(setup).getByRole('button', { name: /Verify and turn on$/ }));
     expect(
       await within(setup).findByText('The verification code is invalid or has already been used.'),
     ).toBeInTheDocument();
     await user.clear(within(setup).getByLabelText('Verification code'));
     await user.type(within(setup).getByLabelText('Verification code'), '246810');
-    await user.click(within(setup).getByRole('button', { name: 'Verify and turn on' }));
+    await user.click(within(setup).getByRole('button', { name: /Verify and turn on$/ }));
 
     const list = await within(setup).findByRole('list', { name: 'Recovery codes' });
     expect(
@@ -260,7 +223,7 @@ describe('Settings > Security: turning two-factor on', { timeout: 60_000 }, () =
     await user.click(await screen.findByRole('button', { name: 'Turn on' }));
     const passwordDialog = await dialogTitled('Confirm your password');
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
-    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(passwordDialog).getByRole('button', { name: /Confirm$/ }));
     const setup = await dialogTitled('Set up two-factor authentication');
     expect(within(setup).getByTestId('two-factor-secret')).toBeInTheDocument();
     const secretCalls = calls.filter((c) => c.url === '/api/merchant/two-factor-secret-key');
@@ -280,12 +243,12 @@ describe('Settings > Security: turning two-factor off', { timeout: 60_000 }, () 
 
     const passwordDialog = await dialogTitled('Confirm your password');
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
-    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(passwordDialog).getByRole('button', { name: /Confirm$/ }));
 
     const dialog = await dialogTitled('Turn off two-factor authentication?');
     expect(dialog.textContent).toContain('not the responsibility of this product');
     expect(dialog.textContent).toContain('Every other device signed in to this account will be signed out.');
-    const turnOff = () => user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
+    const turnOff = () => user.click(within(dialog).getByRole('button', { name: /Turn off$/ }));
 
     // The password alone does not turn it off: the code is asked for before anything is sent.
     await turnOff();
@@ -340,7 +303,7 @@ describe('Settings > Security: turning two-factor off', { timeout: 60_000 }, () 
     const dialog = await dialogTitled('关闭双重认证？');
     expect(dialog.textContent).toContain('登录此账户的其他设备都将退出登录。');
     await user.type(within(dialog).getByLabelText('验证码'), '135790');
-    await user.click(within(dialog).getByRole('button', { name: '关 闭' }));
+    await user.click(within(dialog).getByRole('button', { name: /关 闭$/ }));
     expect(await within(dialog).findByText('验证码无效或已被使用。')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: '改用恢复码' }));
     expect(within(dialog).getByLabelText('恢复码')).toBeInTheDocument();
@@ -372,12 +335,12 @@ describe('Settings > Security: recovery codes of a confirmed authenticator', { t
 
     const passwordDialog = await dialogTitled('Confirm your password');
     await user.type(within(passwordDialog).getByLabelText('Login password'), 'paydesk-demo');
-    await user.click(within(passwordDialog).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(passwordDialog).getByRole('button', { name: /Confirm$/ }));
 
     // The password alone shows nothing: the code is asked for before anything is sent.
     const dialog = await dialogTitled('Show recovery codes');
     expect(dialog.textContent).toContain('To see your recovery codes, enter the 6-digit code');
-    const show = () => user.click(within(dialog).getByRole('button', { name: 'Show codes' }));
+    const show = () => user.click(within(dialog).getByRole('button', { name: /Show codes$/ }));
     await show();
     expect(await within(dialog).findByText('Please enter the verification code')).toBeInTheDocument();
     // Reading them takes the authenticator's code only: no recovery code is offered here.
@@ -409,7 +372,7 @@ describe('Settings > Security: recovery codes of a confirmed authenticator', { t
 
     const dialog = await dialogTitled('Regenerate recovery codes?');
     expect(dialog.textContent).toContain('The current recovery codes stop working at once.');
-    const regenerate = () => user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
+    const regenerate = () => user.click(within(dialog).getByRole('button', { name: /Regenerate$/ }));
     await regenerate();
     expect(await within(dialog).findByText('Please enter the verification code')).toBeInTheDocument();
     expect(recoveryCalls()).toEqual([]);
@@ -452,7 +415,7 @@ describe('Settings > Security: recovery codes of a confirmed authenticator', { t
     const dialog = await dialogTitled('查看恢复码');
     expect(dialog.textContent).toContain('如需查看恢复码，请输入身份验证器应用当前显示的 6 位验证码。');
     await user.type(within(dialog).getByLabelText('验证码'), '135790');
-    await user.click(within(dialog).getByRole('button', { name: '查 看' }));
+    await user.click(within(dialog).getByRole('button', { name: /查 看$/ }));
     expect(await within(dialog).findByText('验证码无效或已被使用。')).toBeInTheDocument();
     // Cancelling sends nothing more and shows no codes.
     await user.click(within(dialog).getByRole('button', { name: '取 消' }));

@@ -1,20 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { type Call, http, HttpResponse, json, server, signInAs } from '../../../test/server.ts';
 import PaymentPasswordPage from './payment-password-page.tsx';
-
-const json = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
 
 const META: UserMeta = {
   timezone: null,
@@ -27,71 +18,47 @@ const META: UserMeta = {
   password_confirmed_until: null,
 };
 
-const USER = {
-  id: 1,
-  name: 'Demo Finance',
-  email: 'finance@demo.paydesk.test',
-  roles: ['FINANCE'],
-  perms: ['payment-password:manage'],
-  two_factor_enabled: true,
-  timezone: null,
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
+let sent: Call[];
 
-let fetchMock: ReturnType<typeof vi.fn>;
-let sent: { method: string; url: string; body: unknown }[];
-
+/** The user's meta, and `answer` to what the page sends (kept in `sent`). */
 function serve(meta: UserMeta, answer: () => Response) {
-  fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
-    if (url === '/api/csrf-cookie') {
-      document.cookie = 'XSRF-TOKEN=t';
-      return new Response(null, { status: 204 });
-    }
-    if (url === '/api/user/meta') return json(200, { data: meta });
-    if (url === '/api/merchant/user') return json(200, { data: USER });
-    sent.push({
-      method: String(init.method),
-      url,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-    });
-    return answer();
+  signInAs({
+    name: 'Demo Finance',
+    email: 'finance@demo.paydesk.test',
+    roles: ['FINANCE'],
+    perms: ['payment-password:manage'],
+    timezone: null,
   });
+  server.use(
+    http.get('/api/user/meta', () => json({ data: meta })),
+    http.all('/api/merchant/payment-password*', async ({ request }) => {
+      const body: unknown = await request.json();
+      sent.push({ method: request.method, url: new URL(request.url).pathname, body });
+      return answer();
+    }),
+  );
 }
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrap = (children: ReactNode) => (
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <App>{children}</App>
-      </MemoryRouter>
-    </QueryClientProvider>
-  );
-  return render(wrap(<PaymentPasswordPage />));
-}
+const renderPage = () => renderRoute(PaymentPasswordPage);
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   sent = [];
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('Settings > Payment password', { timeout: 60_000 }, () => {
   it('says the feature is not enabled, with the way to Security, while two-factor is off', async () => {
-    serve({ ...META, two_factor_enabled: false }, () => json(500));
+    serve({ ...META, two_factor_enabled: false }, () => new HttpResponse(null, { status: 500 }));
     renderPage();
     expect(await screen.findByText('This feature is not enabled yet')).toBeInTheDocument();
-    expect(screen.getByRole('link').getAttribute('href')).toBe('/setting/accountSecurity');
+    expect(screen.getByRole('link')).toHaveAttribute('href', '/setting/accountSecurity');
   });
 
   it('checks the form with the spec messages before sending anything', async () => {
-    serve(META, () => json(200, { data: { payment_password_set: true } }));
+    serve(META, () => json({ data: { payment_password_set: true } }));
     renderPage();
     const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText('New payment password'), '12345');
@@ -107,11 +74,14 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
 
   it('sets it with the login password and a code, and shows server errors under their fields', async () => {
     let answer = () =>
-      json(422, {
-        message: 'The provided two factor authentication code was invalid.',
-        code: 'invalid_code',
-        errors: { code: ['The provided two factor authentication code was invalid.'] },
-      });
+      json(
+        {
+          message: 'The provided two factor authentication code was invalid.',
+          code: 'invalid_code',
+          errors: { code: ['The provided two factor authentication code was invalid.'] },
+        },
+        422,
+      );
     serve(META, () => answer());
     renderPage();
     const user = userEvent.setup({ delay: null });
@@ -135,10 +105,11 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
         },
       },
     ]);
-    answer = () => json(200, { data: { payment_password_set: true } });
+    answer = () => json({ data: { payment_password_set: true } });
     await user.clear(screen.getByLabelText('Google code'));
     await user.type(screen.getByLabelText('Google code'), '654321');
-    await user.click(screen.getByRole('button', { name: 'Set payment password' }));
+    // jsdom never ends the motion of the first answer's spinner, which stays in the button's name.
+    await user.click(screen.getByRole('button', { name: /Set payment password$/ }));
     await waitFor(() => expect(sent).toHaveLength(2));
     expect(await screen.findByText('Payment password saved')).toBeInTheDocument();
   });
@@ -146,10 +117,9 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
   it('asks for the current payment password once one is set, and shows the lock in Chinese', async () => {
     await changeLanguage('zh-cn');
     serve({ ...META, payment_password_set: true }, () =>
-      json(
-        423,
+      HttpResponse.json(
         { message: 'Too many wrong payment passwords.', code: 'payment_locked' },
-        { 'retry-after': '1740' },
+        { status: 423, headers: { 'retry-after': '1740' } },
       ),
     );
     renderPage();
@@ -168,7 +138,7 @@ describe('Settings > Payment password', { timeout: 60_000 }, () => {
 
   it('resets a forgotten one with the login password and a code, in Vietnamese', async () => {
     await changeLanguage('vi');
-    serve({ ...META, payment_password_set: true }, () => json(200, { data: { payment_password_set: true } }));
+    serve({ ...META, payment_password_set: true }, () => json({ data: { payment_password_set: true } }));
     renderPage();
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Quên mật khẩu thanh toán?' }));

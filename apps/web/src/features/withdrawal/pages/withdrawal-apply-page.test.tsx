@@ -1,36 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalOptions } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { apiError, http, HttpResponse, json, server, TEST_USER } from '../../../test/server.ts';
 import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
 
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const ETH = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 
 let user: Record<string, unknown>;
 const USER = {
-  id: 1,
+  ...TEST_USER,
   name: 'Demo Finance',
   email: 'finance@demo.paydesk.test',
   roles: ['FINANCE'],
   perms: ['withdrawal:view', 'withdrawal:create'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
 };
 
 let options: WithdrawalOptions;
@@ -76,56 +65,32 @@ let answers: (() => Response)[];
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   sent = [];
   user = USER;
   options = OPTIONS;
-  answers = [() => json(201, { data: created() })];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path] = url.split('?');
-      const method = init.method ?? 'GET';
-      if (path === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      if (path === '/api/merchant/user') return json(200, { data: user });
-      sent.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (method === 'GET' && path === '/api/merchant/withdrawal-options')
-        return json(200, { data: options });
-      if (method === 'POST' && path === '/api/merchant/withdrawals') {
-        const answer = answers.shift();
-        if (answer) return answer();
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  answers = [() => json({ data: created() }, 201)];
+  server.use(
+    http.get('/api/merchant/user', () => json({ data: user })),
+    http.get('/api/merchant/withdrawal-options', () => json({ data: options })),
+    http.post('/api/merchant/withdrawals', async ({ request }) => {
+      sent.push({ method: 'POST', path: '/api/merchant/withdrawals', body: await request.json() });
+      return answers.shift()?.() ?? apiError(404, 'not_found', 'Not found.');
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      { path: '/withdrawal/apply', Component: WithdrawalApplyPage },
+const renderPage = () =>
+  renderRoute(WithdrawalApplyPage, {
+    path: '/withdrawal/apply',
+    routes: [
       { path: '/withdrawal/record', Component: () => <p>History page</p> },
       { path: '/setting/accountSecurity', Component: () => <p>Security page</p> },
     ],
-    { initialEntries: ['/withdrawal/apply'] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
+  }).router;
 
 const typist = () => userEvent.setup({ delay: null });
-const posts = () => sent.filter((call) => call.method !== 'GET');
+/** What the page sent (it reads with GET only the user and the options). */
+const posts = () => sent;
 
 const labels = () =>
   [...document.querySelectorAll('form .ant-form-item-label label')]
@@ -151,10 +116,11 @@ async function fill({ address = TRON, amount = '100' } = {}) {
 }
 
 const withdraw = async () => typist().click(screen.getByRole('button', { name: /Withdraw$/ }));
+// Ends with: jsdom never ends the motion of an earlier answer's spinner, which stays in the button's name.
 const confirm = async () =>
   typist().click(
     within(await dialogTitled('Confirm the withdrawal')).getByRole('button', {
-      name: 'Confirm and withdraw',
+      name: /Confirm and withdraw$/,
     }),
   );
 
@@ -268,28 +234,36 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   it("shows the server's refusals under their fields: the balance, the address, the code and the lock", async () => {
     answers = [
       () =>
-        json(422, {
-          message: 'Insufficient available balance.',
-          code: 'insufficient_funds',
-          errors: { amount: ['Insufficient available balance.'] },
-        }),
-      () =>
-        json(422, {
-          message: 'The wallet address checksum is wrong.',
-          code: 'invalid_wallet_address',
-          errors: { address: ['The wallet address checksum is wrong.'] },
-        }),
-      () =>
-        json(422, {
-          message: 'The provided two factor authentication code was invalid.',
-          code: 'invalid_code',
-          errors: { code: ['The provided two factor authentication code was invalid.'] },
-        }),
+        json(
+          {
+            message: 'Insufficient available balance.',
+            code: 'insufficient_funds',
+            errors: { amount: ['Insufficient available balance.'] },
+          },
+          422,
+        ),
       () =>
         json(
-          423,
+          {
+            message: 'The wallet address checksum is wrong.',
+            code: 'invalid_wallet_address',
+            errors: { address: ['The wallet address checksum is wrong.'] },
+          },
+          422,
+        ),
+      () =>
+        json(
+          {
+            message: 'The provided two factor authentication code was invalid.',
+            code: 'invalid_code',
+            errors: { code: ['The provided two factor authentication code was invalid.'] },
+          },
+          422,
+        ),
+      () =>
+        HttpResponse.json(
           { message: 'Too many wrong payment passwords.', code: 'payment_locked' },
-          { 'retry-after': '1500' },
+          { status: 423, headers: { 'retry-after': '1500' } },
         ),
     ];
     renderPage();
@@ -318,7 +292,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   });
 
   it('shows the way to Security when the server says two-factor is not on (400), and before the form without it', async () => {
-    answers = [() => json(400, { message: 'This feature is not enabled yet', code: 'two_factor_required' })];
+    answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
     renderPage();
     await fill();
     await withdraw();

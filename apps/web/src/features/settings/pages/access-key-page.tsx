@@ -8,7 +8,7 @@ import { IpWhitelistCard } from '../components/ip-whitelist-card.tsx';
  * Settings > Access key (ROOT only): the gateway access key with its secrets, the default notify URL and,
  * as the spec puts the IP address under Settings beside it, the IP whitelist.
  */
-export default function InterfaceKeyPage() {
+export default function AccessKeyPage() {
   const { t } = useTranslation('routes');
   return (
     <PageContainer title={t('interfaceKey')}>
