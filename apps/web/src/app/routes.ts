@@ -59,7 +59,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/collection/payments',
         titleKey: 'routes:payments',
         perm: 'collection:view',
-        load: () => import('../features/collection/pages/payments-page.tsx'),
+        load: () => import('../features/collection/pages/collections-page.tsx'),
       },
       {
         path: '/collection/Settlements',
