@@ -80,7 +80,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/behalfPay/transfers',
         titleKey: 'routes:transfers',
         perm: 'payout:view',
-        load: () => import('../features/payouts/pages/transfers-page.tsx'),
+        load: () => import('../features/payouts/pages/payouts-page.tsx'),
       },
       {
         path: '/behalfPay/apply',
