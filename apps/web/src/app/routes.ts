@@ -140,7 +140,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/fund/fundWater',
         titleKey: 'routes:fundWater',
         perm: 'funds:view',
-        load: () => import('../features/funds/pages/fund-water-page.tsx'),
+        load: () => import('../features/funds/pages/fund-flows-page.tsx'),
       },
       {
         path: '/fund/dailyReport',
