@@ -197,7 +197,7 @@ export const lineExportRoute: PageRoute = {
   titleKey: 'routes:lineExport',
   perm: 'export:view',
   icon: 'export',
-  load: () => import('../features/exports/pages/line-export-page.tsx'),
+  load: () => import('../features/exports/pages/exports-page.tsx'),
 };
 
 export const contactUsRoute: PageRoute = {
