@@ -78,3 +78,14 @@ export function recordExports(): Posted[] {
   );
   return posts;
 }
+
+/** The filters the page wrote to its URL. */
+export const urlFilters = (router: { state: { location: { search: string } } }) =>
+  Object.fromEntries(new URLSearchParams(router.state.location.search));
+
+/** The delivery attempts of a drawer's callbacks section, row by row (without the header). */
+export const attemptRows = (callbacks: HTMLElement) =>
+  within(within(callbacks).getByRole('table', { name: 'Attempts' }))
+    .getAllByRole('row')
+    .slice(1)
+    .map(cellsOf);

@@ -38,8 +38,9 @@ export function renderCell<Row>(
         String(value)
       );
     case 'money': {
+      // The row's own currency where it has one (every order and entry does), else the merchant's (the sums).
       const currency = !cell.currency
-        ? context.merchantCurrency
+        ? ((row as { currency?: Currency }).currency ?? context.merchantCurrency)
         : 'code' in cell.currency
           ? cell.currency.code
           : (row[cell.currency.field] as Currency);

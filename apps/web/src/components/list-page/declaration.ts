@@ -29,8 +29,8 @@ export type Cell<Row> =
   /** The value as it is ('-' when there is none); copyable in a drawer. */
   | { kind: 'text'; field: Field<Row>; copyable?: boolean }
   /**
-   * A decimal string in a currency: the merchant's unless `currency` names the row's field holding it or
-   * gives its code. The unit ("Yuan", "USD") is written after it unless `unit: 'none'`.
+   * A decimal string in a currency: the row's `currency` (the merchant's for a sum) unless `currency` names
+   * another field of the row or gives its code. The unit ("Yuan", "USD") follows unless `unit: 'none'`.
    */
   | {
       kind: 'money';
@@ -107,8 +107,8 @@ export type DrawerSection<Detail> =
   | { kind: 'custom'; title: string; render: (detail: Detail, context: CellContext) => ReactNode };
 
 export type DetailDeclaration<Detail> = {
-  /** The drawer's title: `key` of the namespace, given the row's id as `param`. */
-  title: { key: string; param: string };
+  /** The drawer's title: `key` of the namespace (`detail.title` by default), given the row's id as `param`. */
+  title: { key?: string; param: string };
   alerts?: AlertDeclaration<Detail>[];
   fields: DrawerField<Detail>[];
   sections?: DrawerSection<Detail>[];
@@ -133,7 +133,8 @@ export type ListDeclaration<
   filters?: FilterDeclaration<keyof z.output<Schema> & string>[];
   /** The sums of the whole filter: fields of `meta.sums` (and of `meta`: its `total`). */
   sums?: SumDeclaration<SumRow<Response['meta']>>[];
-  empty: { none: string; filtered: string };
+  /** Where the empty list's two texts are: `<empty>.none` (nothing yet), `<empty>.filtered`; `empty` by default. */
+  empty?: string;
   /** The Export button's kind (the server's export of the same filters). */
   export?: ExportKind;
   /** The detail drawer: the detail endpoint's answer when the api has one, else the row. */

@@ -11,6 +11,7 @@ import {
   selectOptions,
   signInAs,
   tableRows,
+  urlFilters,
 } from '../../test/list.ts';
 import { renderRoute } from '../../test/render.tsx';
 import { apiError, http, json, server } from '../../test/server.ts';
@@ -47,9 +48,7 @@ const ListAnswer = z.object({
 });
 
 const STATUS = { labels: 'status', colors: { paid: 'success', failed: 'error' } };
-const orders = listApi({
-  key: ['test', 'orders'],
-  path: '/api/test/orders',
+const orders = listApi('test-orders', {
   schema: ListAnswer,
   detail: z.object({ data: Detail }),
   notify: true,
@@ -96,9 +95,8 @@ const OrdersPage = declaredListPage({
     { key: 'amount', label: 'sums.amount', kind: 'money', field: 'amount' },
     { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
   ],
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
   detail: {
-    title: { key: 'detail.title', param: 'tradeNo' },
+    title: { param: 'tradeNo' },
     alerts: [{ type: 'error', title: 'detail.note', field: 'failure', testId: 'order-failure' }],
     fields: [
       { key: 'tradeNo', label: 'columns.tradeNo', kind: 'text', field: 'trade_no', copyable: true },
@@ -141,7 +139,7 @@ beforeEach(async () => {
   rows = [order('T1'), order('T2', { status: 'failed', channel: null, currency: 'CNY' })];
   failing = false;
   server.use(
-    http.get('/api/test/orders', () =>
+    http.get('/api/merchant/test-orders', () =>
       failing
         ? apiError(500, 'server_error', 'Server error.')
         : json({
@@ -155,7 +153,7 @@ beforeEach(async () => {
             },
           }),
     ),
-    http.get('/api/test/orders/:no', ({ params }) =>
+    http.get('/api/merchant/test-orders/:no', ({ params }) =>
       json({
         data: {
           ...order(String(params.no)),
@@ -206,7 +204,7 @@ describe('a declared list', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Failed'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
     await waitFor(() =>
-      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      expect(urlFilters(router)).toEqual({
         status: 'failed',
         start_time: '2026-03-01 00:00:00',
         end_time: '2026-03-02 23:59:59',
@@ -240,7 +238,7 @@ describe('a declared list', { timeout: 60_000 }, () => {
     const drawer = await screen.findByRole('dialog');
     expect(await within(drawer).findByText('Order T2')).toBeInTheDocument();
     expect(await within(drawer).findByTestId('order-failure')).toHaveTextContent('The bank said no');
-    expect(requests.at(-1)?.path).toBe('/api/test/orders/T2');
+    expect(requests.at(-1)?.path).toBe('/api/merchant/test-orders/T2');
     const fields = within(drawer)
       .getAllByRole('row')
       .map((row) => row.textContent);

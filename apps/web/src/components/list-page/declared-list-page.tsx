@@ -22,6 +22,7 @@ export function declaredListPage<
   type Row = Response['data'][number];
   function DeclaredListPage() {
     const { t } = useTranslation([list.namespace, 'routes']);
+    const empty = list.empty ?? 'empty';
     const context: CellContext = {
       t,
       // Each row carries its currency where it differs; the sums do not, and a merchant has one currency.
@@ -68,7 +69,7 @@ export function declaredListPage<
           render: (meta: Response['meta']) =>
             renderCell(sum, { ...meta, ...meta.sums } as SumRow<Response['meta']>, context),
         }))}
-        empty={{ none: t(list.empty.none), filtered: t(list.empty.filtered) }}
+        empty={{ none: t(`${empty}.none`), filtered: t(`${empty}.filtered`) }}
         detail={
           list.detail && {
             actionLabel: t('detail.open'),

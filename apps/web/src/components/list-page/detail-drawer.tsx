@@ -180,7 +180,7 @@ export function DetailDrawer<Row extends object, Detail>({
     <Drawer
       open={row !== undefined}
       onClose={onClose}
-      title={context.t(declaration.title.key, { [declaration.title.param]: id ?? '' })}
+      title={context.t(declaration.title.key ?? 'detail.title', { [declaration.title.param]: id ?? '' })}
       size="large"
     >
       {row === undefined ? null : loaded?.isLoading || detail === undefined ? (

@@ -14,3 +14,13 @@ export type {
 export { listApi, type ListApi, type ListId } from './list-api.ts';
 export { ListPage, type ListPageProps } from './list-page.tsx';
 export type { FilterField, ListColumn, ListFilterSchema, ListResponse, ListSum } from './types.ts';
+export {
+  amountCountFeeSums,
+  orderColumns,
+  orderFields,
+  orderFilters,
+  orderSections,
+  statusColumn,
+  statusFilter,
+  timeRangeFilter,
+} from './presets.ts';

@@ -30,31 +30,33 @@ export type ListApi<Query, Response, Detail> = {
 
 /**
  * One list's endpoints as query hooks (STYLE rule 8, one declaration rather than a file per call):
- * GET <path> with the URL's filters (the previous page shown while the next loads), and, when their
- * schemas are given, GET <path>/{id} and POST <path>/{id}/notify.
+ * GET /api/merchant/<name> with the URL's filters (the previous page shown while the next loads), and, when their
+ * schemas are given, GET /api/merchant/<name>/{id} and POST .../{id}/notify.
  */
-export function listApi<ListSchema extends z.ZodType<{ data: object[] }>, Detail = never>({
-  key,
-  path,
-  schema,
-  detail,
-  notify = false,
-  refetchInterval,
-}: {
-  key: readonly string[];
-  path: string;
-  schema: ListSchema;
-  /** The detail's answer schema (`{ data: ... }`). */
-  detail?: z.ZodType<{ data: Detail }>;
-  notify?: boolean;
-  /** Read the list again every so many ms while it returns a number (a task still running). */
-  refetchInterval?: (data: z.output<ListSchema> | undefined) => number | false;
-}): ListApi<
+export function listApi<ListSchema extends z.ZodType<{ data: object[] }>, Detail = never>(
+  /** The list's name in its path, /api/merchant/<name> (`fund-flows`). */
+  name: string,
+  {
+    schema,
+    detail,
+    notify = false,
+    refetchInterval,
+  }: {
+    schema: ListSchema;
+    /** The detail's answer schema (`{ data: ... }`). */
+    detail?: z.ZodType<{ data: Detail }>;
+    notify?: boolean;
+    /** Read the list again every so many ms while it returns a number (a task still running). */
+    refetchInterval?: (data: z.output<ListSchema> | undefined) => number | false;
+  },
+): ListApi<
   Record<string, QueryValue>,
   z.output<ListSchema>,
   // Without a detail endpoint, the drawer's detail is the row.
   [Detail] extends [never] ? z.output<ListSchema>['data'][number] : Detail
 > {
+  const key = ['merchant', name];
+  const path = `/api/merchant/${name}`;
   const url = (id: ListId) => `${path}/${encodeURIComponent(id)}`;
   const detailKey = (id: ListId) => [...key, 'detail', id];
   const listOptions = (query: Record<string, QueryValue>) =>

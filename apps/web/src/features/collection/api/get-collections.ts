@@ -9,9 +9,7 @@ import { listApi } from '../../../components/list-page/list-api.ts';
  * GET /api/merchant/collections/{trade_no} (the order with its timeline and callback attempts) and
  * POST /api/merchant/collections/{trade_no}/notify (its latest callback event, queued again).
  */
-export const collectionsApi = listApi({
-  key: ['merchant', 'collections'],
-  path: '/api/merchant/collections',
+export const collectionsApi = listApi('collections', {
   schema: CollectionListResponseSchema,
   detail: CollectionDetailResponseSchema,
   notify: true,

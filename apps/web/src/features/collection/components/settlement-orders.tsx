@@ -13,7 +13,7 @@ export function SettlementOrders({ orders, context }: { orders: Collection[]; co
   const { t } = context;
   const [page, setPage] = useState(1);
   const money = (field: 'amount' | 'fee') => (row: Collection) =>
-    renderCell({ kind: 'money', field, currency: { field: 'currency' }, unit: 'none' }, row, context);
+    renderCell({ kind: 'money', field, unit: 'none' }, row, context);
   const columns: ListColumn<Collection>[] = [
     { key: 'tradeNo', title: t('columns.tradeNo'), render: (row) => row.trade_no },
     { key: 'outTradeNo', title: t('columns.outTradeNo'), render: (row) => row.out_trade_no },

@@ -14,6 +14,8 @@ import {
   recordRequests,
   signInAs,
   tableRows as rows,
+  urlFilters,
+  attemptRows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -160,7 +162,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Failed'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
     await waitFor(() =>
-      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      expect(urlFilters(router)).toEqual({
         trade_no: 'C77',
         out_trade_no: 'OUT-9',
         status: 'failed',
@@ -225,12 +227,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     const callbacks = within(drawer).getByTestId('collection-callbacks');
     expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
     expect(within(callbacks).getByText('https://shop.example/notify')).toBeInTheDocument();
-    const attemptRows = () =>
-      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-        .getAllByRole('row')
-        .slice(1)
-        .map(cellsOf);
-    expect(attemptRows()).toEqual([
+    expect(attemptRows(callbacks)).toEqual([
       ['1', 'timeout', '15000 ms', '2026-03-01 08:31:06', '-'],
       ['2', 'HTTP 500', '42 ms', '2026-03-01 08:31:21', 'upstream exploded'],
     ]);
@@ -242,8 +239,8 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       ]),
     );
     // The drawer reads the order again and shows the new attempt.
-    await waitFor(() => expect(attemptRows()).toHaveLength(3));
-    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
+    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
+    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
     expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
   });
 

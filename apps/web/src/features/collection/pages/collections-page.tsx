@@ -1,8 +1,17 @@
 import {
   COLLECTION_STATUSES,
+  type Collection,
+  type CollectionDetail,
   CollectionListQuerySchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import { declaredListPage } from '../../../components/list-page/index.ts';
+import {
+  amountCountFeeSums,
+  declaredListPage,
+  orderColumns,
+  orderFields,
+  orderFilters,
+  orderSections,
+} from '../../../components/list-page/index.ts';
 import { collectionsApi } from '../api/get-collections.ts';
 import { COLLECTION_STATUS, SETTLEMENT_STATUS } from '../components/statuses.ts';
 
@@ -14,85 +23,34 @@ export default declaredListPage({
   query: CollectionListQuerySchema,
   api: collectionsApi,
   rowKey: 'trade_no',
-  columns: [
-    { key: 'tradeNo', title: 'columns.tradeNo', kind: 'text', field: 'trade_no' },
-    { key: 'outTradeNo', title: 'columns.outTradeNo', kind: 'text', field: 'out_trade_no' },
-    {
-      key: 'amount',
-      title: 'columns.amount',
-      kind: 'money',
-      field: 'amount',
-      currency: { field: 'currency' },
-    },
-    { key: 'fee', title: 'columns.fee', kind: 'money', field: 'fee', currency: { field: 'currency' } },
-    { key: 'status', title: 'columns.status', kind: 'status', field: 'status', ...COLLECTION_STATUS },
-    {
-      key: 'settlementStatus',
-      title: 'columns.settlementStatus',
-      kind: 'status',
-      field: 'settlement_status',
-      ...SETTLEMENT_STATUS,
-    },
-    { key: 'channel', title: 'columns.channel', kind: 'text', field: 'channel' },
-    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
-    { key: 'paidAt', title: 'columns.paidAt', kind: 'time', field: 'paid_at' },
-  ],
-  filters: [
-    { kind: 'text', name: 'trade_no', label: 'columns.tradeNo', placeholder: 'filters.tradeNo', width: 240 },
-    {
-      kind: 'text',
-      name: 'out_trade_no',
-      label: 'columns.outTradeNo',
-      placeholder: 'filters.outTradeNo',
-      width: 260,
-    },
-    {
-      kind: 'select',
-      name: 'status',
-      label: 'columns.status',
-      placeholder: 'filters.status',
-      options: COLLECTION_STATUSES,
-      labels: 'status',
-    },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
-  ],
-  // The collection amount, order count and service fee of the whole filter, not just this page.
-  sums: [
-    { key: 'amount', label: 'sums.amount', kind: 'money', field: 'amount' },
-    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
-    { key: 'fee', label: 'sums.fee', kind: 'money', field: 'fee' },
-  ],
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
-  export: 'collections',
-  detail: {
-    title: { key: 'detail.title', param: 'tradeNo' },
-    fields: [
-      { key: 'tradeNo', label: 'columns.tradeNo', kind: 'text', field: 'trade_no', copyable: true },
-      { key: 'outTradeNo', label: 'columns.outTradeNo', kind: 'text', field: 'out_trade_no', copyable: true },
-      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...COLLECTION_STATUS },
+  columns: orderColumns<Collection>(COLLECTION_STATUS, {
+    afterStatus: [
       {
         key: 'settlementStatus',
-        label: 'columns.settlementStatus',
+        title: 'columns.settlementStatus',
         kind: 'status',
         field: 'settlement_status',
         ...SETTLEMENT_STATUS,
       },
-      {
-        key: 'amount',
-        label: 'columns.amount',
-        kind: 'money',
-        field: 'amount',
-        currency: { field: 'currency' },
-      },
-      { key: 'fee', label: 'columns.fee', kind: 'money', field: 'fee', currency: { field: 'currency' } },
-      { key: 'currency', label: 'detail.currency', kind: 'text', field: 'currency' },
-      { key: 'channel', label: 'columns.channel', kind: 'text', field: 'channel' },
+    ],
+    doneAt: { key: 'paidAt', field: 'paid_at' },
+  }),
+  filters: orderFilters(COLLECTION_STATUSES),
+  // The collection amount, order count and service fee of the whole filter, not just this page.
+  sums: amountCountFeeSums(),
+  export: 'collections',
+  detail: {
+    title: { param: 'tradeNo' },
+    fields: [
+      ...orderFields<CollectionDetail>(COLLECTION_STATUS, [
+        {
+          key: 'settlementStatus',
+          label: 'columns.settlementStatus',
+          kind: 'status',
+          field: 'settlement_status',
+          ...SETTLEMENT_STATUS,
+        },
+      ]),
       { key: 'payerName', label: 'detail.payerName', kind: 'text', field: 'payer_name' },
       { key: 'note', label: 'detail.note', kind: 'text', field: 'note' },
       { key: 'settlementNo', label: 'detail.settlementNo', kind: 'text', field: 'settlement_no' },
@@ -101,23 +59,9 @@ export default declaredListPage({
       { key: 'expiresAt', label: 'detail.expiresAt', kind: 'time', field: 'expires_at' },
       { key: 'settledAt', label: 'detail.settledAt', kind: 'time', field: 'settled_at' },
     ],
-    sections: [
-      {
-        kind: 'timeline',
-        field: 'timeline',
-        title: 'detail.timeline',
-        empty: 'detail.noTimeline',
-        steps: 'detail.steps',
-        colors: {
-          created: 'blue',
-          paid: 'green',
-          failed: 'red',
-          closed: 'gray',
-          settled: 'green',
-          notified: 'blue',
-        },
-      },
-      { kind: 'callbacks', field: 'callbacks', perm: 'collection:notify' },
-    ],
+    sections: orderSections(
+      { created: 'blue', paid: 'green', failed: 'red', closed: 'gray', settled: 'green', notified: 'blue' },
+      'collection:notify',
+    ),
   },
 });

@@ -1,5 +1,5 @@
 import { SettlementListQuerySchema } from '@paydesk/shared/collections/collections.schemas.ts';
-import { declaredListPage } from '../../../components/list-page/index.ts';
+import { declaredListPage, timeRangeFilter } from '../../../components/list-page/index.ts';
 import { settlementsApi } from '../api/get-settlements.ts';
 import { settlementCycleLabel } from '../components/settlement-cycle.ts';
 import { SettlementOrders } from '../components/settlement-orders.tsx';
@@ -28,21 +28,18 @@ export default declaredListPage({
       title: 'settlements.columns.gross',
       kind: 'money',
       field: 'gross',
-      currency: { field: 'currency' },
     },
     {
       key: 'fee',
       title: 'settlements.columns.fee',
       kind: 'money',
       field: 'fee',
-      currency: { field: 'currency' },
     },
     {
       key: 'net',
       title: 'settlements.columns.net',
       kind: 'money',
       field: 'net',
-      currency: { field: 'currency' },
     },
     { key: 'settledAt', title: 'settlements.columns.settledAt', kind: 'time', field: 'settled_at' },
   ],
@@ -60,13 +57,7 @@ export default declaredListPage({
       label: 'settlements.columns.channel',
       placeholder: 'settlements.filters.channel',
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'settlements.columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
+    timeRangeFilter('settlements.columns.time'),
   ],
   // Gross, fee, net and the number of orders of the whole filter, not just this page.
   sums: [
@@ -75,7 +66,7 @@ export default declaredListPage({
     { key: 'net', label: 'settlements.sums.net', kind: 'money', field: 'net' },
     { key: 'count', label: 'settlements.sums.count', kind: 'count', field: 'count' },
   ],
-  empty: { none: 'settlements.empty.none', filtered: 'settlements.empty.filtered' },
+  empty: 'settlements.empty',
   export: 'settlements',
   detail: {
     title: { key: 'settlements.detail.title', param: 'settlementNo' },
@@ -106,21 +97,18 @@ export default declaredListPage({
         label: 'settlements.columns.gross',
         kind: 'money',
         field: 'gross',
-        currency: { field: 'currency' },
       },
       {
         key: 'fee',
         label: 'settlements.columns.fee',
         kind: 'money',
         field: 'fee',
-        currency: { field: 'currency' },
       },
       {
         key: 'net',
         label: 'settlements.columns.net',
         kind: 'money',
         field: 'net',
-        currency: { field: 'currency' },
       },
       { key: 'settledAt', label: 'settlements.columns.settledAt', kind: 'time', field: 'settled_at' },
     ],

@@ -11,9 +11,7 @@ const isRunning = (data: ExportListResponse | undefined) =>
   data?.data.some((task) => task.status === 'waiting' || task.status === 'exporting') ?? false;
 
 /** GET /api/merchant/exports: the merchant's export tasks, newest first; polled while any is unfinished. */
-export const exportsApi = listApi({
-  key: ['merchant', 'exports'],
-  path: '/api/merchant/exports',
+export const exportsApi = listApi('exports', {
   schema: ExportListResponseSchema,
   refetchInterval: (data) => (isRunning(data) ? EXPORT_POLL_MS : false),
 });

@@ -129,5 +129,4 @@ export default declaredListPage({
       render: (row) => <ExportActions task={row} />,
     },
   ],
-  empty: { none: 'empty.none', filtered: 'empty.none' },
 });

@@ -5,9 +5,7 @@ import { listApi } from '../../../components/list-page/list-api.ts';
  * GET /api/merchant/fund-flows (one page, newest first, with the sums of the whole filter) and
  * GET /api/merchant/fund-flows/{id} (one entry).
  */
-export const fundFlowsApi = listApi({
-  key: ['merchant', 'fund-flows'],
-  path: '/api/merchant/fund-flows',
+export const fundFlowsApi = listApi('fund-flows', {
   schema: FundFlowListResponseSchema,
   detail: FundFlowResponseSchema,
 });

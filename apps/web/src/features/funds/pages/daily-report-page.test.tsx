@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DailyReport, DailyReportListResponse } from '@paydesk/shared/reports/reports.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { type Posted, recordExports, signInAs, tableRows as rows } from '../../../test/list.ts';
+import { type Posted, recordExports, signInAs, tableRows as rows, urlFilters } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import DailyReportPage from './daily-report-page.tsx';
@@ -174,7 +174,7 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
     await screen.findByText('Transactions page');
     expect(router.state.location.pathname).toBe('/fund/fundWater');
     // Kolkata's 2026-03-10 is 2026-03-10 02:30 to 2026-03-11 02:29:59 at UTC+8.
-    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+    expect(urlFilters(router)).toEqual({
       start_time: '2026-03-10 02:30:00',
       end_time: '2026-03-11 02:29:59',
     });

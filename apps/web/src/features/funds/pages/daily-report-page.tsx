@@ -193,5 +193,5 @@ export default declaredListPage({
   ],
   sums,
   export: 'daily_reports',
-  empty: { none: 'dailyReport.empty.none', filtered: 'dailyReport.empty.filtered' },
+  empty: 'dailyReport.empty',
 });

@@ -3,7 +3,7 @@ import {
   FundFlowListQuerySchema,
   POSTED_TYPE_SIGN,
 } from '@paydesk/shared/funds/funds.schemas.ts';
-import { declaredListPage, type StatusTag } from '../../../components/list-page/index.ts';
+import { declaredListPage, type StatusTag, timeRangeFilter } from '../../../components/list-page/index.ts';
 import { MoneyText } from '../../../components/money-text.tsx';
 import { fundFlowsApi } from '../api/get-fund-flows.ts';
 
@@ -47,13 +47,7 @@ export default declaredListPage({
       options: FUND_FLOW_TYPES,
       labels: 'types',
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
+    timeRangeFilter(),
     { kind: 'text', name: 'ref_no', label: 'columns.refNo', placeholder: 'filters.refNo', width: 260 },
   ],
   // Money in, money out and the number of transactions of the whole filter, not just this page.
@@ -75,10 +69,9 @@ export default declaredListPage({
     },
     { key: 'entries', label: 'sums.entries', kind: 'count', field: 'total' },
   ],
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
   export: 'fund_flows',
   detail: {
-    title: { key: 'detail.title', param: 'id' },
+    title: { param: 'id' },
     fields: [
       { key: 'id', label: 'detail.id', kind: 'text', field: 'id' },
       { key: 'type', label: 'columns.type', kind: 'status', field: 'type', ...FUND_FLOW_TYPE },
@@ -87,7 +80,7 @@ export default declaredListPage({
         label: 'columns.amount',
         kind: 'money',
         field: 'amount',
-        currency: { field: 'currency' },
+
         signed: true,
       },
       {
@@ -95,7 +88,6 @@ export default declaredListPage({
         label: 'columns.availableAfter',
         kind: 'money',
         field: 'available_after',
-        currency: { field: 'currency' },
       },
       {
         key: 'refType',

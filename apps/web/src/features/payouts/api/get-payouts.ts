@@ -9,9 +9,7 @@ import { listApi } from '../../../components/list-page/list-api.ts';
  * GET /api/merchant/payouts/{trade_no} (the payout with its timeline and callback attempts) and
  * POST /api/merchant/payouts/{trade_no}/notify (its latest callback event, queued again).
  */
-export const payoutsApi = listApi({
-  key: ['merchant', 'payouts'],
-  path: '/api/merchant/payouts',
+export const payoutsApi = listApi('payouts', {
   schema: PayoutListResponseSchema,
   detail: PayoutDetailResponseSchema,
   notify: true,

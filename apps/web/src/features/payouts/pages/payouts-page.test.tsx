@@ -11,6 +11,8 @@ import {
   selectOptions as statusOptions,
   signInAs,
   tableRows as rows,
+  urlFilters,
+  attemptRows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -175,7 +177,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Refund received'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
     await waitFor(() =>
-      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      expect(urlFilters(router)).toEqual({
         out_trade_no: 'M-77',
         status: 'refund_received',
         start_time: '2026-03-05 00:00:00',
@@ -249,10 +251,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     expect(within(callbacks).getByText('Payout failed')).toBeInTheDocument();
     expect(within(callbacks).getByText('Given up')).toBeInTheDocument();
     expect(within(callbacks).getByText('https://shop.example/payouts/notify')).toBeInTheDocument();
-    const attempts = within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-      .getAllByRole('row')
-      .slice(1)
-      .map(cellsOf);
+    const attempts = attemptRows(callbacks);
     expect(attempts).toEqual([
       ['1', 'HTTP 503', '88 ms', '2026-03-01 08:32:12', 'maintenance'],
       ['2', 'connection refused', '-', '2026-03-01 08:32:27', '-'],
@@ -301,13 +300,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
       ]),
     );
     // The drawer reads the payout again and shows the new attempt.
-    const attemptRows = () =>
-      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-        .getAllByRole('row')
-        .slice(1)
-        .map(cellsOf);
-    await waitFor(() => expect(attemptRows()).toHaveLength(3));
-    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
+    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
+    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
     expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
   });
 

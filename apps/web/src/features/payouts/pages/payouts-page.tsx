@@ -1,9 +1,18 @@
 import {
   PAYOUT_STATUSES,
+  type Payout,
   type PayoutDetail,
   PayoutListQuerySchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { declaredListPage, type StatusTag } from '../../../components/list-page/index.ts';
+import {
+  amountCountFeeSums,
+  declaredListPage,
+  orderColumns,
+  orderFields,
+  orderFilters,
+  orderSections,
+  type StatusTag,
+} from '../../../components/list-page/index.ts';
 import { payoutsApi } from '../api/get-payouts.ts';
 
 /** A payout's status (DESIGN section 4): `status.<value>` of the payouts texts. */
@@ -34,78 +43,26 @@ export default declaredListPage({
   query: PayoutListQuerySchema,
   api: payoutsApi,
   rowKey: 'trade_no',
-  columns: [
-    { key: 'tradeNo', title: 'columns.tradeNo', kind: 'text', field: 'trade_no' },
-    { key: 'outTradeNo', title: 'columns.outTradeNo', kind: 'text', field: 'out_trade_no' },
-    {
-      key: 'amount',
-      title: 'columns.amount',
-      kind: 'money',
-      field: 'amount',
-      currency: { field: 'currency' },
-    },
-    { key: 'fee', title: 'columns.fee', kind: 'money', field: 'fee', currency: { field: 'currency' } },
-    { key: 'status', title: 'columns.status', kind: 'status', field: 'status', ...PAYOUT_STATUS },
-    { key: 'payee', title: 'columns.payee', kind: 'text', field: 'payee_name' },
-    // Masked by the server (all but the last 4 characters); the console never has the full number.
-    { key: 'account', title: 'columns.account', kind: 'text', field: 'account_no' },
-    { key: 'channel', title: 'columns.channel', kind: 'text', field: 'channel' },
-    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
-    { key: 'finishedAt', title: 'columns.finishedAt', kind: 'time', field: 'finished_at' },
-  ],
-  filters: [
-    { kind: 'text', name: 'trade_no', label: 'columns.tradeNo', placeholder: 'filters.tradeNo', width: 240 },
-    {
-      kind: 'text',
-      name: 'out_trade_no',
-      label: 'columns.outTradeNo',
-      placeholder: 'filters.outTradeNo',
-      width: 260,
-    },
-    {
-      kind: 'select',
-      name: 'status',
-      label: 'columns.status',
-      placeholder: 'filters.status',
-      options: PAYOUT_STATUSES,
-      labels: 'status',
-    },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
-  ],
+  columns: orderColumns<Payout>(PAYOUT_STATUS, {
+    afterStatus: [
+      { key: 'payee', title: 'columns.payee', kind: 'text', field: 'payee_name' },
+      // Masked by the server (all but the last 4 characters); the console never has the full number.
+      { key: 'account', title: 'columns.account', kind: 'text', field: 'account_no' },
+    ],
+    doneAt: { key: 'finishedAt', field: 'finished_at' },
+  }),
+  filters: orderFilters(PAYOUT_STATUSES),
   // The payment amount, count and service fee of the whole filter, not just this page.
-  sums: [
-    { key: 'amount', label: 'sums.amount', kind: 'money', field: 'amount' },
-    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
-    { key: 'fee', label: 'sums.fee', kind: 'money', field: 'fee' },
-  ],
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
+  sums: amountCountFeeSums(),
   export: 'payouts',
   detail: {
-    title: { key: 'detail.title', param: 'tradeNo' },
+    title: { param: 'tradeNo' },
     alerts: [
       { type: 'error', title: 'detail.failureReason', field: 'failure_reason', testId: 'payout-failure' },
     ],
     // Bank details are the channel's country's: those a payout does not have are left out, not dashed.
     fields: [
-      { key: 'tradeNo', label: 'columns.tradeNo', kind: 'text', field: 'trade_no', copyable: true },
-      { key: 'outTradeNo', label: 'columns.outTradeNo', kind: 'text', field: 'out_trade_no', copyable: true },
-      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...PAYOUT_STATUS },
-      {
-        key: 'amount',
-        label: 'columns.amount',
-        kind: 'money',
-        field: 'amount',
-        currency: { field: 'currency' },
-      },
-      { key: 'fee', label: 'columns.fee', kind: 'money', field: 'fee', currency: { field: 'currency' } },
-      { key: 'currency', label: 'detail.currency', kind: 'text', field: 'currency' },
-      { key: 'channel', label: 'columns.channel', kind: 'text', field: 'channel' },
+      ...orderFields(PAYOUT_STATUS),
       {
         key: 'source',
         label: 'detail.source',
@@ -128,25 +85,18 @@ export default declaredListPage({
       { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
       { key: 'finishedAt', label: 'columns.finishedAt', kind: 'time', field: 'finished_at' },
     ],
-    sections: [
+    sections: orderSections(
       {
-        kind: 'timeline',
-        field: 'timeline',
-        title: 'detail.timeline',
-        empty: 'detail.noTimeline',
-        steps: 'detail.steps',
-        colors: {
-          created: 'blue',
-          processing: 'blue',
-          success: 'green',
-          failed: 'red',
-          cancelled: 'gray',
-          rejected: 'red',
-          refund_received: 'orange',
-          notified: 'blue',
-        },
+        created: 'blue',
+        processing: 'blue',
+        success: 'green',
+        failed: 'red',
+        cancelled: 'gray',
+        rejected: 'red',
+        refund_received: 'orange',
+        notified: 'blue',
       },
-      { kind: 'callbacks', field: 'callbacks', perm: 'payout:notify' },
-    ],
+      'payout:notify',
+    ),
   },
 });

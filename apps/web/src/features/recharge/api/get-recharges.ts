@@ -2,9 +2,7 @@ import { RechargeListResponseSchema } from '@paydesk/shared/recharges/recharges.
 import { listApi } from '../../../components/list-page/list-api.ts';
 
 /** GET /api/merchant/recharges: one page, newest first, with the sums of the whole filter (rows have every field). */
-export const rechargesApi = listApi({
-  key: ['merchant', 'recharges'],
-  path: '/api/merchant/recharges',
+export const rechargesApi = listApi('recharges', {
   schema: RechargeListResponseSchema,
 });
 

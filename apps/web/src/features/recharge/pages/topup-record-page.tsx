@@ -4,7 +4,13 @@ import {
   RECHARGE_STATUSES,
   RechargeListQuerySchema,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
-import { declaredListPage, type StatusTag } from '../../../components/list-page/index.ts';
+import {
+  declaredListPage,
+  type StatusTag,
+  statusColumn,
+  statusFilter,
+  timeRangeFilter,
+} from '../../../components/list-page/index.ts';
 import { rechargesApi } from '../api/get-recharges.ts';
 import { ScreenshotThumb } from '../components/screenshot-thumb.tsx';
 
@@ -60,7 +66,7 @@ export default declaredListPage({
       kind: 'custom',
       render: (row) => <ScreenshotThumb rechargeNo={row.recharge_no} />,
     },
-    { key: 'status', title: 'columns.status', kind: 'status', field: 'status', ...RECHARGE_STATUS },
+    statusColumn(RECHARGE_STATUS),
     { key: 'reason', title: 'columns.reason', kind: 'custom', render: (row) => clipped(row.reason, 180) },
     { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
   ],
@@ -72,14 +78,7 @@ export default declaredListPage({
       placeholder: 'filters.rechargeNo',
       width: 260,
     },
-    {
-      kind: 'select',
-      name: 'status',
-      label: 'columns.status',
-      placeholder: 'filters.status',
-      options: RECHARGE_STATUSES,
-      labels: 'status',
-    },
+    statusFilter(RECHARGE_STATUSES),
     {
       kind: 'select',
       name: 'network',
@@ -87,13 +86,7 @@ export default declaredListPage({
       placeholder: 'filters.network',
       options: RECHARGE_NETWORKS,
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
+    timeRangeFilter(),
   ],
   // The whole filter's figures: USDT submitted, how many, and what was credited in the merchant's currency.
   sums: [
@@ -102,10 +95,9 @@ export default declaredListPage({
     { key: 'credited', label: 'sums.credited', kind: 'money', field: 'credited' },
   ],
   export: 'recharges',
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
   // The list's rows carry every field: the drawer shows the row, its review and its screenshot.
   detail: {
-    title: { key: 'detail.title', param: 'no' },
+    title: { param: 'no' },
     alerts: [
       {
         type: 'error',

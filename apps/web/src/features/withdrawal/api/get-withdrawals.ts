@@ -2,9 +2,7 @@ import { WithdrawalListResponseSchema } from '@paydesk/shared/withdrawals/withdr
 import { listApi } from '../../../components/list-page/list-api.ts';
 
 /** GET /api/merchant/withdrawals: one page, newest first, with the sums of the whole filter (rows have every field). */
-export const withdrawalsApi = listApi({
-  key: ['merchant', 'withdrawals'],
-  path: '/api/merchant/withdrawals',
+export const withdrawalsApi = listApi('withdrawals', {
   schema: WithdrawalListResponseSchema,
 });
 

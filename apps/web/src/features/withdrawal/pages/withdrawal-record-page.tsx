@@ -5,7 +5,14 @@ import {
   type Withdrawal,
   WithdrawalListQuerySchema,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
-import { declaredListPage, type DrawerField, type StatusTag } from '../../../components/list-page/index.ts';
+import {
+  declaredListPage,
+  type DrawerField,
+  type StatusTag,
+  statusColumn,
+  statusFilter,
+  timeRangeFilter,
+} from '../../../components/list-page/index.ts';
 import { currencyUnit } from '../../../components/money-text.tsx';
 import { withdrawalsApi } from '../api/get-withdrawals.ts';
 import { formatUsdt } from '../components/usdt.ts';
@@ -70,7 +77,7 @@ export default declaredListPage({
       kind: 'custom',
       render: (row) => <span title={row.address}>{shorten(row.address)}</span>,
     },
-    { key: 'status', title: 'columns.status', kind: 'status', field: 'status', ...WITHDRAWAL_STATUS },
+    statusColumn(WITHDRAWAL_STATUS),
     {
       key: 'txHashOrReason',
       title: (t) => `${t('columns.txHash')} / ${t('columns.reason')}`,
@@ -98,14 +105,7 @@ export default declaredListPage({
       placeholder: 'filters.withdrawalNo',
       width: 260,
     },
-    {
-      kind: 'select',
-      name: 'status',
-      label: 'columns.status',
-      placeholder: 'filters.status',
-      options: WITHDRAWAL_STATUSES,
-      labels: 'status',
-    },
+    statusFilter(WITHDRAWAL_STATUSES),
     {
       kind: 'select',
       name: 'network',
@@ -114,13 +114,7 @@ export default declaredListPage({
       options: WALLET_NETWORKS,
       labels: 'networks',
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: 'columns.time',
-      placeholder: ['filters.startTime', 'filters.endTime'],
-    },
+    timeRangeFilter(),
   ],
   sums: [
     {
@@ -134,10 +128,9 @@ export default declaredListPage({
     { key: 'localTotal', label: 'sums.localTotal', kind: 'money', field: 'local_total' },
   ],
   export: 'withdrawals',
-  empty: { none: 'empty.none', filtered: 'empty.filtered' },
   // The list's rows carry every field: where it went, what it cost, the transaction once paid, why if rejected.
   detail: {
-    title: { key: 'detail.title', param: 'no' },
+    title: { param: 'no' },
     alerts: [
       {
         type: 'error',
