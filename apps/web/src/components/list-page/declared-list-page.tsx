@@ -69,7 +69,11 @@ export function declaredListPage<
           render: (meta: Response['meta']) =>
             renderCell(sum, { ...meta, ...meta.sums } as SumRow<Response['meta']>, context),
         }))}
-        empty={{ none: t(`${empty}.none`), filtered: t(`${empty}.filtered`) }}
+        empty={{
+          none: t(`${empty}.none`),
+          // A list without filters (the exports) has no text for a filtered list.
+          filtered: t(list.filters?.length ? `${empty}.filtered` : `${empty}.none`),
+        }}
         detail={
           list.detail && {
             actionLabel: t('detail.open'),
