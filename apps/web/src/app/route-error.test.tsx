@@ -6,8 +6,8 @@ import { changeLanguage } from '../i18n/index.ts';
 import { appRoutes } from './router.tsx';
 
 // Every page of the layout is its own chunk; a deploy in between or a dropped network fails its import.
-vi.mock('../features/exports/pages/line-export-page.tsx', () => {
-  throw new TypeError('Failed to fetch dynamically imported module: /assets/line-export-page-abc123.js');
+vi.mock('../features/exports/pages/exports-page.tsx', () => {
+  throw new TypeError('Failed to fetch dynamically imported module: /assets/exports-page-abc123.js');
 });
 // Signed in, allowed: the guard is not what is tested here.
 vi.mock('./guard.ts', () => ({

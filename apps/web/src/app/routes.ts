@@ -59,7 +59,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/collection/payments',
         titleKey: 'routes:payments',
         perm: 'collection:view',
-        load: () => import('../features/collection/pages/payments-page.tsx'),
+        load: () => import('../features/collection/pages/collections-page.tsx'),
       },
       {
         path: '/collection/Settlements',
@@ -80,7 +80,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/behalfPay/transfers',
         titleKey: 'routes:transfers',
         perm: 'payout:view',
-        load: () => import('../features/payouts/pages/transfers-page.tsx'),
+        load: () => import('../features/payouts/pages/payouts-page.tsx'),
       },
       {
         path: '/behalfPay/apply',
@@ -140,7 +140,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/fund/fundWater',
         titleKey: 'routes:fundWater',
         perm: 'funds:view',
-        load: () => import('../features/funds/pages/fund-water-page.tsx'),
+        load: () => import('../features/funds/pages/fund-flows-page.tsx'),
       },
       {
         path: '/fund/dailyReport',
@@ -197,7 +197,7 @@ export const lineExportRoute: PageRoute = {
   titleKey: 'routes:lineExport',
   perm: 'export:view',
   icon: 'export',
-  load: () => import('../features/exports/pages/line-export-page.tsx'),
+  load: () => import('../features/exports/pages/exports-page.tsx'),
 };
 
 export const contactUsRoute: PageRoute = {

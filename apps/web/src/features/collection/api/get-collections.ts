@@ -1,22 +1,16 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
-  type CollectionListQuery,
-  type CollectionListResponse,
+  CollectionDetailResponseSchema,
   CollectionListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import { http } from '../../../lib/http.ts';
+import { listApi } from '../../../components/list-page/list-api.ts';
 
-export type { CollectionListQuery, CollectionListResponse };
-
-export const collectionsQueryKey = ['merchant', 'collections'] as const;
-
-/** GET /api/merchant/collections: one page, newest first, with the sums of the whole filter. */
-export const collectionsQueryOptions = (query: CollectionListQuery) =>
-  queryOptions({
-    queryKey: [...collectionsQueryKey, 'list', query],
-    queryFn: ({ signal }) =>
-      http.get('/api/merchant/collections', { signal, query, schema: CollectionListResponseSchema }),
-    placeholderData: keepPreviousData,
-  });
-
-export const useCollections = (query: CollectionListQuery) => useQuery(collectionsQueryOptions(query));
+/**
+ * GET /api/merchant/collections (one page, newest first, with the sums of the whole filter),
+ * GET /api/merchant/collections/{trade_no} (the order with its timeline and callback attempts) and
+ * POST /api/merchant/collections/{trade_no}/notify (its latest callback event, queued again).
+ */
+export const collectionsApi = listApi('collections', {
+  schema: CollectionListResponseSchema,
+  detail: CollectionDetailResponseSchema,
+  notify: true,
+});

@@ -1,22 +1,14 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
-  type SettlementListQuery,
-  type SettlementListResponse,
+  SettlementDetailResponseSchema,
   SettlementListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import { http } from '../../../lib/http.ts';
+import { listApi } from '../../../components/list-page/list-api.ts';
 
-export type { SettlementListQuery, SettlementListResponse };
-
-export const settlementsQueryKey = ['merchant', 'settlements'] as const;
-
-/** GET /api/merchant/settlements: one page, newest first, with the sums of the whole filter. */
-export const settlementsQueryOptions = (query: SettlementListQuery) =>
-  queryOptions({
-    queryKey: [...settlementsQueryKey, 'list', query],
-    queryFn: ({ signal }) =>
-      http.get('/api/merchant/settlements', { signal, query, schema: SettlementListResponseSchema }),
-    placeholderData: keepPreviousData,
-  });
-
-export const useSettlements = (query: SettlementListQuery) => useQuery(settlementsQueryOptions(query));
+/**
+ * GET /api/merchant/settlements (one page, newest first, with the sums of the whole filter) and
+ * GET /api/merchant/settlements/{settlement_no} (the batch with its orders).
+ */
+export const settlementsApi = listApi('settlements', {
+  schema: SettlementListResponseSchema,
+  detail: SettlementDetailResponseSchema,
+});

@@ -1,9 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type {
   Collection,
   Settlement,
@@ -11,27 +8,12 @@ import type {
   SettlementListResponse,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { cellsOf as cells, tableRows as rows } from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
 import SettlementsPage from './settlements-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-const USER = {
-  id: 1,
-  name: 'Demo Root',
-  email: 'root@demo.paydesk.test',
-  roles: ['ROOT'],
-  perms: ['collection:view'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
 
 const batch = (no: string, overrides: Partial<Settlement> = {}): Settlement => ({
   settlement_no: no,
@@ -71,53 +53,25 @@ let answer: (query: URLSearchParams) => SettlementListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   lists = [];
   details = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/merchant/user') return json(200, { data: USER });
-      if (path === '/api/merchant/settlements') {
-        lists.push(new URLSearchParams(search));
-        return json(200, answer(new URLSearchParams(search)));
-      }
-      const detail = /^\/api\/merchant\/settlements\/([^/]+)$/.exec(path);
-      if (detail) {
-        details.push(detail[1]);
-        const data: SettlementDetail = { ...batch(detail[1]), orders: [paidOrder('C1'), paidOrder('C2')] };
-        return json(200, { data });
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  server.use(
+    http.get('/api/merchant/settlements', ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      lists.push(query);
+      return json(answer(query));
+    }),
+    http.get('/api/merchant/settlements/:no', ({ params }) => {
+      const no = String(params.no);
+      details.push(no);
+      const data: SettlementDetail = { ...batch(no), orders: [paidOrder('C1'), paidOrder('C2')] };
+      return json({ data });
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/collection/Settlements') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/collection/Settlements', Component: SettlementsPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = (scope: HTMLElement = document.body) =>
-  within(scope)
-    .getAllByRole('row')
-    .filter((row) => row.classList.contains('data-table__row'));
-const cells = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent);
+const renderPage = (at = '/collection/Settlements') =>
+  renderRoute(SettlementsPage, { path: '/collection/Settlements', at }).router;
 
 describe('Receive money > Settlements', { timeout: 60_000 }, () => {
   it('shows the batches and the sums of the filter, and sends the URL filters', async () => {

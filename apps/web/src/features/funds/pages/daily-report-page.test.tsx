@@ -1,22 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { DailyReport, DailyReportListResponse } from '@paydesk/shared/reports/reports.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { type Posted, recordExports, signInAs, tableRows as rows, urlFilters } from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
 import DailyReportPage from './daily-report-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 
 // The merchant's days are in Kolkata (UTC+5:30); the user reads times at UTC+8.
 const day = (date: string, overrides: Partial<DailyReport> = {}): DailyReport => {
@@ -94,89 +86,29 @@ const page = (rows: DailyReport[]): DailyReportListResponse => ({
 });
 
 let lists: URLSearchParams[];
-let perms: string[];
-let posts: { url: string; body: unknown }[];
+let posts: Posted[];
 let answer: (query: URLSearchParams) => DailyReportListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   lists = [];
-  perms = ['funds:view'];
-  posts = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
-      if (init.method === 'POST') {
-        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
-        const task: ExportTask = {
-          id: 99,
-          kind: 'daily_reports',
-          format: 'xlsx',
-          status: 'waiting',
-          filters: {},
-          locale: 'en',
-          rows_done: 0,
-          rows_expected: 2,
-          row_count: null,
-          sums: null,
-          size: null,
-          file_name: 'daily_reports-20260311-0830-99.xlsx',
-          error: null,
-          created_at: '2026-03-11T00:30:00Z',
-          started_at: null,
-          finished_at: null,
-          expires_at: null,
-          expired: false,
-        };
-        return json(201, { data: task });
-      }
-      if (path === '/api/merchant/user')
-        return json(200, {
-          data: {
-            id: 1,
-            name: 'Finance',
-            email: 'finance@demo.paydesk.test',
-            roles: ['FINANCE'],
-            perms,
-            two_factor_enabled: false,
-            timezone: '+08:00',
-            merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-          },
-        });
-      if (path === '/api/merchant/daily-reports') {
-        const query = new URLSearchParams(search);
-        lists.push(query);
-        return json(200, answer(query));
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  posts = recordExports();
+  signInAs({ roles: ['FINANCE'], perms: ['funds:view'] });
+  server.use(
+    http.get('/api/merchant/daily-reports', ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      lists.push(query);
+      return json(answer(query));
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/fund/dailyReport') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      { path: '/fund/dailyReport', Component: DailyReportPage },
-      { path: '/fund/fundWater', Component: () => <p>Transactions page</p> },
-    ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
+const renderPage = (at = '/fund/dailyReport') =>
+  renderRoute(DailyReportPage, {
+    path: '/fund/dailyReport',
+    at,
+    routes: [{ path: '/fund/fundWater', Component: () => <p>Transactions page</p> }],
+  }).router;
 
 describe('Funds > Daily reports', { timeout: 60_000 }, () => {
   it('shows each day from opening to closing balance, the range’s totals, and today as live', async () => {
@@ -215,7 +147,7 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
   });
 
   it('exports the range shown: the Export button sends the dates without paging', async () => {
-    perms = ['funds:view', 'export:create'];
+    signInAs({ roles: ['FINANCE'], perms: ['funds:view', 'export:create'] });
     answer = () => page(ROWS);
     renderPage('/fund/dailyReport?start_date=2026-03-10&end_date=2026-03-11&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));
@@ -242,7 +174,7 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
     await screen.findByText('Transactions page');
     expect(router.state.location.pathname).toBe('/fund/fundWater');
     // Kolkata's 2026-03-10 is 2026-03-10 02:30 to 2026-03-11 02:29:59 at UTC+8.
-    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+    expect(urlFilters(router)).toEqual({
       start_time: '2026-03-10 02:30:00',
       end_time: '2026-03-11 02:29:59',
     });

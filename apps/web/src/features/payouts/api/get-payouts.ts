@@ -1,22 +1,19 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import {
-  type PayoutListQuery,
-  type PayoutListResponse,
+  PayoutDetailResponseSchema,
   PayoutListResponseSchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { http } from '../../../lib/http.ts';
+import { listApi } from '../../../components/list-page/list-api.ts';
 
-export type { PayoutListQuery, PayoutListResponse };
+/**
+ * GET /api/merchant/payouts (one page, newest first, with the sums of the whole filter),
+ * GET /api/merchant/payouts/{trade_no} (the payout with its timeline and callback attempts) and
+ * POST /api/merchant/payouts/{trade_no}/notify (its latest callback event, queued again).
+ */
+export const payoutsApi = listApi('payouts', {
+  schema: PayoutListResponseSchema,
+  detail: PayoutDetailResponseSchema,
+  notify: true,
+});
 
-export const payoutsQueryKey = ['merchant', 'payouts'] as const;
-
-/** GET /api/merchant/payouts: one page, newest first, with the sums of the whole filter. */
-export const payoutsQueryOptions = (query: PayoutListQuery) =>
-  queryOptions({
-    queryKey: [...payoutsQueryKey, 'list', query],
-    queryFn: ({ signal }) =>
-      http.get('/api/merchant/payouts', { signal, query, schema: PayoutListResponseSchema }),
-    placeholderData: keepPreviousData,
-  });
-
-export const usePayouts = (query: PayoutListQuery) => useQuery(payoutsQueryOptions(query));
+/** A new payout changes the list (and the balance the form shows). */
+export const payoutsQueryKey = payoutsApi.queryKey;

@@ -1,25 +1,13 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  type RechargeListQuery,
-  type RechargeListResponse,
-  RechargeListResponseSchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
-import { http } from '../../../lib/http.ts';
+import { RechargeListResponseSchema } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import { listApi } from '../../../components/list-page/list-api.ts';
 
-export type { RechargeListQuery, RechargeListResponse };
+/** GET /api/merchant/recharges: one page, newest first, with the sums of the whole filter (rows have every field). */
+export const rechargesApi = listApi('recharges', {
+  schema: RechargeListResponseSchema,
+});
 
-export const rechargesQueryKey = ['merchant', 'recharges'] as const;
-
-/** GET /api/merchant/recharges: one page, newest first, with the sums of the whole filter. */
-export const rechargesQueryOptions = (query: RechargeListQuery) =>
-  queryOptions({
-    queryKey: [...rechargesQueryKey, 'list', query],
-    queryFn: ({ signal }) =>
-      http.get('/api/merchant/recharges', { signal, query, schema: RechargeListResponseSchema }),
-    placeholderData: keepPreviousData,
-  });
-
-export const useRecharges = (query: RechargeListQuery) => useQuery(rechargesQueryOptions(query));
+/** A new top-up changes the list. */
+export const rechargesQueryKey = rechargesApi.queryKey;
 
 /** Where a top-up's screenshot is served (to this merchant's users only, as an image). */
 export const screenshotUrl = (rechargeNo: string) =>

@@ -1,33 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Recharge, RechargeListResponse } from '@paydesk/shared/recharges/recharges.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import {
+  cellsOf,
+  type Posted,
+  type RecordedRequest,
+  recordExports,
+  recordRequests,
+  signInAs,
+  tableRows as rows,
+} from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
 import TopupRecordPage from './topup-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
-const USER = {
-  id: 1,
-  name: 'Demo Finance',
-  email: 'finance@demo.paydesk.test',
-  roles: ['FINANCE'],
-  perms: ['topup:view'],
-  two_factor_enabled: false,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
+// Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
 
 const recharge = (no: string, overrides: Partial<Recharge> = {}): Recharge => ({
   recharge_no: no,
@@ -59,55 +50,22 @@ const list = (rows: Recharge[]): RechargeListResponse => ({
   },
 });
 
-let requests: { path: string; query: URLSearchParams }[];
-let perms: string[];
-let posts: { url: string; body: unknown }[];
+let requests: RecordedRequest[];
+let posts: Posted[];
 let answer: (query: URLSearchParams) => RechargeListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  requests = [];
-  perms = ['topup:view'];
-  posts = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/merchant/user') return json(200, { data: { ...USER, perms } });
-      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
-      if (init.method === 'POST') {
-        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
-        return json(422, { message: 'Not in this test.', code: 'validation_failed' });
-      }
-      requests.push({ path, query: new URLSearchParams(search) });
-      if (path === '/api/merchant/recharges') return json(200, answer(new URLSearchParams(search)));
-      return json(404, { message: 'Not found.', code: 'not_found' });
-    }),
+  requests = recordRequests();
+  posts = recordExports();
+  signInAs({ roles: ['FINANCE'], perms: ['topup:view'] });
+  server.use(
+    http.get('/api/merchant/recharges', ({ request }) => json(answer(new URL(request.url).searchParams))),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/recharge/record') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/recharge/record', Component: TopupRecordPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent);
+const renderPage = (at = '/recharge/record') =>
+  renderRoute(TopupRecordPage, { path: '/recharge/record', at }).router;
 
 describe('Top-up history', { timeout: 60_000 }, () => {
   it('shows each top-up: network, address, amount, credited in local currency and USD, rate, screenshot, status', async () => {
@@ -174,7 +132,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Chưa có giao dịch nạp tiền')).toBeInTheDocument();
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
-    perms = ['topup:view', 'export:create'];
+    signInAs({ roles: ['FINANCE'], perms: ['topup:view', 'export:create'] });
     answer = () => list([recharge('R1')]);
     renderPage('/recharge/record?status=approved&network=TRC20&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));

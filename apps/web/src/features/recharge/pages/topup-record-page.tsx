@@ -1,159 +1,151 @@
 import { Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import type { Currency } from '@paydesk/shared/money.ts';
 import {
   RECHARGE_NETWORKS,
   RECHARGE_STATUSES,
-  type Recharge,
   RechargeListQuerySchema,
-  type RechargeListResponse,
 } from '@paydesk/shared/recharges/recharges.schemas.ts';
-import { DateTime } from '../../../components/date-time.tsx';
 import {
-  type FilterField,
-  type ListColumn,
-  ListPage,
-  type ListSum,
+  declaredListPage,
+  type StatusTag,
+  statusColumn,
+  statusFilter,
+  timeRangeFilter,
 } from '../../../components/list-page/index.ts';
-import { MoneyText } from '../../../components/money-text.tsx';
-import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
-import { ExportButton } from '../../exports/components/export-button.tsx';
-import { useRecharges } from '../api/get-recharges.ts';
-import { CreditedText, RechargeDetailDrawer } from '../components/recharge-detail-drawer.tsx';
-import { RechargeStatusTag } from '../components/recharge-status-tag.tsx';
+import { rechargesApi } from '../api/get-recharges.ts';
 import { ScreenshotThumb } from '../components/screenshot-thumb.tsx';
 
-type Filter = keyof (typeof RechargeListQuerySchema)['shape'];
+/** A top-up's review status (DESIGN section 4): `status.<value>` of the recharge texts. */
+const RECHARGE_STATUS: StatusTag = {
+  labels: 'status',
+  colors: { pending_review: 'processing', approved: 'success', rejected: 'error' },
+};
+
+/** Long texts cut to the column's width, whole in a tooltip. */
+const clipped = (text: string | null, maxWidth: number) =>
+  text ? (
+    <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth }}>
+      {text}
+    </Typography.Text>
+  ) : (
+    '-'
+  );
 
 /** Top-ups > Top-up history: the merchant's top-ups, their review and what each credited. */
-export default function TopupRecordPage() {
-  const { t } = useTranslation(['recharge', 'routes']);
-  const merchantCurrency = (useCurrentUser()?.merchant.currency ?? 'CNY') as Currency;
-
-  const columns: ListColumn<Recharge>[] = [
-    { key: 'rechargeNo', title: t('columns.rechargeNo'), render: (row) => row.recharge_no },
-    { key: 'currency', title: t('columns.currency'), render: (row) => row.currency },
-    { key: 'network', title: t('columns.network'), render: (row) => row.network },
-    {
-      key: 'address',
-      title: t('columns.address'),
-      render: (row) => (
-        <Typography.Text ellipsis={{ tooltip: row.address }} style={{ maxWidth: 160 }}>
-          {row.address}
-        </Typography.Text>
-      ),
-    },
-    {
-      key: 'amount',
-      title: t('columns.amount'),
-      align: 'right',
-      render: (row) => <MoneyText value={row.amount} currency="USDT" unit="code" />,
-    },
+export default declaredListPage({
+  name: 'recharge',
+  namespace: 'recharge',
+  title: 'routes:rechargeRecord',
+  query: RechargeListQuerySchema,
+  api: rechargesApi,
+  rowKey: 'recharge_no',
+  columns: [
+    { key: 'rechargeNo', title: 'columns.rechargeNo', kind: 'text', field: 'recharge_no' },
+    { key: 'currency', title: 'columns.currency', kind: 'text', field: 'currency' },
+    { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
+    { key: 'address', title: 'columns.address', kind: 'custom', render: (row) => clipped(row.address, 160) },
+    { key: 'amount', title: 'columns.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+    // What an approval gave: the local value of the USDT received, at its rate.
     {
       key: 'credited',
-      title: t('columns.credited'),
-      align: 'right',
-      render: (row) => <CreditedText row={row} />,
+      title: 'columns.credited',
+      kind: 'money',
+      field: 'credited_amount',
+      currency: { field: 'credited_currency' },
     },
     {
       key: 'creditedUsd',
-      title: t('columns.creditedUsd'),
-      align: 'right',
-      render: (row) =>
-        row.credited_usd === null ? '-' : <MoneyText value={row.credited_usd} currency="USD" unit="code" />,
+      title: 'columns.creditedUsd',
+      kind: 'money',
+      field: 'credited_usd',
+      currency: { code: 'USD' },
     },
-    { key: 'rate', title: t('columns.rate'), align: 'right', render: (row) => row.rate ?? '-' },
+    { key: 'rate', title: 'columns.rate', kind: 'text', field: 'rate', align: 'right' },
     {
       key: 'screenshot',
-      title: t('columns.screenshot'),
+      title: 'columns.screenshot',
+      kind: 'custom',
       render: (row) => <ScreenshotThumb rechargeNo={row.recharge_no} />,
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      render: (row) => <RechargeStatusTag status={row.status} />,
-    },
-    {
-      key: 'reason',
-      title: t('columns.reason'),
-      render: (row) =>
-        row.reason ? (
-          <Typography.Text ellipsis={{ tooltip: row.reason }} style={{ maxWidth: 180 }}>
-            {row.reason}
-          </Typography.Text>
-        ) : (
-          '-'
-        ),
-    },
-    { key: 'createdAt', title: t('columns.createdAt'), render: (row) => <DateTime value={row.created_at} /> },
-  ];
-
-  const filterFields: FilterField<Filter>[] = [
+    statusColumn(RECHARGE_STATUS),
+    { key: 'reason', title: 'columns.reason', kind: 'custom', render: (row) => clipped(row.reason, 180) },
+    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
+  ],
+  filters: [
     {
       kind: 'text',
       name: 'recharge_no',
-      label: t('columns.rechargeNo'),
-      placeholder: t('filters.rechargeNo'),
+      label: 'columns.rechargeNo',
+      placeholder: 'filters.rechargeNo',
       width: 260,
     },
-    {
-      kind: 'select',
-      name: 'status',
-      label: t('columns.status'),
-      placeholder: t('filters.status'),
-      options: RECHARGE_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })),
-    },
+    statusFilter(RECHARGE_STATUSES),
     {
       kind: 'select',
       name: 'network',
-      label: t('columns.network'),
-      placeholder: t('filters.network'),
-      options: RECHARGE_NETWORKS.map((value) => ({ value, label: value })),
+      label: 'columns.network',
+      placeholder: 'filters.network',
+      options: RECHARGE_NETWORKS,
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: t('columns.time'),
-      placeholder: [t('filters.startTime'), t('filters.endTime')],
-    },
-  ];
-
+    timeRangeFilter(),
+  ],
   // The whole filter's figures: USDT submitted, how many, and what was credited in the merchant's currency.
-  const sums: ListSum<RechargeListResponse['meta']>[] = [
-    {
-      key: 'amount',
-      label: t('sums.amount'),
-      render: (meta) => <MoneyText value={meta.sums.amount} currency="USDT" unit="code" />,
-    },
-    {
-      key: 'count',
-      label: t('sums.count'),
-      render: (meta) => <span>{meta.sums.count.toLocaleString('en-US')}</span>,
-    },
-    {
-      key: 'credited',
-      label: t('sums.credited'),
-      render: (meta) => <MoneyText value={meta.sums.credited} currency={merchantCurrency} unit="code" />,
-    },
-  ];
-
-  return (
-    <ListPage
-      title={t('routes:rechargeRecord')}
-      name="recharge"
-      filters={RechargeListQuerySchema}
-      useList={useRecharges}
-      rowKey="recharge_no"
-      columns={columns}
-      filterFields={filterFields}
-      sums={sums}
-      renderExport={(filters) => <ExportButton kind="recharges" filters={filters} />}
-      empty={{ none: t('empty.none'), filtered: t('empty.filtered') }}
-      detail={{
-        actionLabel: t('detail.open'),
-        render: (row, close) => <RechargeDetailDrawer row={row} onClose={close} />,
-      }}
-    />
-  );
-}
+  sums: [
+    { key: 'amount', label: 'sums.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
+    { key: 'credited', label: 'sums.credited', kind: 'money', field: 'credited' },
+  ],
+  export: 'recharges',
+  // The list's rows carry every field: the drawer shows the row, its review and its screenshot.
+  detail: {
+    title: { param: 'no' },
+    alerts: [
+      {
+        type: 'error',
+        title: 'detail.rejected',
+        field: 'reason',
+        when: (row) => row.status === 'rejected',
+        testId: 'recharge-rejected',
+      },
+      { type: 'info', title: 'detail.pending', when: (row) => row.status === 'pending_review' },
+    ],
+    fields: [
+      { key: 'rechargeNo', label: 'columns.rechargeNo', kind: 'text', field: 'recharge_no', copyable: true },
+      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...RECHARGE_STATUS },
+      { key: 'currency', label: 'columns.currency', kind: 'text', field: 'currency' },
+      { key: 'network', label: 'columns.network', kind: 'text', field: 'network' },
+      { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
+      { key: 'amount', label: 'columns.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+      {
+        key: 'received',
+        label: 'columns.received',
+        kind: 'money',
+        field: 'received_amount',
+        currency: { code: 'USDT' },
+      },
+      { key: 'rate', label: 'columns.rate', kind: 'text', field: 'rate' },
+      {
+        key: 'credited',
+        label: 'columns.credited',
+        kind: 'money',
+        field: 'credited_amount',
+        currency: { field: 'credited_currency' },
+      },
+      {
+        key: 'creditedUsd',
+        label: 'columns.creditedUsd',
+        kind: 'money',
+        field: 'credited_usd',
+        currency: { code: 'USD' },
+      },
+      { key: 'reason', label: 'columns.reason', kind: 'text', field: 'reason' },
+      { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
+      { key: 'reviewedAt', label: 'columns.reviewedAt', kind: 'time', field: 'reviewed_at' },
+      {
+        key: 'screenshot',
+        label: 'columns.screenshot',
+        kind: 'custom',
+        render: (row) => <ScreenshotThumb rechargeNo={row.recharge_no} size={200} whole />,
+      },
+    ],
+  },
+});

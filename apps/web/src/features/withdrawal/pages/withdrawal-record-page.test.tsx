@@ -1,33 +1,24 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalListResponse } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import {
+  cellsOf,
+  type Posted,
+  type RecordedRequest,
+  recordExports,
+  recordRequests,
+  signInAs,
+  tableRows as rows,
+} from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
 import WithdrawalRecordPage from './withdrawal-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
-const USER = {
-  id: 1,
-  name: 'Demo Finance',
-  email: 'finance@demo.paydesk.test',
-  roles: ['FINANCE'],
-  perms: ['withdrawal:view'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
+// Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
 
 const HASH = '7c2d1f0e9a8b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d';
 const withdrawal = (no: string, overrides: Partial<Withdrawal> = {}): Withdrawal => ({
@@ -64,55 +55,20 @@ const page = (rows: Withdrawal[]): WithdrawalListResponse => ({
   },
 });
 
-let requests: { path: string; query: URLSearchParams }[];
-let perms: string[];
-let posts: { url: string; body: unknown }[];
+let requests: RecordedRequest[];
+let posts: Posted[];
 let answerList: () => WithdrawalListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  requests = [];
-  perms = ['withdrawal:view'];
-  posts = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/merchant/user') return json(200, { data: { ...USER, perms } });
-      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
-      if (init.method === 'POST') {
-        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
-        return json(422, { message: 'Not in this test.', code: 'validation_failed' });
-      }
-      requests.push({ path, query: new URLSearchParams(search) });
-      if (path === '/api/merchant/withdrawals') return json(200, answerList());
-      return json(404, { message: 'Not found.', code: 'not_found' });
-    }),
-  );
+  requests = recordRequests();
+  posts = recordExports();
+  signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view'] });
+  server.use(http.get('/api/merchant/withdrawals', () => json(answerList())));
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/withdrawal/record') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/withdrawal/record', Component: WithdrawalRecordPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent);
+const renderPage = (at = '/withdrawal/record') =>
+  renderRoute(WithdrawalRecordPage, { path: '/withdrawal/record', at }).router;
 const listCalls = () => requests.filter((r) => r.path === '/api/merchant/withdrawals');
 
 describe('Withdrawal history', { timeout: 60_000 }, () => {
@@ -205,7 +161,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
     expect(screen.getByRole('columnheader', { name: '审核状态' })).toBeInTheDocument();
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
-    perms = ['withdrawal:view', 'export:create'];
+    signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view', 'export:create'] });
     answerList = () => page([withdrawal('W1')]);
     renderPage('/withdrawal/record?status=paid&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));

@@ -1,72 +1,87 @@
 import { Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
-import type { Currency } from '@paydesk/shared/money.ts';
 import {
   WALLET_NETWORKS,
   WITHDRAWAL_STATUSES,
   type Withdrawal,
   WithdrawalListQuerySchema,
-  type WithdrawalListResponse,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
-import { DateTime } from '../../../components/date-time.tsx';
 import {
-  type FilterField,
-  type ListColumn,
-  ListPage,
-  type ListSum,
+  declaredListPage,
+  type DrawerField,
+  type StatusTag,
+  statusColumn,
+  statusFilter,
+  timeRangeFilter,
 } from '../../../components/list-page/index.ts';
-import { MoneyText } from '../../../components/money-text.tsx';
-import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
-import { ExportButton } from '../../exports/components/export-button.tsx';
-import { useWithdrawals } from '../api/get-withdrawals.ts';
+import { currencyUnit } from '../../../components/money-text.tsx';
+import { withdrawalsApi } from '../api/get-withdrawals.ts';
 import { formatUsdt } from '../components/usdt.ts';
-import { WithdrawalDetailDrawer } from '../components/withdrawal-detail-drawer.tsx';
-import { WithdrawalStatusTag } from '../components/withdrawal-status-tag.tsx';
 
-type Filter = keyof (typeof WithdrawalListQuerySchema)['shape'];
+/** A withdrawal's review status (DESIGN section 4): `status.<value>` of the withdrawal texts. */
+const WITHDRAWAL_STATUS: StatusTag = {
+  labels: 'status',
+  colors: { pending_review: 'processing', approved: 'blue', paid: 'success', rejected: 'error' },
+};
 
 /** "TR7NHq…gjLj6t": long wallet addresses and hashes shortened in the table; the drawer has them whole. */
 const shorten = (value: string) => (value.length > 16 ? `${value.slice(0, 8)}…${value.slice(-6)}` : value);
 
-/** Withdrawals > Withdrawal history: the merchant's withdrawals, newest first. */
-export default function WithdrawalRecordPage() {
-  const { t } = useTranslation(['withdrawal', 'routes']);
-  const merchantCurrency = (useCurrentUser()?.merchant.currency ?? 'CNY') as Currency;
+/** The local figures of the drawer, labelled with the local unit ("Amount (Yuan)"). */
+const localField = (
+  key: string,
+  field: 'local_amount' | 'local_fee' | 'local_total',
+): DrawerField<Withdrawal> => ({
+  key,
+  label: (t, w) => t(`detail.${key}`, { currency: currencyUnit(w.local_currency) }),
+  kind: 'money',
+  field,
+  currency: { field: 'local_currency' },
+  unit: 'none',
+});
 
-  const columns: ListColumn<Withdrawal>[] = [
-    { key: 'no', title: t('columns.withdrawalNo'), render: (row) => row.withdrawal_no },
+/** Withdrawals > Withdrawal history: the merchant's withdrawals, newest first. */
+export default declaredListPage({
+  name: 'withdrawal',
+  namespace: 'withdrawal',
+  title: 'routes:withdrawalRecord',
+  query: WithdrawalListQuerySchema,
+  api: withdrawalsApi,
+  rowKey: 'withdrawal_no',
+  columns: [
+    { key: 'no', title: 'columns.withdrawalNo', kind: 'text', field: 'withdrawal_no' },
     {
       key: 'amount',
-      title: t('columns.amount'),
+      title: 'columns.amount',
+      kind: 'custom',
       align: 'right',
       render: (row) => `${formatUsdt(row.amount)} ${row.currency}`,
     },
     {
       key: 'fee',
-      title: t('columns.fee'),
+      title: 'columns.fee',
+      kind: 'custom',
       align: 'right',
       render: (row) => `${formatUsdt(row.fee)} ${row.currency}`,
     },
     {
       key: 'localTotal',
-      title: t('columns.localTotal'),
-      align: 'right',
-      render: (row) => <MoneyText value={row.local_total} currency={row.local_currency} unit="code" />,
+      title: 'columns.localTotal',
+      kind: 'money',
+      field: 'local_total',
+      currency: { field: 'local_currency' },
     },
-    { key: 'network', title: t('columns.network'), render: (row) => row.network },
+    { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
     {
       key: 'address',
-      title: t('columns.address'),
+      title: 'columns.address',
+      kind: 'custom',
       render: (row) => <span title={row.address}>{shorten(row.address)}</span>,
     },
-    {
-      key: 'status',
-      title: t('columns.status'),
-      render: (row) => <WithdrawalStatusTag status={row.status} />,
-    },
+    statusColumn(WITHDRAWAL_STATUS),
     {
       key: 'txHashOrReason',
-      title: `${t('columns.txHash')} / ${t('columns.reason')}`,
+      title: (t) => `${t('columns.txHash')} / ${t('columns.reason')}`,
+      kind: 'custom',
       render: (row) =>
         row.tx_hash ? (
           <Typography.Text copyable={{ text: row.tx_hash }} title={row.tx_hash}>
@@ -80,75 +95,98 @@ export default function WithdrawalRecordPage() {
           '-'
         ),
     },
-    { key: 'createdAt', title: t('columns.createdAt'), render: (row) => <DateTime value={row.created_at} /> },
-  ];
-
-  const filterFields: FilterField<Filter>[] = [
+    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
+  ],
+  filters: [
     {
       kind: 'text',
       name: 'withdrawal_no',
-      label: t('columns.withdrawalNo'),
-      placeholder: t('filters.withdrawalNo'),
+      label: 'columns.withdrawalNo',
+      placeholder: 'filters.withdrawalNo',
       width: 260,
     },
-    {
-      kind: 'select',
-      name: 'status',
-      label: t('columns.status'),
-      placeholder: t('filters.status'),
-      options: WITHDRAWAL_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })),
-    },
+    statusFilter(WITHDRAWAL_STATUSES),
     {
       kind: 'select',
       name: 'network',
-      label: t('columns.network'),
-      placeholder: t('filters.network'),
-      options: WALLET_NETWORKS.map((value) => ({ value, label: t(`networks.${value}`) })),
+      label: 'columns.network',
+      placeholder: 'filters.network',
+      options: WALLET_NETWORKS,
+      labels: 'networks',
     },
-    {
-      kind: 'timeRange',
-      from: 'start_time',
-      to: 'end_time',
-      label: t('columns.time'),
-      placeholder: [t('filters.startTime'), t('filters.endTime')],
-    },
-  ];
-
-  const sums: ListSum<WithdrawalListResponse['meta']>[] = [
+    timeRangeFilter(),
+  ],
+  sums: [
     {
       key: 'amount',
-      label: t('sums.amount'),
-      render: (meta) => <span>{formatUsdt(meta.sums.amount)} USDT</span>,
+      label: 'sums.amount',
+      kind: 'custom',
+      render: (sums) => `${formatUsdt(sums.amount)} USDT`,
     },
-    { key: 'fee', label: t('sums.fee'), render: (meta) => <span>{formatUsdt(meta.sums.fee)} USDT</span> },
-    {
-      key: 'count',
-      label: t('sums.count'),
-      render: (meta) => <span>{meta.sums.count.toLocaleString('en-US')}</span>,
-    },
-    {
-      key: 'localTotal',
-      label: t('sums.localTotal'),
-      render: (meta) => <MoneyText value={meta.sums.local_total} currency={merchantCurrency} unit="code" />,
-    },
-  ];
-
-  return (
-    <ListPage
-      title={t('routes:withdrawalRecord')}
-      name="withdrawal"
-      filters={WithdrawalListQuerySchema}
-      useList={useWithdrawals}
-      rowKey="withdrawal_no"
-      columns={columns}
-      filterFields={filterFields}
-      sums={sums}
-      renderExport={(filters) => <ExportButton kind="withdrawals" filters={filters} />}
-      empty={{ none: t('empty.none'), filtered: t('empty.filtered') }}
-      detail={{
-        actionLabel: t('detail.open'),
-        render: (row, close) => <WithdrawalDetailDrawer withdrawal={row} onClose={close} />,
-      }}
-    />
-  );
-}
+    { key: 'fee', label: 'sums.fee', kind: 'custom', render: (sums) => `${formatUsdt(sums.fee)} USDT` },
+    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
+    { key: 'localTotal', label: 'sums.localTotal', kind: 'money', field: 'local_total' },
+  ],
+  export: 'withdrawals',
+  // The list's rows carry every field: where it went, what it cost, the transaction once paid, why if rejected.
+  detail: {
+    title: { param: 'no' },
+    alerts: [
+      {
+        type: 'error',
+        title: 'detail.rejectReason',
+        field: 'reject_reason',
+        testId: 'withdrawal-reject-reason',
+      },
+    ],
+    fields: [
+      { key: 'no', label: 'columns.withdrawalNo', kind: 'text', field: 'withdrawal_no', copyable: true },
+      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...WITHDRAWAL_STATUS },
+      { key: 'currency', label: 'detail.currency', kind: 'text', field: 'currency' },
+      {
+        key: 'network',
+        label: 'columns.network',
+        kind: 'custom',
+        render: (w, { t }) => t(`networks.${w.network}`),
+      },
+      { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
+      {
+        key: 'amount',
+        label: 'columns.amount',
+        kind: 'custom',
+        render: (w) => `${formatUsdt(w.amount)} USDT`,
+      },
+      {
+        key: 'fee',
+        label: 'columns.fee',
+        kind: 'custom',
+        render: (w, { t }) => (w.is_free ? t('detail.free') : `${formatUsdt(w.fee)} USDT`),
+      },
+      {
+        key: 'rate',
+        label: 'detail.rate',
+        kind: 'custom',
+        render: (w, { t }) => t('form.rateText', { rate: w.rate, currency: currencyUnit(w.local_currency) }),
+      },
+      localField('localAmount', 'local_amount'),
+      localField('localFee', 'local_fee'),
+      localField('localTotal', 'local_total'),
+      {
+        key: 'txHash',
+        label: 'columns.txHash',
+        kind: 'custom',
+        omitEmpty: true,
+        render: (w) =>
+          w.tx_hash && (
+            <Typography.Text copyable code data-testid="withdrawal-tx-hash">
+              {w.tx_hash}
+            </Typography.Text>
+          ),
+      },
+      { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
+      { key: 'approvedAt', label: 'detail.approvedAt', kind: 'time', field: 'approved_at', omitEmpty: true },
+      { key: 'paidAt', label: 'detail.paidAt', kind: 'time', field: 'paid_at', omitEmpty: true },
+      { key: 'rejectedAt', label: 'detail.rejectedAt', kind: 'time', field: 'rejected_at', omitEmpty: true },
+    ],
+  },
+});

@@ -1,22 +1,15 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FundFlow, FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
-import FundWaterPage from './fund-water-page.tsx';
+import { tableRows as rows } from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
+import FundFlowsPage from './fund-flows-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 
 const entry = (id: number, overrides: Partial<FundFlow> = {}): FundFlow => ({
   id,
@@ -48,41 +41,19 @@ let answer: (query: URLSearchParams) => FundFlowListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   lists = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const [path, search = ''] = url.split('?');
-      if (path === '/api/merchant/fund-flows') {
-        const query = new URLSearchParams(search);
-        lists.push(query);
-        return json(200, answer(query));
-      }
-      const detail = /^\/api\/merchant\/fund-flows\/(\d+)$/.exec(path);
-      if (detail) return json(200, { data: entry(Number(detail[1])) });
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  server.use(
+    http.get('/api/merchant/fund-flows', ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      lists.push(query);
+      return json(answer(query));
     }),
+    http.get('/api/merchant/fund-flows/:id', ({ params }) => json({ data: entry(Number(params.id)) })),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/fund/fundWater') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/fund/fundWater', Component: FundWaterPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
+const renderPage = (at = '/fund/fundWater') =>
+  renderRoute(FundFlowsPage, { path: '/fund/fundWater', at }).router;
 
 describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   it('shows the rows, the sums of the whole filter and the filters read from the URL', async () => {

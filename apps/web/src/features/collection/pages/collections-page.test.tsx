@@ -1,9 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type {
   CallbackEvent,
   Collection,
@@ -11,29 +8,21 @@ import type {
   CollectionListResponse,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
-import PaymentsPage from './payments-page.tsx';
+import {
+  cellsOf,
+  type RecordedRequest,
+  recordRequests,
+  signInAs,
+  tableRows as rows,
+  urlFilters,
+  attemptRows,
+} from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
+import CollectionsPage from './collections-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
-const USER = {
-  id: 1,
-  name: 'Demo Root',
-  email: 'root@demo.paydesk.test',
-  roles: ['ROOT'],
-  perms: ['collection:view', 'collection:notify'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
 
 const order = (tradeNo: string, overrides: Partial<Collection> = {}): Collection => ({
   trade_no: tradeNo,
@@ -88,55 +77,33 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
   callbacks,
 });
 
-let currentUser: typeof USER;
-let requests: { method: string; path: string; query: URLSearchParams }[];
+let requests: RecordedRequest[];
 let answerList: (query: URLSearchParams) => CollectionListResponse;
 let answerDetail: (tradeNo: string) => CollectionDetail;
 let answerNotify: (tradeNo: string) => Response;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  currentUser = USER;
-  requests = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path, search = ''] = url.split('?');
-      const method = init.method ?? 'GET';
-      if (path === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      if (path === '/api/merchant/user') return json(200, { data: currentUser });
-      requests.push({ method, path, query: new URLSearchParams(search) });
-      if (path === '/api/merchant/collections') return json(200, answerList(new URLSearchParams(search)));
-      const notify = /^\/api\/merchant\/collections\/([^/]+)\/notify$/.exec(path);
-      if (notify && method === 'POST') return answerNotify(notify[1]);
-      const detail = /^\/api\/merchant\/collections\/([^/]+)$/.exec(path);
-      if (detail) return json(200, { data: answerDetail(detail[1]) });
-      return json(404, { message: 'Not found.', code: 'not_found' });
-    }),
+  document.cookie = 'XSRF-TOKEN=t';
+  requests = recordRequests();
+  // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
+  signInAs({ perms: ['collection:view', 'collection:notify'] });
+  server.use(
+    http.get('/api/merchant/collections', ({ request }) =>
+      json(answerList(new URL(request.url).searchParams)),
+    ),
+    http.get('/api/merchant/collections/:tradeNo', ({ params }) =>
+      json({ data: answerDetail(String(params.tradeNo)) }),
+    ),
+    http.post('/api/merchant/collections/:tradeNo/notify', ({ params }) =>
+      answerNotify(String(params.tradeNo)),
+    ),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/collection/payments') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/collection/payments', Component: PaymentsPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
+const renderPage = (at = '/collection/payments') =>
+  renderRoute(CollectionsPage, { path: '/collection/payments', at }).router;
 
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 const listCalls = () => requests.filter((r) => r.path === '/api/merchant/collections');
 
 describe('Receive money > Transactions', { timeout: 60_000 }, () => {
@@ -148,11 +115,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       ]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(2));
-    const [first, second] = rows().map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
+    const [first, second] = rows().map(cellsOf);
     expect(first.slice(0, 9)).toEqual([
       'C2',
       'OUT-C2',
@@ -199,7 +162,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Failed'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
     await waitFor(() =>
-      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      expect(urlFilters(router)).toEqual({
         trade_no: 'C77',
         out_trade_no: 'OUT-9',
         status: 'failed',
@@ -246,7 +209,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
         ...attempts,
         { ...rejected, attempt: 3, status_code: 200, response_excerpt: 'ok', latency_ms: 12 },
       ];
-      return json(200, { data: paidEvent(attempts) });
+      return json({ data: paidEvent(attempts) });
     };
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -264,16 +227,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     const callbacks = within(drawer).getByTestId('collection-callbacks');
     expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
     expect(within(callbacks).getByText('https://shop.example/notify')).toBeInTheDocument();
-    const attemptRows = () =>
-      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-        .getAllByRole('row')
-        .slice(1)
-        .map((row) =>
-          within(row)
-            .getAllByRole('cell')
-            .map((cell) => cell.textContent),
-        );
-    expect(attemptRows()).toEqual([
+    expect(attemptRows(callbacks)).toEqual([
       ['1', 'timeout', '15000 ms', '2026-03-01 08:31:06', '-'],
       ['2', 'HTTP 500', '42 ms', '2026-03-01 08:31:21', 'upstream exploded'],
     ]);
@@ -285,13 +239,13 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       ]),
     );
     // The drawer reads the order again and shows the new attempt.
-    await waitFor(() => expect(attemptRows()).toHaveLength(3));
-    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
+    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
+    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
     expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
   });
 
   it('offers a read-only user (no collection:notify) the callbacks but no resend', async () => {
-    currentUser = { ...USER, roles: ['VIEWER'], perms: ['collection:view'] };
+    signInAs({ roles: ['VIEWER'], perms: ['collection:view'] });
     answerList = () => page([order('C1')]);
     answerDetail = (tradeNo) => detailOf(tradeNo, [paidEvent([])]);
     renderPage();

@@ -1,35 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Payout, PayoutDetail, PayoutListResponse } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
-import TransfersPage from './transfers-page.tsx';
+import {
+  cellsOf,
+  type RecordedRequest,
+  recordRequests,
+  selectOptions as statusOptions,
+  signInAs,
+  tableRows as rows,
+  urlFilters,
+  attemptRows,
+} from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { http, json, server } from '../../../test/server.ts';
+import PayoutsPage from './payouts-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-// Times are shown in the user's saved zone: +08:00 turns 00:30Z into 08:30.
-const USER = {
-  id: 1,
-  name: 'Demo Root',
-  email: 'root@demo.paydesk.test',
-  roles: ['ROOT'],
-  perms: ['payout:view'],
-  two_factor_enabled: true,
-  timezone: '+08:00',
-  merchant: { no: 'M100001', name: 'Demo Store', currency: 'CNY' },
-};
 
 const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
   trade_no: tradeNo,
@@ -94,62 +84,28 @@ const failedEvent: CallbackEvent = {
   ],
 };
 
-let currentUser: typeof USER;
-let requests: { method: string; path: string; query: URLSearchParams }[];
+let requests: RecordedRequest[];
 let answerList: (query: URLSearchParams) => PayoutListResponse;
 let answerDetail: (tradeNo: string) => PayoutDetail;
 let answerNotify: (tradeNo: string) => Response;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  currentUser = USER;
-  requests = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path, search = ''] = url.split('?');
-      const method = init.method ?? 'GET';
-      if (path === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      if (path === '/api/merchant/user') return json(200, { data: currentUser });
-      requests.push({ method, path, query: new URLSearchParams(search) });
-      if (path === '/api/merchant/payouts') return json(200, answerList(new URLSearchParams(search)));
-      const notify = /^\/api\/merchant\/payouts\/([^/]+)\/notify$/.exec(path);
-      if (notify && method === 'POST') return answerNotify(notify[1]);
-      const detail = /^\/api\/merchant\/payouts\/([^/]+)$/.exec(path);
-      if (detail) return json(200, { data: answerDetail(decodeURIComponent(detail[1])) });
-      return json(404, { message: 'Not found.', code: 'not_found' });
-    }),
+  document.cookie = 'XSRF-TOKEN=t';
+  requests = recordRequests();
+  // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
+  signInAs({ perms: ['payout:view'] });
+  server.use(
+    http.get('/api/merchant/payouts', ({ request }) => json(answerList(new URL(request.url).searchParams))),
+    http.get('/api/merchant/payouts/:tradeNo', ({ params }) =>
+      json({ data: answerDetail(String(params.tradeNo)) }),
+    ),
+    http.post('/api/merchant/payouts/:tradeNo/notify', ({ params }) => answerNotify(String(params.tradeNo))),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage(path = '/behalfPay/transfers') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/behalfPay/transfers', Component: TransfersPage }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((cell) => cell.textContent);
-/** The options of the open status select, top to bottom. */
-const statusOptions = () =>
-  [...document.querySelectorAll('.ant-select-item-option')].map((option) => option.getAttribute('title'));
+const renderPage = (at = '/behalfPay/transfers') =>
+  renderRoute(PayoutsPage, { path: '/behalfPay/transfers', at }).router;
 const listCalls = () => requests.filter((r) => r.path === '/api/merchant/payouts');
 
 describe('Send money history', { timeout: 60_000 }, () => {
@@ -221,7 +177,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Refund received'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
     await waitFor(() =>
-      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      expect(urlFilters(router)).toEqual({
         out_trade_no: 'M-77',
         status: 'refund_received',
         start_time: '2026-03-05 00:00:00',
@@ -295,10 +251,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     expect(within(callbacks).getByText('Payout failed')).toBeInTheDocument();
     expect(within(callbacks).getByText('Given up')).toBeInTheDocument();
     expect(within(callbacks).getByText('https://shop.example/payouts/notify')).toBeInTheDocument();
-    const attempts = within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-      .getAllByRole('row')
-      .slice(1)
-      .map(cellsOf);
+    const attempts = attemptRows(callbacks);
     expect(attempts).toEqual([
       ['1', 'HTTP 503', '88 ms', '2026-03-01 08:32:12', 'maintenance'],
       ['2', 'connection refused', '-', '2026-03-01 08:32:27', '-'],
@@ -308,7 +261,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
   });
 
   it('resends the latest callback for a user with payout:notify, and shows the new attempt', async () => {
-    currentUser = { ...USER, perms: ['payout:view', 'payout:notify'] };
+    signInAs({ perms: ['payout:view', 'payout:notify'] });
     let event = failedEvent;
     answerList = () => page([payout('P7', { status: 'failed' })]);
     answerDetail = (tradeNo) => ({
@@ -332,7 +285,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
           },
         ],
       };
-      return json(200, { data: event });
+      return json({ data: event });
     };
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -347,13 +300,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
       ]),
     );
     // The drawer reads the payout again and shows the new attempt.
-    const attemptRows = () =>
-      within(within(callbacks).getByRole('table', { name: 'Attempts' }))
-        .getAllByRole('row')
-        .slice(1)
-        .map(cellsOf);
-    await waitFor(() => expect(attemptRows()).toHaveLength(3));
-    expect(attemptRows()[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
+    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
+    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
     expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
   });
 

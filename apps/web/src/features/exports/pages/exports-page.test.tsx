@@ -1,88 +1,51 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { permsFor, type Role } from '@paydesk/shared/auth/roles.ts';
 import type { ExportListResponse, ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { currentUserQueryKey } from '../../../lib/auth/get-current-user.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { exportTask as task, type Posted, signInAs, tableRows as rows } from '../../../test/list.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { apiError, http, json, server } from '../../../test/server.ts';
 import { ExportButton } from '../components/export-button.tsx';
-import LineExportPage from './line-export-page.tsx';
+import ExportsPage from './exports-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-const task = (id: number, overrides: Partial<ExportTask> = {}): ExportTask => ({
-  id,
-  kind: 'fund_flows',
-  format: 'csv',
-  status: 'success',
-  filters: {},
-  locale: 'en',
-  rows_done: 10,
-  rows_expected: 10,
-  row_count: 10,
-  sums: { money_in: '1.00', money_out: '0.00' },
-  size: 2048,
-  file_name: `fund_flows-20260301-0830-${id}.csv`,
-  error: null,
-  created_at: '2026-03-01T00:30:00Z',
-  started_at: '2026-03-01T00:30:01Z',
-  finished_at: '2026-03-01T00:30:02Z',
-  expires_at: '2026-03-08T00:30:02Z',
-  expired: false,
-  ...overrides,
-});
-
 let tasks: ExportTask[];
-let posts: { url: string; body: unknown }[];
+let posts: Posted[];
 /** What POST /api/merchant/exports answers (a created task unless a test says otherwise). */
 let createAnswer: () => Response;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
   posts = [];
-  createAnswer = () => json(201, { data: task(99, { status: 'waiting' }) });
+  createAnswer = () => json({ data: task(99, { status: 'waiting' }) }, 201);
   document.cookie = 'XSRF-TOKEN=test-token';
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const [path] = url.split('?');
-      if (init?.method === 'POST') {
-        posts.push({ url: path!, body: init.body ? JSON.parse(String(init.body)) : undefined });
-        if (path === '/api/merchant/exports') return createAnswer();
-        const retried = /^\/api\/merchant\/exports\/(\d+)\/retry$/.exec(path!);
-        if (retried) return json(200, { data: task(Number(retried[1]), { status: 'waiting', error: null }) });
-      }
-      if (path === '/api/csrf-cookie') return new Response(null, { status: 204 });
-      if (path === '/api/merchant/exports') {
-        const body: ExportListResponse = {
-          data: tasks,
-          meta: { page: 1, per_page: 20, total: tasks.length },
-        };
-        return json(200, body);
-      }
-      return json(404, { message: 'Not found.', code: 'not_found' });
+  const posted = async (request: Request) =>
+    posts.push({ url: new URL(request.url).pathname, body: await request.json().catch(() => undefined) });
+  server.use(
+    http.post('/api/merchant/exports', async ({ request }) => {
+      await posted(request);
+      return createAnswer();
+    }),
+    http.post('/api/merchant/exports/:id/retry', async ({ request, params }) => {
+      await posted(request);
+      return json({ data: task(Number(params.id), { status: 'waiting', error: null }) });
+    }),
+    http.get('/api/merchant/exports', () => {
+      const body: ExportListResponse = { data: tasks, meta: { page: 1, per_page: 20, total: tasks.length } };
+      return json(body);
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderAt(path: string, role: Role = 'FINANCE') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(currentUserQueryKey, { roles: [role], perms: permsFor([role]) } as never);
-  const router = createMemoryRouter(
-    [
-      { path: '/lineExport', Component: LineExportPage },
+function renderAt(at: string, role: Role = 'FINANCE') {
+  signInAs({ roles: [role], perms: permsFor([role]) });
+  return renderRoute(ExportsPage, {
+    path: '/lineExport',
+    at,
+    routes: [
       {
         path: '/fund/fundWater',
         Component: () => (
@@ -90,19 +53,8 @@ function renderAt(path: string, role: Role = 'FINANCE') {
         ),
       },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
+  }).router;
 }
-
-const rows = () => screen.getAllByRole('row').filter((row) => row.classList.contains('data-table__row'));
 
 describe('Exports', { timeout: 60_000 }, () => {
   it("shows each task with the spec's status label, its progress, a download or a retry with the reason", async () => {
@@ -155,10 +107,11 @@ describe('Exports', { timeout: 60_000 }, () => {
   it("says in place, in the user's language, that 10 exports already wait (429 too_many_exports)", async () => {
     tasks = [];
     createAnswer = () =>
-      json(429, {
-        message: 'You already have 10 exports waiting. Please wait for one to finish, then export again.',
-        code: 'too_many_exports',
-      });
+      apiError(
+        429,
+        'too_many_exports',
+        'You already have 10 exports waiting. Please wait for one to finish, then export again.',
+      );
     await changeLanguage('zh-cn');
     const router = renderAt('/fund/fundWater');
     await userEvent.click(await screen.findByTestId('export-button'));

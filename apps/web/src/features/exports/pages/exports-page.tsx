@@ -2,12 +2,10 @@ import { DownloadOutlined, RedoOutlined } from '@ant-design/icons';
 import { Button, Progress, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type ExportTask, ExportListQuerySchema } from '@paydesk/shared/exports/exports.schemas.ts';
-import { DateTime } from '../../../components/date-time.tsx';
 import { HasPerm } from '../../../components/has-perm.tsx';
-import { type ListColumn, ListPage } from '../../../components/list-page/index.ts';
-import { exportDownloadUrl, useExports } from '../api/get-exports.ts';
+import { declaredListPage, renderCell, type StatusTag } from '../../../components/list-page/index.ts';
+import { exportDownloadUrl, exportsApi } from '../api/get-exports.ts';
 import { useRetryExport } from '../api/retry-export.ts';
-import { ExportStatusTag } from '../components/export-status-tag.tsx';
 
 /** 1536 -> "1.5 KB". */
 function fileSize(bytes: number | null): string {
@@ -64,23 +62,35 @@ function ExportActions({ task }: { task: ExportTask }) {
   return <Typography.Text type="secondary">-</Typography.Text>;
 }
 
-/** Exports: the merchant's export tasks with their progress, downloads for 7 days, retry when failed. */
-export default function LineExportPage() {
-  const { t } = useTranslation(['exports', 'routes']);
+/** An export task's status with the spec's labels (Waiting for execution, Exporting, ...). */
+const EXPORT_STATUS: StatusTag = {
+  labels: 'status',
+  colors: { waiting: 'default', exporting: 'processing', success: 'success', failed: 'error' },
+};
 
-  const columns: ListColumn<ExportTask>[] = [
-    { key: 'id', title: t('columns.id'), render: (row) => row.id, width: 64 },
+/** Exports: the merchant's export tasks with their progress, downloads for 7 days, retry when failed. */
+export default declaredListPage({
+  name: 'export',
+  namespace: 'exports',
+  title: 'routes:lineExport',
+  query: ExportListQuerySchema,
+  api: exportsApi,
+  rowKey: 'id',
+  columns: [
+    { key: 'id', title: 'columns.id', kind: 'text', field: 'id', width: 64 },
     {
       key: 'kind',
-      title: t('columns.kind'),
-      render: (row) => `${t(`kinds.${row.kind}`)} (${row.format.toUpperCase()})`,
+      title: 'columns.kind',
+      kind: 'custom',
+      render: (row, { t }) => `${t(`kinds.${row.kind}`)} (${row.format.toUpperCase()})`,
     },
     {
       key: 'status',
-      title: t('columns.status'),
-      render: (row) => (
+      title: 'columns.status',
+      kind: 'custom',
+      render: (row, context) => (
         <Space orientation="vertical" size={0}>
-          <ExportStatusTag status={row.status} />
+          {renderCell({ kind: 'status', field: 'status', ...EXPORT_STATUS }, row, context)}
           {row.status === 'failed' && row.error ? (
             <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid={`export-error-${row.id}`}>
               {row.error}
@@ -91,31 +101,32 @@ export default function LineExportPage() {
     },
     {
       key: 'progress',
-      title: t('columns.progress'),
+      title: 'columns.progress',
+      kind: 'custom',
       render: (row) => <ExportProgress task={row} />,
       width: 110,
     },
     {
       key: 'rows',
-      title: t('columns.rows'),
+      title: 'columns.rows',
+      kind: 'custom',
       align: 'right',
       render: (row) => (row.row_count ?? row.rows_expected).toLocaleString('en-US'),
     },
-    { key: 'size', title: t('columns.size'), align: 'right', render: (row) => fileSize(row.size) },
-    { key: 'created', title: t('columns.createdAt'), render: (row) => <DateTime value={row.created_at} /> },
-    { key: 'expires', title: t('columns.expiresAt'), render: (row) => <DateTime value={row.expires_at} /> },
-    { key: 'actions', title: t('columns.actions'), render: (row) => <ExportActions task={row} /> },
-  ];
-
-  return (
-    <ListPage
-      title={t('routes:lineExport')}
-      name="export"
-      filters={ExportListQuerySchema}
-      useList={useExports}
-      rowKey="id"
-      columns={columns}
-      empty={{ none: t('empty.none'), filtered: t('empty.none') }}
-    />
-  );
-}
+    {
+      key: 'size',
+      title: 'columns.size',
+      kind: 'custom',
+      align: 'right',
+      render: (row) => fileSize(row.size),
+    },
+    { key: 'created', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
+    { key: 'expires', title: 'columns.expiresAt', kind: 'time', field: 'expires_at' },
+    {
+      key: 'actions',
+      title: 'columns.actions',
+      kind: 'custom',
+      render: (row) => <ExportActions task={row} />,
+    },
+  ],
+});

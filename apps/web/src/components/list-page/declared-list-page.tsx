@@ -1,0 +1,98 @@
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Currency } from '@paydesk/shared/money.ts';
+import { ExportButton } from '../../features/exports/index.ts';
+import { useCurrentUser } from '../../lib/auth/get-current-user.ts';
+import { useTimeZone } from '../date-time.tsx';
+import { alignOf, renderCell, wordsOf } from './cells.tsx';
+import type { CellContext, ListDeclaration, SumRow } from './declaration.ts';
+import { DetailDrawer } from './detail-drawer.tsx';
+import { ListPage } from './list-page.tsx';
+import type { FilterField, ListFilterSchema, ListResponse } from './types.ts';
+
+/**
+ * The page of a declared list (declaration.ts): its columns, filters, sums, drawer and Export button, in the
+ * texts of its namespace. A page file is `export default declaredListPage({ ... })`.
+ */
+export function declaredListPage<
+  Schema extends ListFilterSchema,
+  Response extends ListResponse<object>,
+  Detail = Response['data'][number],
+>(list: ListDeclaration<Schema, Response, Detail>): ComponentType {
+  type Row = Response['data'][number];
+  function DeclaredListPage() {
+    const { t } = useTranslation([list.namespace, 'routes']);
+    const empty = list.empty ?? 'empty';
+    const context: CellContext = {
+      t,
+      // Each row carries its currency where it differs; the sums do not, and a merchant has one currency.
+      merchantCurrency: (useCurrentUser()?.merchant.currency ?? 'CNY') as Currency,
+      timeZone: useTimeZone(),
+    };
+    const filterFields = (list.filters ?? []).map((filter): FilterField<string> => {
+      if (filter.kind === 'text')
+        return { ...filter, label: t(filter.label), placeholder: t(filter.placeholder) };
+      if (filter.kind === 'select') {
+        const { labels, options, ...field } = filter;
+        return {
+          ...field,
+          label: t(filter.label),
+          placeholder: t(filter.placeholder),
+          options: options.map((value) => ({ value, label: labels ? t(`${labels}.${value}`) : value })),
+        };
+      }
+      return {
+        ...filter,
+        label: t(filter.label),
+        placeholder: [t(filter.placeholder[0]), t(filter.placeholder[1])],
+      };
+    });
+    return (
+      <ListPage<Row, Schema, Response>
+        title={t(list.title)}
+        name={list.name}
+        filters={list.query}
+        useList={list.api.useList}
+        rowKey={list.rowKey}
+        size={list.size}
+        columns={list.columns.map((column) => ({
+          key: column.key,
+          title: wordsOf(column.title, context, undefined as never),
+          align: column.align ?? alignOf(column),
+          width: column.width,
+          render: (row: Row) => renderCell(column, row, context),
+        }))}
+        filterFields={filterFields as FilterField<never>[]}
+        sums={list.sums?.map((sum) => ({
+          key: sum.key,
+          label: t(sum.label),
+          render: (meta: Response['meta']) =>
+            renderCell(sum, { ...meta, ...meta.sums } as SumRow<Response['meta']>, context),
+        }))}
+        empty={{
+          none: t(`${empty}.none`),
+          // A list without filters (the exports) has no text for a filtered list.
+          filtered: t(list.filters?.length ? `${empty}.filtered` : `${empty}.none`),
+        }}
+        detail={
+          list.detail && {
+            actionLabel: t('detail.open'),
+            render: (row, close) => (
+              <DetailDrawer<Row, Detail>
+                declaration={list.detail!}
+                row={row}
+                rowKey={list.rowKey}
+                name={list.name}
+                api={list.api}
+                context={context}
+                onClose={close}
+              />
+            ),
+          }
+        }
+        renderExport={list.export && ((filters) => <ExportButton kind={list.export!} filters={filters} />)}
+      />
+    );
+  }
+  return DeclaredListPage;
+}
