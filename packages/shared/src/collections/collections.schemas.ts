@@ -133,6 +133,8 @@ export const CollectionSchema = z.object({
   channel: z.string(),
   payer_name: z.string().nullable(),
   note: z.string().nullable(),
+  /** The channel's own number for the order once it reported it (the spec's outNo, "associated order number"). */
+  channel_ref: z.string().nullable(),
   /** The settlement batch it was settled in (Settlements page). */
   settlement_no: z.string().nullable(),
   created_at: z.string(),

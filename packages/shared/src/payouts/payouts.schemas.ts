@@ -162,6 +162,8 @@ export const PayoutSchema = GatewayPayoutSchema.extend({
   /** Masked like the account. */
   cpf_cnpj: z.string().nullable(),
   note: z.string().nullable(),
+  /** The channel's own number for the payout once it took it (the spec's outNo, "associated order number"). */
+  channel_ref: z.string().nullable(),
   /** console or gateway */
   source: z.enum(['console', 'gateway']),
 });

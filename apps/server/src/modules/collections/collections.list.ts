@@ -4,7 +4,7 @@ import {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { collections } from '../../db/schema/index.ts';
 import type { Titles } from '../exports/index.ts';
-import { defineList, orderColumns, orderListParts } from '../lists/index.ts';
+import { channelRefColumn, defineList, orderColumns, orderListParts } from '../lists/index.ts';
 import { collectionView } from './collections.service.ts';
 
 const COLLECTION_STATUS_LABELS: Record<string, Titles> = {
@@ -43,6 +43,7 @@ export const collectionsList = defineList({
         value: (r, f) => f.label(SETTLEMENT_STATUS_LABELS, r.settlementStatus),
       },
       { title: { en: 'Channel', 'zh-cn': '通道', vi: 'Kênh' }, type: 'text', value: (r) => r.channelCode },
+      channelRefColumn(),
       { title: { en: 'Payer', 'zh-cn': '付款人', vi: 'Người trả' }, type: 'text', value: (r) => r.payerName },
       { title: { en: 'Note', 'zh-cn': '备注', vi: 'Ghi chú' }, type: 'text', value: (r) => r.note },
       {

@@ -139,6 +139,7 @@ export function collectionView(row: CollectionRow, settlementNo: string | null =
     channel: row.channelCode,
     payer_name: row.payerName,
     note: row.note,
+    channel_ref: row.channelRef,
     settlement_no: settlementNo,
     created_at: row.createdAt.toISOString(),
     paid_at: iso(row.paidAt),

@@ -16,7 +16,7 @@ export {
   type OrderList,
   orderRollup,
 } from './list-kit.ts';
-export { orderColumns, orderListParts } from './order-list.ts';
+export { channelRefColumn, orderColumns, orderListParts } from './order-list.ts';
 export { listPage, type ListTable, newestFirst, type Position } from './keyset.ts';
 export {
   type Bound,

@@ -31,6 +31,13 @@ export const orderListParts = <T extends OrderTable>(table: T, kind: 'collection
   rollup: orderRollup(kind),
 });
 
+/** The channel's own number for an order (the spec's outNo), empty until the channel gave one. */
+export const channelRefColumn = <R extends { channelRef: string | null }>(): ExportColumn<R> => ({
+  title: { en: 'Associated order number', 'zh-cn': '关联订单号', vi: 'Mã đơn liên kết' },
+  type: 'text',
+  value: (r) => r.channelRef,
+});
+
 /** The first columns of an order list's export: both numbers, amount, fee and currency. */
 export const orderColumns = <R extends OrderRow>(): ExportColumn<R>[] => [
   {

@@ -2,7 +2,7 @@ import { maskAccount } from '@paydesk/shared/payouts/bank-rules.ts';
 import { PayoutListQuerySchema, PayoutListResponseSchema } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { payouts } from '../../db/schema/index.ts';
 import type { Titles } from '../exports/index.ts';
-import { defineList, orderColumns, orderListParts } from '../lists/index.ts';
+import { channelRefColumn, defineList, orderColumns, orderListParts } from '../lists/index.ts';
 import { payoutView } from './payouts.service.ts';
 
 const STATUS: Record<string, Titles> = {
@@ -49,6 +49,7 @@ export const payoutsList = defineList({
         value: (r) => r.bankName ?? r.bankCode,
       },
       { title: { en: 'Channel', 'zh-cn': '通道', vi: 'Kênh' }, type: 'text', value: (r) => r.channelCode },
+      channelRefColumn(),
       {
         title: { en: 'Failure reason', 'zh-cn': '失败原因', vi: 'Lý do thất bại' },
         type: 'text',

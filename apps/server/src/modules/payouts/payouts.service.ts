@@ -194,6 +194,7 @@ export function payoutView(row: PayoutRow): Payout {
     ifsc: row.ifsc,
     cpf_cnpj: row.cpfCnpj ? maskAccount(row.cpfCnpj) : null,
     note: row.note,
+    channel_ref: row.channelRef,
     source: row.source as 'console' | 'gateway',
   };
 }

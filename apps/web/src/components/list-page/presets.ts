@@ -20,6 +20,7 @@ type Order = {
   fee: string;
   currency: string;
   channel: string;
+  channel_ref: string | null;
   created_at: string;
 };
 type OrderDetail = Order & { timeline: unknown[]; callbacks: unknown[] };
@@ -71,6 +72,7 @@ export const orderFields = <Detail extends Order>(
   { key: 'fee', label: 'columns.fee', kind: 'money', field: 'fee' },
   { key: 'currency', label: 'detail.currency', kind: 'text', field: 'currency' },
   { key: 'channel', label: 'columns.channel', kind: 'text', field: 'channel' },
+  { key: 'channelRef', label: 'detail.channelRef', kind: 'text', field: 'channel_ref', copyable: true },
 ];
 
 /** An order's timeline (`detail.steps.<step>`, in these colours) and its callbacks, resent with `perm`. */

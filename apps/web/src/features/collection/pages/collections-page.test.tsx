@@ -35,6 +35,7 @@ const order = (tradeNo: string, overrides: Partial<Collection> = {}): Collection
   channel: 'sandbox',
   payer_name: 'Li Lei',
   note: null,
+  channel_ref: 'SBX4471029388150062',
   settlement_no: null,
   created_at: '2026-03-01T00:30:00Z',
   paid_at: '2026-03-01T00:31:05Z',
@@ -219,6 +220,9 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     expect(await within(drawer).findByText('Order C1')).toBeInTheDocument();
     expect(await within(drawer).findByText('table 7')).toBeInTheDocument();
     expect(within(drawer).getByText('Li Lei')).toBeInTheDocument();
+    // The channel's own number for the order (the spec's outNo, "associated order number").
+    const channelRef = within(drawer).getByText('Associated order number').closest('tr');
+    expect(channelRef).toHaveTextContent('SBX4471029388150062');
 
     const timeline = within(drawer).getByTestId('collection-timeline');
     expect(timeline.textContent).toContain('2026-03-01 08:30:00Created');

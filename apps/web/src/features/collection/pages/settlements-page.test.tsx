@@ -40,6 +40,7 @@ const paidOrder = (tradeNo: string): Collection => ({
   channel: 'sandbox',
   payer_name: null,
   note: null,
+  channel_ref: null,
   settlement_no: 'S1',
   created_at: '2026-02-27T01:00:00Z',
   paid_at: '2026-02-27T01:02:00Z',

@@ -41,6 +41,7 @@ const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
   ifsc: null,
   cpf_cnpj: null,
   note: null,
+  channel_ref: 'SBX4471029388150062',
   source: 'console',
   ...overrides,
 });
@@ -236,6 +237,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
       'PayeeLi Lei',
       'Receiving account************2233',
       'NoteMarch rent',
+      // The channel's own number (the spec's outNo).
+      'Associated order numberSBX4471029388150062',
       'Finished2026-03-01 08:32:10',
     ])
       expect(fields).toContain(field);

@@ -79,6 +79,7 @@ const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
   ifsc: null,
   cpf_cnpj: null,
   note: 'March rent',
+  channel_ref: 'SBX4471029388150062',
   source: 'console',
   timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
   callbacks: [],
