@@ -592,6 +592,8 @@ describe('paying, expiring, calling back and settling', () => {
       500, 500, 200,
     ]);
     expect(detail.timeline.map((t: { step: string }) => t.step)).toEqual(['created', 'paid', 'notified']);
+    // The channel's own number for the order (the spec's outNo), given when it reported the payment.
+    expect(detail.channel_ref).toMatch(/^SBX\d{16}$/);
 
     // Resend from the console: the same event goes out again as attempt 4.
     const resent = await console.post(`/api/merchant/collections/${order.trade_no}/notify`);

@@ -102,8 +102,13 @@ describe('a payout through the gateway', () => {
     });
     expect(await balance(m)).toMatchObject({ available: '898.50', locked: '101.50' });
 
-    // The sandbox: processing at once, then success.
+    // The sandbox: processing at once (the channel gives the payout its own number), then success.
+    const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    expect((await root.get(`/api/merchant/payouts/${payout.trade_no}`)).json().data.channel_ref).toBeNull();
     await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    expect((await root.get(`/api/merchant/payouts/${payout.trade_no}`)).json().data.channel_ref).toMatch(
+      /^SBX\d{16}$/,
+    );
     expect(
       (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).json().data.status,
     ).toBe('processing');
