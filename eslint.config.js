@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-import { indexExportsNoRepository, moduleDoor } from './scripts/eslint/module-door.js';
+import { featureDoor, indexExportsNoRepository, moduleDoor } from './scripts/eslint/module-door.js';
 import { noImportCycle } from './scripts/eslint/no-import-cycle.js';
 
 const LEDGER_TABLES = [
@@ -38,6 +38,43 @@ const LOWER_LAYER_MESSAGE =
   'lib, db and plugins never import a module: move the code down, or up into the module.';
 const LIB_NO_SQL = 'lib holds no SQL: put it in a repository, or in db/ when several modules share it.';
 
+// Our own rules (scripts/eslint/): doors between server modules and between console features, no cycles.
+const PAYDESK_RULES = {
+  rules: {
+    'no-import-cycle': noImportCycle,
+    'module-door': moduleDoor,
+    'feature-door': featureDoor,
+    'index-exports-no-repository': indexExportsNoRepository,
+  },
+};
+
+// The console's imports refused everywhere (DESIGN 8 budgets).
+const WEB_RESTRICTED_IMPORTS = {
+  paths: [
+    {
+      name: 'antd',
+      importNames: ['Table', 'DatePicker', 'TimePicker', 'Calendar'],
+      message:
+        "components/table.tsx (Table, DataTable) and components/date-range-input.tsx instead: antd's weigh 52 and 34 KB gzip on every page that uses them.",
+    },
+  ],
+  patterns: [
+    {
+      regex: '^(echarts|zrender)(/|$)',
+      message:
+        "features/dashboard/components/charts/ (plain SVG) instead: ECharts' core alone weighs 103 KB gzip, more than a page's 80 KB, and drew the Dashboard at 211 KB.",
+    },
+  ],
+};
+
+// The console's layers (apps/web/README.md): components, lib, stores, i18n and layout never import a
+// feature; a feature uses another only through its index.ts (paydesk/feature-door).
+const WEB_LOWER_LAYERS = ['components', 'lib', 'stores', 'i18n', 'layout'].map(
+  (dir) => `apps/web/src/${dir}/**`,
+);
+const WEB_LOWER_LAYER_MESSAGE =
+  'components, lib, stores, i18n and layout never import a feature: move the code down, or into the feature.';
+
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'test-results', 'playwright-report', '**/migrations'] },
   js.configs.recommended,
@@ -53,30 +90,28 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, paydesk: PAYDESK_RULES },
     rules: {
       ...reactHooks.configs.recommended.rules,
       // Browser code has no `process`.
       'no-restricted-globals': ['error', 'process'],
       // DESIGN 8: a page under 80 KB gzip beyond the layout. antd's table and pickers weigh 52 and 34 KB,
       // ECharts 103 KB with nothing registered.
+      'no-restricted-imports': ['error', WEB_RESTRICTED_IMPORTS],
+      'paydesk/feature-door': 'error',
+      'paydesk/no-import-cycle': 'error',
+    },
+  },
+  {
+    files: WEB_LOWER_LAYERS,
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'antd',
-              importNames: ['Table', 'DatePicker', 'TimePicker', 'Calendar'],
-              message:
-                "components/table.tsx (Table, DataTable) and components/date-range-input.tsx instead: antd's weigh 52 and 34 KB gzip on every page that uses them.",
-            },
-          ],
+          ...WEB_RESTRICTED_IMPORTS,
           patterns: [
-            {
-              regex: '^(echarts|zrender)(/|$)',
-              message:
-                "features/dashboard/components/charts/ (plain SVG) instead: ECharts' core alone weighs 103 KB gzip, more than a page's 80 KB, and drew the Dashboard at 211 KB.",
-            },
+            ...WEB_RESTRICTED_IMPORTS.patterns,
+            { regex: String.raw`(^|/)features/`, message: WEB_LOWER_LAYER_MESSAGE },
           ],
         },
       ],
@@ -84,15 +119,7 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    plugins: {
-      paydesk: {
-        rules: {
-          'no-import-cycle': noImportCycle,
-          'module-door': moduleDoor,
-          'index-exports-no-repository': indexExportsNoRepository,
-        },
-      },
-    },
+    plugins: { paydesk: PAYDESK_RULES },
     rules: {
       'paydesk/no-import-cycle': 'error',
       'paydesk/module-door': 'error',

@@ -152,3 +152,56 @@ describe('the layering lint rules', () => {
     ]);
   });
 });
+
+describe("the console's layering lint rules", () => {
+  it('a feature reaches another only through its index.ts', async () => {
+    const file = 'apps/web/src/features/dashboard/components/anything.tsx';
+    const deep = "import { useBalance } from '../../funds/api/get-balance.ts';\nexport const x = useBalance;";
+    expect(await ruleErrors(file, deep, 'paydesk/feature-door')).toEqual([
+      expect.stringMatching(/Another feature is used only through its index\.ts/),
+    ]);
+    const door = "import { useBalance } from '../../funds/index.ts';\nexport const x = useBalance;";
+    expect(await ruleErrors(file, door, 'paydesk/feature-door')).toEqual([]);
+    // Its own files, as it likes.
+    const own = "import { x as y } from '../api/get-dashboard.ts';\nexport const x = y;";
+    expect(await ruleErrors(file, own, 'paydesk/feature-door')).toEqual([]);
+  });
+
+  it('the router loads a page lazily by its file; a static import of it goes through the door', async () => {
+    const file = 'apps/web/src/app/anything.ts';
+    const lazy = "export const load = () => import('../features/funds/pages/fund-flows-page.tsx');";
+    expect(await ruleErrors(file, lazy, 'paydesk/feature-door')).toEqual([]);
+    const eager = "import Page from '../features/funds/pages/fund-flows-page.tsx';\nexport const x = Page;";
+    expect(await ruleErrors(file, eager, 'paydesk/feature-door')).toEqual([
+      expect.stringMatching(/only through its index\.ts/),
+    ]);
+    // A feature may not load another's page lazily either.
+    const fromFeature = 'apps/web/src/features/dashboard/anything.ts';
+    expect(
+      await ruleErrors(fromFeature, lazy.replace('../features/', '../'), 'paydesk/feature-door'),
+    ).toEqual([expect.stringMatching(/only through its index\.ts/)]);
+  });
+
+  it.each(['components', 'lib', 'layout'])('%s never imports a feature', async (dir) => {
+    const file = `apps/web/src/${dir}/anything.tsx`;
+    const code = "import { useBalance } from '../features/funds/index.ts';\nexport const x = useBalance;";
+    expect(await ruleErrors(file, code, 'no-restricted-imports')).toEqual([
+      expect.stringMatching(/never import a feature/),
+    ]);
+    // and the budgets' rule still holds there
+    const antd = "import { Table } from 'antd';\nexport const x = Table;";
+    expect(await ruleErrors(file, antd, 'no-restricted-imports')).toEqual([
+      expect.stringMatching(/52 and 34 KB/),
+    ]);
+  });
+
+  it('refuses an import cycle between console files (.tsx too)', async () => {
+    const file = 'apps/web/src/features/funds/index.ts';
+    const source = readFileSync(path.join(repoRoot, file), 'utf8');
+    expect(await ruleErrors(file, source, 'paydesk/no-import-cycle')).toEqual([]);
+    const cyclic = `import { FundsCards } from '../dashboard/components/funds-cards.tsx';\nexport const c = FundsCards;\n${source}`;
+    expect(await ruleErrors(file, cyclic, 'paydesk/no-import-cycle')).toEqual([
+      expect.stringMatching(/cycle/i),
+    ]);
+  });
+});

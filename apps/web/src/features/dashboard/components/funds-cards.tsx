@@ -4,7 +4,7 @@ import type { Currency } from '@paydesk/shared/money.ts';
 import { useHasPerm } from '../../../components/has-perm.tsx';
 import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { Link } from 'react-router';
-import { useBalance } from '../../funds/api/get-balance.ts';
+import { useBalance } from '../../funds/index.ts';
 import { DASHBOARD_REFRESH_MS } from '../api/get-dashboard.ts';
 
 /** Total, available and locked funds (GET /api/merchant/balance), for users who may see the funds. */
