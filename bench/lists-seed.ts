@@ -251,7 +251,7 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
       ) x
       join bench_channel_pct ch on ch.kind = 'payout' and ch.pct = x.h1 % 100`;
 
-    const rechargeRows = `
+    const topUpRows = `
       select x.*, case when x.status <> 'pending_review'
                        then ${ms(`x.created_at + (300 + x.h3 / 100 % 3300) * interval '1 second'`)} end as reviewed_at,
              case when x.status = 'approved' then x.amount * 71234 / 100000000 end as credited
@@ -307,7 +307,7 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
         select 3, r.id, r.reviewed_at, 'recharge', r.credited, ${account('usdt_deposits')}, -r.credited, null, null,
                'recharge', r.id::text, 'R' || ${stamp('r.created_at')} || lpad((r.id % 1000000)::text, 6, '0'), null,
                'recharge:' || r.id || ':credit'
-        from (${rechargeRows}) r where r.status = 'approved'`);
+        from (${topUpRows}) r where r.status = 'approved'`);
       const linked = await count(`select count(*) as n from bench_linked`);
       const transfers = rows - linked;
       if (transfers < 1)
@@ -478,7 +478,7 @@ export async function seedLists(url: string, { rows, small }: SeedOptions): Prom
                case r.status when 'approved' then 'Received on chain'
                              when 'rejected' then 'The screenshot shows no transfer' end,
                r.created_at
-        from (${rechargeRows}) r`);
+        from (${topUpRows}) r`);
       await q(`select setval(pg_get_serial_sequence('recharges', 'id'), ${small + 1}, false)`);
       return r.rowCount ?? 0;
     });

@@ -159,7 +159,7 @@ async function describeLists(bare: pg.Pool, merchantId: number): Promise<List[]>
   const collection = await middle('collections', 'trade_no, out_trade_no');
   const payout = await middle('payouts', 'trade_no, out_trade_no');
   const settlement = await middle('settlements', 'settlement_no');
-  const recharge = await middle('recharges', 'recharge_no');
+  const topUp = await middle('recharges', 'recharge_no');
   const withdrawal = await middle('withdrawals', 'withdrawal_no');
   const refNo = await one<{ ref_no: string }>(
     `select ref_no from fund_flows where merchant_id = $1 and type = 'payout_refund'
@@ -225,7 +225,7 @@ async function describeLists(bare: pg.Pool, merchantId: number): Promise<List[]>
         byValue('status', 'status', 'rejected'),
         byValue('network', 'network', 'ERC20'),
         week,
-        byValue('recharge_no', 'recharge_no', recharge.recharge_no),
+        byValue('recharge_no', 'recharge_no', topUp.recharge_no),
       ],
     },
     {

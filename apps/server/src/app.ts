@@ -56,7 +56,7 @@ import { logTransport } from './lib/log-format.ts';
 import { redactUrl } from './lib/redact.ts';
 import { createStorage, type FileStorage } from './lib/storage/index.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { registerRechargesModule } from './modules/recharges/index.ts';
+import { registerTopUpsModule } from './modules/top-ups/index.ts';
 import { markBodyRead, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRequestContext } from './plugins/request-context.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -251,7 +251,7 @@ export async function buildApp({
   );
   const { withdrawals } = registerWithdrawalsModule(app, ctx);
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
-  registerRechargesModule(app, ctx);
+  registerTopUpsModule(app, ctx);
   const dailyReports = registerReportsModule(app, ctx);
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);

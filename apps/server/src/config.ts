@@ -99,16 +99,16 @@ const EnvSchema = z.object({
   SUPPORT_DAYS: z.enum(['everyday', 'weekdays']).default('everyday'),
   SUPPORT_TIMEZONE: z.string().max(40).default('UTC+8'),
   /** Top-ups (DESIGN 4): the platform's USDT deposit address per network, shown with a QR code. */
-  TOPUP_ADDRESS_TRC20: z
+  TOP_UP_ADDRESS_TRC20: z
     .string()
     .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'Not a TRON address')
     .optional(),
-  TOPUP_ADDRESS_ERC20: z
+  TOP_UP_ADDRESS_ERC20: z
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, 'Not an ERC20 address')
     .optional(),
   /** The indicative rate of one USDT per merchant currency, e.g. "CNY=7.10,INR=83.20"; and in USD. */
-  TOPUP_RATES: z.string().optional(),
+  TOP_UP_RATES: z.string().optional(),
 });
 
 /** The merchant currency per USDT when USDT_RATES does not say (demo figures, not market data). */
@@ -168,15 +168,15 @@ export type Config = {
     timezone: string;
   };
   /** Top-ups: deposit addresses per network and the indicative rate of one USDT per currency. */
-  topup: { addresses: { TRC20: string; ERC20: string }; rates: Record<string, string> };
+  topUp: { addresses: { TRC20: string; ERC20: string }; rates: Record<string, string> };
 };
 
 // Demo defaults (well-formed, checksummed addresses; set real ones in production).
-const DEFAULT_TOPUP_ADDRESSES = {
+const DEFAULT_TOP_UP_ADDRESSES = {
   TRC20: 'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top',
   ERC20: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
 };
-const DEFAULT_TOPUP_RATES: Record<string, string> = {
+const DEFAULT_TOP_UP_RATES: Record<string, string> = {
   CNY: '7.10',
   INR: '83.20',
   BRL: '5.40',
@@ -249,7 +249,7 @@ function proxyEntryProblem(entry: string): string | undefined {
 }
 
 function parseRates(raw: string | undefined): Record<string, string> {
-  const rates = { ...DEFAULT_TOPUP_RATES };
+  const rates = { ...DEFAULT_TOP_UP_RATES };
   for (const pair of (raw ?? '').split(',').filter(Boolean)) {
     const match = /^\s*([A-Z]{3,4})\s*=\s*(\d{1,9}(?:\.\d{1,8})?)\s*$/.exec(pair);
     if (!match) throw new Error(`Invalid configuration:\n  TOPUP_RATES: "${pair}" is not CUR=rate`);
@@ -346,12 +346,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       days: e.SUPPORT_DAYS,
       timezone: e.SUPPORT_TIMEZONE,
     },
-    topup: {
+    topUp: {
       addresses: {
-        TRC20: e.TOPUP_ADDRESS_TRC20 ?? DEFAULT_TOPUP_ADDRESSES.TRC20,
-        ERC20: e.TOPUP_ADDRESS_ERC20 ?? DEFAULT_TOPUP_ADDRESSES.ERC20,
+        TRC20: e.TOP_UP_ADDRESS_TRC20 ?? DEFAULT_TOP_UP_ADDRESSES.TRC20,
+        ERC20: e.TOP_UP_ADDRESS_ERC20 ?? DEFAULT_TOP_UP_ADDRESSES.ERC20,
       },
-      rates: parseRates(e.TOPUP_RATES),
+      rates: parseRates(e.TOP_UP_RATES),
     },
   };
 }

@@ -44,7 +44,7 @@ const storage = createStorage({
   ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
 });
 const seeded = wantsDemo
-  ? await seedDemo(database.db, { appKey: config.appKey, files: { storage, topup: config.topup } })
+  ? await seedDemo(database.db, { appKey: config.appKey, files: { storage, topUp: config.topUp } })
   : false;
 
 const app = await buildApp({ config, database, storage });

@@ -8,7 +8,7 @@ import { LEDGER_COMMANDS } from './commands/ledger.ts';
 import { MERCHANT_COMMANDS } from './commands/merchants.ts';
 import { ORDER_COMMANDS } from './commands/orders.ts';
 import { TOKEN_COMMANDS } from './commands/tokens.ts';
-import { TOPUP_COMMANDS } from './commands/topups.ts';
+import { TOP_UP_COMMANDS } from './commands/top-ups.ts';
 import { WITHDRAWAL_COMMANDS } from './commands/withdrawals.ts';
 import type { OpsTransport } from './transport.ts';
 
@@ -33,7 +33,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...LEDGER_COMMANDS,
   ...TOKEN_COMMANDS,
   ...WITHDRAWAL_COMMANDS,
-  ...TOPUP_COMMANDS,
+  ...TOP_UP_COMMANDS,
 };
 
 export function commandUsage(name: string): string {

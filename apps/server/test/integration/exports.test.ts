@@ -524,7 +524,7 @@ describe('every list exports what it shows', () => {
           appKey: demo.config.appKey,
           files: {
             storage: createLocalStorage(path.join(demo.config.dataDir, 'files')),
-            topup: demo.config.topup,
+            topUp: demo.config.topUp,
           },
         }),
       ).toBe(true);

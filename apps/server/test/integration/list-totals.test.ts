@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { settlementsList } from '../../src/modules/collections/index.ts';
-import { rechargesList } from '../../src/modules/recharges/index.ts';
+import { topUpsList } from '../../src/modules/top-ups/index.ts';
 import { withdrawalsList } from '../../src/modules/withdrawals/index.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -119,11 +119,11 @@ describe('top-up, withdrawal and settlement sums from list_hourly', () => {
       fc.asyncProperty(
         filters(['pending_review', 'approved', 'rejected'], ['TRC20', 'ERC20'], 'R'),
         async (f) => {
-          const t = await rechargesList.totals(ctx.database.db, {
+          const t = await topUpsList.totals(ctx.database.db, {
             merchantId: m.merchant.id,
             status: f.status as never,
             network: f.facet as never,
-            rechargeNo: f.number,
+            topUpNo: f.number,
             ...range(f),
           });
           expect([t.count, t.amountMinor, t.creditedMinor]).toEqual(
@@ -198,20 +198,20 @@ describe('top-up, withdrawal and settlement sums from list_hourly', () => {
       from: new Date(START + 90 * 60_000),
       to: new Date(START + 2 * DAY + 30 * 60_000),
     };
-    const before = [await rechargesList.totals(db, all), await rechargesList.totals(db, edges)];
+    const before = [await topUpsList.totals(db, all), await topUpsList.totals(db, edges)];
     expect(before[0].count).toBe(300);
     // Emptying the rollups (test only) leaves what they cover at zero: the sums are theirs.
     await db.execute(
       sql`update list_daily set rows = 0, a = 0, b = 0 where merchant_id = ${m.merchant.id} and list = 'recharge'`,
     );
-    expect((await rechargesList.totals(db, all)).count).toBe(0);
-    const hoursAndEdges = (await rechargesList.totals(db, edges)).count;
+    expect((await topUpsList.totals(db, all)).count).toBe(0);
+    const hoursAndEdges = (await topUpsList.totals(db, edges)).count;
     expect(hoursAndEdges).toBeGreaterThan(0);
     expect(hoursAndEdges).toBeLessThan(before[1].count);
     await db.execute(
       sql`update list_hourly set rows = 0, a = 0, b = 0 where merchant_id = ${m.merchant.id} and list = 'recharge'`,
     );
-    expect((await rechargesList.totals(db, edges)).count).toBeLessThan(hoursAndEdges);
+    expect((await topUpsList.totals(db, edges)).count).toBeLessThan(hoursAndEdges);
     // Restored from the rows, as the migrations fill them.
     for (const [table, bucket, unit] of [
       ['list_hourly', 'hour', '1 hour'],
@@ -225,7 +225,7 @@ describe('top-up, withdrawal and settlement sums from list_hourly', () => {
         where l.merchant_id = ${m.merchant.id} and l.list = 'recharge' and l.status = s.status
           and l.facet = s.network and l.${sql.identifier(bucket)} = s.at`);
     }
-    expect(await rechargesList.totals(db, all)).toEqual(before[0]);
-    expect(await rechargesList.totals(db, edges)).toEqual(before[1]);
+    expect(await topUpsList.totals(db, all)).toEqual(before[0]);
+    expect(await topUpsList.totals(db, edges)).toEqual(before[1]);
   });
 });

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, queryRows } from '../../src/db/client.ts';
-import { collections, operatorActions, recharges } from '../../src/db/schema/index.ts';
+import { collections, operatorActions, topUps } from '../../src/db/schema/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { createOperatorGuard, requireOperatorScopes } from '../../src/modules/ops/operator-auth.ts';
 import { balanceRow } from '../helpers/ledger.ts';
@@ -102,11 +102,11 @@ async function mint(name: string, scopes: Scope[], expiresIn?: string, by = loca
 const actionCount = async () =>
   Number((await db.select({ n: sql<string>`count(*)` }).from(operatorActions))[0].n);
 
-async function pendingTopup() {
+async function pendingTopUp() {
   const no = `R${Date.now()}${Math.floor(Math.random() * 1e6)}`;
-  await db.insert(recharges).values({
+  await db.insert(topUps).values({
     merchantId: gm.merchant.id,
-    rechargeNo: no,
+    topUpNo: no,
     network: 'TRC20',
     depositAddress: 'TXYZ',
     amountMinor: 10_000_000n,
@@ -122,7 +122,7 @@ describe('operator token scopes', () => {
   it('a read token lists, but cannot approve a top-up, move funds or mint a token (403 insufficient_scope)', async () => {
     const reader = (await mint('reader', ['read'])).secret;
     expect((await call('GET', '/ops/v1/merchants', undefined, reader)).statusCode).toBe(200);
-    const no = await pendingTopup();
+    const no = await pendingTopUp();
     const actionsBefore = await actionCount();
 
     const approve = await call(
@@ -134,7 +134,7 @@ describe('operator token scopes', () => {
     expect(approve.statusCode).toBe(403);
     expect(approve.json()).toMatchObject({ code: 'insufficient_scope' });
     expect(approve.json().message).toMatch(/"review" scope/);
-    const [row] = await db.select().from(recharges).where(eq(recharges.rechargeNo, no));
+    const [row] = await db.select().from(topUps).where(eq(topUps.topUpNo, no));
     expect(row.status).toBe('pending_review');
 
     const transfer = await call(

@@ -158,7 +158,7 @@ describe('the route guard', () => {
 
   it("a group's own path goes to its first page the user may open", async () => {
     answerUser(signedIn());
-    const recharge = ROUTE_GROUPS.find((group) => group.path === '/recharge')!;
-    expect(await run(redirectGroup(recharge), '/recharge')).toBe('/recharge/record');
+    const topUp = ROUTE_GROUPS.find((group) => group.path === '/recharge')!;
+    expect(await run(redirectGroup(topUp), '/recharge')).toBe('/recharge/record');
   });
 });

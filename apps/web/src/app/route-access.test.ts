@@ -85,7 +85,7 @@ describe('the menu', () => {
       'routes:dashboard',
       'routes:collection',
       'routes:behalfPay',
-      'routes:recharge',
+      'routes:topUps',
       'routes:withdrawal',
       'routes:fund',
       'routes:setting',
@@ -95,7 +95,7 @@ describe('the menu', () => {
     expect(titles('FINANCE')).not.toContain('routes:collection');
     expect(titles('FINANCE')).not.toContain('routes:behalfPay');
     expect(titles('OPERATOR')).not.toContain('routes:fund');
-    expect(titles('OPERATOR')).not.toContain('routes:recharge');
+    expect(titles('OPERATOR')).not.toContain('routes:topUps');
   });
 
   it('lists Settings > IP whitelist as its own page after Access key, for whoever manages the whitelist', () => {

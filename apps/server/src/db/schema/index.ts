@@ -7,5 +7,5 @@ export * from './payouts.ts';
 export * from './withdrawals.ts';
 export * from './order-rollups.ts';
 export * from './reports.ts';
-export * from './recharges.ts';
+export * from './top-ups.ts';
 export * from './exports.ts';

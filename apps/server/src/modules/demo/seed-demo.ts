@@ -4,7 +4,7 @@ import { hashPassword } from '../../lib/password.ts';
 import { createLedger } from '../ledger/index.ts';
 import { actionRefNo, claimOperatorAction, hasMerchants, insertMerchant } from '../ops/index.ts';
 import { insertUser } from '../users/index.ts';
-import { seedDemoTopups } from '../recharges/index.ts';
+import { seedDemoTopUps } from '../top-ups/index.ts';
 import type { Config } from '../../config.ts';
 import type { FileStorage } from '../../lib/storage/index.ts';
 import {
@@ -70,7 +70,7 @@ export async function seedDemo(
     appKey: Buffer;
     now?: Date;
     /** Where the demo top-ups' screenshots go; without it no top-ups are seeded. */
-    files?: { storage: FileStorage; topup: Config['topup'] };
+    files?: { storage: FileStorage; topUp: Config['topUp'] };
   },
 ): Promise<boolean> {
   if (await hasMerchants(db)) return false;
@@ -100,7 +100,7 @@ export async function seedDemo(
       { id: merchant.id, no: merchant.no, currency: 'CNY', timeZone: 'Asia/Shanghai' },
       now,
     );
-    if (files) await seedDemoTopups(tx, files, { id: merchant.id, currency: 'CNY' }, now);
+    if (files) await seedDemoTopUps(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     for (const other of DEMO_OTHER_MERCHANTS) {
       const row = (await insertMerchant(tx, {

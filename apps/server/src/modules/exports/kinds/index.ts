@@ -2,7 +2,7 @@ import type { ExportKind } from '@paydesk/shared/exports/exports.schemas.ts';
 import { collectionsList, settlementsList } from '../../collections/index.ts';
 import { fundFlowsList } from '../../ledger/index.ts';
 import { payoutsList } from '../../payouts/index.ts';
-import { rechargesList } from '../../recharges/index.ts';
+import { topUpsList } from '../../top-ups/index.ts';
 import type { DailyReportsService } from '../../reports/index.ts';
 import { withdrawalsList } from '../../withdrawals/index.ts';
 import { dailyReportsExport } from './daily-reports.ts';
@@ -22,7 +22,7 @@ export const exportKindHandlers = ({
   collections: listExportKind(collectionsList),
   settlements: listExportKind(settlementsList),
   payouts: listExportKind(payoutsList),
-  recharges: listExportKind(rechargesList),
+  recharges: listExportKind(topUpsList),
   withdrawals: listExportKind(withdrawalsList),
   fund_flows: listExportKind(fundFlowsList),
   daily_reports: dailyReportsExport(dailyReports),

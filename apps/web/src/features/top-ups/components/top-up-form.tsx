@@ -19,19 +19,19 @@ import { useNavigate } from 'react-router';
 import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import { AmountSchema, convertDown, type Currency, fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import {
-  RECHARGE_NETWORKS,
-  type RechargeNetwork,
+  TOP_UP_NETWORKS,
+  type TopUpNetwork,
   SCREENSHOT_MAX_BYTES,
   SCREENSHOT_TYPES,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { isHttpError } from '../../../lib/http.ts';
-import { useCreateRecharge } from '../api/create-recharge.ts';
-import type { RechargeOptions } from '../api/get-recharge-options.ts';
+import { useCreateTopUp } from '../api/create-top-up.ts';
+import type { TopUpOptions } from '../api/get-top-up-options.ts';
 
-type TopupFormValues = {
+type TopUpFormValues = {
   currency: 'USDT';
-  network: RechargeNetwork;
+  network: TopUpNetwork;
   amount?: string;
   screenshot?: File;
 };
@@ -51,7 +51,7 @@ const isPositiveAmount = (value: string) => AmountSchema.safeParse(value).succes
 
 /** Picks one PNG or JPG and shows it before it is sent (a Form control: value + onChange). */
 function ScreenshotPicker({ value, onChange }: { value?: File; onChange?: (file: File) => void }) {
-  const { t } = useTranslation('recharge');
+  const { t } = useTranslation('topup');
   const preview = useMemo(() => (value ? URL.createObjectURL(value) : null), [value]);
   useEffect(
     () => () => {
@@ -97,12 +97,12 @@ function ScreenshotPicker({ value, onChange }: { value?: File; onChange?: (file:
  * button), then the amount and the transfer's screenshot for an operator to check. The screenshot's type
  * and size are checked here too, before anything is sent.
  */
-export function TopupForm({ options }: { options: RechargeOptions }) {
-  const { t } = useTranslation('recharge');
+export function TopUpForm({ options }: { options: TopUpOptions }) {
+  const { t } = useTranslation('topup');
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [form] = Form.useForm<TopupFormValues>();
-  const create = useCreateRecharge();
+  const [form] = Form.useForm<TopUpFormValues>();
+  const create = useCreateTopUp();
   const network = Form.useWatch('network', form) ?? 'TRC20';
   const amount = Form.useWatch('amount', form);
   const address = options.networks.find((item) => item.network === network)?.address ?? '';
@@ -121,7 +121,7 @@ export function TopupForm({ options }: { options: RechargeOptions }) {
     void message.success(t('form.copied'));
   };
 
-  async function onFinish(values: TopupFormValues) {
+  async function onFinish(values: TopUpFormValues) {
     try {
       const created = await create.mutateAsync({
         amount: values.amount!.trim(),
@@ -137,15 +137,15 @@ export function TopupForm({ options }: { options: RechargeOptions }) {
         form.setFields([{ name: 'screenshot', errors: [error.message] }]);
         return;
       }
-      form.setFields(error.formErrors<keyof TopupFormValues>('amount'));
+      form.setFields(error.formErrors<keyof TopUpFormValues>('amount'));
     }
   }
 
   return (
-    <Form<TopupFormValues>
+    <Form<TopUpFormValues>
       form={form}
-      name="topup"
-      aria-label={t('routes:rechargeTopup')}
+      name="top-up"
+      aria-label={t('routes:topUp')}
       layout="horizontal"
       labelAlign="left"
       labelWrap
@@ -167,7 +167,7 @@ export function TopupForm({ options }: { options: RechargeOptions }) {
         <Radio.Group
           optionType="button"
           buttonStyle="solid"
-          options={RECHARGE_NETWORKS.map((value) => ({ value, label: value }))}
+          options={TOP_UP_NETWORKS.map((value) => ({ value, label: value }))}
         />
       </Form.Item>
       <Form.Item label={t('form.address')} extra={t('form.addressHelp', { network })}>
@@ -190,7 +190,7 @@ export function TopupForm({ options }: { options: RechargeOptions }) {
         label={t('form.amount')}
         required
         extra={
-          <span data-testid="topup-rate">
+          <span data-testid="top-up-rate">
             {t('form.rateText', {
               rate: options.rate,
               currency: currencyUnit(currency),

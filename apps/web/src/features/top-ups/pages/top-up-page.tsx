@@ -2,13 +2,13 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Result, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../../components/page-container.tsx';
-import { useRechargeOptions } from '../api/get-recharge-options.ts';
-import { TopupForm } from '../components/topup-form.tsx';
+import { useTopUpOptions } from '../api/get-top-up-options.ts';
+import { TopUpForm } from '../components/top-up-form.tsx';
 
 /** Top-ups > Top-up: send USDT to the platform, then submit the transfer for review. */
-export default function TopupPage() {
-  const { t } = useTranslation(['recharge', 'routes']);
-  const options = useRechargeOptions();
+export default function TopUpPage() {
+  const { t } = useTranslation(['topup', 'routes']);
+  const options = useTopUpOptions();
 
   let body;
   if (options.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
@@ -24,10 +24,10 @@ export default function TopupPage() {
         }
       />
     );
-  } else body = <TopupForm options={options.data} />;
+  } else body = <TopUpForm options={options.data} />;
 
   return (
-    <PageContainer title={t('routes:rechargeTopup')}>
+    <PageContainer title={t('routes:topUp')}>
       <Card>{body}</Card>
     </PageContainer>
   );

@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { convertDown, type Currency, fromMinor, toMinor } from '@paydesk/shared';
-import type { RechargeNetwork } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import type { TopUpNetwork } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Tx } from '../../db/client.ts';
 import type { FileStorage } from '../../lib/storage/index.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
-import { rechargesRepository } from './recharges.repository.ts';
+import { topUpsRepository } from './top-ups.repository.ts';
 
-type DemoTopup = {
+type DemoTopUp = {
   hoursAgo: number;
-  network: RechargeNetwork;
+  network: TopUpNetwork;
   amount: string;
   decision?: { status: 'approved'; received: string; rate: string } | { status: 'rejected'; reason: string };
 };
 
 // A few top-ups in every state for the demo merchant (DESIGN 4), oldest first.
-const DEMO_TOPUPS: DemoTopup[] = [
+const DEMO_TOP_UPS: DemoTopUp[] = [
   {
     hoursAgo: 76,
     network: 'TRC20',
@@ -42,16 +42,16 @@ const DEMO_TOPUPS: DemoTopup[] = [
 ];
 
 /** A small phone-sized "wallet app" screenshot of the transfer (a generated PNG, a few KB). */
-async function demoScreenshot(topup: DemoTopup, address: string): Promise<Buffer> {
+async function demoScreenshot(topUp: DemoTopUp, address: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="480">
     <rect width="360" height="480" fill="#f5f7fa"/>
     <rect x="0" y="0" width="360" height="64" fill="#1677ff"/>
     <text x="24" y="40" font-family="sans-serif" font-size="20" fill="#fff">Transfer sent</text>
     <circle cx="180" cy="140" r="36" fill="#52c41a"/>
     <path d="M162 140 l12 12 l24 -26" stroke="#fff" stroke-width="6" fill="none"/>
-    <text x="180" y="228" font-family="sans-serif" font-size="30" text-anchor="middle" fill="#1f1f1f">-${topup.amount} USDT</text>
+    <text x="180" y="228" font-family="sans-serif" font-size="30" text-anchor="middle" fill="#1f1f1f">-${topUp.amount} USDT</text>
     <text x="24" y="290" font-family="sans-serif" font-size="14" fill="#8c8c8c">Network</text>
-    <text x="336" y="290" font-family="sans-serif" font-size="14" text-anchor="end" fill="#1f1f1f">${topup.network}</text>
+    <text x="336" y="290" font-family="sans-serif" font-size="14" text-anchor="end" fill="#1f1f1f">${topUp.network}</text>
     <text x="24" y="326" font-family="sans-serif" font-size="14" fill="#8c8c8c">To</text>
     <text x="336" y="326" font-family="sans-serif" font-size="12" text-anchor="end" fill="#1f1f1f">${address.slice(0, 10)}...${address.slice(-8)}</text>
     <text x="24" y="362" font-family="sans-serif" font-size="14" fill="#8c8c8c">Status</text>
@@ -65,25 +65,25 @@ async function demoScreenshot(topup: DemoTopup, address: string): Promise<Buffer
  * demo's history), a rejected one with its reason, and two waiting for review; each with a screenshot
  * stored through the file storage.
  */
-export async function seedDemoTopups(
+export async function seedDemoTopUps(
   tx: Tx,
-  { storage, topup }: { storage: FileStorage; topup: Config['topup'] },
+  { storage, topUp }: { storage: FileStorage; topUp: Config['topUp'] },
   merchant: { id: number; currency: Currency },
   now: Date,
 ) {
   const ledger = createLedger();
-  for (const item of DEMO_TOPUPS) {
+  for (const item of DEMO_TOP_UPS) {
     const createdAt = new Date(now.getTime() - item.hoursAgo * 3_600_000);
-    const address = topup.addresses[item.network];
+    const address = topUp.addresses[item.network];
     const bytes = await demoScreenshot(item, address);
     const key = `recharges/${merchant.id}/${randomUUID()}.png`;
     await storage.put(key, bytes, { contentType: 'image/png' });
     const decision = item.decision;
     const receivedMinor = decision?.status === 'approved' ? toMinor(decision.received, 'USDT') : null;
-    const usdRate = topup.rates.USD ?? '1';
-    const row = await rechargesRepository.insert(tx, {
+    const usdRate = topUp.rates.USD ?? '1';
+    const row = await topUpsRepository.insert(tx, {
       merchantId: merchant.id,
-      rechargeNo: newTradeNo('R', createdAt),
+      topUpNo: newTradeNo('R', createdAt),
       network: item.network,
       depositAddress: address,
       amountMinor: toMinor(item.amount, 'USDT'),
@@ -117,7 +117,7 @@ export async function seedDemoTopups(
         amountMinor: row.creditedMinor!,
         refType: 'recharge',
         refId: String(row.id),
-        refNo: row.rechargeNo,
+        refNo: row.topUpNo,
         note: `${fromMinor(row.receivedMinor!, 'USDT')} USDT x ${row.rate}`,
         idempotencyKey: `recharge:${row.id}:credit`,
       });
@@ -127,7 +127,7 @@ export async function seedDemoTopups(
         type: decision.status === 'approved' ? 'topup_approved' : 'topup_rejected',
         merchantId: merchant.id,
         userId: null,
-        detail: { recharge_no: row.rechargeNo, operator: 'Paydesk demo', reason: row.reviewReason },
+        detail: { recharge_no: row.topUpNo, operator: 'Paydesk demo', reason: row.reviewReason },
       });
     }
   }

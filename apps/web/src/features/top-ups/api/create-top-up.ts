@@ -1,35 +1,35 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  type CreateRechargeFields,
-  type Recharge,
-  RechargeResponseSchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+  type CreateTopUpFields,
+  type TopUp,
+  TopUpResponseSchema,
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { http } from '../../../lib/http.ts';
-import { rechargesQueryKey } from './get-recharges.ts';
+import { topUpsQueryKey } from './get-top-ups.ts';
 
 /** The form shows these under its fields: a refused screenshot (413, 415, 422) or amount. */
-export const RECHARGE_HANDLED = [413, 415, 422] as const;
+export const TOP_UP_HANDLED = [413, 415, 422] as const;
 
 /** POST /api/merchant/recharges as multipart: the fields and the screenshot file. */
-export const createRecharge = ({
+export const createTopUp = ({
   screenshot,
   ...fields
-}: CreateRechargeFields & { screenshot: File }): Promise<Recharge> => {
+}: CreateTopUpFields & { screenshot: File }): Promise<TopUp> => {
   const form = new FormData();
   form.append('amount', fields.amount);
   form.append('currency', fields.currency);
   form.append('network', fields.network);
   form.append('screenshot', screenshot, screenshot.name);
   return http
-    .post('/api/merchant/recharges', form, { handled: RECHARGE_HANDLED, schema: RechargeResponseSchema })
+    .post('/api/merchant/recharges', form, { handled: TOP_UP_HANDLED, schema: TopUpResponseSchema })
     .then((r) => r.data);
 };
 
 /** Sends the top-up; the history reads its list again. */
-export function useCreateRecharge() {
+export function useCreateTopUp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: createRecharge,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: rechargesQueryKey }),
+    mutationFn: createTopUp,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: topUpsQueryKey }),
   });
 }

@@ -2,23 +2,23 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import {
-  RECHARGE_NETWORKS,
-  RECHARGE_STATUSES,
+  TOP_UP_NETWORKS,
+  TOP_UP_STATUSES,
   SCREENSHOT_TYPES,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { merchants, users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
 
 // Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved (credited) | rejected (with a reason).
 
-export const recharges = pgTable(
+export const topUps = pgTable(
   'recharges',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     merchantId: bigint('merchant_id', { mode: 'number' })
       .notNull()
       .references(() => merchants.id),
-    rechargeNo: text('recharge_no').notNull().unique(),
+    topUpNo: text('recharge_no').notNull().unique(),
     createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id),
     network: text('network').notNull(),
     /** The platform's deposit address shown to the merchant when it sent the USDT. */
@@ -53,8 +53,8 @@ export const recharges = pgTable(
     ),
     index('recharges_status_created_idx').on(t.status, t.createdAt.desc()),
     index('recharges_user_idx').on(t.createdByUserId),
-    check('recharges_status_valid', sql`${t.status} in (${quotedList(RECHARGE_STATUSES)})`),
-    check('recharges_network_valid', sql`${t.network} in (${quotedList(RECHARGE_NETWORKS)})`),
+    check('recharges_status_valid', sql`${t.status} in (${quotedList(TOP_UP_STATUSES)})`),
+    check('recharges_network_valid', sql`${t.network} in (${quotedList(TOP_UP_NETWORKS)})`),
     check('recharges_screenshot_type_valid', sql`${t.screenshotType} in (${quotedList(SCREENSHOT_TYPES)})`),
     check('recharges_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
     check('recharges_amount_positive', sql`${t.amountMinor} > 0`),

@@ -1,11 +1,8 @@
-import {
-  RechargeListQuerySchema,
-  RechargeListResponseSchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
-import { recharges } from '../../db/schema/index.ts';
+import { TopUpListQuerySchema, TopUpListResponseSchema } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
+import { topUps } from '../../db/schema/index.ts';
 import type { Titles } from '../exports/index.ts';
 import { defineList, listRollup } from '../lists/index.ts';
-import { presentRecharge } from './recharges.service.ts';
+import { presentTopUp } from './top-ups.service.ts';
 
 const STATUS: Record<string, Titles> = {
   pending_review: { en: 'Pending review', 'zh-cn': '待审核', vi: 'Chờ duyệt' },
@@ -17,21 +14,21 @@ const STATUS: Record<string, Titles> = {
  * Funds > Top-up record: the amount sent in USDT and the amount credited in the merchant's currency,
  * summed from list_hourly by status and network.
  */
-export const rechargesList = defineList({
+export const topUpsList = defineList({
   path: '/api/merchant/recharges',
   perm: 'topup:view',
-  query: RechargeListQuerySchema,
-  response: RechargeListResponseSchema,
-  table: recharges,
+  query: TopUpListQuerySchema,
+  response: TopUpListResponseSchema,
+  table: topUps,
   filters: {
-    rechargeNo: { column: recharges.rechargeNo, query: 'recharge_no' },
-    status: { column: recharges.status, query: 'status' },
-    network: { column: recharges.network, query: 'network' },
+    topUpNo: { column: topUps.topUpNo, query: 'recharge_no' },
+    status: { column: topUps.status, query: 'status' },
+    network: { column: topUps.network, query: 'network' },
   },
-  numbers: ['rechargeNo'],
+  numbers: ['topUpNo'],
   sums: {
-    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: recharges.amountMinor, currency: 'USDT' },
-    creditedMinor: { name: 'credited', of: (r) => r.creditedMinor, sql: recharges.creditedMinor },
+    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: topUps.amountMinor, currency: 'USDT' },
+    creditedMinor: { name: 'credited', of: (r) => r.creditedMinor, sql: topUps.creditedMinor },
   },
   rollup: listRollup('recharge', {
     status: 'status',
@@ -39,7 +36,7 @@ export const rechargesList = defineList({
     a: 'amountMinor',
     b: 'creditedMinor',
   }),
-  view: (row) => presentRecharge(row),
+  view: (row) => presentTopUp(row),
   export: {
     kind: 'recharges',
     title: { en: 'Top-ups', 'zh-cn': '充值记录', vi: 'Lịch sử nạp tiền' },
@@ -47,7 +44,7 @@ export const rechargesList = defineList({
       {
         title: { en: 'Top-up number', 'zh-cn': '充值单号', vi: 'Mã nạp tiền' },
         type: 'text',
-        value: (r) => r.rechargeNo,
+        value: (r) => r.topUpNo,
       },
       { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Loại tiền' }, type: 'text', value: () => 'USDT' },
       {

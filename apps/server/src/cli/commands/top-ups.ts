@@ -3,11 +3,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { groupDecimal } from '@paydesk/shared';
 import {
-  ApproveTopupBodySchema,
-  type OpsTopup,
-  OpsTopupListQuerySchema,
-  RejectTopupBodySchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+  ApproveTopUpBodySchema,
+  type OpsTopUp,
+  OpsTopUpListQuerySchema,
+  RejectTopUpBodySchema,
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { type CommandSpec, REASON, table } from './command-spec.ts';
 
 // The operator's review of top-ups (DESIGN 10): topup:list|show|approve|reject, clients of /ops/v1/topups.
@@ -18,7 +18,7 @@ const usdt = (amount: string | null) => (amount === null ? '-' : `${groupDecimal
 const local = (amount: string | null, currency: string) =>
   amount === null ? '-' : `${groupDecimal(amount)} ${currency}`;
 
-function describe(t: OpsTopup): string[] {
+function describe(t: OpsTopUp): string[] {
   return [
     `Top-up ${t.recharge_no} of ${t.merchant}: ${t.status.replace('_', ' ')}`,
     `  Sent:       ${usdt(t.amount)} on ${t.network} to ${t.address}`,
@@ -37,11 +37,11 @@ function describe(t: OpsTopup): string[] {
 }
 
 const ShowOptionsSchema = z.object({
-  no: ApproveTopupBodySchema.shape.no,
+  no: ApproveTopUpBodySchema.shape.no,
   screenshot: z.string().min(1).optional(),
 });
 
-export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
+export const TOP_UP_COMMANDS: Record<string, CommandSpec> = {
   'topup:list': {
     summary: "List top-ups (newest first), every merchant's or one's, by status.",
     options: {
@@ -50,7 +50,7 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
       limit: { value: '<n>', help: 'at most this many (default 50)' },
     },
     changes: false,
-    schema: OpsTopupListQuerySchema,
+    schema: OpsTopUpListQuerySchema,
     request: (query) => {
       const params = new URLSearchParams(
         Object.entries(query).map(([key, value]) => [key, String(value)] as [string, string]),
@@ -58,7 +58,7 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
       return { method: 'GET', path: `/ops/v1/topups?${params.toString()}` };
     },
     print: (data) => {
-      const rows = (data as unknown as OpsTopup[]).map((t) => [
+      const rows = (data as unknown as OpsTopUp[]).map((t) => [
         t.recharge_no,
         t.merchant,
         t.status,
@@ -80,15 +80,15 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
     changes: false,
     schema: ShowOptionsSchema,
     request: (input) => ({ method: 'GET', path: `/ops/v1/topups/${String(input.no)}` }),
-    print: (data) => describe(data as unknown as OpsTopup),
+    print: (data) => describe(data as unknown as OpsTopUp),
     run: async ({ input, send, sendRaw, io, json }) => {
-      const request = TOPUP_COMMANDS['topup:show'].request(input);
+      const request = TOP_UP_COMMANDS['topup:show'].request(input);
       const answer = await send(request);
       if (answer.status !== 200 || !answer.data) {
         io.err(`Error (${answer.status}): ${answer.message ?? 'no answer'}`);
         return 1;
       }
-      io.out(json ? JSON.stringify(answer.data, null, 2) : describe(answer.data as OpsTopup).join('\n'));
+      io.out(json ? JSON.stringify(answer.data, null, 2) : describe(answer.data as OpsTopUp).join('\n'));
       if (typeof input.screenshot !== 'string') return 0;
       const image = await sendRaw({ ...request, path: `${request.path}/screenshot` });
       if (image.status !== 200 || !Buffer.isBuffer(image.body)) {
@@ -121,10 +121,10 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
       reason: REASON,
     },
     changes: true,
-    schema: ApproveTopupBodySchema,
+    schema: ApproveTopUpBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/topups/approve', body }),
     print: (data) => {
-      const t = data as unknown as OpsTopup;
+      const t = data as unknown as OpsTopUp;
       return [
         `Approved ${t.recharge_no} of ${t.merchant}: credited ${local(t.credited_amount, t.credited_currency)} (${usdt(t.received_amount)} x ${t.rate}; ${local(t.credited_usd, 'USD')}).`,
       ];
@@ -137,10 +137,10 @@ export const TOPUP_COMMANDS: Record<string, CommandSpec> = {
     summary: 'Reject a top-up with a reason the merchant sees in its top-up history.',
     options: { no: NO, reason: REASON },
     changes: true,
-    schema: RejectTopupBodySchema,
+    schema: RejectTopUpBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/topups/reject', body }),
     print: (data) => {
-      const t = data as unknown as OpsTopup;
+      const t = data as unknown as OpsTopUp;
       return [`Rejected ${t.recharge_no} of ${t.merchant}: ${t.reason ?? ''}`];
     },
     examples: [

@@ -1,7 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Recharge, RechargeListResponse } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import type { TopUp, TopUpListResponse } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
@@ -14,13 +14,13 @@ import {
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
-import TopupRecordPage from './topup-record-page.tsx';
+import TopUpRecordPage from './top-up-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
 // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
 
-const recharge = (no: string, overrides: Partial<Recharge> = {}): Recharge => ({
+const topUp = (no: string, overrides: Partial<TopUp> = {}): TopUp => ({
   recharge_no: no,
   status: 'approved',
   currency: 'USDT',
@@ -39,7 +39,7 @@ const recharge = (no: string, overrides: Partial<Recharge> = {}): Recharge => ({
   ...overrides,
 });
 
-const list = (rows: Recharge[]): RechargeListResponse => ({
+const list = (rows: TopUp[]): TopUpListResponse => ({
   data: rows,
   meta: {
     page: 1,
@@ -52,7 +52,7 @@ const list = (rows: Recharge[]): RechargeListResponse => ({
 
 let requests: RecordedRequest[];
 let posts: Posted[];
-let answer: (query: URLSearchParams) => RechargeListResponse;
+let answer: (query: URLSearchParams) => TopUpListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
@@ -65,13 +65,13 @@ beforeEach(async () => {
 });
 
 const renderPage = (at = '/recharge/record') =>
-  renderRoute(TopupRecordPage, { path: '/recharge/record', at }).router;
+  renderRoute(TopUpRecordPage, { path: '/recharge/record', at }).router;
 
 describe('Top-up history', { timeout: 60_000 }, () => {
   it('shows each top-up: network, address, amount, credited in local currency and USD, rate, screenshot, status', async () => {
     answer = () =>
       list([
-        recharge('R2', {
+        topUp('R2', {
           status: 'rejected',
           received_amount: null,
           rate: null,
@@ -82,7 +82,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
           address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
           amount: '1200.000000',
         }),
-        recharge('R1'),
+        topUp('R1'),
       ]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(2));
@@ -107,21 +107,21 @@ describe('Top-up history', { timeout: 60_000 }, () => {
       '/api/merchant/recharges/R2/screenshot',
       '/api/merchant/recharges/R1/screenshot',
     ]);
-    expect(screen.getByTestId('recharge-sums').textContent).toBe(
+    expect(screen.getByTestId('top-up-sums').textContent).toBe(
       'Recharge amount: 1,300.500000 USDTTop-ups: 2Receipt amount: 713.21 Yuan',
     );
   });
 
   it('filters by status and network through the URL, and opens a rejected top-up with its reason', async () => {
     answer = () =>
-      list([recharge('R9', { status: 'rejected', reason: 'Blurry screenshot', credited_amount: null })]);
+      list([topUp('R9', { status: 'rejected', reason: 'Blurry screenshot', credited_amount: null })]);
     renderPage('/recharge/record?status=rejected&network=ERC20');
     await waitFor(() => expect(rows()).toHaveLength(1));
     const call = requests.find((r) => r.path === '/api/merchant/recharges')!;
     expect(call.query.get('status')).toBe('rejected');
     expect(call.query.get('network')).toBe('ERC20');
     await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const alert = await screen.findByTestId('recharge-rejected');
+    const alert = await screen.findByTestId('top-up-rejected');
     expect(alert.textContent).toContain('Blurry screenshot');
   });
 
@@ -133,7 +133,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
     signInAs({ roles: ['FINANCE'], perms: ['topup:view', 'export:create'] });
-    answer = () => list([recharge('R1')]);
+    answer = () => list([topUp('R1')]);
     renderPage('/recharge/record?status=approved&network=TRC20&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));
     await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
@@ -150,7 +150,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
   });
 
   it('has no Export button without export:create', async () => {
-    answer = () => list([recharge('R1')]);
+    answer = () => list([topUp('R1')]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(screen.queryByTestId('export-button')).toBeNull();

@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { convertDown, type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import type {
-  ApproveTopupBody,
-  CreateRechargeFields,
-  OpsTopup,
-  OpsTopupListQuery,
-  Recharge,
-  RechargeNetwork,
-  RechargeOptions,
-  RechargeStatus,
-  RejectTopupBody,
+  ApproveTopUpBody,
+  CreateTopUpFields,
+  OpsTopUp,
+  OpsTopUpListQuery,
+  TopUp,
+  TopUpNetwork,
+  TopUpOptions,
+  TopUpStatus,
+  RejectTopUpBody,
   ScreenshotType,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
@@ -22,7 +22,7 @@ import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { type ActionContext, findMerchantByNo, runOperatorAction } from '../ops/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { cleanScreenshot } from './clean-screenshot.ts';
-import { type RechargeRow, rechargesRepository as repo } from './recharges.repository.ts';
+import { type TopUpRow, topUpsRepository as repo } from './top-ups.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 
 // Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved | rejected, decided by an operator.
@@ -38,20 +38,20 @@ type Deps = {
   storage: FileStorage;
   ledger: Pick<Ledger, 'post'>;
   now: () => Date;
-  topup: Config['topup'];
+  topUp: Config['topUp'];
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const creditKey = (id: number) => `recharge:${id}:credit`;
 
 /** A top-up as the console shows it. */
-export function presentRecharge(row: RechargeRow): Recharge {
+export function presentTopUp(row: TopUpRow): TopUp {
   const currency = row.currency as Currency;
   return {
-    recharge_no: row.rechargeNo,
-    status: row.status as RechargeStatus,
+    recharge_no: row.topUpNo,
+    status: row.status as TopUpStatus,
     currency: 'USDT',
-    network: row.network as RechargeNetwork,
+    network: row.network as TopUpNetwork,
     address: row.depositAddress,
     amount: fromMinor(row.amountMinor, 'USDT'),
     received_amount: row.receivedMinor === null ? null : fromMinor(row.receivedMinor, 'USDT'),
@@ -66,11 +66,11 @@ export function presentRecharge(row: RechargeRow): Recharge {
   };
 }
 
-export type RechargesService = ReturnType<typeof createRechargesService>;
+export type TopUpsService = ReturnType<typeof createTopUpsService>;
 
-export function createRechargesService({ db, storage, ledger, now, topup }: Deps) {
-  const present = presentRecharge;
-  const presentForOps = (row: RechargeRow, merchantNo: string): OpsTopup => ({
+export function createTopUpsService({ db, storage, ledger, now, topUp }: Deps) {
+  const present = presentTopUp;
+  const presentForOps = (row: TopUpRow, merchantNo: string): OpsTopUp => ({
     ...present(row),
     merchant: merchantNo,
     usd_rate: row.usdRate,
@@ -78,14 +78,14 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
     reviewed_by: row.reviewedBy,
   });
 
-  function options(merchant: MerchantRef): RechargeOptions {
+  function options(merchant: MerchantRef): TopUpOptions {
     return {
       currency: 'USDT',
       networks: (['TRC20', 'ERC20'] as const).map((network) => ({
         network,
-        address: topup.addresses[network],
+        address: topUp.addresses[network],
       })),
-      rate: topup.rates[merchant.currency] ?? '1',
+      rate: topUp.rates[merchant.currency] ?? '1',
       merchant_currency: merchant.currency,
     };
   }
@@ -97,9 +97,9 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   async function create(
     merchant: MerchantRef,
     userId: number,
-    fields: CreateRechargeFields,
+    fields: CreateTopUpFields,
     screenshot: unknown,
-  ): Promise<Recharge> {
+  ): Promise<TopUp> {
     let amountMinor: bigint;
     try {
       amountMinor = toMinor(fields.amount, 'USDT');
@@ -114,10 +114,10 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
       const row = await transactionWithRetry(db, (tx) =>
         repo.insert(tx, {
           merchantId: merchant.id,
-          rechargeNo: newTradeNo('R', at),
+          topUpNo: newTradeNo('R', at),
           createdByUserId: userId,
           network: fields.network,
-          depositAddress: topup.addresses[fields.network],
+          depositAddress: topUp.addresses[fields.network],
           amountMinor,
           currency: merchant.currency,
           screenshotKey: key,
@@ -135,7 +135,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   }
 
   async function openScreenshot(
-    row: RechargeRow,
+    row: TopUpRow,
   ): Promise<{ stream: Readable; type: ScreenshotType; size: number }> {
     try {
       const stream = await storage.get(row.screenshotKey);
@@ -147,21 +147,21 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   }
 
   /** The merchant's own top-up's screenshot; another merchant's answers 404 as if it did not exist. */
-  async function screenshotOf(merchantId: number, rechargeNo: string) {
-    const row = await repo.findByNo(db, merchantId, rechargeNo);
+  async function screenshotOf(merchantId: number, topUpNo: string) {
+    const row = await repo.findByNo(db, merchantId, topUpNo);
     if (!row) throw notFound('The top-up was not found.');
     return openScreenshot(row);
   }
 
   // ---- The operator's side (DESIGN 10: topup:list|show|approve|reject)
 
-  async function findForOps(tx: Db | Tx, rechargeNo: string) {
-    const found = await repo.findAnyByNo(tx, rechargeNo);
-    if (!found) throw notFound(`No top-up has the number ${rechargeNo}.`);
+  async function findForOps(tx: Db | Tx, topUpNo: string) {
+    const found = await repo.findAnyByNo(tx, topUpNo);
+    if (!found) throw notFound(`No top-up has the number ${topUpNo}.`);
     return found;
   }
 
-  async function listForOps(query: OpsTopupListQuery): Promise<OpsTopup[]> {
+  async function listForOps(query: OpsTopUpListQuery): Promise<OpsTopUp[]> {
     let merchantId: number | undefined;
     if (query.merchant) {
       const merchant = await findMerchantByNo(db, query.merchant);
@@ -169,30 +169,30 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
       merchantId = merchant.id;
     }
     const rows = await repo.listForOps(db, { merchantId, status: query.status, limit: query.limit });
-    return rows.map((r) => presentForOps(r.recharge, r.merchantNo));
+    return rows.map((r) => presentForOps(r.topUp, r.merchantNo));
   }
 
-  async function showForOps(rechargeNo: string): Promise<OpsTopup> {
-    const found = await findForOps(db, rechargeNo);
-    return presentForOps(found.recharge, found.merchantNo);
+  async function showForOps(topUpNo: string): Promise<OpsTopUp> {
+    const found = await findForOps(db, topUpNo);
+    return presentForOps(found.topUp, found.merchantNo);
   }
 
-  async function screenshotForOps(rechargeNo: string) {
-    return openScreenshot((await findForOps(db, rechargeNo)).recharge);
+  async function screenshotForOps(topUpNo: string) {
+    return openScreenshot((await findForOps(db, topUpNo)).topUp);
   }
 
-  const notPending = (row: RechargeRow) =>
+  const notPending = (row: TopUpRow) =>
     conflict(
-      `Top-up ${row.rechargeNo} is ${row.status.replace('_', ' ')}; only a top-up pending review can be decided.`,
+      `Top-up ${row.topUpNo} is ${row.status.replace('_', ' ')}; only a top-up pending review can be decided.`,
       ERROR_CODES.invalidTransition,
     );
 
   /** Credits received x rate (rounded down) once; a second decision of any kind answers 409. */
-  async function approve(body: ApproveTopupBody, context: ActionContext) {
+  async function approve(body: ApproveTopUpBody, context: ActionContext) {
     const receivedMinor = toMinor(body.received, 'USDT');
-    const usdRate = body.usd_rate ?? topup.rates.USD ?? '1';
+    const usdRate = body.usd_rate ?? topUp.rates.USD ?? '1';
     return runOperatorAction(db, 'topup.approve', context, body, null, async (tx, actionId) => {
-      const { recharge: row, merchantNo } = await findForOps(tx, body.no);
+      const { topUp: row, merchantNo } = await findForOps(tx, body.no);
       if (row.status !== 'pending_review') throw notPending(row);
       const currency = row.currency as Currency;
       const creditedMinor = convertDown(receivedMinor, 'USDT', body.rate, currency);
@@ -221,7 +221,7 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
         amountMinor: creditedMinor,
         refType: 'recharge',
         refId: String(row.id),
-        refNo: row.rechargeNo,
+        refNo: row.topUpNo,
         note: `${body.received} USDT x ${body.rate}`,
         idempotencyKey: creditKey(row.id),
       });
@@ -230,9 +230,9 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
     });
   }
 
-  async function reject(body: RejectTopupBody, context: ActionContext) {
+  async function reject(body: RejectTopUpBody, context: ActionContext) {
     return runOperatorAction(db, 'topup.reject', context, body, null, async (tx, actionId) => {
-      const { recharge: row, merchantNo } = await findForOps(tx, body.no);
+      const { topUp: row, merchantNo } = await findForOps(tx, body.no);
       if (row.status !== 'pending_review') throw notPending(row);
       const updated = await repo.decide(tx, row.id, {
         status: 'rejected',
@@ -247,14 +247,14 @@ export function createRechargesService({ db, storage, ledger, now, topup }: Deps
   }
 
   /** The merchant's security log shows every decision on its money: who, when, why. */
-  async function recordDecision(tx: Tx, row: RechargeRow, context: ActionContext, actionId: number) {
+  async function recordDecision(tx: Tx, row: TopUpRow, context: ActionContext, actionId: number) {
     const currency = row.currency as Currency;
     await recordSecurityEvent(tx, null, {
       type: row.status === 'approved' ? 'topup_approved' : 'topup_rejected',
       merchantId: row.merchantId,
       userId: null,
       detail: {
-        recharge_no: row.rechargeNo,
+        recharge_no: row.topUpNo,
         operator: context.operator.name,
         reason: context.reason,
         operator_action: actionId,

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { recharges } from '../../src/db/schema/index.ts';
+import { topUps } from '../../src/db/schema/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { runOps } from '../../src/cli/ops-commands.ts';
 import { httpTransport, injectTransport } from '../../src/cli/transport.ts';
@@ -132,7 +132,7 @@ const storedFiles = (merchantId: number): string[] => {
 };
 
 const rowsOf = async (merchantId: number) =>
-  ctx.database.db.select().from(recharges).where(eq(recharges.merchantId, merchantId));
+  ctx.database.db.select().from(topUps).where(eq(topUps.merchantId, merchantId));
 
 async function submitted(client: TestClient, amount = '100.5') {
   const answer = await upload(
@@ -160,7 +160,7 @@ describe('the top-up form (POST /api/merchant/recharges, multipart)', () => {
       amount: '100.500000',
       currency: 'USDT',
       network: 'TRC20',
-      address: ctx.config.topup.addresses.TRC20,
+      address: ctx.config.topUp.addresses.TRC20,
       credited_amount: null,
     });
     expect(storedFiles(m.merchant.id)).toHaveLength(1);
@@ -291,10 +291,10 @@ describe('the top-up form (POST /api/merchant/recharges, multipart)', () => {
     expect(answer.data).toEqual({
       currency: 'USDT',
       networks: [
-        { network: 'TRC20', address: ctx.config.topup.addresses.TRC20 },
-        { network: 'ERC20', address: ctx.config.topup.addresses.ERC20 },
+        { network: 'TRC20', address: ctx.config.topUp.addresses.TRC20 },
+        { network: 'ERC20', address: ctx.config.topUp.addresses.ERC20 },
       ],
-      rate: ctx.config.topup.rates.CNY,
+      rate: ctx.config.topUp.rates.CNY,
       merchant_currency: 'CNY',
     });
   });
@@ -366,7 +366,7 @@ describe("the operator's review (/ops/v1/topups)", () => {
       ]);
       const statuses = answers.map((a) => a.statusCode).sort();
       expect(statuses).toEqual([201, 409]);
-      const [row] = (await rowsOf(m.merchant.id)).filter((r) => r.rechargeNo === recharge_no);
+      const [row] = (await rowsOf(m.merchant.id)).filter((r) => r.topUpNo === recharge_no);
       expect(row.status).toBe(answers[0].statusCode === 201 ? 'approved' : 'rejected');
     }
     const approved = (await rowsOf(m.merchant.id)).filter((r) => r.status === 'approved').length;
@@ -519,7 +519,7 @@ describe('the demo seed', () => {
           appKey: demo.config.appKey,
           files: {
             storage: createLocalStorage(path.join(demo.config.dataDir, 'files')),
-            topup: demo.config.topup,
+            topUp: demo.config.topUp,
           },
         }),
       ).toBe(true);

@@ -7,15 +7,15 @@ import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
 // uploads the transfer's screenshot; an operator checks it and approves with the USDT received and the
 // rate (credited = received x rate, rounded down to the merchant currency's minor unit) or rejects it.
 
-export const RECHARGE_STATUSES = ['pending_review', 'approved', 'rejected'] as const;
-export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
-export const RechargeStatusSchema = z.enum(RECHARGE_STATUSES, {
-  error: `The status must be one of: ${RECHARGE_STATUSES.join(', ')}.`,
+export const TOP_UP_STATUSES = ['pending_review', 'approved', 'rejected'] as const;
+export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
+export const TopUpStatusSchema = z.enum(TOP_UP_STATUSES, {
+  error: `The status must be one of: ${TOP_UP_STATUSES.join(', ')}.`,
 });
 
-export const RECHARGE_NETWORKS = ['TRC20', 'ERC20'] as const;
-export type RechargeNetwork = (typeof RECHARGE_NETWORKS)[number];
-export const RechargeNetworkSchema = z.enum(RECHARGE_NETWORKS, {
+export const TOP_UP_NETWORKS = ['TRC20', 'ERC20'] as const;
+export type TopUpNetwork = (typeof TOP_UP_NETWORKS)[number];
+export const TopUpNetworkSchema = z.enum(TOP_UP_NETWORKS, {
   error: 'The network must be TRC20 or ERC20.',
 });
 
@@ -31,31 +31,31 @@ const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().
 
 // ---- GET /api/merchant/recharge-options
 
-export const RechargeOptionsSchema = z.object({
+export const TopUpOptionsSchema = z.object({
   currency: z.literal('USDT'),
-  networks: z.array(z.object({ network: RechargeNetworkSchema, address: z.string() })),
+  networks: z.array(z.object({ network: TopUpNetworkSchema, address: z.string() })),
   /** The indicative rate of one USDT in the merchant's currency (the operator credits at the rate of the day). */
   rate: z.string(),
   merchant_currency: CurrencySchema,
 });
-export type RechargeOptions = z.infer<typeof RechargeOptionsSchema>;
-export const RechargeOptionsResponseSchema = z.object({ data: RechargeOptionsSchema });
+export type TopUpOptions = z.infer<typeof TopUpOptionsSchema>;
+export const TopUpOptionsResponseSchema = z.object({ data: TopUpOptionsSchema });
 
 // ---- POST /api/merchant/recharges (multipart: amount, currency, network, screenshot)
 
-export const CreateRechargeFieldsSchema = z.object({
+export const CreateTopUpFieldsSchema = z.object({
   amount: AmountSchema.refine((v) => /[1-9]/.test(v), 'The amount must be greater than zero.'),
   currency: z.literal('USDT', { error: 'The currency must be USDT.' }),
-  network: RechargeNetworkSchema,
+  network: TopUpNetworkSchema,
 });
-export type CreateRechargeFields = z.infer<typeof CreateRechargeFieldsSchema>;
+export type CreateTopUpFields = z.infer<typeof CreateTopUpFieldsSchema>;
 
 // ---- GET /api/merchant/recharges
 
-export const RechargeListQuerySchema = CursorListQuerySchema.extend({
+export const TopUpListQuerySchema = CursorListQuerySchema.extend({
   recharge_no: optionalText(64),
-  status: z.preprocess(emptyToUndefined, RechargeStatusSchema.optional()),
-  network: z.preprocess(emptyToUndefined, RechargeNetworkSchema.optional()),
+  status: z.preprocess(emptyToUndefined, TopUpStatusSchema.optional()),
+  network: z.preprocess(emptyToUndefined, TopUpNetworkSchema.optional()),
   start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
   end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
 }).refine(
@@ -65,14 +65,14 @@ export const RechargeListQuerySchema = CursorListQuerySchema.extend({
     normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
   { message: 'The start time must be before the end time.', path: ['end_time'] },
 );
-export type RechargeListQuery = z.infer<typeof RechargeListQuerySchema>;
+export type TopUpListQuery = z.infer<typeof TopUpListQuerySchema>;
 
-export const RechargeSchema = z.object({
+export const TopUpSchema = z.object({
   recharge_no: z.string(),
-  status: RechargeStatusSchema,
+  status: TopUpStatusSchema,
   /** What was sent: USDT on this network to this address. */
   currency: z.literal('USDT'),
-  network: RechargeNetworkSchema,
+  network: TopUpNetworkSchema,
   address: z.string(),
   amount: z.string(),
   /** Set when approved: the USDT the operator saw arrive, the rate, and what was credited. */
@@ -87,33 +87,33 @@ export const RechargeSchema = z.object({
   created_at: z.string(),
   reviewed_at: z.string().nullable(),
 });
-export type Recharge = z.infer<typeof RechargeSchema>;
+export type TopUp = z.infer<typeof TopUpSchema>;
 
-export const RechargeSumsSchema = z.object({ amount: z.string(), count: z.number(), credited: z.string() });
-export const RechargeListResponseSchema = z.object({
-  data: z.array(RechargeSchema),
-  meta: CursorListMetaSchema.extend({ sums: RechargeSumsSchema }),
+export const TopUpSumsSchema = z.object({ amount: z.string(), count: z.number(), credited: z.string() });
+export const TopUpListResponseSchema = z.object({
+  data: z.array(TopUpSchema),
+  meta: CursorListMetaSchema.extend({ sums: TopUpSumsSchema }),
 });
-export type RechargeListResponse = z.infer<typeof RechargeListResponseSchema>;
-export const RechargeResponseSchema = z.object({ data: RechargeSchema });
+export type TopUpListResponse = z.infer<typeof TopUpListResponseSchema>;
+export const TopUpResponseSchema = z.object({ data: TopUpSchema });
 
 // ---- Operator API (/ops/v1/topups)
 
-export const OpsTopupListQuerySchema = z.object({
+export const OpsTopUpListQuerySchema = z.object({
   merchant: optionalText(32),
-  status: z.preprocess(emptyToUndefined, RechargeStatusSchema.optional()),
+  status: z.preprocess(emptyToUndefined, TopUpStatusSchema.optional()),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
-export type OpsTopupListQuery = z.infer<typeof OpsTopupListQuerySchema>;
+export type OpsTopUpListQuery = z.infer<typeof OpsTopUpListQuerySchema>;
 
 const ReasonSchema = z.string().trim().min(1, 'The reason field is required.').max(500);
-const RechargeNoSchema = z
+const TopUpNoSchema = z
   .string()
   .trim()
   .regex(/^R[0-9]{8,40}$/, 'Not a top-up number (R...).');
 
-export const ApproveTopupBodySchema = z.object({
-  no: RechargeNoSchema,
+export const ApproveTopUpBodySchema = z.object({
+  no: TopUpNoSchema,
   /** The USDT that arrived on chain (may differ from what the merchant typed). */
   received: AmountSchema.refine((v) => /[1-9]/.test(v), 'The received amount must be greater than zero.'),
   rate: RateSchema,
@@ -121,15 +121,15 @@ export const ApproveTopupBodySchema = z.object({
   usd_rate: RateSchema.optional(),
   reason: ReasonSchema,
 });
-export type ApproveTopupBody = z.infer<typeof ApproveTopupBodySchema>;
+export type ApproveTopUpBody = z.infer<typeof ApproveTopUpBodySchema>;
 
-export const RejectTopupBodySchema = z.object({ no: RechargeNoSchema, reason: ReasonSchema });
-export type RejectTopupBody = z.infer<typeof RejectTopupBodySchema>;
+export const RejectTopUpBodySchema = z.object({ no: TopUpNoSchema, reason: ReasonSchema });
+export type RejectTopUpBody = z.infer<typeof RejectTopUpBodySchema>;
 
-export const OpsTopupSchema = RechargeSchema.extend({
+export const OpsTopUpSchema = TopUpSchema.extend({
   merchant: z.string(),
   usd_rate: z.string().nullable(),
   screenshot_bytes: z.number(),
   reviewed_by: z.string().nullable(),
 });
-export type OpsTopup = z.infer<typeof OpsTopupSchema>;
+export type OpsTopUp = z.infer<typeof OpsTopUpSchema>;

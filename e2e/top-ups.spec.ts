@@ -35,7 +35,7 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   await expect(page.getByText('Please upload the screenshot of the transfer')).toBeVisible();
 
   await page.getByLabel('Recharge amount').fill('120.5');
-  await expect(page.getByTestId('topup-rate')).toContainText('1 USDT ≈ 83.20 INR');
+  await expect(page.getByTestId('top-up-rate')).toContainText('1 USDT ≈ 83.20 INR');
   await page
     .locator('input[type=file]')
     .setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: PNG });
@@ -48,21 +48,21 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   await expect(first).toContainText('Pending review');
   await expect(first).toContainText('120.500000 USDT');
   await expect(first).toContainText('ERC20');
-  const rechargeNo = (await first.locator('td').first().innerText()).trim();
-  expect(rechargeNo).toMatch(/^R\d{23}$/);
-  await expect(first.getByTestId('recharge-screenshot')).toBeVisible();
+  const topUpNo = (await first.locator('td').first().innerText()).trim();
+  expect(topUpNo).toMatch(/^R\d{23}$/);
+  await expect(first.getByTestId('top-up-screenshot')).toBeVisible();
 
   // The operator checks it and approves it from the command line.
   const shown = await runOps<{ status: string; amount: string; merchant: string }>(
     'topup:show',
     '--no',
-    rechargeNo,
+    topUpNo,
   );
   expect(shown).toMatchObject({ status: 'pending_review', amount: '120.500000', merchant: 'M100002' });
   const approved = await runOps<{ credited_amount: string; status: string }>(
     'topup:approve',
     '--no',
-    rechargeNo,
+    topUpNo,
     '--received',
     '120.5',
     '--rate',
@@ -87,7 +87,7 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   const entry = rows(page).first();
   await expect(entry).toContainText('Top-up');
   await expect(entry).toContainText('+10,025.60 INR');
-  await expect(entry).toContainText(rechargeNo);
+  await expect(entry).toContainText(topUpNo);
 
   await page.goto('/dashboard');
   const before = Number(availableBefore.replace(/[^0-9.]/g, ''));

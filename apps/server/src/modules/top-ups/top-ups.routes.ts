@@ -2,18 +2,18 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ApproveTopupBodySchema,
-  CreateRechargeFieldsSchema,
-  OpsTopupListQuerySchema,
-  RechargeOptionsResponseSchema,
-  RechargeResponseSchema,
-  RejectTopupBodySchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+  ApproveTopUpBodySchema,
+  CreateTopUpFieldsSchema,
+  OpsTopUpListQuerySchema,
+  TopUpOptionsResponseSchema,
+  TopUpResponseSchema,
+  RejectTopUpBodySchema,
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { authOf, type Guards } from '../../plugins/auth-context.ts';
 import { type OperatorGuard, operatorContextOf } from '../ops/index.ts';
 import { parseInput } from '../security/index.ts';
-import type { RechargesService } from './recharges.service.ts';
+import type { TopUpsService } from './top-ups.service.ts';
 
 const NoParams = z.object({ no: z.string() });
 /** Our numbers only: anything else is a top-up that does not exist. */
@@ -26,7 +26,7 @@ const ourNumber = (value: string) => {
 function sendImage(
   reply: FastifyReply,
   name: string,
-  file: Awaited<ReturnType<RechargesService['screenshotOf']>>,
+  file: Awaited<ReturnType<TopUpsService['screenshotOf']>>,
 ) {
   return reply
     .header('content-type', file.type)
@@ -39,9 +39,9 @@ function sendImage(
 }
 
 /** Top-up and top-up history in the console (DESIGN section 5). */
-export function rechargesConsoleRoutes(
+export function topUpsConsoleRoutes(
   app: FastifyInstance,
-  { recharges, guards }: { recharges: RechargesService; guards: Guards },
+  { topUps, guards }: { topUps: TopUpsService; guards: Guards },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const view = guards.requirePerm('topup:view');
@@ -49,23 +49,23 @@ export function rechargesConsoleRoutes(
 
   r.get(
     '/api/merchant/recharge-options',
-    { onRequest: create, schema: { response: { 200: RechargeOptionsResponseSchema } } },
-    async (request) => ({ data: recharges.options(authOf(request).merchant) }),
+    { onRequest: create, schema: { response: { 200: TopUpOptionsResponseSchema } } },
+    async (request) => ({ data: topUps.options(authOf(request).merchant) }),
   );
 
   r.post(
     '/api/merchant/recharges',
-    { onRequest: create, schema: { response: { 201: RechargeResponseSchema } } },
+    { onRequest: create, schema: { response: { 201: TopUpResponseSchema } } },
     async (request, reply) => {
       const { user, merchant } = authOf(request);
       const input = (request.body ?? {}) as Record<string, unknown>;
       const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-      const fields = parseInput(CreateRechargeFieldsSchema, {
+      const fields = parseInput(CreateTopUpFieldsSchema, {
         amount: text(input.amount),
         currency: text(input.currency),
         network: text(input.network),
       });
-      const data = await recharges.create(merchant, user.id, fields, input.screenshot);
+      const data = await topUps.create(merchant, user.id, fields, input.screenshot);
       return reply.status(201).send({ data });
     },
   );
@@ -75,7 +75,7 @@ export function rechargesConsoleRoutes(
     { onRequest: view, schema: { params: NoParams } },
     async (request, reply) => {
       const no = ourNumber(request.params.no);
-      return sendImage(reply, no, await recharges.screenshotOf(authOf(request).merchant.id, no));
+      return sendImage(reply, no, await topUps.screenshotOf(authOf(request).merchant.id, no));
     },
   );
 }
@@ -84,22 +84,22 @@ export function rechargesConsoleRoutes(
  * The operator's review of top-ups (DESIGN 10), behind the operator token like the rest of /ops/v1: showing
  * one (its screenshot is the merchant's data) needs `read`, deciding needs `review`.
  */
-export function rechargesOpsRoutes(
+export function topUpsOpsRoutes(
   app: FastifyInstance,
-  { recharges, operator }: { recharges: RechargesService; operator: OperatorGuard },
+  { topUps, operator }: { topUps: TopUpsService; operator: OperatorGuard },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
     '/ops/v1/topups',
-    { ...operator('read'), schema: { querystring: OpsTopupListQuerySchema } },
+    { ...operator('read'), schema: { querystring: OpsTopUpListQuerySchema } },
     async (request) => ({
-      data: await recharges.listForOps(request.query),
+      data: await topUps.listForOps(request.query),
     }),
   );
 
   r.get('/ops/v1/topups/:no', { ...operator('read'), schema: { params: NoParams } }, async (request) => ({
-    data: await recharges.showForOps(ourNumber(request.params.no)),
+    data: await topUps.showForOps(ourNumber(request.params.no)),
   }));
 
   r.get(
@@ -107,15 +107,15 @@ export function rechargesOpsRoutes(
     { ...operator('read'), schema: { params: NoParams } },
     async (request, reply) => {
       const no = ourNumber(request.params.no);
-      return sendImage(reply, no, await recharges.screenshotForOps(no));
+      return sendImage(reply, no, await topUps.screenshotForOps(no));
     },
   );
 
   r.post(
     '/ops/v1/topups/approve',
-    { ...operator('review'), schema: { body: ApproveTopupBodySchema } },
+    { ...operator('review'), schema: { body: ApproveTopUpBodySchema } },
     async (request, reply) => {
-      const result = await recharges.approve(request.body, operatorContextOf(request, request.body.reason));
+      const result = await topUps.approve(request.body, operatorContextOf(request, request.body.reason));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
     },
@@ -123,9 +123,9 @@ export function rechargesOpsRoutes(
 
   r.post(
     '/ops/v1/topups/reject',
-    { ...operator('review'), schema: { body: RejectTopupBodySchema } },
+    { ...operator('review'), schema: { body: RejectTopUpBodySchema } },
     async (request, reply) => {
-      const result = await recharges.reject(request.body, operatorContextOf(request, request.body.reason));
+      const result = await topUps.reject(request.body, operatorContextOf(request, request.body.reason));
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
     },

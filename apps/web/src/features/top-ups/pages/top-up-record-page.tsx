@@ -1,9 +1,9 @@
 import { Typography } from 'antd';
 import {
-  RECHARGE_NETWORKS,
-  RECHARGE_STATUSES,
-  RechargeListQuerySchema,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+  TOP_UP_NETWORKS,
+  TOP_UP_STATUSES,
+  TopUpListQuerySchema,
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import {
   declaredListPage,
   type StatusTag,
@@ -11,11 +11,11 @@ import {
   statusFilter,
   timeRangeFilter,
 } from '../../../components/list-page/index.ts';
-import { rechargesApi } from '../api/get-recharges.ts';
+import { topUpsApi } from '../api/get-top-ups.ts';
 import { ScreenshotThumb } from '../components/screenshot-thumb.tsx';
 
-/** A top-up's review status (DESIGN section 4): `status.<value>` of the recharge texts. */
-const RECHARGE_STATUS: StatusTag = {
+/** A top-up's review status (DESIGN section 4): `status.<value>` of the top-up texts. */
+const TOP_UP_STATUS: StatusTag = {
   labels: 'status',
   colors: { pending_review: 'processing', approved: 'success', rejected: 'error' },
 };
@@ -32,14 +32,14 @@ const clipped = (text: string | null, maxWidth: number) =>
 
 /** Top-ups > Top-up history: the merchant's top-ups, their review and what each credited. */
 export default declaredListPage({
-  name: 'recharge',
-  namespace: 'recharge',
-  title: 'routes:rechargeRecord',
-  query: RechargeListQuerySchema,
-  api: rechargesApi,
+  name: 'top-up',
+  namespace: 'topup',
+  title: 'routes:topUpRecord',
+  query: TopUpListQuerySchema,
+  api: topUpsApi,
   rowKey: 'recharge_no',
   columns: [
-    { key: 'rechargeNo', title: 'columns.rechargeNo', kind: 'text', field: 'recharge_no' },
+    { key: 'topUpNo', title: 'columns.topUpNo', kind: 'text', field: 'recharge_no' },
     { key: 'currency', title: 'columns.currency', kind: 'text', field: 'currency' },
     { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
     { key: 'address', title: 'columns.address', kind: 'custom', render: (row) => clipped(row.address, 160) },
@@ -64,9 +64,9 @@ export default declaredListPage({
       key: 'screenshot',
       title: 'columns.screenshot',
       kind: 'custom',
-      render: (row) => <ScreenshotThumb rechargeNo={row.recharge_no} />,
+      render: (row) => <ScreenshotThumb topUpNo={row.recharge_no} />,
     },
-    statusColumn(RECHARGE_STATUS),
+    statusColumn(TOP_UP_STATUS),
     { key: 'reason', title: 'columns.reason', kind: 'custom', render: (row) => clipped(row.reason, 180) },
     { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
   ],
@@ -74,17 +74,17 @@ export default declaredListPage({
     {
       kind: 'text',
       name: 'recharge_no',
-      label: 'columns.rechargeNo',
-      placeholder: 'filters.rechargeNo',
+      label: 'columns.topUpNo',
+      placeholder: 'filters.topUpNo',
       width: 260,
     },
-    statusFilter(RECHARGE_STATUSES),
+    statusFilter(TOP_UP_STATUSES),
     {
       kind: 'select',
       name: 'network',
       label: 'columns.network',
       placeholder: 'filters.network',
-      options: RECHARGE_NETWORKS,
+      options: TOP_UP_NETWORKS,
     },
     timeRangeFilter(),
   ],
@@ -104,13 +104,13 @@ export default declaredListPage({
         title: 'detail.rejected',
         field: 'reason',
         when: (row) => row.status === 'rejected',
-        testId: 'recharge-rejected',
+        testId: 'top-up-rejected',
       },
       { type: 'info', title: 'detail.pending', when: (row) => row.status === 'pending_review' },
     ],
     fields: [
-      { key: 'rechargeNo', label: 'columns.rechargeNo', kind: 'text', field: 'recharge_no', copyable: true },
-      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...RECHARGE_STATUS },
+      { key: 'topUpNo', label: 'columns.topUpNo', kind: 'text', field: 'recharge_no', copyable: true },
+      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...TOP_UP_STATUS },
       { key: 'currency', label: 'columns.currency', kind: 'text', field: 'currency' },
       { key: 'network', label: 'columns.network', kind: 'text', field: 'network' },
       { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
@@ -144,7 +144,7 @@ export default declaredListPage({
         key: 'screenshot',
         label: 'columns.screenshot',
         kind: 'custom',
-        render: (row) => <ScreenshotThumb rechargeNo={row.recharge_no} size={200} whole />,
+        render: (row) => <ScreenshotThumb topUpNo={row.recharge_no} size={200} whole />,
       },
     ],
   },

@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Recharge, RechargeOptions } from '@paydesk/shared/recharges/recharges.schemas.ts';
+import type { TopUp, TopUpOptions } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { resetHttpStateForTests } from '../../../lib/http.ts';
-import TopupPage from './topup-page.tsx';
+import TopUpPage from './top-up-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -18,7 +18,7 @@ const json = (status: number, body?: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-const OPTIONS: RechargeOptions = {
+const OPTIONS: TopUpOptions = {
   currency: 'USDT',
   networks: [
     { network: 'TRC20', address: 'TJEh7TX8sNj5uq4hXKyYdTrnGmeeG48top' },
@@ -28,7 +28,7 @@ const OPTIONS: RechargeOptions = {
   merchant_currency: 'CNY',
 };
 
-const created: Recharge = {
+const created: TopUp = {
   recharge_no: 'R20260301003000000000123',
   status: 'pending_review',
   currency: 'USDT',
@@ -81,7 +81,7 @@ function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
-      { path: '/recharge/topup', Component: TopupPage },
+      { path: '/recharge/topup', Component: TopUpPage },
       { path: '/recharge/record', Component: () => <p>History page</p> },
     ],
     { initialEntries: ['/recharge/topup'] },
@@ -117,7 +117,7 @@ describe('Top-up', { timeout: 60_000 }, () => {
     expect(screen.getByText(/Send only USDT on the ERC20 network/)).toBeInTheDocument();
     await user().type(screen.getByLabelText('Recharge amount'), '100.5');
     // 100.5 x 7.10 = 713.55, rounded down like the operator's approval.
-    expect(screen.getByTestId('topup-rate').textContent).toContain('1 USDT ≈ 7.10 Yuan, about 713.55 Yuan');
+    expect(screen.getByTestId('top-up-rate').textContent).toContain('1 USDT ≈ 7.10 Yuan, about 713.55 Yuan');
   });
 
   it('requires the amount and the screenshot, and checks the image in the browser: PNG or JPG, at most 2M', async () => {

@@ -6,7 +6,7 @@ import {
   SCREENSHOT_MAX_BYTES,
   SCREENSHOT_MAX_PIXELS,
   type ScreenshotType,
-} from '@paydesk/shared/recharges/recharges.schemas.ts';
+} from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { AppError, ValidationError } from '../../lib/errors.ts';
 
 export type CleanScreenshot = { type: ScreenshotType; extension: 'png' | 'jpg'; bytes: Buffer };
