@@ -75,6 +75,11 @@ export const ERROR_CODES = {
   tokenExpired: 'token_expired',
   sandboxDisabled: 'sandbox_disabled',
   twoFactorAlreadyConfirmed: 'two_factor_already_confirmed',
+  // Live and test mode (DESIGN 12).
+  modeInvalid: 'mode_invalid',
+  liveOnly: 'live_only',
+  testModeOnly: 'test_mode_only',
+  testDataBusy: 'test_data_busy',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

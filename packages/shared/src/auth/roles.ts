@@ -28,6 +28,8 @@ export const PERMS = [
   'access-key:manage',
   'ip-whitelist:manage',
   'contact:view',
+  // Test mode's own money and data (DESIGN 12): add test funds, delete every test object. ROOT only.
+  'test-data:manage',
 ] as const;
 export type Perm = (typeof PERMS)[number];
 

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { AmountSchema } from '../money.ts';
+
+// Live and test mode (DESIGN 12): every merchant has both, and nothing crosses between them. The access key
+// a gateway call is signed with decides its mode; the console says its mode in the X-Mode header.
+
+export const MODES = ['live', 'test'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const ModeSchema = z.enum(MODES, { error: 'The mode must be live or test.' });
+
+export const isMode = (value: unknown): value is Mode =>
+  typeof value === 'string' && (MODES as readonly string[]).includes(value);
+
+/** The console's mode on every call; absent means live, anything but `live` or `test` is refused (400). */
+export const MODE_HEADER = 'x-mode';
+
+/** POST /api/merchant/test-funds (test mode only): adds to the test balance, in the merchant's currency. */
+export const TestFundsBodySchema = z.object({ amount: AmountSchema });
+export type TestFundsBody = z.infer<typeof TestFundsBodySchema>;
+
+export const TEST_DATA_DELETION_STATUSES = ['idle', 'queued', 'running'] as const;
+
+/** GET/POST /api/merchant/test-data/delete: where the deletion of every test object of the merchant stands. */
+export const TestDataDeletionSchema = z.object({
+  status: z.enum(TEST_DATA_DELETION_STATUSES),
+  requested_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type TestDataDeletion = z.infer<typeof TestDataDeletionSchema>;
