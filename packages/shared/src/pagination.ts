@@ -16,7 +16,8 @@ export const ListMetaSchema = z.object({
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+/** A query's empty field ("" or null, as a cleared form sends it) is no filter at all. */
+export const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 /**
  * A list read by position: ?cursor= is the position after the last row of the previous page

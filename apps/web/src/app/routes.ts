@@ -86,7 +86,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/behalfPay/apply',
         titleKey: 'routes:transfersApply',
         perm: 'payout:create',
-        load: () => import('../features/payouts/pages/transfers-apply-page.tsx'),
+        load: () => import('../features/payouts/pages/payout-apply-page.tsx'),
       },
     ],
   },

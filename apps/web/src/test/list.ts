@@ -2,22 +2,11 @@ import { within } from '@testing-library/react';
 import type { ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
 import { http, json, server } from './server.ts';
 
+/** The page's own requests (the list pages' tests call it in beforeEach). */
+export { type Call, recordCalls } from './server.ts';
+
 // Helpers for the list pages' tests (the list kit, components/list-page/): what the page asked the mock
 // API, the table's rows and cells, the open select's options.
-
-export type RecordedRequest = { method: string; path: string; query: URLSearchParams };
-
-/** From now on, the requests the page sends (call it in beforeEach; setup.ts ends the recording after each test). */
-export function recordRequests(): RecordedRequest[] {
-  const recorded: RecordedRequest[] = [];
-  server.events.on('request:start', ({ request }) => {
-    const url = new URL(request.url);
-    // The session's own calls are not the page's.
-    if (url.pathname === '/api/csrf-cookie' || url.pathname === '/api/merchant/user') return;
-    recorded.push({ method: request.method, path: url.pathname, query: url.searchParams });
-  });
-  return recorded;
-}
 
 /** The signed-in user for this test: TEST_USER (ROOT, CNY, +08:00) with these changes. */
 export { signInAs } from './server.ts';

@@ -36,8 +36,11 @@ export const defaultHandlers: RequestHandler[] = [
 
 export const server = setupServer(...defaultHandlers);
 
-/** A request as a test asserts on it: its method, path with query, and body (JSON or a form's fields). */
-export type Call = { method: string; url: string; body: unknown };
+/**
+ * A request as a test asserts on it: its method, path with query (`url`), the path and query apart, and
+ * its body (JSON or a form's fields).
+ */
+export type Call = { method: string; url: string; path: string; query: URLSearchParams; body: unknown };
 
 async function bodyOf(request: Request): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
@@ -46,12 +49,25 @@ async function bodyOf(request: Request): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-/** Every request sent from now until the test ends, in order (setup.ts stops the recording). */
-export function recordCalls(): Call[] {
+/** The session's own calls, sent by every page on its way in: not what a page under test asked. */
+const SESSION_PATHS = new Set(['/api/csrf-cookie', '/api/merchant/user']);
+
+/**
+ * Every request sent from now until the test ends, in order (setup.ts stops the recording); with
+ * `{ page: true }`, only the page's own (without the session's csrf and user calls).
+ */
+export function recordCalls({ page = false }: { page?: boolean } = {}): Call[] {
   const calls: Call[] = [];
   server.events.on('request:start', ({ request }) => {
     const url = new URL(request.url);
-    const call: Call = { method: request.method, url: url.pathname + url.search, body: undefined };
+    if (page && SESSION_PATHS.has(url.pathname)) return;
+    const call: Call = {
+      method: request.method,
+      url: url.pathname + url.search,
+      path: url.pathname,
+      query: url.searchParams,
+      body: undefined,
+    };
     calls.push(call);
     // Read before the handler answers, so the body is there by the time the page shows the answer.
     void bodyOf(request.clone()).then((body) => (call.body = body));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema } from '../money.ts';
-import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
-import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
+import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
+import { timeRangeListQuery } from '../funds/funds.schemas.ts';
 
 // Receive money (DESIGN sections 4 to 6): channels, collection (pay-in) orders, their callbacks and the
 // settlement batches that move paid orders into the merchant's balance.
@@ -54,8 +54,6 @@ export const OutTradeNoSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'The merchant order number is 1 to 64 letters, digits, _ . : or -.');
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
-
 const OptionalUrl = z.preprocess(
   emptyToUndefined,
   z
@@ -106,20 +104,11 @@ export type GatewayCollection = z.infer<typeof GatewayCollectionSchema>;
 
 // ---- GET /api/merchant/collections
 
-export const CollectionListQuerySchema = CursorListQuerySchema.extend({
+export const CollectionListQuerySchema = timeRangeListQuery({
   trade_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
   out_trade_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
   status: z.preprocess(emptyToUndefined, CollectionStatusSchema.optional()),
-  /** Creation time, inclusive, in the user's time zone; a date alone is that day's first second. */
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type CollectionListQuery = z.infer<typeof CollectionListQuerySchema>;
 
 export const CollectionSchema = z.object({
@@ -214,18 +203,10 @@ export const ResendCallbackResponseSchema = z.object({ data: CallbackEventSchema
 
 // ---- Settlements
 
-export const SettlementListQuerySchema = CursorListQuerySchema.extend({
+export const SettlementListQuerySchema = timeRangeListQuery({
   settlement_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
   channel: z.preprocess(emptyToUndefined, z.string().trim().max(48).optional()),
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type SettlementListQuery = z.infer<typeof SettlementListQuerySchema>;
 
 export const SettlementSchema = z.object({

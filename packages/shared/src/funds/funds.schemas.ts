@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CurrencySchema } from '../money.ts';
-import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
+import { CursorListMetaSchema, CursorListQuerySchema, emptyToUndefined } from '../pagination.ts';
 
 // The fund flow types: the eight of the spec (section 4) and the two freeze types of DESIGN section 3.
 // These codes are stored in fund_flows.type and sent to the console, which labels them per language.
@@ -116,23 +116,32 @@ export function normalizeLocalTime(value: string, edge: 'start' | 'end'): string
   return text.length === 16 ? `${text}:00` : text;
 }
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+/**
+ * A console list's query (cursor paging) with its own filters and a creation time range: start_time and
+ * end_time inclusive in the user's time zone (a date alone is that day's first second, or for the end, the
+ * whole day), the start before the end.
+ */
+export function timeRangeListQuery<Filters extends z.ZodRawShape>(filters: Filters) {
+  return CursorListQuerySchema.extend({
+    ...filters,
+    start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
+    end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
+  }).refine((q) => startsBeforeEnd(q as unknown as TimeRange), {
+    message: 'The start time must be before the end time.',
+    path: ['end_time'],
+  });
+}
 
-export const FundFlowListQuerySchema = CursorListQuerySchema.extend({
+type TimeRange = { start_time?: string; end_time?: string };
+
+const startsBeforeEnd = ({ start_time: start, end_time: end }: TimeRange) =>
+  !start || !end || normalizeLocalTime(start, 'start') <= normalizeLocalTime(end, 'end');
+
+export const FundFlowListQuerySchema = timeRangeListQuery({
   type: z.preprocess(emptyToUndefined, FundFlowTypeSchema.optional()),
-  /** Inclusive; a date alone means the start of that day in the user's time zone. */
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  /** Inclusive; a date alone means the whole of that day. */
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
   /** The reference number of what caused the entry (order, payout, top-up or operator action). */
   ref_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type FundFlowListQuery = z.infer<typeof FundFlowListQuerySchema>;
 
 export const FundFlowSchema = z.object({

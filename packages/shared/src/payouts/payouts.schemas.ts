@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema } from '../money.ts';
-import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
+import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
 import {
   ChannelCodeSchema,
   CallbackEventSchema,
@@ -8,7 +8,7 @@ import {
   NotifyUrlSchema,
   OutTradeNoSchema,
 } from '../collections/collections.schemas.ts';
-import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
+import { timeRangeListQuery } from '../funds/funds.schemas.ts';
 import { StepUpFieldsSchema } from '../security/security.schemas.ts';
 
 // Send money (DESIGN sections 3, 4 and 6): payouts from the console's form or the gateway. Money leaves the
@@ -48,7 +48,6 @@ export const AccountTypeSchema = z.enum(ACCOUNT_TYPES, {
   error: 'The account type must be individual or company.',
 });
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
 
 /**
@@ -138,19 +137,11 @@ export const PayoutChannelsResponseSchema = z.object({
 
 // ---- GET /api/merchant/payouts
 
-export const PayoutListQuerySchema = CursorListQuerySchema.extend({
+export const PayoutListQuerySchema = timeRangeListQuery({
   trade_no: optionalText(64),
   out_trade_no: optionalText(64),
   status: z.preprocess(emptyToUndefined, PayoutStatusSchema.optional()),
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
 
 export const PayoutSchema = GatewayPayoutSchema.extend({

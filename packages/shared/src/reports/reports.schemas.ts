@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CurrencySchema } from '../money.ts';
-import { ListMetaSchema, ListQuerySchema } from '../pagination.ts';
+import { emptyToUndefined, ListMetaSchema, ListQuerySchema } from '../pagination.ts';
 
 // ---- GET /api/merchant/daily-reports: one row per day in the merchant's time zone (DESIGN section 5).
 
@@ -14,8 +14,6 @@ const isRealDate = (day: string) => {
 export const DAILY_REPORT_MAX_DAYS = 366;
 /** Without dates: the last 30 days up to today. */
 export const DAILY_REPORT_DEFAULT_DAYS = 30;
-
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 export const ReportDateSchema = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema, RateSchema } from '../money.ts';
-import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
-import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
+import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
+import { timeRangeListQuery } from '../funds/funds.schemas.ts';
 
 // Top-ups (DESIGN sections 3, 4, 5 and 9): a merchant sends USDT to the platform's deposit address and
 // uploads the transfer's screenshot; an operator checks it and approves with the USDT received and the
@@ -26,7 +26,6 @@ export type ScreenshotType = (typeof SCREENSHOT_TYPES)[number];
 /** Read from the image header before anything is decoded: a larger image is refused (422). */
 export const SCREENSHOT_MAX_PIXELS = 40_000_000;
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
 
 // ---- GET /api/merchant/recharge-options
@@ -52,19 +51,11 @@ export type CreateTopUpFields = z.infer<typeof CreateTopUpFieldsSchema>;
 
 // ---- GET /api/merchant/recharges
 
-export const TopUpListQuerySchema = CursorListQuerySchema.extend({
+export const TopUpListQuerySchema = timeRangeListQuery({
   recharge_no: optionalText(64),
   status: z.preprocess(emptyToUndefined, TopUpStatusSchema.optional()),
   network: z.preprocess(emptyToUndefined, TopUpNetworkSchema.optional()),
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type TopUpListQuery = z.infer<typeof TopUpListQuerySchema>;
 
 export const TopUpSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema } from '../money.ts';
-import { CursorListMetaSchema, CursorListQuerySchema } from '../pagination.ts';
-import { LocalTimeSchema, normalizeLocalTime } from '../funds/funds.schemas.ts';
+import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
+import { timeRangeListQuery } from '../funds/funds.schemas.ts';
 import { StepUpFieldsSchema } from '../security/security.schemas.ts';
 import { WALLET_NETWORKS } from './wallet-address.ts';
 
@@ -34,7 +34,6 @@ export const WalletNetworkSchema = z.enum(WALLET_NETWORKS, {
   error: `The network must be one of: ${WALLET_NETWORKS.join(', ')}.`,
 });
 
-const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
 
 /** A wallet address as typed: trimmed; whether it is valid for the network is walletAddressIssue's call. */
@@ -110,19 +109,11 @@ export const WithdrawalResponseSchema = z.object({ data: WithdrawalSchema });
 
 // ---- GET /api/merchant/withdrawals
 
-export const WithdrawalListQuerySchema = CursorListQuerySchema.extend({
+export const WithdrawalListQuerySchema = timeRangeListQuery({
   withdrawal_no: optionalText(64),
   status: z.preprocess(emptyToUndefined, WithdrawalStatusSchema.optional()),
   network: z.preprocess(emptyToUndefined, WalletNetworkSchema.optional()),
-  start_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-  end_time: z.preprocess(emptyToUndefined, LocalTimeSchema.optional()),
-}).refine(
-  (q) =>
-    !q.start_time ||
-    !q.end_time ||
-    normalizeLocalTime(q.start_time, 'start') <= normalizeLocalTime(q.end_time, 'end'),
-  { message: 'The start time must be before the end time.', path: ['end_time'] },
-);
+});
 export type WithdrawalListQuery = z.infer<typeof WithdrawalListQuerySchema>;
 
 export const WithdrawalSumsSchema = z.object({

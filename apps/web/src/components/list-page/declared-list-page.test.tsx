@@ -6,8 +6,8 @@ import { CursorListMetaSchema, CursorListQuerySchema } from '@paydesk/shared/pag
 import { changeLanguage } from '../../i18n/index.ts';
 import {
   cellsOf,
-  recordRequests,
-  type RecordedRequest,
+  recordCalls,
+  type Call,
   selectOptions,
   signInAs,
   tableRows,
@@ -129,13 +129,13 @@ const order = (tradeNo: string, changes: Partial<Order> = {}): Order => ({
   ...changes,
 });
 
-let requests: RecordedRequest[];
+let requests: Call[];
 let rows: Order[];
 let failing: boolean;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  requests = recordRequests();
+  requests = recordCalls({ page: true });
   rows = [order('T1'), order('T2', { status: 'failed', channel: null, currency: 'CNY' })];
   failing = false;
   server.use(

@@ -10,8 +10,8 @@ import type {
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
-  type RecordedRequest,
-  recordRequests,
+  type Call,
+  recordCalls,
   signInAs,
   tableRows as rows,
   urlFilters,
@@ -78,7 +78,7 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
   callbacks,
 });
 
-let requests: RecordedRequest[];
+let requests: Call[];
 let answerList: (query: URLSearchParams) => CollectionListResponse;
 let answerDetail: (tradeNo: string) => CollectionDetail;
 let answerNotify: (tradeNo: string) => Response;
@@ -86,7 +86,7 @@ let answerNotify: (tradeNo: string) => Response;
 beforeEach(async () => {
   await changeLanguage('en');
   document.cookie = 'XSRF-TOKEN=t';
-  requests = recordRequests();
+  requests = recordCalls({ page: true });
   // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
   signInAs({ perms: ['collection:view', 'collection:notify'] });
   server.use(

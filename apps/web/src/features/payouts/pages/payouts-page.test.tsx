@@ -6,8 +6,8 @@ import type { Payout, PayoutDetail, PayoutListResponse } from '@paydesk/shared/p
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
-  type RecordedRequest,
-  recordRequests,
+  type Call,
+  recordCalls,
   selectOptions as statusOptions,
   signInAs,
   tableRows as rows,
@@ -85,7 +85,7 @@ const failedEvent: CallbackEvent = {
   ],
 };
 
-let requests: RecordedRequest[];
+let requests: Call[];
 let answerList: (query: URLSearchParams) => PayoutListResponse;
 let answerDetail: (tradeNo: string) => PayoutDetail;
 let answerNotify: (tradeNo: string) => Response;
@@ -93,7 +93,7 @@ let answerNotify: (tradeNo: string) => Response;
 beforeEach(async () => {
   await changeLanguage('en');
   document.cookie = 'XSRF-TOKEN=t';
-  requests = recordRequests();
+  requests = recordCalls({ page: true });
   // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
   signInAs({ perms: ['payout:view'] });
   server.use(

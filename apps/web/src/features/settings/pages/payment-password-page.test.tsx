@@ -18,7 +18,7 @@ const META: UserMeta = {
   password_confirmed_until: null,
 };
 
-let sent: Call[];
+let sent: Pick<Call, 'method' | 'url' | 'body'>[];
 
 /** The user's meta, and `answer` to what the page sends (kept in `sent`). */
 function serve(meta: UserMeta, answer: () => Response) {

@@ -1,22 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TopUp, TopUpOptions } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { resetHttpStateForTests } from '../../../lib/http.ts';
+import { renderRoute } from '../../../test/render.tsx';
+import { apiError, http, json, server } from '../../../test/server.ts';
 import TopUpPage from './top-up-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const json = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 
 const OPTIONS: TopUpOptions = {
   currency: 'USDT',
@@ -46,58 +38,39 @@ const created: TopUp = {
   reviewed_at: null,
 };
 
-type Sent = { method: string; path: string; body: unknown };
-let sent: Sent[];
-let answer: () => Response;
+/** The forms the page posted, as it handed them to fetch (jsdom's FormData is not one Node's fetch can read). */
+let posted: FormData[];
 
 beforeEach(async () => {
   await changeLanguage('en');
-  resetHttpStateForTests();
-  sent = [];
-  answer = () => json(201, { data: created });
   vi.stubGlobal(
     'URL',
     Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }),
   );
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const [path] = url.split('?');
-      const method = init.method ?? 'GET';
-      if (path === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=t';
-        return new Response(null, { status: 204 });
-      }
-      sent.push({ method, path, body: init.body });
-      if (method === 'GET' && path === '/api/merchant/recharge-options') return json(200, { data: OPTIONS });
-      if (method === 'POST' && path === '/api/merchant/recharges') return answer();
-      return json(404, { message: 'Not found.', code: 'not_found' });
-    }),
+  server.use(
+    http.get('/api/merchant/recharge-options', () => json({ data: OPTIONS })),
+    http.post('/api/merchant/recharges', () => json({ data: created }, 201)),
   );
+  posted = [];
+  const send = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    if (init?.body instanceof FormData) posted.push(init.body);
+    return send(input, init);
+  });
 });
-afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      { path: '/recharge/topup', Component: TopUpPage },
-      { path: '/recharge/record', Component: () => <p>History page</p> },
-    ],
-    { initialEntries: ['/recharge/topup'] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <App>
-        <RouterProvider router={router} />
-      </App>
-    </QueryClientProvider>,
-  );
-  return router;
-}
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+const renderPage = () =>
+  renderRoute(TopUpPage, {
+    path: '/recharge/topup',
+    routes: [{ path: '/recharge/record', Component: () => <p>History page</p> }],
+  }).router;
 
 const user = () => userEvent.setup({ delay: null, applyAccept: false });
-const posts = () => sent.filter((call) => call.method === 'POST');
 const fileInput = () => document.querySelector('input[type=file]') as HTMLInputElement;
 const png = (bytes = 64, name = 'transfer.png') =>
   new File([new Uint8Array(bytes)], name, { type: 'image/png' });
@@ -136,7 +109,7 @@ describe('Top-up', { timeout: 60_000 }, () => {
     await user().upload(fileInput(), png(2 * 1024 * 1024 + 1, 'big.png'));
     await user().click(screen.getByRole('button', { name: 'Submit for review' }));
     await waitFor(() => expect(errorUnder('Transfer screenshot')).toBe('The screenshot must be at most 2M'));
-    expect(posts()).toHaveLength(0);
+    expect(posted).toHaveLength(0);
   });
 
   it('previews the screenshot, sends the form as multipart and goes to the history', async () => {
@@ -149,9 +122,8 @@ describe('Top-up', { timeout: 60_000 }, () => {
     expect(screen.getByAltText('Screenshot preview').getAttribute('src')).toBe('blob:preview');
     await user().click(screen.getByRole('button', { name: 'Submit for review' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/recharge/record'));
-    const [post] = posts();
-    expect(post.path).toBe('/api/merchant/recharges');
-    const form = post.body as FormData;
+    expect(posted).toHaveLength(1);
+    const [form] = posted;
     expect(form.get('amount')).toBe('100.5');
     expect(form.get('currency')).toBe('USDT');
     expect(form.get('network')).toBe('ERC20');
@@ -159,8 +131,11 @@ describe('Top-up', { timeout: 60_000 }, () => {
   });
 
   it("shows the server's refusal of the screenshot under it (415)", async () => {
-    answer = () =>
-      json(415, { message: 'The screenshot must be a PNG or JPG image.', code: 'screenshot_type' });
+    server.use(
+      http.post('/api/merchant/recharges', () =>
+        apiError(415, 'screenshot_type', 'The screenshot must be a PNG or JPG image.'),
+      ),
+    );
     renderPage();
     await screen.findByTestId('deposit-address');
     await user().type(screen.getByLabelText('Recharge amount'), '10');

@@ -6,9 +6,9 @@ import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
   type Posted,
-  type RecordedRequest,
+  type Call,
   recordExports,
-  recordRequests,
+  recordCalls,
   signInAs,
   tableRows as rows,
 } from '../../../test/list.ts';
@@ -50,13 +50,13 @@ const list = (rows: TopUp[]): TopUpListResponse => ({
   },
 });
 
-let requests: RecordedRequest[];
+let requests: Call[];
 let posts: Posted[];
 let answer: (query: URLSearchParams) => TopUpListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  requests = recordRequests();
+  requests = recordCalls({ page: true });
   posts = recordExports();
   signInAs({ roles: ['FINANCE'], perms: ['topup:view'] });
   server.use(

@@ -6,9 +6,9 @@ import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
   type Posted,
-  type RecordedRequest,
+  type Call,
   recordExports,
-  recordRequests,
+  recordCalls,
   signInAs,
   tableRows as rows,
 } from '../../../test/list.ts';
@@ -55,13 +55,13 @@ const page = (rows: Withdrawal[]): WithdrawalListResponse => ({
   },
 });
 
-let requests: RecordedRequest[];
+let requests: Call[];
 let posts: Posted[];
 let answerList: () => WithdrawalListResponse;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  requests = recordRequests();
+  requests = recordCalls({ page: true });
   posts = recordExports();
   signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view'] });
   server.use(http.get('/api/merchant/withdrawals', () => json(answerList())));

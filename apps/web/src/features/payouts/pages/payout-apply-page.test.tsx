@@ -5,7 +5,7 @@ import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payout
 import { changeLanguage } from '../../../i18n/index.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
-import TransfersApplyPage from './transfers-apply-page.tsx';
+import PayoutApplyPage from './payout-apply-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -108,7 +108,7 @@ beforeEach(async () => {
 });
 
 const renderPage = () =>
-  renderRoute(TransfersApplyPage, {
+  renderRoute(PayoutApplyPage, {
     path: '/behalfPay/apply',
     routes: [
       { path: '/behalfPay/transfers', Component: () => <p>History page</p> },

@@ -35,7 +35,7 @@ function NoChannels() {
 }
 
 /** Send money > Send money: a bank payout from the available balance. */
-export default function TransfersApplyPage() {
+export default function PayoutApplyPage() {
   const { t } = useTranslation(['payouts', 'routes']);
   const channels = usePayoutChannels();
   const user = useCurrentUser();
