@@ -1,5 +1,5 @@
 import { SendOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Form, type FormRule, Input, Modal, Radio, Select, Typography } from 'antd';
+import { Alert, App, Form, type FormRule, Input, Modal, Radio, Select } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -13,10 +13,17 @@ import {
   ConsolePayoutBodySchema,
   type PayoutChannel,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import {
+  AvailableItem,
+  FigureItem,
+  MONEY_FORM_LAYOUT,
+  SubmitRow,
+  useFormRefusal,
+} from '../../../components/money-form.tsx';
 import { currencyUnit, formatMoney, MoneyText } from '../../../components/money-text.tsx';
-import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
+import { isTwoFactorRequired, StepUpFields } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
-import { type HttpError, isHttpError } from '../../../lib/http.ts';
+import { isHttpError } from '../../../lib/http.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { isPossibleDuplicate, useCreatePayout } from '../api/create-payout.ts';
 import type { PayoutChannels } from '../api/get-payout-channels.ts';
@@ -55,11 +62,12 @@ const MAX_LENGTHS: Record<PayeeField, number> = {
   payee_name: 100,
   account_no: 34,
 };
-/** Refusals about the amount (or the balance it takes) show under the amount, not under the code. */
-const AMOUNT_CODES = new Set<string>([ERROR_CODES.insufficientFunds, ERROR_CODES.amountOutOfRange]);
-const CHANNEL_CODES = new Set<string>([ERROR_CODES.channelUnavailable]);
-
-const LABEL_WIDTH = 168;
+/** Refusals about the amount (or the balance it takes) show under the amount, the channel's under it. */
+const FIELD_OF_CODE: Partial<Record<string, FieldName>> = {
+  [ERROR_CODES.insufficientFunds]: 'amount',
+  [ERROR_CODES.amountOutOfRange]: 'amount',
+  [ERROR_CODES.channelUnavailable]: 'channel',
+};
 
 /** The body of POST /api/merchant/payouts: the channel's country's bank fields only, trimmed. */
 function payoutBodyOf(values: PayoutFormValues, channel: PayoutChannel): ConsolePayoutBody {
@@ -100,7 +108,7 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
     channel: PayoutChannel;
     text: string;
   } | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const { refusal, clearRefusal, showRefusal } = useFormRefusal<FieldName>(form, FIELD_OF_CODE);
   const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
   const autoBankName = useRef<string | undefined>(undefined);
 
@@ -181,25 +189,8 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
     autoBankName.current = name;
   };
 
-  const showRefusal = (error: HttpError) => {
-    const errors =
-      error.code && AMOUNT_CODES.has(error.code)
-        ? error.formErrors<FieldName>('amount')
-        : error.code && CHANNEL_CODES.has(error.code)
-          ? error.formErrors<FieldName>('channel')
-          : stepUpFormErrors<FieldName>(error);
-    // The fields on screen now (getFieldsValue() without arguments reads only those).
-    const mounted = new Set<string>(Object.keys(form.getFieldsValue()));
-    const onForm = errors.filter((item) => mounted.has(item.name));
-    // A field the server names that this form does not show: its words above the button, not lost.
-    const elsewhere = errors.filter((item) => !mounted.has(item.name)).flatMap((item) => item.errors);
-    form.setFields(onForm);
-    setRefusal(elsewhere.length > 0 ? elsewhere.join(' ') : null);
-    if (onForm[0]) form.scrollToField(onForm[0].name);
-  };
-
   const send = async (body: ConsolePayoutBody, sentChannel: PayoutChannel) => {
-    setRefusal(null);
+    clearRefusal();
     try {
       const payout = await create.mutateAsync(body);
       setReview(null);
@@ -257,20 +248,13 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
         form={form}
         name="payout"
         aria-label={t('routes:transfersApply')}
-        layout="horizontal"
-        labelAlign="left"
-        labelWrap
-        colon={false}
-        labelCol={{ flex: `${LABEL_WIDTH}px` }}
-        wrapperCol={{ flex: 1 }}
-        style={{ maxWidth: 720 }}
+        {...MONEY_FORM_LAYOUT}
         initialValues={{
           account_type: 'individual',
           channel: channels.length === 1 ? channels[0].code : undefined,
         }}
         onFinish={onFinish}
         onFinishFailed={() => message.warning(t('form.incomplete'))}
-        scrollToFirstError
       >
         <Form.Item
           name="channel"
@@ -337,41 +321,29 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
                 maxLength={22}
               />
             </Form.Item>
-            <Form.Item label={t('form.fee')}>
-              <span data-testid="payout-fee">
-                <MoneyText value={cost?.fee} currency={currency} unit="code" />
-              </span>
-            </Form.Item>
-            <Form.Item label={t('form.total')}>
-              <span data-testid="payout-total">
-                <Typography.Text strong>
-                  <MoneyText value={cost?.total} currency={currency} unit="code" />
-                </Typography.Text>
-              </span>
-            </Form.Item>
-            <Form.Item label={t('form.available')}>
-              <span data-testid="payout-available">
-                <MoneyText value={answer.available} currency={currency} unit="code" />
-              </span>
-              {/* A warning only: the server has the last word on the balance (422 insufficient_funds). */}
-              {exceedsAvailable && (
-                <Typography.Text type="warning" style={{ marginLeft: 12 }}>
-                  {t('form.exceedsAvailable')}
-                </Typography.Text>
-              )}
-            </Form.Item>
+            <FigureItem label={t('form.fee')} testId="payout-fee">
+              <MoneyText value={cost?.fee} currency={currency} unit="code" />
+            </FigureItem>
+            <FigureItem label={t('form.total')} testId="payout-total" strong>
+              <MoneyText value={cost?.total} currency={currency} unit="code" />
+            </FigureItem>
+            <AvailableItem
+              label={t('form.available')}
+              testId="payout-available"
+              available={answer.available}
+              currency={currency}
+              exceeds={exceedsAvailable}
+              exceedsText={t('form.exceedsAvailable')}
+            />
             <Form.Item name="note" label={t('form.note')}>
               <Input.TextArea rows={2} maxLength={255} showCount placeholder={t('form.notePlaceholder')} />
             </Form.Item>
             <StepUpFields />
           </>
         )}
-        {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} role="alert" />}
-        <Form.Item label=" ">
-          <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={create.isPending}>
-            {t('form.submit')}
-          </Button>
-        </Form.Item>
+        <SubmitRow refusal={refusal} icon={<SendOutlined />} loading={create.isPending}>
+          {t('form.submit')}
+        </SubmitRow>
       </Form>
       <Modal
         open={review !== null}

@@ -24,6 +24,7 @@ import {
   SCREENSHOT_MAX_BYTES,
   SCREENSHOT_TYPES,
 } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
+import { MONEY_FORM_LAYOUT } from '../../../components/money-form.tsx';
 import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useCreateTopUp } from '../api/create-top-up.ts';
@@ -36,7 +37,6 @@ type TopUpFormValues = {
   screenshot?: File;
 };
 
-const LABEL_WIDTH = 168;
 const SCREENSHOT_CODES = new Set<string>([
   ERROR_CODES.screenshotRequired,
   ERROR_CODES.screenshotTooLarge,
@@ -146,18 +146,12 @@ export function TopUpForm({ options }: { options: TopUpOptions }) {
       form={form}
       name="top-up"
       aria-label={t('routes:topUp')}
-      layout="horizontal"
-      labelAlign="left"
-      labelWrap
-      colon={false}
-      labelCol={{ flex: `${LABEL_WIDTH}px` }}
+      {...MONEY_FORM_LAYOUT}
       // A basis of 0: a long help text wraps inside the field instead of pushing it under its label.
       wrapperCol={{ flex: '1 1 0', style: { minWidth: 0 } }}
-      style={{ maxWidth: 720 }}
       initialValues={{ currency: 'USDT', network: 'TRC20' }}
       onFinish={onFinish}
       onFinishFailed={() => message.warning(t('form.incomplete'))}
-      scrollToFirstError
     >
       <Typography.Paragraph type="secondary">{t('form.steps')}</Typography.Paragraph>
       <Form.Item name="currency" label={t('form.currency')} required>

@@ -1,17 +1,5 @@
 import { WalletOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  App,
-  Button,
-  Descriptions,
-  Form,
-  type FormRule,
-  Input,
-  Modal,
-  Radio,
-  Select,
-  Typography,
-} from 'antd';
+import { Alert, App, Descriptions, Form, type FormRule, Input, Modal, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -20,10 +8,18 @@ import { fromMinor, toMinor } from '@paydesk/shared/money.ts';
 import { walletAddressIssue } from '@paydesk/shared/withdrawals/wallet-address.ts';
 import { usdtToLocalMinor } from '@paydesk/shared/withdrawals/withdrawal-amount.ts';
 import type { CreateWithdrawalBody, WalletNetwork } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
+import {
+  AvailableItem,
+  FigureItem,
+  MONEY_FORM_LABEL_WIDTH,
+  MONEY_FORM_LAYOUT,
+  SubmitRow,
+  useFormRefusal,
+} from '../../../components/money-form.tsx';
 import { currencyUnit, MoneyText } from '../../../components/money-text.tsx';
-import { isTwoFactorRequired, StepUpFields, stepUpFormErrors } from '../../../components/step-up-fields.tsx';
+import { isTwoFactorRequired, StepUpFields } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
-import { type HttpError, isHttpError } from '../../../lib/http.ts';
+import { isHttpError } from '../../../lib/http.ts';
 import { useCreateWithdrawal } from '../api/create-withdrawal.ts';
 import type { WithdrawalOptions } from '../api/get-withdrawal-options.ts';
 import { formatUsdt } from './usdt.ts';
@@ -38,10 +34,13 @@ type FormValues = {
 };
 type FieldName = keyof FormValues;
 
-const LABEL_WIDTH = 168;
 const USDT_AMOUNT = /^\d{1,15}(\.\d{1,6})?$/;
 /** Refusals about the amount (or the balance it takes) show under the amount, the address's under it. */
-const AMOUNT_CODES = new Set<string>([ERROR_CODES.insufficientFunds, ERROR_CODES.amountOutOfRange]);
+const FIELD_OF_CODE: Partial<Record<string, FieldName>> = {
+  [ERROR_CODES.insufficientFunds]: 'amount',
+  [ERROR_CODES.amountOutOfRange]: 'amount',
+  [ERROR_CODES.invalidWalletAddress]: 'address',
+};
 
 /** What this withdrawal costs now, in USDT and in the merchant's currency; undefined until the amount is one. */
 export function withdrawalCostOf(amount: string | undefined, options: WithdrawalOptions) {
@@ -77,7 +76,7 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
   const create = useCreateWithdrawal();
   const [review, setReview] = useState<CreateWithdrawalBody | null>(null);
   const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const { refusal, clearRefusal, showRefusal } = useFormRefusal<FieldName>(form, FIELD_OF_CODE);
 
   const currency = options.local_currency;
   const amount = Form.useWatch('amount', form);
@@ -103,23 +102,8 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
     },
   };
 
-  const showRefusal = (error: HttpError) => {
-    const errors =
-      error.code && AMOUNT_CODES.has(error.code)
-        ? error.formErrors<FieldName>('amount')
-        : error.code === ERROR_CODES.invalidWalletAddress
-          ? error.formErrors<FieldName>('address')
-          : stepUpFormErrors<FieldName>(error);
-    const mounted = new Set<string>(Object.keys(form.getFieldsValue()));
-    const onForm = errors.filter((item) => mounted.has(item.name));
-    const elsewhere = errors.filter((item) => !mounted.has(item.name)).flatMap((item) => item.errors);
-    form.setFields(onForm);
-    setRefusal(elsewhere.length > 0 ? elsewhere.join(' ') : null);
-    if (onForm[0]) form.scrollToField(onForm[0].name);
-  };
-
   const send = async (body: CreateWithdrawalBody) => {
-    setRefusal(null);
+    clearRefusal();
     try {
       const withdrawal = await create.mutateAsync(body);
       setReview(null);
@@ -154,17 +138,10 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         form={form}
         name="withdrawal"
         aria-label={t('routes:withdrawalApply')}
-        layout="horizontal"
-        labelAlign="left"
-        labelWrap
-        colon={false}
-        labelCol={{ flex: `${LABEL_WIDTH}px` }}
-        wrapperCol={{ flex: 1 }}
-        style={{ maxWidth: 720 }}
+        {...MONEY_FORM_LAYOUT}
         initialValues={{ currency: options.currencies[0], network: options.networks[0] }}
         onFinish={onFinish}
         onFinishFailed={() => message.warning(t('form.incomplete'))}
-        scrollToFirstError
       >
         <Form.Item
           name="currency"
@@ -229,43 +206,31 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
             {options.free_left_today > 0 ? t('form.free') : `${formatUsdt(options.fee)} USDT`}
           </span>
         </Form.Item>
-        <Form.Item label={t('form.rate')}>
-          <span data-testid="withdrawal-rate">
-            {t('form.rateText', { rate: options.rate, currency: currencyUnit(currency) })}
-          </span>
-        </Form.Item>
-        <Form.Item label={t('form.deducted')}>
-          <span data-testid="withdrawal-deducted">
-            <Typography.Text strong>
-              <MoneyText value={cost?.localTotal} currency={currency} unit="code" />
-            </Typography.Text>
-          </span>
-        </Form.Item>
-        <Form.Item label={t('form.available')}>
-          <span data-testid="withdrawal-available">
-            <MoneyText value={options.available} currency={currency} unit="code" />
-          </span>
-          {/* A warning only: the server has the last word on the balance (422 insufficient_funds). */}
-          {exceedsAvailable && (
-            <Typography.Text type="warning" style={{ marginLeft: 12 }}>
-              {t('form.exceedsAvailable')}
-            </Typography.Text>
-          )}
-        </Form.Item>
+        <FigureItem label={t('form.rate')} testId="withdrawal-rate">
+          {t('form.rateText', { rate: options.rate, currency: currencyUnit(currency) })}
+        </FigureItem>
+        <FigureItem label={t('form.deducted')} testId="withdrawal-deducted" strong>
+          <MoneyText value={cost?.localTotal} currency={currency} unit="code" />
+        </FigureItem>
+        <AvailableItem
+          label={t('form.available')}
+          testId="withdrawal-available"
+          available={options.available}
+          currency={currency}
+          exceeds={exceedsAvailable}
+          exceedsText={t('form.exceedsAvailable')}
+        />
         <StepUpFields />
         <Alert
           type="warning"
           showIcon
           title={t('form.warning')}
           data-testid="withdrawal-warning"
-          style={{ marginLeft: LABEL_WIDTH, marginBottom: 24 }}
+          style={{ marginLeft: MONEY_FORM_LABEL_WIDTH, marginBottom: 24 }}
         />
-        {refusal && <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} role="alert" />}
-        <Form.Item label=" ">
-          <Button type="primary" htmlType="submit" icon={<WalletOutlined />} loading={create.isPending}>
-            {t('form.submit')}
-          </Button>
-        </Form.Item>
+        <SubmitRow refusal={refusal} icon={<WalletOutlined />} loading={create.isPending}>
+          {t('form.submit')}
+        </SubmitRow>
       </Form>
       <Modal
         open={review !== null}
