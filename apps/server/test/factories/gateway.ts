@@ -116,6 +116,16 @@ export async function fundMerchant(db: Db, merchantId: number, amountMinor: bigi
   );
 }
 
+/** A Chinese payee as a payout body carries it (bank account of an individual). */
+export const CN_PAYEE = {
+  account_type: 'individual',
+  bank_code: 'ICBC',
+  bank_name: '中国工商银行',
+  branch_name: '上海分行',
+  payee_name: '张三',
+  account_no: '6222020200112233445',
+};
+
 let nonceSequence = 0;
 export const freshNonce = () =>
   `n${Date.now().toString(36)}${(nonceSequence++).toString(36)}${randomBytes(6).toString('hex')}`;

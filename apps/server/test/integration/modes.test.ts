@@ -5,6 +5,7 @@ import { accessKeys, channels, merchants } from '../../src/db/schema/index.ts';
 import { encrypt } from '../../src/lib/crypto.ts';
 import { newWebhookSecret } from '../../src/lib/webhooks.ts';
 import {
+  CN_PAYEE,
   createGatewayMerchant,
   fundMerchant,
   type GatewayMerchant,
@@ -24,15 +25,6 @@ let clock = new Date(Math.floor(Date.now() / 1000) * 1000);
 let live: GatewayMerchant;
 let test: GatewayMerchant;
 let console: TestClient;
-
-const CN_PAYEE = {
-  account_type: 'individual',
-  bank_code: 'ICBC',
-  bank_name: '中国工商银行',
-  branch_name: '上海分行',
-  payee_name: '张三',
-  account_no: '6222020200112233445',
-};
 
 type Objects = { collection: string; payout: string; settlement: string; fundFlow: number };
 const made: Record<'live' | 'test', Objects> = {} as never;
@@ -200,6 +192,24 @@ describe('nothing crosses between the modes', () => {
     expect((await gatewayCall(ctx.app, test, 'GET', '/gateway/v1/balance')).json().data.available).toBe(
       '1137.90',
     );
+  });
+});
+
+describe('live only', () => {
+  it.each([
+    ['GET', '/api/merchant/recharge-options'],
+    ['GET', '/api/merchant/recharges'],
+    ['POST', '/api/merchant/recharges'],
+    ['GET', '/api/merchant/withdrawal-options'],
+    ['GET', '/api/merchant/withdrawals'],
+    ['POST', '/api/merchant/withdrawals'],
+    ['GET', '/api/merchant/withdrawals/W1'],
+  ])('%s %s in test mode: 409 live_only, and it answers as before in live mode', async (method, url) => {
+    const body = method === 'POST' ? { body: {} } : {};
+    const test = await console.request(method as 'GET', url, { headers: { 'x-mode': 'test' }, ...body });
+    expect([test.statusCode, test.json().code]).toEqual([409, 'live_only']);
+    const live = await console.request(method as 'GET', url, body);
+    expect(live.statusCode).not.toBe(409);
   });
 });
 

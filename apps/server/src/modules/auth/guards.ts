@@ -3,7 +3,7 @@ import { type Perm, permsFor } from '@paydesk/shared';
 import { forbidden, unauthenticated } from '../../lib/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { AuthContext, Guards } from '../../plugins/auth-context.ts';
-import { createTwinLookup, modeOfRequest } from './modes.ts';
+import { createTwinLookup, modeOfRequest, refuseLiveOnlyInTestMode } from './modes.ts';
 
 /** What a guard hook checks: a session, and the permission (null: any signed-in user). */
 export type RouteGuard = { perm: Perm | null };
@@ -42,6 +42,7 @@ export function createGuards(db: DbOrTx): Guards {
       const mode = modeOfRequest(request);
       const { session, sessionUser } = request;
       if (!session?.userId || !sessionUser?.user || !sessionUser.merchant) throw unauthenticated();
+      refuseLiveOnlyInTestMode(request, mode);
       const { user } = sessionUser;
       const liveMerchant = sessionUser.merchant as AuthContext['merchant'];
       if (liveMerchant.status !== 'active') throw unauthenticated();

@@ -5,7 +5,7 @@ import { isMode, MODE_HEADER, type Mode } from '@paydesk/shared/modes/modes.sche
 import type { DbOrTx } from '../../db/client.ts';
 import { merchants } from '../../db/schema/index.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
 
 // The console's mode (DESIGN 12): the X-Mode header of every signed-in call picks the merchant row the call
 // acts for, the live row or its test twin. A twin's id never changes once made, so a process remembers it.
@@ -16,6 +16,23 @@ export function modeOfRequest(request: FastifyRequest): Mode {
   if (value === undefined) return 'live';
   if (isMode(value)) return value;
   throw badRequest('The X-Mode header must be live or test.', ERROR_CODES.modeInvalid);
+}
+
+/**
+ * The console's routes of money that is live only (DESIGN 12): top-ups and withdrawals, their lists,
+ * details, options and files. In test mode they answer 409 live_only, whatever the route.
+ */
+const LIVE_ONLY_ROUTES = ['/api/merchant/recharge', '/api/merchant/withdrawal'];
+
+/** Refuses a live-only route in test mode (409 live_only); decided by the route the router matched. */
+export function refuseLiveOnlyInTestMode(request: FastifyRequest, mode: Mode): void {
+  const route = request.routeOptions.url ?? '';
+  if (mode === 'test' && LIVE_ONLY_ROUTES.some((prefix) => route.startsWith(prefix))) {
+    throw conflict(
+      'Top-ups and withdrawals are live only: switch off test mode to use them.',
+      ERROR_CODES.liveOnly,
+    );
+  }
 }
 
 /** How many merchants' twins one process remembers (the oldest is forgotten first). */
