@@ -11,10 +11,12 @@ export {
   closeChannel,
   findChannelById,
   findOpenChannel,
+  hasOpenChannelFor,
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,
 } from './channels.service.ts';
+export { providerServesMode } from './provider-modes.ts';
 // SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
 export {
   REMEMBERED_CHANNEL_COLUMNS,

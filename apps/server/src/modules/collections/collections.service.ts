@@ -153,7 +153,14 @@ export type CollectionsService = ReturnType<typeof createCollectionsService>;
 export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, sandboxEnabled }: Deps) {
   const payUrlOf = (tradeNo: string) => `${publicUrl}/sandbox/pay/${tradeNo}`;
 
-  function gatewayView(row: CollectionRow): GatewayCollection {
+  /** A collection as the gateway answers it, in the mode of the key that asked. */
+  const gatewayView = (row: CollectionRow, livemode: boolean): GatewayCollection => ({
+    ...gatewayFields(row),
+    livemode,
+  });
+
+  /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
+  function gatewayFields(row: CollectionRow): Omit<GatewayCollection, 'livemode'> {
     const currency = row.currency as Currency;
     return {
       trade_no: row.tradeNo,
@@ -361,7 +368,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       refType: 'collection',
       refId: row.id,
       url: row.notifyUrl,
-      data: gatewayView(row),
+      data: gatewayFields(row),
     });
   }
 
