@@ -1,3 +1,6 @@
+import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { attemptsRepository } from './attempts.repository.ts';
 import { channelsRepository } from './channels.repository.ts';
 
 // What other modules do with channels: the operator opens, closes and lists them (modules/ops, the demo
@@ -10,3 +13,23 @@ export const listChannelsOfMerchant = channelsRepository.listOfMerchant;
 export const listAllChannels = channelsRepository.listAll;
 export const findChannelById = channelsRepository.findById;
 export const findOpenChannel = channelsRepository.findOpen;
+
+/** How an order's attempt on its channel ended, in the order's transaction (channel_attempts). */
+export const recordAttemptOutcome = attemptsRepository.recordOutcome;
+
+/** An order's attempts on channels as the console's detail drawer shows them; only the merchant's own. */
+export async function attemptsOf(
+  db: DbOrTx,
+  merchantId: number,
+  kind: AttemptOrderKind,
+  orderId: number,
+): Promise<ChannelAttempt[]> {
+  const rows = await attemptsRepository.listOf(db, merchantId, kind, orderId);
+  return rows.map((row) => ({
+    channel: row.channelCode,
+    provider_ref: row.channelRef,
+    outcome: row.outcome as ChannelAttempt['outcome'],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }));
+}
