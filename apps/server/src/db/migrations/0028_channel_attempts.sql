@@ -26,7 +26,8 @@ CREATE TABLE "channel_attempts" (
 ALTER TABLE "collections" ADD COLUMN "pay_url" text;--> statement-breakpoint
 ALTER TABLE "channel_attempts" ADD CONSTRAINT "channel_attempts_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "channel_attempts" ADD CONSTRAINT "channel_attempts_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "channel_attempts_order_idx" ON "channel_attempts" USING btree ("order_kind","order_id","id");--> statement-breakpoint
+CREATE INDEX "channel_attempts_order_idx" ON "channel_attempts" USING btree ("merchant_id","order_kind","order_id","id");--> statement-breakpoint
+CREATE INDEX "channel_attempts_channel_idx" ON "channel_attempts" USING btree ("channel_id");--> statement-breakpoint
 UPDATE "collections" SET "pay_url" = '/sandbox/pay/' || "trade_no" WHERE "pay_url" IS NULL;--> statement-breakpoint
 INSERT INTO "channel_attempts" ("order_kind", "order_id", "merchant_id", "channel_id", "provider", "channel_ref",
                                 "request_summary", "outcome", "created_at", "updated_at")

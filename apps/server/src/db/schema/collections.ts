@@ -124,7 +124,9 @@ export const channelAttempts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('channel_attempts_order_idx').on(t.orderKind, t.orderId, t.id),
+    // An order's attempts, scoped by merchant (the merchant's foreign key too); the channel's key.
+    index('channel_attempts_order_idx').on(t.merchantId, t.orderKind, t.orderId, t.id),
+    index('channel_attempts_channel_idx').on(t.channelId),
     check('channel_attempts_kind_valid', sql`${t.orderKind} in (${quotedList(ATTEMPT_ORDER_KINDS)})`),
     check('channel_attempts_outcome_valid', sql`${t.outcome} in (${quotedList(ATTEMPT_OUTCOMES)})`),
   ],

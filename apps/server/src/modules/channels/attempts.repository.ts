@@ -12,8 +12,7 @@ export const attemptsRepository = {
    */
   recordOutcome: async (
     tx: Tx,
-    kind: AttemptOrderKind,
-    orderId: number,
+    order: { kind: AttemptOrderKind; id: number; merchantId: number },
     set: { outcome: AttemptOutcome; at: Date; channelRef?: string | null; answer?: Record<string, unknown> },
   ): Promise<AttemptRow | undefined> => {
     const [row] = await tx
@@ -27,7 +26,8 @@ export const attemptsRepository = {
       .where(
         eq(
           channelAttempts.id,
-          sql`(select max(a.id) from channel_attempts a where a.order_kind = ${kind} and a.order_id = ${orderId})`,
+          sql`(select max(a.id) from channel_attempts a
+                where a.merchant_id = ${order.merchantId} and a.order_kind = ${order.kind} and a.order_id = ${order.id})`,
         ),
       )
       .returning();

@@ -374,11 +374,15 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
           ERROR_CODES.invalidTransition,
         );
       }
-      await recordAttemptOutcome(tx, 'collection', row.id, {
-        outcome: COLLECTION_OUTCOMES[status],
-        at,
-        channelRef,
-      });
+      await recordAttemptOutcome(
+        tx,
+        { kind: 'collection', id: row.id, merchantId: row.merchantId },
+        {
+          outcome: COLLECTION_OUTCOMES[status],
+          at,
+          channelRef,
+        },
+      );
       await notify(tx, row);
       return row;
     });

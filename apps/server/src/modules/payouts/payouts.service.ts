@@ -604,7 +604,11 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
           ERROR_CODES.invalidTransition,
         );
       await moveMoney(tx, updated, to);
-      await recordAttemptOutcome(tx, 'payout', updated.id, { outcome: PAYOUT_OUTCOMES[to], at, channelRef });
+      await recordAttemptOutcome(
+        tx,
+        { kind: 'payout', id: updated.id, merchantId: updated.merchantId },
+        { outcome: PAYOUT_OUTCOMES[to], at, channelRef },
+      );
       const type = CALLBACK_OF[to];
       if (type) {
         await callbacks.enqueue(tx, {
