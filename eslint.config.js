@@ -4,6 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { featureDoor, indexExportsNoRepository, moduleDoor } from './scripts/eslint/module-door.js';
 import { noImportCycle } from './scripts/eslint/no-import-cycle.js';
+import { noProviderName } from './scripts/eslint/no-provider-name.js';
+import { PROVIDERS } from './packages/shared/src/channels/providers.ts';
 
 const LEDGER_TABLES = [
   'ledgerAccounts',
@@ -45,6 +47,7 @@ const PAYDESK_RULES = {
     'module-door': moduleDoor,
     'feature-door': featureDoor,
     'index-exports-no-repository': indexExportsNoRepository,
+    'no-provider-name': noProviderName,
   },
 };
 
@@ -186,5 +189,19 @@ export default tseslint.config(
         })),
       ],
     },
+  },
+  {
+    // DESIGN 13: provider names only in the channel adapters and the list of providers; services ask the
+    // adapter (adapterFor). Allowed beside them: modules/sandbox, the sandbox adapter's own checkout page
+    // and operator (its routes are the sandbox's), and tests.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/modules/channels/adapters/**',
+      'packages/shared/src/channels/providers.ts',
+      'apps/server/src/modules/sandbox/**',
+      '**/*.test.{ts,tsx}',
+    ],
+    plugins: { paydesk: PAYDESK_RULES },
+    rules: { 'paydesk/no-provider-name': ['error', { providers: [...PROVIDERS] }] },
   },
 );

@@ -83,4 +83,24 @@ test('an order created through the gateway is paid on the sandbox page and shows
   await expect(callbacks).toContainText('订单已支付');
   await expect(callbacks).toContainText('已送达');
   await expect(callbacks).toContainText('200');
+
+  // Its attempt on the channel: the sandbox's reference, succeeded.
+  const attempts = drawer.getByTestId('collection-attempts');
+  await expect(attempts).toContainText('通道尝试');
+  await expect(attempts).toContainText(/SBX\d{16}/);
+  await expect(attempts).toContainText('成功');
+  await attempts.scrollIntoViewIfNeeded();
+  await drawer.screenshot({ path: test.info().outputPath('collection-drawer-attempts-zh-cn.png') });
+});
+
+test("a payout's drawer shows its attempt on the channel (en)", async ({ page }) => {
+  await logIn(page, DEMO.ROOT, { language: 'en' });
+  await page.goto('/behalfPay/transfers?status=success');
+  await rows(page).first().getByRole('button', { name: 'Details' }).click();
+  const drawer = page.getByRole('dialog');
+  const attempts = drawer.getByTestId('payout-attempts');
+  await expect(attempts).toContainText('Channel attempts');
+  await expect(attempts).toContainText('Succeeded');
+  await attempts.scrollIntoViewIfNeeded();
+  await drawer.screenshot({ path: test.info().outputPath('payout-drawer-attempts-en.png') });
 });

@@ -45,7 +45,8 @@ import {
   registerGatewayDocs,
   registerGatewayModule,
 } from './modules/gateway/index.ts';
-import { createSandboxService, registerSandboxModule } from './modules/sandbox/index.ts';
+import { createSandboxService, registerSandboxModule, type SandboxService } from './modules/sandbox/index.ts';
+import { createChannelJobs } from './modules/channels/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
 import { registerExportsModule } from './modules/exports/index.ts';
@@ -103,7 +104,11 @@ export type AppDeps = {
 };
 
 /** What the app's background work and tests reach: the services behind the routes, and the job runner. */
-export type AppServices = JobServices & { jobs: JobRunner; accessKeys: AccessKeyService };
+export type AppServices = JobServices & {
+  jobs: JobRunner;
+  accessKeys: AccessKeyService;
+  sandbox: SandboxService;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -241,6 +246,14 @@ export async function buildApp({
   const payouts = payoutsModule.payouts;
   registerDashboardModule(app, ctx, { collections, payouts });
   const sandbox = createSandboxService({ db, collections, payouts, now, isEnabled: config.sandboxEnabled });
+  const channelJobs = createChannelJobs({
+    db,
+    jobs,
+    now,
+    settings: { sandboxEnabled: config.sandboxEnabled },
+    collections,
+    payouts,
+  });
   registerSandboxModule(app, { db, collections, payouts, now, isEnabled: config.sandboxEnabled });
   await registerGatewayModule(
     app,
@@ -267,6 +280,7 @@ export async function buildApp({
     payouts,
     callbacks,
     sandbox,
+    channelJobs,
     exports,
     dailyReports,
     housekeeping: async () => {

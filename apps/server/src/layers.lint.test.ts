@@ -205,3 +205,34 @@ describe("the console's layering lint rules", () => {
     ]);
   });
 });
+
+describe('no provider name outside the channel adapters (DESIGN 13)', () => {
+  const rule = 'paydesk/no-provider-name';
+  it.each([
+    [
+      'apps/server/src/modules/payouts/anything.ts',
+      "export const isIt = (c: { provider: string }) => c.provider === 'sandbox';",
+    ],
+    ['apps/server/src/modules/collections/anything.ts', "export const where = `c.provider <> 'sandbox'`;"],
+    ['apps/server/src/jobs/anything.ts', "export const names = ['sandbox'];"],
+    ['apps/web/src/features/collections/anything.ts', "export const p = 'sandbox';"],
+  ])('%s may not name a provider: %s', async (file, code) => {
+    expect(await ruleErrors(file, code, rule)).toEqual([
+      expect.stringMatching(/belongs in modules\/channels\/adapters/),
+    ]);
+  });
+
+  it.each([
+    // The adapter and the list of providers name it; the sandbox's own pages may.
+    ['apps/server/src/modules/channels/adapters/sandbox/anything.ts', "export const provider = 'sandbox';"],
+    ['packages/shared/src/channels/providers.ts', "export const PROVIDERS = ['sandbox'] as const;"],
+    ['apps/server/src/modules/sandbox/anything.ts', "export const provider = 'sandbox';"],
+    // Tests, and words that compare nothing: a sentence, a queue, a channel code that only starts so.
+    ['apps/server/src/modules/payouts/anything.test.ts', "export const provider = 'sandbox';"],
+    ['apps/server/src/modules/ops/anything.ts', "export const help = 'The sandbox channel is off.';"],
+    ['apps/server/src/modules/ops/anything.ts', "export const queue = 'sandbox.complete';"],
+    ['apps/server/src/modules/ops/anything.ts', "export const code = 'sandbox-auto';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await ruleErrors(file, code, rule)).toEqual([]);
+  });
+});

@@ -76,6 +76,32 @@ export async function insertReturning<T extends PgTable>(
   return saved ? rowOf<T['$inferSelect']>(table, saved) : undefined;
 }
 
+/**
+ * insertReturning with CTEs written by the same statement, reading the inserted rows as `ins` (another
+ * table's row that goes with each: an order's attempt on its channel).
+ */
+export async function insertReturningWith<T extends PgTable>(
+  db: DbOrTx,
+  table: T,
+  row: T['$inferInsert'],
+  tail: string,
+  ctes: string,
+): Promise<T['$inferSelect'] | undefined> {
+  const values = row as Record<string, unknown>;
+  const keys = givenKeys(values);
+  const name = getTableName(table);
+  const shape = `${name}|${keys.join(',')}|${tail}|${ctes}`;
+  let text = insertTexts.get(shape);
+  if (text === undefined) {
+    const { names, params } = columnList(table, keys);
+    text = `with ins as (insert into "${name}" (${names}) values (${params}) ${tail} returning *), ${ctes}
+      select * from ins`;
+    insertTexts.set(shape, text);
+  }
+  const [saved] = await queryText<Record<string, unknown>>(db, text, driverValues(table, values, keys));
+  return saved ? rowOf<T['$inferSelect']>(table, saved) : undefined;
+}
+
 /** A value as JSON can carry it to its column's text form (bigint and Date have no JSON of their own). */
 export const jsonValue = (value: unknown) =>
   typeof value === 'bigint' ? String(value) : value instanceof Date ? value.toISOString() : value;

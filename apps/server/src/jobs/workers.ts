@@ -4,14 +4,14 @@ import type { CollectionsService, SettlementsService } from '../modules/collecti
 import type { ExportsService } from '../modules/exports/index.ts';
 import type { PayoutsService } from '../modules/payouts/index.ts';
 import type { DailyReportsService } from '../modules/reports/index.ts';
-import type { SandboxService } from '../modules/sandbox/index.ts';
+import type { ChannelJobs } from '../modules/channels/index.ts';
 
 export type JobServices = {
   collections: CollectionsService;
   settlements: SettlementsService;
   payouts: PayoutsService;
   callbacks: CallbacksService;
-  sandbox: SandboxService;
+  channelJobs: ChannelJobs;
   housekeeping: () => Promise<void>;
   exports: ExportsService;
   dailyReports: DailyReportsService;
@@ -34,7 +34,7 @@ export async function startWorkers(
   services: JobServices,
   { pollingSeconds = 1, queues = [...QUEUES] }: { pollingSeconds?: number; queues?: QueueName[] } = {},
 ): Promise<void> {
-  const handlers: Record<QueueName, JobHandler> = {
+  const named: Partial<Record<QueueName, JobHandler>> = {
     // The expiry sweep (scheduled below). A job naming one order was queued per order by earlier versions.
     'collection.expire': async (data) => {
       if (data.trade_no) await services.collections.expire(text(data.trade_no));
@@ -46,10 +46,6 @@ export async function startWorkers(
     'settlement.run': async () => {
       await services.settlements.run();
     },
-    // The sandbox channel: collections (C...) in auto mode, payouts (P...) always.
-    'sandbox.complete': async (data) => {
-      await services.sandbox.autoComplete(text(data.trade_no));
-    },
     housekeeping: () => services.housekeeping(),
     'export.run': async (data) => {
       await services.exports.run(Number(data.id));
@@ -58,7 +54,14 @@ export async function startWorkers(
       await services.dailyReports.keepFinishedDays();
     },
   };
-  await jobs.work(Object.fromEntries(queues.map((queue) => [queue, handlers[queue]])), { pollingSeconds });
+  // The channels' adapters' follow-up jobs: each adapter names its queues (the sandbox's completion).
+  const handlers: Partial<Record<QueueName, JobHandler>> = { ...named };
+  for (const queue of services.channelJobs.queues) {
+    handlers[queue] = (data) => services.channelJobs.run(queue, data);
+  }
+  const unworked = queues.filter((queue) => !handlers[queue]);
+  if (unworked.length > 0) throw new Error(`No handler for the queues ${unworked.join(', ')}.`);
+  await jobs.work(Object.fromEntries(queues.map((queue) => [queue, handlers[queue]!])), { pollingSeconds });
   const schedules: Partial<Record<QueueName, string>> = {
     // Unpaid orders are closed within a minute of their expiry (they refuse payment from the second it).
     'collection.expire': '* * * * *',

@@ -38,6 +38,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'access_keys',
     'callback_attempts',
     'callback_events',
+    'channel_attempts',
     'channels',
     'collections',
     'daily_reports',

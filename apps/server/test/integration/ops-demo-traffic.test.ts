@@ -71,7 +71,8 @@ describe('ops demo:traffic', () => {
     expect(actions.map((a) => a.trade_no).sort()).toEqual(orders.map((o) => o.trade_no).sort());
 
     // The auto channel's job: 90% paid, the rest failed, none left to pay.
-    for (const order of orders) await ctx.app.services.sandbox.autoComplete(order.trade_no);
+    for (const order of orders)
+      await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: order.trade_no });
     const finished = await trafficOrders();
     expect(finished.filter((o) => o.status === 'to_be_paid')).toEqual([]);
     expect(finished.some((o) => o.status === 'paid')).toBe(true);

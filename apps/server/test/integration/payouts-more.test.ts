@@ -499,9 +499,9 @@ describe('payout callbacks to the notify_url', () => {
     const created = await gatewayPayout(m, { ...payee, out_trade_no: 'CB-OK', notify_url: notifyUrl });
     expect(created.statusCode, created.body).toBe(201);
     const tradeNo = created.json().data.trade_no as string;
-    await ctx.app.services.payouts.sandboxStep(tradeNo);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
     expect(await eventsOf(tradeNo)).toEqual([]);
-    await ctx.app.services.payouts.sandboxStep(tradeNo);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
 
     const [succeeded] = await eventsOf(tradeNo);
     expect(succeeded).toMatchObject({ type: 'payout.succeeded', status: 'pending', url: notifyUrl });
@@ -548,8 +548,8 @@ describe('payout callbacks to the notify_url', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const tradeNo = created.json().data.trade_no as string;
-    await ctx.app.services.payouts.sandboxStep(tradeNo);
-    await ctx.app.services.payouts.sandboxStep(tradeNo);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
     const events = await eventsOf(tradeNo);
     expect(events.map((e) => e.type)).toEqual(['payout.failed']);
     const body = await deliver(m, events[0].id);

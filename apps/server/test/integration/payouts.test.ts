@@ -105,14 +105,14 @@ describe('a payout through the gateway', () => {
     // The sandbox: processing at once (the channel gives the payout its own number), then success.
     const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
     expect((await root.get(`/api/merchant/payouts/${payout.trade_no}`)).json().data.channel_ref).toBeNull();
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
     expect((await root.get(`/api/merchant/payouts/${payout.trade_no}`)).json().data.channel_ref).toMatch(
       /^SBX\d{16}$/,
     );
     expect(
       (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).json().data.status,
     ).toBe('processing');
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
     const done = (await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/payouts?out_trade_no=PO-1')).json().data;
     expect(done).toMatchObject({ status: 'success', failure_reason: null });
     expect(await balance(m)).toMatchObject({ available: '898.50', locked: '0.00' });
@@ -136,8 +136,8 @@ describe('a payout through the gateway', () => {
     const payout = (
       await createPayout(m, { out_trade_no: 'PO-0000', account_no: '6222020200112230000' })
     ).json().data;
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
     const done = (await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`)).json().data;
     expect(done.status).toBe('failed');
     expect(done.failure_reason).toContain('0000');
@@ -315,8 +315,8 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
     });
 
     // Its job moves it as any payout's: processing, then success, capturing the hold.
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
-    await ctx.app.services.payouts.sandboxStep(payout.trade_no);
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
+    await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: payout.trade_no });
     const done = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/payouts/${payout.trade_no}`);
     expect(done.json().data.status).toBe('success');
     expect(await balance(m)).toMatchObject({ available: '877.30', locked: '21.20' });

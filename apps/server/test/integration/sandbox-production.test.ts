@@ -181,7 +181,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
       : 'leaves auto-mode orders alone (the sandbox job does nothing)',
     async () => {
       const tradeNo = await order(auto, 'AUTO-1');
-      await ctx.app.services.sandbox.autoComplete(tradeNo);
+      await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
       expect(await statusOf(tradeNo)).toBe(sandbox ? 'paid' : 'to_be_paid');
     },
   );

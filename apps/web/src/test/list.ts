@@ -68,6 +68,10 @@ export function recordExports(): Posted[] {
 export const urlFilters = (router: { state: { location: { search: string } } }) =>
   Object.fromEntries(new URLSearchParams(router.state.location.search));
 
+/** A drawer's attempts on channels (its `<name>-attempts` section), row by row (without the header). */
+export const channelAttemptRows = (section: HTMLElement, name = 'Channel attempts') =>
+  within(within(section).getByRole('table', { name })).getAllByRole('row').slice(1).map(cellsOf);
+
 /** The delivery attempts of a drawer's callbacks section, row by row (without the header). */
 export const attemptRows = (callbacks: HTMLElement) =>
   within(within(callbacks).getByRole('table', { name: 'Attempts' }))

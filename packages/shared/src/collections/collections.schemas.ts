@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChannelAttemptSchema } from '../channels/attempts.schemas.ts';
 import { AmountSchema, CurrencySchema } from '../money.ts';
 import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
 import { timeRangeListQuery } from '../funds/funds.schemas.ts';
@@ -196,6 +197,8 @@ export const TimelineItemSchema = z.object({ step: z.enum(TIMELINE_STEPS), at: z
 export const CollectionDetailSchema = CollectionSchema.extend({
   timeline: z.array(TimelineItemSchema),
   callbacks: z.array(CallbackEventSchema),
+  /** Its attempts on channels (DESIGN 13), oldest first. */
+  attempts: z.array(ChannelAttemptSchema),
 });
 export type CollectionDetail = z.infer<typeof CollectionDetailSchema>;
 export const CollectionDetailResponseSchema = z.object({ data: CollectionDetailSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChannelAttemptSchema } from '../channels/attempts.schemas.ts';
 import { AmountSchema, CurrencySchema } from '../money.ts';
 import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
 import {
@@ -185,6 +186,8 @@ export const PAYOUT_TIMELINE_STEPS = [
 export const PayoutDetailSchema = PayoutSchema.extend({
   timeline: z.array(z.object({ step: z.enum(PAYOUT_TIMELINE_STEPS), at: z.string() })),
   callbacks: z.array(CallbackEventSchema),
+  /** Its attempts on channels (DESIGN 13), oldest first. */
+  attempts: z.array(ChannelAttemptSchema),
 });
 export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;
 export const PayoutDetailResponseSchema = z.object({ data: PayoutDetailSchema });

@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -12,6 +13,8 @@ import {
   unique,
 } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
+import { ATTEMPT_ORDER_KINDS, ATTEMPT_OUTCOMES } from '@paydesk/shared/channels/attempts.schemas.ts';
+import { DEFAULT_PROVIDER, PROVIDERS } from '@paydesk/shared/channels/providers.ts';
 import {
   CALLBACK_EVENT_TYPES,
   CALLBACK_STATUSES,
@@ -29,7 +32,7 @@ import { quotedList } from './sql-lists.ts';
 // Receive money (DESIGN sections 4 and 6): channels, collection orders, settlement batches, the callback
 // outbox and its delivery log, and the gateway's nonces.
 
-export const CHANNEL_PROVIDERS = ['sandbox'] as const;
+export const CHANNEL_PROVIDERS = PROVIDERS;
 export const SANDBOX_MODES = ['manual', 'auto'] as const;
 
 /** A channel opened for one merchant by an operator. */
@@ -44,7 +47,7 @@ export const channels = pgTable(
     code: text('code').notNull(),
     kind: text('kind').notNull(),
     /** The adapter that talks to the channel (the sandbox is the built-in one). */
-    provider: text('provider').notNull().default('sandbox'),
+    provider: text('provider').notNull().default(DEFAULT_PROVIDER),
     country: text('country').notNull(),
     currency: text('currency').notNull(),
     feeRatePpm: integer('fee_rate_ppm').notNull(),
@@ -90,6 +93,42 @@ export const channels = pgTable(
       'channels_sandbox_valid',
       sql`${t.sandboxSuccessPpm} between 0 and 1000000 and ${t.sandboxDelaySeconds} between 0 and 86400`,
     ),
+  ],
+);
+
+/**
+ * One attempt of an order on a channel (DESIGN 13): written with the order (in its statement), updated
+ * when the channel reports how it ended. The order keeps one trade_no; a retry on another channel would
+ * be a second row. No secrets: the summaries say what was asked and answered, not how it was signed.
+ */
+export const channelAttempts = pgTable(
+  'channel_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderKind: text('order_kind').notNull(),
+    /** collections.id or payouts.id, by order_kind. */
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .notNull()
+      .references(() => merchants.id),
+    channelId: bigint('channel_id', { mode: 'number' })
+      .notNull()
+      .references(() => channels.id),
+    provider: text('provider').notNull(),
+    /** The provider's own number for the order on this attempt. */
+    channelRef: text('channel_ref'),
+    requestSummary: jsonb('request_summary'),
+    answerSummary: jsonb('answer_summary'),
+    outcome: text('outcome').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // An order's attempts, scoped by merchant (the merchant's foreign key too); the channel's key.
+    index('channel_attempts_order_idx').on(t.merchantId, t.orderKind, t.orderId, t.id),
+    index('channel_attempts_channel_idx').on(t.channelId),
+    check('channel_attempts_kind_valid', sql`${t.orderKind} in (${quotedList(ATTEMPT_ORDER_KINDS)})`),
+    check('channel_attempts_outcome_valid', sql`${t.outcome} in (${quotedList(ATTEMPT_OUTCOMES)})`),
   ],
 );
 
@@ -167,6 +206,11 @@ export const collections = pgTable(
     note: text('note'),
     /** The channel's own number for the order (the spec's outNo, "associated order number"), once it gave one. */
     channelRef: text('channel_ref'),
+    /**
+     * Where the payer pays, as the channel's adapter gave it at creation: a path of this server (the
+     * public URL goes in front) or a provider's full URL.
+     */
+    payUrl: text('pay_url'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** When it became closed or failed. */

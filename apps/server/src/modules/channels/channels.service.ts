@@ -1,7 +1,9 @@
+import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { attemptsRepository } from './attempts.repository.ts';
 import { channelsRepository } from './channels.repository.ts';
-import { providerServesMode } from './provider-modes.ts';
+import { providerServesMode } from './adapters/registry.ts';
 
 // What other modules do with channels: the operator opens, closes and lists them (modules/ops, the demo
 // seed); an order reads the merchant's open channel of its kind (collections, payouts, the sandbox).
@@ -18,4 +20,24 @@ export const findOpenChannel = channelsRepository.findOpen;
 export async function hasOpenChannelFor(db: DbOrTx, merchantId: number, mode: Mode): Promise<boolean> {
   const providers = await channelsRepository.openProviders(db, merchantId);
   return providers.some((provider) => providerServesMode(provider, mode));
+}
+
+/** How an order's attempt on its channel ended, in the order's transaction (channel_attempts). */
+export const recordAttemptOutcome = attemptsRepository.recordOutcome;
+
+/** An order's attempts on channels as the console's detail drawer shows them; only the merchant's own. */
+export async function attemptsOf(
+  db: DbOrTx,
+  merchantId: number,
+  kind: AttemptOrderKind,
+  orderId: number,
+): Promise<ChannelAttempt[]> {
+  const rows = await attemptsRepository.listOf(db, merchantId, kind, orderId);
+  return rows.map((row) => ({
+    channel: row.channelCode,
+    provider_ref: row.channelRef,
+    outcome: row.outcome as ChannelAttempt['outcome'],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }));
 }

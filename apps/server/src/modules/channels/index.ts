@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
 import { AppError } from '../../lib/errors.ts';
 import type { ChannelRow } from './channels.repository.ts';
@@ -8,6 +7,7 @@ import type { ChannelRow } from './channels.repository.ts';
 
 export type { ChannelRow, NewChannel } from './channels.repository.ts';
 export {
+  attemptsOf,
   closeChannel,
   findChannelById,
   findOpenChannel,
@@ -15,8 +15,32 @@ export {
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,
+  recordAttemptOutcome,
 } from './channels.service.ts';
-export { providerServesMode } from './provider-modes.ts';
+// Channel adapters (DESIGN 13): services reach a provider only through its adapter, by the registry.
+export type {
+  AdapterSettings,
+  ChannelAdapter,
+  ChannelPorts,
+  FollowUp,
+  OrderReport,
+  ProviderFailure,
+} from './adapters/adapter.ts';
+export { COLLECTION_OUTCOMES, PAYOUT_OUTCOMES } from './adapters/outcomes.ts';
+export {
+  adapterFor,
+  allAdapters,
+  PROVIDERS,
+  providersNotSettled,
+  providerServesMode,
+  takesNewOrders,
+  type Provider,
+} from './adapters/registry.ts';
+// The sandbox's checkout page (modules/sandbox) and its operator's sandbox:complete use its own numbers.
+export { newSandboxReference, sandboxPayPath } from './adapters/sandbox/index.ts';
+export { createChannelJobs, type ChannelJobs } from './channel-jobs.ts';
+// The SQL of the attempt an order's one-statement write inserts with it, not a repository.
+export { attemptInsertCte } from './attempts.sql.ts';
 // SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
 export {
   REMEMBERED_CHANNEL_COLUMNS,
@@ -37,21 +61,6 @@ export function channelUnavailable(kind: 'collection' | 'payout', code: string |
     { code: ERROR_CODES.channelUnavailable },
   );
 }
-
-/**
- * Whether an open channel may take new orders: the sandbox provider's only where the sandbox runs
- * (config.sandboxEnabled). In production without --demo nothing would ever finish a sandbox order, and a
- * sandbox payout would hold the merchant's funds for good, so it is refused as if the channel were closed.
- */
-/**
- * The sandbox channel's own number for an order it took or reported, as a bank's reference would be (the
- * order's channel_ref, the console's "associated order number"): "SBX" and 16 random digits.
- */
-export const newSandboxReference = (): string =>
-  `SBX${String(randomInt(0, 100_000_000)).padStart(8, '0')}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
-
-export const takesNewOrders = (channel: Pick<ChannelRow, 'provider'>, sandboxEnabled: boolean): boolean =>
-  sandboxEnabled || channel.provider !== 'sandbox';
 
 /** A channel as the operator API and the command line show it. */
 export function presentChannel(row: ChannelRow, merchantNo: string) {

@@ -5,13 +5,14 @@ import {
   columnList,
   driverValues,
   givenKeys,
-  insertReturning,
+  insertReturningWith,
   jsonColumns,
   recordsetColumns,
   rowOf,
 } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
 import {
+  attemptInsertCte,
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
@@ -51,11 +52,12 @@ function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceC
        ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
+  // The order's attempt on the channel is written by the same statement (channel_attempts).
   text = claim
-    ? `with ${claim.ctes(given.length + REMEMBERED_CHANNEL_PARAMS)}, ins as (${insert})
+    ? `with ${claim.ctes(given.length + REMEMBERED_CHANNEL_PARAMS)}, ins as (${insert}), ${attemptInsertCte('collection', 'ins')}
        select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed", ins.*
          from (select 1) as one left join ins on true`
-    : insert;
+    : `with ins as (${insert}), ${attemptInsertCte('collection', 'ins')} select * from ins`;
   insertOnChannelTexts.set(shape, text);
   return text;
 }
@@ -105,7 +107,7 @@ function insertManyClaimingText(given: string[]): string {
          and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.first_open')})
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
-    )
+    ), ${attemptInsertCte('collection', 'ins')}
     select ${nonceClaimBatchAnswers('r')}, ins.*
       from r left join ins on ins.trade_no = r.trade_no
      order by r.i`;
@@ -137,10 +139,19 @@ const claimingBatcher = batchersByShape((db: Db) => ({
 }));
 
 export const collectionsRepository = {
-  /** The new order, or undefined when the merchant already used this out_trade_no. */
+  /**
+   * The new order and its attempt on its channel (one statement), or undefined when the merchant already
+   * used this out_trade_no.
+   */
   insert: (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> =>
     // Only the merchant's own number may already exist; a clash of ours (trade_no) is an error to retry.
-    insertReturning(db, collections, row, 'on conflict (merchant_id, out_trade_no) do nothing'),
+    insertReturningWith(
+      db,
+      collections,
+      row,
+      'on conflict (merchant_id, out_trade_no) do nothing',
+      attemptInsertCte('collection', 'ins'),
+    ),
 
   /**
    * A new order in one statement on a channel the caller remembers: inserted only while the channel still

@@ -16,7 +16,17 @@ import { setNewest } from '../../lib/bounded-map.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
-import { type ChannelRow, channelUnavailable, findOpenChannel, takesNewOrders } from '../channels/index.ts';
+import {
+  adapterFor,
+  type AdapterSettings,
+  attemptsOf,
+  type ChannelRow,
+  channelUnavailable,
+  COLLECTION_OUTCOMES,
+  findOpenChannel,
+  recordAttemptOutcome,
+  takesNewOrders,
+} from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type CollectionRow,
@@ -38,8 +48,8 @@ type Deps = {
   callbacks: CallbacksService;
   now: () => Date;
   publicUrl: string;
-  /** config.sandboxEnabled: off, a sandbox channel takes no new order (takesNewOrders). */
-  sandboxEnabled: boolean;
+  /** What this server's configuration allows the channels' adapters (takesNewOrders). */
+  adapterSettings: AdapterSettings;
 };
 
 /**
@@ -150,8 +160,10 @@ export function collectionView(row: CollectionRow, settlementNo: string | null =
 
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
 
-export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, sandboxEnabled }: Deps) {
-  const payUrlOf = (tradeNo: string) => `${publicUrl}/sandbox/pay/${tradeNo}`;
+export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, adapterSettings }: Deps) {
+  // The adapter's pay page: a path of this server gets its public address in front.
+  const payUrlOf = (row: CollectionRow) =>
+    row.payUrl === null ? '' : row.payUrl.startsWith('/') ? `${publicUrl}${row.payUrl}` : row.payUrl;
 
   /** A collection as the gateway answers it, in the mode of the key that asked. */
   const gatewayView = (row: CollectionRow, livemode: boolean): GatewayCollection => ({
@@ -170,7 +182,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       fee: fromMinor(row.feeMinor, currency),
       currency,
       channel: row.channelCode,
-      pay_url: payUrlOf(row.tradeNo),
+      pay_url: payUrlOf(row),
       expires_at: row.expiresAt.toISOString(),
       created_at: row.createdAt.toISOString(),
       paid_at: iso(row.paidAt),
@@ -218,12 +230,13 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
   }
 
   /**
-   * The order on the channel this process remembers for the call, when it remembers one (not in the
-   * sandbox's auto mode) and its terms take the order; else undefined, and the channel is read again.
+   * The order on the channel this process remembers for the call, when it remembers one (and its adapter
+   * needs no follow-up job for it) and its terms take the order; else undefined, and the channel is read
+   * again.
    */
   function onRememberedChannel(merchant: MerchantRef, body: CreateCollectionBody, amountMinor: bigint) {
     const seen = channelMemory.get(memoryKeyOf(merchant, body));
-    if (!seen || isSandboxAuto(seen)) return undefined;
+    if (!seen || adapterFor(seen.provider).collectionFollowsUp(seen)) return undefined;
     try {
       return { seen, order: newOrder(merchant, body, seen, amountMinor) };
     } catch {
@@ -248,7 +261,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       if (row) return row;
     }
     const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
-    const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
+    const channel = found && takesNewOrders(found, adapterSettings) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKey);
       throw channelUnavailable('collection', body.channel);
@@ -257,20 +270,24 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     const order = newOrder(merchant, body, channel, amountMinor);
     const saved = (row: CollectionRow | undefined, db: DbOrTx) =>
       row ?? outTradeNoTaken(db, merchant.id, body);
-    // The order alone is one statement: no transaction, no job (the expiry sweep closes it once due). The
-    // sandbox's auto mode also queues its completion, in the order's transaction.
-    if (!isSandboxAuto(channel)) {
+    // The order and its attempt alone are one statement: no transaction, no job (the expiry sweep closes
+    // it once due). An adapter that follows the order up (the sandbox's auto mode) has its job queued in
+    // the order's transaction.
+    if (!adapterFor(channel.provider).collectionFollowsUp(channel)) {
       return withFreshTradeNo(async () => saved(await repo.insert(db, order.values()), db));
     }
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
         const row = await saved(await repo.insert(tx, order.values()), tx);
-        await jobs.send(
-          tx,
-          'sandbox.complete',
-          { trade_no: row.tradeNo },
-          { startAfter: new Date(order.createdAt.getTime() + channel.sandboxDelaySeconds * 1000) },
-        );
+        const { followUp } = order.start(row.tradeNo);
+        if (followUp) {
+          await jobs.send(
+            tx,
+            followUp.queue,
+            followUp.data,
+            followUp.startAfter ? { startAfter: followUp.startAfter } : {},
+          );
+        }
         return row;
       }),
     );
@@ -297,24 +314,32 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     }
     const at = now();
     const expiresAt = new Date(at.getTime() + channel.expiryMinutes * 60_000);
+    // What the channel's adapter needs for the order (its pay URL, a follow-up job): no I/O.
+    const start = (tradeNo: string) =>
+      adapterFor(channel.provider).createCollection(channel, { tradeNo, createdAt: at });
     return {
       createdAt: at,
-      values: (): NewCollection => ({
-        merchantId: merchant.id,
-        channelId: channel.id,
-        channelCode: channel.code,
-        tradeNo: newTradeNo('C', at),
-        outTradeNo: body.out_trade_no,
-        amountMinor,
-        feeMinor,
-        currency: merchant.currency,
-        notifyUrl: body.notify_url ?? null,
-        returnUrl: body.return_url ?? null,
-        payerName: body.payer_name ?? null,
-        note: body.note ?? null,
-        expiresAt,
-        createdAt: at,
-      }),
+      start,
+      values: (): NewCollection => {
+        const tradeNo = newTradeNo('C', at);
+        return {
+          merchantId: merchant.id,
+          channelId: channel.id,
+          channelCode: channel.code,
+          tradeNo,
+          payUrl: start(tradeNo).payUrl,
+          outTradeNo: body.out_trade_no,
+          amountMinor,
+          feeMinor,
+          currency: merchant.currency,
+          notifyUrl: body.notify_url ?? null,
+          returnUrl: body.return_url ?? null,
+          payerName: body.payer_name ?? null,
+          note: body.note ?? null,
+          expiresAt,
+          createdAt: at,
+        };
+      },
     };
   }
 
@@ -356,6 +381,15 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
           ERROR_CODES.invalidTransition,
         );
       }
+      await recordAttemptOutcome(
+        tx,
+        { kind: 'collection', id: row.id, merchantId: row.merchantId },
+        {
+          outcome: COLLECTION_OUTCOMES[status],
+          at,
+          channelRef,
+        },
+      );
       await notify(tx, row);
       return row;
     });
@@ -429,7 +463,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     if (row.settledAt) timeline.push({ step: 'settled', at: row.settledAt.toISOString() });
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;
-    return { ...collectionView(row, settlementNo), timeline, callbacks: events };
+    const attempts = await attemptsOf(db, viewer.merchantId, 'collection', row.id);
+    return { ...collectionView(row, settlementNo), timeline, callbacks: events, attempts };
   }
 
   async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
@@ -441,7 +476,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     return presentDaySeries(rows, days, { paid: ['paid'], open: ['to_be_paid'] }, viewer.currency);
   }
 
-  /** Any merchant's order by its number (the sandbox channel's checkout page and auto mode). */
+  /** Any merchant's order by its number (a channel's checkout page and its adapter's jobs). */
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
   /** The number and name of the merchant an order is paid to, as the sandbox's checkout page shows them. */
   const merchantOf = (merchantId: number) => repo.merchantOf(db, merchantId);
@@ -462,9 +497,6 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     merchantOf,
   };
 }
-
-const isSandboxAuto = (channel: ChannelRow) =>
-  channel.provider === 'sandbox' && channel.sandboxMode === 'auto';
 
 function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currency) {
   if (amountMinor < channel.minAmountMinor || amountMinor > channel.maxAmountMinor) {

@@ -43,14 +43,14 @@ export function registerCollectionsModule(
     callbacks,
     now: ctx.now,
     publicUrl: ctx.config.publicUrl,
-    sandboxEnabled: ctx.config.sandboxEnabled,
+    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
   });
   const settlements = createSettlementsService({
     db: ctx.db,
     ledger: createLedger(),
     now: ctx.now,
     collections,
-    settlesSandbox: ctx.config.sandboxEnabled,
+    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
   });
   listRoutes(app, ctx, [collectionsList, settlementsList]);
   collectionsConsoleRoutes(app, { collections, settlements, callbacks, guards: ctx.guards });

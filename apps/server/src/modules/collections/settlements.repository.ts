@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, notInArray } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { channels, merchants, settlements } from '../../db/schema/index.ts';
 
@@ -11,19 +11,24 @@ export const settlementsRepository = {
   },
 
   /**
-   * Collection channels with their merchant's time zone: what a settlement run walks through. Without
-   * `withSandbox`, the sandbox provider's channels are left out.
+   * Collection channels with their merchant's time zone: what a settlement run walks through, but those
+   * of the providers `leaveOut` names.
    */
-  collectionChannels: (db: DbOrTx, { withSandbox }: { withSandbox: boolean }) =>
+  collectionChannels: (db: DbOrTx, { leaveOut }: { leaveOut: readonly string[] }) =>
     db
       .select({ channel: channels, timeZone: merchants.timezone })
       .from(channels)
       .innerJoin(merchants, eq(merchants.id, channels.merchantId))
-      .where(and(eq(channels.kind, 'collection'), withSandbox ? undefined : ne(channels.provider, 'sandbox')))
+      .where(
+        and(
+          eq(channels.kind, 'collection'),
+          leaveOut.length > 0 ? notInArray(channels.provider, [...leaveOut]) : undefined,
+        ),
+      )
       .orderBy(asc(channels.id)),
 
-  /** Batches waiting to be posted; without `withSandbox`, not those of the sandbox provider's channels. */
-  pendingIds: async (db: DbOrTx, { withSandbox }: { withSandbox: boolean }): Promise<number[]> => {
+  /** Batches waiting to be posted, but those of the channels of the providers `leaveOut` names. */
+  pendingIds: async (db: DbOrTx, { leaveOut }: { leaveOut: readonly string[] }): Promise<number[]> => {
     const rows = await db
       .select({ id: settlements.id })
       .from(settlements)
@@ -31,7 +36,7 @@ export const settlementsRepository = {
       .where(
         and(
           eq(settlements.status, 'pending_settlement'),
-          withSandbox ? undefined : ne(channels.provider, 'sandbox'),
+          leaveOut.length > 0 ? notInArray(channels.provider, [...leaveOut]) : undefined,
         ),
       )
       .orderBy(asc(settlements.id));

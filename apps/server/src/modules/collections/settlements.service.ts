@@ -7,7 +7,7 @@ import type {
 import { localDate, zonedTimeToUtc } from '@paydesk/shared/time-zone.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
-import { type ChannelRow } from '../channels/index.ts';
+import { type AdapterSettings, type ChannelRow, providersNotSettled } from '../channels/index.ts';
 import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { collectionsRepository } from './collections.repository.ts';
 import type { CollectionsService, Viewer } from './collections.service.ts';
@@ -25,10 +25,11 @@ type Deps = {
   now: () => Date;
   collections: CollectionsService;
   /**
-   * config.sandboxEnabled. Off (production without --demo), the sandbox's orders, which anyone could mark
-   * paid, never settle into a balance: their channels and batches are left out of every run.
+   * What this server's configuration allows the adapters: the channels of a provider whose adapter does
+   * not settle here (the sandbox in production without --demo: anyone could mark its orders paid) and
+   * their batches are left out of every run, so those orders never become money.
    */
-  settlesSandbox: boolean;
+  adapterSettings: AdapterSettings;
 };
 
 const dayBefore = (day: string) =>
@@ -62,7 +63,7 @@ export function presentSettlement(row: SettlementRow): Settlement {
 
 export type SettlementsService = ReturnType<typeof createSettlementsService>;
 
-export function createSettlementsService({ db, ledger, now, collections, settlesSandbox }: Deps) {
+export function createSettlementsService({ db, ledger, now, collections, adapterSettings }: Deps) {
   /** Claims one channel's settleable orders into a new batch; undefined when none are left. */
   async function createBatch(channel: ChannelRow, timeZone: string): Promise<SettlementRow | undefined> {
     const at = now();
@@ -131,7 +132,7 @@ export function createSettlementsService({ db, ledger, now, collections, settles
   /** The scheduled job and ops settlement:run: batches for every channel, then every pending batch posted. */
   async function run(): Promise<SettlementRunResult> {
     const created: SettlementRow[] = [];
-    const scope = { withSandbox: settlesSandbox };
+    const scope = { leaveOut: providersNotSettled(adapterSettings) };
     for (const { channel, timeZone } of await repo.collectionChannels(db, scope)) {
       if (!channel.settlementCycle) continue;
       const batch = await createBatch(channel, timeZone);

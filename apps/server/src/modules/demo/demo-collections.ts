@@ -47,6 +47,7 @@ export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
   // The default (first opened): paid on the hosted page; settles T+1.
   const manual = await openChannel(tx, {
     ...base,
+    // eslint-disable-next-line paydesk/no-provider-name -- a channel code merchants send, not a provider
     code: 'sandbox',
     feeRatePpm: 15_000,
     settlementCycle: 'T1',

@@ -1,3 +1,4 @@
+import { DEFAULT_PROVIDER } from '@paydesk/shared/channels/providers.ts';
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
@@ -351,7 +352,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function openChannel(body: OpenChannelBody, context: ActionContext) {
     // Every channel is the sandbox provider's until real providers come: none opens where it is off.
     sandbox.assertEnabled();
-    if (!providerServesMode('sandbox', body.mode)) {
+    if (!providerServesMode(DEFAULT_PROVIDER, body.mode)) {
       throw conflict(
         'The sandbox serves test mode only: open a sandbox channel with --mode test.',
         ERROR_CODES.testModeOnly,

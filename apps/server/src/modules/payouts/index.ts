@@ -25,7 +25,7 @@ export function registerPayoutsModule(
     callbacks,
     ledger: createLedger(),
     now: ctx.now,
-    sandboxEnabled: ctx.config.sandboxEnabled,
+    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
   });
   listRoutes(app, ctx, [payoutsList]);
   payoutsConsoleRoutes(app, {
@@ -34,7 +34,7 @@ export function registerPayoutsModule(
     guards: ctx.guards,
     db: ctx.db,
     appKey: ctx.config.appKey,
-    sandboxEnabled: ctx.config.sandboxEnabled,
+    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
   });
   return {
     payouts,

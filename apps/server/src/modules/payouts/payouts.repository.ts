@@ -6,7 +6,7 @@ import {
   columnList,
   driverValues,
   givenKeys,
-  insertReturning,
+  insertReturningWith,
   jsonColumns,
   recordsetColumns,
   rowOf,
@@ -14,6 +14,7 @@ import {
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
 import { orderDaySeries } from '../lists/index.ts';
 import {
+  attemptInsertCte,
   type ChannelRow,
   REMEMBERED_CHANNEL_COLUMNS,
   REMEMBERED_CHANNEL_PARAMS,
@@ -148,7 +149,7 @@ function insertHoldingText(
             ${keyGate}
        ), ${legs}, p as (
          insert into payouts (${names}) select ${params} from hold_locked returning *
-       ), cause as (
+       ), ${attemptInsertCte('payout', 'p')}, cause as (
          select p.id::text as ref_id, p.trade_no as ref_no, p.payee_name as note,
                 'payout:' || p.id || ':deduct' as idempotency_key
            from p
@@ -270,7 +271,7 @@ function insertHoldingManyText(
         from go g join hold_locked l on l.merchant_id = g.merchant_id
        order by g.i
       returning *
-    ), cause as (
+    ), ${attemptInsertCte('payout', 'p')}, cause as (
       select g.i, p.merchant_id, g.hold_amount as amount, p.id::text as ref_id, p.trade_no as ref_no,
              p.payee_name as note, 'payout:' || p.id || ':deduct' as idempotency_key
         from p join go g on g.trade_no = p.trade_no
@@ -323,8 +324,15 @@ const holdingBatcher = batchersByShape((db: Db) => ({
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
+  /** The new payout and its attempt on its channel (one statement); undefined: out_trade_no used. */
   insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
-    insertReturning(tx, payouts, row, 'on conflict (merchant_id, out_trade_no) do nothing'),
+    insertReturningWith(
+      tx,
+      payouts,
+      row,
+      'on conflict (merchant_id, out_trade_no) do nothing',
+      attemptInsertCte('payout', 'ins'),
+    ),
 
   /**
    * A gateway payout in one statement (one round trip, one commit), on a channel and an access key the

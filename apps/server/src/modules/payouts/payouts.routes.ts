@@ -19,7 +19,12 @@ import type { Db } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { listChannelsOfMerchant, ppmToPercent, takesNewOrders } from '../channels/index.ts';
+import {
+  type AdapterSettings,
+  listChannelsOfMerchant,
+  ppmToPercent,
+  takesNewOrders,
+} from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
@@ -41,14 +46,14 @@ export function payoutsConsoleRoutes(
     guards,
     db,
     appKey,
-    sandboxEnabled,
+    adapterSettings,
   }: {
     payouts: PayoutsService;
     callbacks: CallbacksService;
     guards: Guards;
     db: Db;
     appKey: Buffer;
-    sandboxEnabled: boolean;
+    adapterSettings: AdapterSettings;
   },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -62,7 +67,7 @@ export function payoutsConsoleRoutes(
     async (request) => {
       const { merchant } = authOf(request);
       const open = (await listChannelsOfMerchant(db, merchant.id)).filter(
-        (c) => c.kind === 'payout' && c.status === 'open' && takesNewOrders(c, sandboxEnabled),
+        (c) => c.kind === 'payout' && c.status === 'open' && takesNewOrders(c, adapterSettings),
       );
       const { availableMinor } = await ledger.balanceOf(db, merchant.id);
       return {

@@ -20,11 +20,14 @@ import type { JobQueue } from '../../db/jobs.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import {
+  adapterFor,
+  type AdapterSettings,
+  attemptsOf,
   type ChannelRow,
   channelUnavailable,
-  findChannelById,
   findOpenChannel,
-  newSandboxReference,
+  PAYOUT_OUTCOMES,
+  recordAttemptOutcome,
   takesNewOrders,
 } from '../channels/index.ts';
 import {
@@ -128,8 +131,8 @@ type Deps = {
     'hold' | 'holdInStatement' | 'holdManyInStatement' | 'capture' | 'release' | 'post' | 'findHoldByKey'
   >;
   now: () => Date;
-  /** config.sandboxEnabled: off, a sandbox channel takes no new payout (takesNewOrders). */
-  sandboxEnabled: boolean;
+  /** What this server's configuration allows the channels' adapters (takesNewOrders). */
+  adapterSettings: AdapterSettings;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -208,7 +211,7 @@ export function payoutView(row: PayoutRow): Payout {
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
-export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandboxEnabled }: Deps) {
+export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapterSettings }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
   const gatewayView = payoutGatewayView;
@@ -293,7 +296,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
     const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
-    const channel = found && takesNewOrders(found, sandboxEnabled) ? found : undefined;
+    const channel = found && takesNewOrders(found, adapterSettings) ? found : undefined;
     if (!channel) {
       channelMemory.delete(memoryKeyOf(merchant, input));
       throw channelUnavailable('payout', input.channel);
@@ -313,8 +316,16 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
             fields: { trade_no: existing?.tradeNo ?? null },
           });
         }
-        if (channel.provider === 'sandbox')
-          await jobs.send(tx, 'sandbox.complete', { trade_no: row.tradeNo });
+        // Submitted to its channel: the adapter's follow-up job takes it from here.
+        const { followUp } = adapterFor(channel.provider).submitPayout(channel, { tradeNo: row.tradeNo });
+        if (followUp) {
+          await jobs.send(
+            tx,
+            followUp.queue,
+            followUp.data,
+            followUp.startAfter ? { startAfter: followUp.startAfter } : {},
+          );
+        }
         await inTransaction.beforeHold?.(tx, row);
         // Last: the merchant's balance row is locked from here to the commit only.
         await ledger.hold(tx, {
@@ -411,10 +422,14 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     try {
       return await withFreshTradeNo(async () => {
         const values = payout.values();
-        const job =
-          seen.provider === 'sandbox'
-            ? await jobs.insertOf('sandbox.complete', { trade_no: values.tradeNo })
-            : undefined;
+        const { followUp } = adapterFor(seen.provider).submitPayout(seen, { tradeNo: values.tradeNo });
+        const job = followUp
+          ? await jobs.insertOf(
+              followUp.queue,
+              followUp.data,
+              followUp.startAfter ? { startAfter: followUp.startAfter } : {},
+            )
+          : undefined;
         const key = keyOf?.(asWritten(values));
         return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job, key, batch);
       });
@@ -596,6 +611,11 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
           ERROR_CODES.invalidTransition,
         );
       await moveMoney(tx, updated, to);
+      await recordAttemptOutcome(
+        tx,
+        { kind: 'payout', id: updated.id, merchantId: updated.merchantId },
+        { outcome: PAYOUT_OUTCOMES[to], at, channelRef },
+      );
       const type = CALLBACK_OF[to];
       if (type) {
         await callbacks.enqueue(tx, {
@@ -673,7 +693,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     );
     if (delivered[0]) timeline.push({ step: 'notified', at: delivered[0].created_at });
     timeline.sort((a, b) => a.at.localeCompare(b.at));
-    return { ...consoleView(row), timeline, callbacks: events };
+    const attempts = await attemptsOf(db, merchantId, 'payout', row.id);
+    return { ...consoleView(row), timeline, callbacks: events, attempts };
   }
 
   async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
@@ -690,42 +711,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     );
   }
 
-  /** The sandbox channel (DESIGN 6): processing at once, then an account ending in 0000 fails, others succeed. */
-  async function sandboxStep(tradeNo: string): Promise<PayoutRow | null> {
-    const row = await repo.findAnyByTradeNo(db, tradeNo);
-    if (!row) return null;
-    try {
-      if (row.status === 'pending') {
-        const processing = await transition(tradeNo, 'processing', null, newSandboxReference());
-        const channel = await findChannelById(db, row.channelId);
-        await db.transaction(async (tx) => {
-          await jobs.send(
-            tx,
-            'sandbox.complete',
-            { trade_no: tradeNo },
-            {
-              startAfter: new Date(now().getTime() + (channel?.sandboxDelaySeconds ?? 5) * 1000),
-            },
-          );
-        });
-        return processing;
-      }
-      if (row.status === 'processing') {
-        return row.accountNo.endsWith('0000')
-          ? await transition(
-              tradeNo,
-              'failed',
-              'Sandbox: the receiving account does not exist (it ends in 0000).',
-            )
-          : await transition(tradeNo, 'success');
-      }
-    } catch (error) {
-      if (error instanceof AppError && error.status === 409) return null;
-      throw error;
-    }
-    return null;
-  }
-
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
 
   return {
@@ -736,7 +721,6 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, sandbox
     detail,
     today,
     series,
-    sandboxStep,
     gatewayView,
     consoleView,
   };

@@ -1,11 +1,10 @@
-import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CODES, fromMinor, type Currency } from '@paydesk/shared';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { findChannelById, newSandboxReference, providerServesMode } from '../channels/index.ts';
+import { newSandboxReference, providerServesMode } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import {
@@ -17,9 +16,10 @@ import {
   type PayPageStatus,
 } from './pay-page.ts';
 
-// The sandbox channel (DESIGN section 6): the reference implementation of a channel, so every order's
-// whole life runs on one machine. Collections are paid on the hosted test checkout page, or finish by
-// themselves in `auto` mode (a success rate and a delay) for demo traffic.
+// The sandbox channel's pages and operator (DESIGN section 6): its adapter
+// (modules/channels/adapters/sandbox) says what its orders need and runs its jobs (auto mode, payouts);
+// this module is its hosted test checkout page, where a payer pays or fails a collection, and the
+// operator's sandbox:complete, which finishes any sandbox order at will.
 // It marks any order paid on request, so it is on only in development, tests and the demo (config
 // sandboxEnabled): a production server has no /sandbox routes, and its jobs and operators finish nothing.
 
@@ -30,7 +30,6 @@ type Deps = {
   now: () => Date;
   /** config.sandboxEnabled */
   isEnabled: boolean;
-  random?: () => number;
 };
 
 /** What a production server without --demo answers an operator who opens or drives the sandbox. */
@@ -45,41 +44,10 @@ const ResultBody = z.object({ result: z.enum(['paid', 'failed']) });
 
 export type SandboxService = ReturnType<typeof createSandboxService>;
 
-export function createSandboxService({
-  db,
-  collections,
-  payouts,
-  isEnabled,
-  random = () => randomInt(0, 1_000_000) / 1_000_000,
-}: Deps) {
-  /**
-   * The channel's job: a payout (P...) moves to processing, then finishes (an account ending in 0000 fails);
-   * a collection in auto mode is paid with the channel's success rate, else failed.
-   */
+export function createSandboxService({ collections, payouts, isEnabled }: Deps) {
   /** Opening a sandbox channel: refused (409 sandbox_disabled) while the sandbox is off. */
   function assertEnabled() {
     if (!isEnabled) throw sandboxDisabled();
-  }
-
-  async function autoComplete(tradeNo: string) {
-    // Jobs queued before a restart without --demo (or by a sandbox channel left open) do nothing.
-    if (!isEnabled) return null;
-    if (tradeNo.startsWith('P')) {
-      await payouts.sandboxStep(tradeNo);
-      return null;
-    }
-    const order = await collections.findAny(tradeNo);
-    if (!order || order.status !== 'to_be_paid') return null;
-    const channel = await findChannelById(db, order.channelId);
-    if (!channel || channel.sandboxMode !== 'auto') return null;
-    const paid = random() * 1_000_000 < channel.sandboxSuccessPpm;
-    try {
-      return await collections.finish(tradeNo, paid ? 'paid' : 'failed', newSandboxReference());
-    } catch (error) {
-      // Paid on the page or expired meanwhile: nothing left to do.
-      if (error instanceof AppError && error.status === 409) return null;
-      throw error;
-    }
   }
 
   /** ops sandbox:complete: finishes one collection (paid, failed) or payout (success, failed, refunded) at will. */
@@ -106,13 +74,10 @@ export function createSandboxService({
     return { tradeNo: row.tradeNo, status: row.status, merchantId: row.merchantId };
   }
 
-  return { assertEnabled, autoComplete, complete };
+  return { assertEnabled, complete };
 }
 
-export function registerSandboxModule(
-  app: FastifyInstance,
-  { collections, now, isEnabled }: Omit<Deps, 'random'>,
-): void {
+export function registerSandboxModule(app: FastifyInstance, { collections, now, isEnabled }: Deps): void {
   // Off: no route at all, so /sandbox/... answers the plain JSON 404 of any unknown API path.
   if (!isEnabled) return;
   app.register(async (scope) => {

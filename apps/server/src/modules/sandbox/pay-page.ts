@@ -8,6 +8,7 @@ import {
   type PayPageLanguage,
   type PayPageTexts,
 } from './pay-page.texts.ts';
+import { sandboxPayPath } from '../channels/index.ts';
 
 // The sandbox channel's hosted test checkout (DESIGN section 6): GET /sandbox/pay/{trade_no} shows it; its
 // Pay and Fail buttons POST result=paid or result=failed (an HTML form) to the same path. The page is one
@@ -41,8 +42,8 @@ export type PayPageInput = {
 
 export type PayPageOutcome = 'payable' | 'paid' | 'failed' | 'closed' | 'expired';
 
-/** Where a collection's sandbox checkout lives; its forms post back to the same path. */
-export const payPagePath = (tradeNo: string): string => `/sandbox/pay/${encodeURIComponent(tradeNo)}`;
+/** Where a collection's sandbox checkout lives (its adapter says); its forms post back to the same path. */
+export const payPagePath = sandboxPayPath;
 
 /** 16 random bytes, base64: a fresh one per response. */
 export const createCspNonce = (): string => randomBytes(16).toString('base64');

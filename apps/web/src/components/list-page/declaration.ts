@@ -104,6 +104,8 @@ export type DrawerSection<Detail> =
     }
   /** Its callbacks and their attempts (`<name>-callbacks`); users with `perm` may resend the latest. */
   | { kind: 'callbacks'; field: Field<Detail>; perm: Perm }
+  /** Its attempts on channels: channel, the channel's reference, outcome, times (`<name>-attempts`). */
+  | { kind: 'attempts'; field: Field<Detail> }
   | { kind: 'custom'; title: string; render: (detail: Detail, context: CellContext) => ReactNode };
 
 export type DetailDeclaration<Detail> = {

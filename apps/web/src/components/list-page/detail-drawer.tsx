@@ -1,6 +1,8 @@
 import { Alert, Descriptions, Divider, Drawer, Empty, Skeleton, Timeline, Typography } from 'antd';
 import type { CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
+import type { ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
 import { CallbackEvents } from '../callback-events.tsx';
+import { ChannelAttempts } from '../channel-attempts.tsx';
 import { DateTime } from '../date-time.tsx';
 import { useHasPerm } from '../has-perm.tsx';
 import { isEmptyCell, renderCell, wordsOf } from './cells.tsx';
@@ -35,6 +37,9 @@ function Section<Detail>({
         useResend={api.useResend}
       />
     );
+  }
+  if (section.kind === 'attempts') {
+    return <ChannelAttempts name={name} attempts={detail[section.field] as ChannelAttempt[]} />;
   }
   if (section.kind === 'custom') {
     return (

@@ -23,7 +23,7 @@ type Order = {
   channel_ref: string | null;
   created_at: string;
 };
-type OrderDetail = Order & { timeline: unknown[]; callbacks: unknown[] };
+type OrderDetail = Order & { timeline: unknown[]; callbacks: unknown[]; attempts: unknown[] };
 
 /**
  * An order's columns: its numbers, amount and fee, status (then `afterStatus`), channel, creation time and
@@ -75,7 +75,10 @@ export const orderFields = <Detail extends Order>(
   { key: 'channelRef', label: 'detail.channelRef', kind: 'text', field: 'channel_ref', copyable: true },
 ];
 
-/** An order's timeline (`detail.steps.<step>`, in these colours) and its callbacks, resent with `perm`. */
+/**
+ * An order's timeline (`detail.steps.<step>`, in these colours), its attempts on channels, and its
+ * callbacks, resent with `perm`.
+ */
 export const orderSections = <Detail extends OrderDetail>(
   colors: Record<string, string>,
   perm: Perm,
@@ -88,6 +91,7 @@ export const orderSections = <Detail extends OrderDetail>(
     steps: 'detail.steps',
     colors,
   },
+  { kind: 'attempts', field: 'attempts' },
   { kind: 'callbacks', field: 'callbacks', perm },
 ];
 

@@ -16,6 +16,7 @@ import {
   tableRows as rows,
   urlFilters,
   attemptRows,
+  channelAttemptRows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -76,6 +77,15 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
     { step: 'paid', at: '2026-03-01T00:31:05Z' },
   ],
   callbacks,
+  attempts: [
+    {
+      channel: 'sandbox',
+      provider_ref: 'SBX4471029388150062',
+      outcome: 'succeeded',
+      created_at: '2026-03-01T00:30:00Z',
+      updated_at: '2026-03-01T00:31:05Z',
+    },
+  ],
 });
 
 let requests: Call[];
@@ -228,6 +238,11 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     expect(timeline.textContent).toContain('2026-03-01 08:30:00Created');
     expect(timeline.textContent).toContain('2026-03-01 08:31:05Paid');
 
+    // Its attempt on the channel: the channel, its reference, how it ended, started and last changed.
+    expect(channelAttemptRows(within(drawer).getByTestId('collection-attempts'))).toEqual([
+      ['sandbox', 'SBX4471029388150062', 'Succeeded', '2026-03-01 08:30:00', '2026-03-01 08:31:05'],
+    ]);
+
     const callbacks = within(drawer).getByTestId('collection-callbacks');
     expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
     expect(within(callbacks).getByText('https://shop.example/notify')).toBeInTheDocument();
@@ -267,6 +282,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     answerDetail = (tradeNo) => ({
       ...detailOf(tradeNo, []),
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+      attempts: [],
     });
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -274,6 +290,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
     const drawer = await screen.findByRole('dialog');
     expect(await within(drawer).findByText('No callback has been sent for this order.')).toBeInTheDocument();
+    expect(within(drawer).getByText('The order has not been sent to a channel.')).toBeInTheDocument();
     expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).not.toBeInTheDocument();
   });
 
@@ -293,5 +310,20 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: '订单状态' }));
     for (const label of ['待支付', '已支付', '失败'])
       expect(await screen.findByTitle(label)).toBeInTheDocument();
+  });
+
+  it("speaks Chinese in the drawer: the order's attempts on channels", async () => {
+    await changeLanguage('zh-cn');
+    answerList = () => page([order('C1')]);
+    answerDetail = (tradeNo) => detailOf(tradeNo, []);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: '详情' }));
+    const attempts = await within(await screen.findByRole('dialog')).findByTestId('collection-attempts');
+    expect(within(attempts).getByText('通道尝试')).toBeInTheDocument();
+    expect(channelAttemptRows(attempts, '通道尝试')).toEqual([
+      ['sandbox', 'SBX4471029388150062', '成功', '2026-03-01 08:30:00', '2026-03-01 08:31:05'],
+    ]);
   });
 });

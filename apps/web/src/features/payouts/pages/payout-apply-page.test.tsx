@@ -83,6 +83,7 @@ const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
   source: 'console',
   timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
   callbacks: [],
+  attempts: [],
   ...overrides,
 });
 

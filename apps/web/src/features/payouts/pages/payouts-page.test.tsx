@@ -13,6 +13,7 @@ import {
   tableRows as rows,
   urlFilters,
   attemptRows,
+  channelAttemptRows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -213,6 +214,15 @@ describe('Send money history', { timeout: 60_000 }, () => {
         { step: 'failed', at: '2026-03-01T00:32:10Z' },
       ],
       callbacks: [failedEvent],
+      attempts: [
+        {
+          channel: 'sandbox-pay',
+          provider_ref: 'SBX4471029388150062',
+          outcome: 'failed',
+          created_at: '2026-03-01T00:30:00Z',
+          updated_at: '2026-03-01T00:32:10Z',
+        },
+      ],
     });
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -250,6 +260,10 @@ describe('Send money history', { timeout: 60_000 }, () => {
       '2026-03-01 08:30:00Created2026-03-01 08:30:01Sent to the bank2026-03-01 08:32:10Failed',
     );
 
+    expect(channelAttemptRows(within(drawer).getByTestId('payout-attempts'))).toEqual([
+      ['sandbox-pay', 'SBX4471029388150062', 'Failed', '2026-03-01 08:30:00', '2026-03-01 08:32:10'],
+    ]);
+
     const callbacks = within(drawer).getByTestId('payout-callbacks');
     expect(within(callbacks).getByText('Payout failed')).toBeInTheDocument();
     expect(within(callbacks).getByText('Given up')).toBeInTheDocument();
@@ -271,6 +285,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
       ...payout(tradeNo, { status: 'failed', failure_reason: 'The receiving account is closed' }),
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       callbacks: [event],
+      attempts: [],
     });
     answerNotify = () => {
       event = {

@@ -1,0 +1,58 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AttemptOrderKind, AttemptOutcome } from '@paydesk/shared/channels/attempts.schemas.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { channelAttempts, channels } from '../../db/schema/index.ts';
+
+export type AttemptRow = typeof channelAttempts.$inferSelect;
+
+export const attemptsRepository = {
+  /**
+   * How the order's latest attempt ended (or where it stands), in the transaction of the order's change.
+   * Undefined when the order has no attempt (one inserted by hand, without its statement).
+   */
+  recordOutcome: async (
+    tx: Tx,
+    order: { kind: AttemptOrderKind; id: number; merchantId: number },
+    set: { outcome: AttemptOutcome; at: Date; channelRef?: string | null; answer?: Record<string, unknown> },
+  ): Promise<AttemptRow | undefined> => {
+    const [row] = await tx
+      .update(channelAttempts)
+      .set({
+        outcome: set.outcome,
+        updatedAt: set.at,
+        ...(set.channelRef ? { channelRef: set.channelRef } : {}),
+        ...(set.answer ? { answerSummary: set.answer } : {}),
+      })
+      .where(
+        eq(
+          channelAttempts.id,
+          sql`(select max(a.id) from channel_attempts a
+                where a.merchant_id = ${order.merchantId} and a.order_kind = ${order.kind} and a.order_id = ${order.id})`,
+        ),
+      )
+      .returning();
+    return row;
+  },
+
+  /** An order's attempts, oldest first, with their channel's code; only the merchant's own. */
+  listOf: (db: DbOrTx, merchantId: number, kind: AttemptOrderKind, orderId: number) =>
+    db
+      .select({
+        channelCode: channels.code,
+        provider: channelAttempts.provider,
+        channelRef: channelAttempts.channelRef,
+        outcome: channelAttempts.outcome,
+        createdAt: channelAttempts.createdAt,
+        updatedAt: channelAttempts.updatedAt,
+      })
+      .from(channelAttempts)
+      .innerJoin(channels, eq(channels.id, channelAttempts.channelId))
+      .where(
+        and(
+          eq(channelAttempts.merchantId, merchantId),
+          eq(channelAttempts.orderKind, kind),
+          eq(channelAttempts.orderId, orderId),
+        ),
+      )
+      .orderBy(asc(channelAttempts.id)),
+};

@@ -1,0 +1,52 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import type { JobQueue, QueueName } from '../../db/jobs.ts';
+import type { ChannelPorts } from './adapters/adapter.ts';
+import { allAdapters } from './adapters/registry.ts';
+import { channelsRepository } from './channels.repository.ts';
+
+// The adapters' own background work (their follow-up jobs): jobs/workers.ts runs every queue an adapter
+// declares through here, and the adapter drives our orders through the ports below, never a service
+// import (the services import the channels module, so the arrow points one way).
+
+type Deps = Omit<ChannelPorts, 'findChannel' | 'send' | 'random'> & {
+  db: Db;
+  jobs: JobQueue;
+  random?: () => number;
+};
+
+export type ChannelJobs = ReturnType<typeof createChannelJobs>;
+
+export function createChannelJobs({
+  db,
+  jobs,
+  random = () => randomInt(0, 1_000_000) / 1_000_000,
+  ...rest
+}: Deps) {
+  const ports: ChannelPorts = {
+    ...rest,
+    random,
+    findChannel: (id) => channelsRepository.findById(db, id),
+    send: (followUp) =>
+      db.transaction((tx) =>
+        jobs.send(
+          tx,
+          followUp.queue,
+          followUp.data,
+          followUp.startAfter ? { startAfter: followUp.startAfter } : {},
+        ),
+      ),
+  };
+  const owners = new Map(allAdapters().flatMap((adapter) => adapter.queues.map((queue) => [queue, adapter])));
+  return {
+    /** The queues the adapters' jobs run on. */
+    queues: [...owners.keys()] as QueueName[],
+    /** One job of an adapter's queue (idempotent: a job may run twice). */
+    run: async (queue: QueueName, data: Record<string, unknown>): Promise<void> => {
+      const adapter = owners.get(queue);
+      if (!adapter) throw new Error(`No channel adapter works the queue ${queue}.`);
+      await adapter.runJob(queue, data, ports);
+    },
+    ports,
+  };
+}
