@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CurrencySchema } from '../money.ts';
+import { ModeSchema } from '../modes/modes.schemas.ts';
 
 export const LoginBodySchema = z.object({
   email: z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.'),
@@ -18,7 +19,15 @@ export const CurrentUserSchema = z.object({
   perms: z.array(z.string()),
   two_factor_enabled: z.boolean(),
   timezone: z.string().nullable(),
-  merchant: z.object({ no: z.string(), name: z.string(), currency: CurrencySchema }),
+  merchant: z.object({
+    no: z.string(),
+    name: z.string(),
+    currency: CurrencySchema,
+    // The mode the console opens in for a user who never chose one (DESIGN 12): test while the merchant has
+    // no open live channel. Absent means live (a server that does not send it yet): optional rather than
+    // .default('live'), whose parsed type would make it required of every server presenting a user.
+    default_mode: ModeSchema.optional(),
+  }),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 
