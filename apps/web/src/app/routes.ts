@@ -24,6 +24,8 @@ export type PageRoute = {
   keepAlive?: false;
   /** Icon of a top-level menu entry. */
   icon?: IconName;
+  /** Real money only (DESIGN 12): in test mode the page says so instead of showing its form or list. */
+  liveOnly?: true;
   load: () => Promise<PageModule>;
 };
 
@@ -100,12 +102,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/recharge/topup',
         titleKey: 'routes:topUp',
         perm: 'topup:create',
+        liveOnly: true,
         load: () => import('../features/top-ups/pages/top-up-page.tsx'),
       },
       {
         path: '/recharge/record',
         titleKey: 'routes:topUpRecord',
         perm: 'topup:view',
+        liveOnly: true,
         load: () => import('../features/top-ups/pages/top-up-record-page.tsx'),
       },
     ],
@@ -120,12 +124,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         path: '/withdrawal/apply',
         titleKey: 'routes:withdrawalApply',
         perm: 'withdrawal:create',
+        liveOnly: true,
         load: () => import('../features/withdrawals/pages/withdrawal-apply-page.tsx'),
       },
       {
         path: '/withdrawal/record',
         titleKey: 'routes:withdrawalRecord',
         perm: 'withdrawal:view',
+        liveOnly: true,
         load: () => import('../features/withdrawals/pages/withdrawal-record-page.tsx'),
       },
     ],
@@ -187,6 +193,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         titleKey: 'routes:ipWhitelist',
         perm: 'ip-whitelist:manage',
         load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
+      },
+      {
+        // Test mode's money and data (DESIGN 12): add test funds, delete all test data. ROOT only; the test
+        // mode band links here too.
+        path: '/setting/test-data',
+        titleKey: 'routes:testData',
+        perm: 'test-data:manage',
+        load: () => import('../features/test-data/pages/test-data-page.tsx'),
       },
     ],
   },

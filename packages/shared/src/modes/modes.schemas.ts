@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BalanceSchema } from '../funds/funds.schemas.ts';
 import { AmountSchema } from '../money.ts';
 
 // Live and test mode (DESIGN 12): every merchant has both, and nothing crosses between them. The access key
@@ -28,3 +29,11 @@ export const TestDataDeletionSchema = z.object({
   finished_at: z.string().nullable(),
 });
 export type TestDataDeletion = z.infer<typeof TestDataDeletionSchema>;
+
+/** POST /api/merchant/test-funds: the test balance after the funds were added. */
+export const TestFundsResponseSchema = z.object({
+  data: BalanceSchema.pick({ currency: true, available: true, locked: true }),
+});
+
+/** GET /api/merchant/test-data/delete. */
+export const TestDataDeletionResponseSchema = z.object({ data: TestDataDeletionSchema });
