@@ -30,7 +30,6 @@ test('the Test mode switch: the band on every page, X-Mode: test on every call, 
   await modeSwitch(page).click();
   await testList;
   await expect(band(page)).toContainText('Test data');
-  await expect(band(page).getByRole('link', { name: 'Manage test data' })).toBeVisible();
 
   // The band stays on every page, and the choice outlives a reload.
   await page.goto('/fund/fundWater');

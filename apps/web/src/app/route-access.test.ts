@@ -111,10 +111,7 @@ describe('the menu', () => {
       ['/setting/paymentPassword', 'routes:paymentPassword'],
       ['/setting/interfaceKey', 'routes:interfaceKey'],
       ['/setting/ipWhitelist', 'routes:ipWhitelist'],
-      // Test mode's data (DESIGN 12): ROOT only.
-      ['/setting/test-data', 'routes:testData'],
     ]);
-    expect(settings(permsFor(['FINANCE']))).not.toContainEqual(['/setting/test-data', 'routes:testData']);
     expect(settings(['ip-whitelist:manage'])).toEqual([['/setting/ipWhitelist', 'routes:ipWhitelist']]);
     expect(settings(permsFor(['FINANCE']))).not.toContainEqual([
       '/setting/ipWhitelist',

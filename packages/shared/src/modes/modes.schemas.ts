@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { BalanceSchema } from '../funds/funds.schemas.ts';
-import { AmountSchema } from '../money.ts';
+import { AmountSchema, CurrencySchema } from '../money.ts';
 
 // Live and test mode (DESIGN 12): every merchant has both, and nothing crosses between them. The access key
 // a gateway call is signed with decides its mode; the console says its mode in the X-Mode header.
@@ -30,9 +29,12 @@ export const TestDataDeletionSchema = z.object({
 });
 export type TestDataDeletion = z.infer<typeof TestDataDeletionSchema>;
 
-/** POST /api/merchant/test-funds: the test balance after the funds were added. */
+/**
+ * POST /api/merchant/test-funds: the test balance after the funds were added (as funds' BalanceSchema has
+ * it; not imported from there, whose list query imports this file through pagination).
+ */
 export const TestFundsResponseSchema = z.object({
-  data: BalanceSchema.pick({ currency: true, available: true, locked: true }),
+  data: z.object({ currency: CurrencySchema, available: z.string(), locked: z.string() }),
 });
 
 /** GET /api/merchant/test-data/delete. */

@@ -10,9 +10,18 @@ import { badRequest, conflict } from '../../lib/errors.ts';
 // The console's mode (DESIGN 12): the X-Mode header of every signed-in call picks the merchant row the call
 // acts for, the live row or its test twin. A twin's id never changes once made, so a process remembers it.
 
+/**
+ * A file the browser fetches by a plain link, which sends no header: an export's download says its mode
+ * in `?mode=` instead (the header wins when both are there).
+ */
+const MODE_IN_QUERY_ROUTES = new Set(['/api/merchant/exports/:id/download']);
+
 /** The mode a console call asks for: absent or `live` is live; anything but live or test is refused. */
 export function modeOfRequest(request: FastifyRequest): Mode {
-  const value = request.headers[MODE_HEADER];
+  const inQuery = MODE_IN_QUERY_ROUTES.has(request.routeOptions.url ?? '')
+    ? (request.query as { mode?: unknown } | undefined)?.mode
+    : undefined;
+  const value = request.headers[MODE_HEADER] ?? inQuery;
   if (value === undefined) return 'live';
   if (isMode(value)) return value;
   throw badRequest('The X-Mode header must be live or test.', ERROR_CODES.modeInvalid);
