@@ -19,7 +19,6 @@ import type { Config, TrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
 import {
   createGuards,
-  registerModeMeta,
   createSessionMemory,
   createSessions,
   registerAuthModule,
@@ -210,15 +209,14 @@ export async function buildApp({
   const db = database.db;
   const sessionMemory = createSessionMemory();
   const sessions = createSessions({ db, config, memory: sessionMemory });
-  const guards = createGuards(db);
-  registerModeMeta(app);
+  const guards = createGuards();
 
   registerSessionLoading(app, { db, memory: sessionMemory });
   registerCsrf(app, { appKey: config.appKey });
 
   healthRoutes(app, { database });
   registerAuthModule(app, { db, config, sessions });
-  registerUsersModule(app, { db, guards });
+  registerUsersModule(app, { guards });
 
   const jobs = createJobRunner(database.jobConnection);
   const storage =

@@ -1,7 +1,6 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import type { Currency, Perm } from '@paydesk/shared';
-import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { merchants, users } from '../db/schema/index.ts';
 import { unauthenticated } from '../lib/errors.ts';
 import { resolveTimeZone } from '../lib/timezone.ts';
@@ -14,14 +13,7 @@ export type MerchantRow = typeof merchants.$inferSelect;
 
 export type AuthContext = {
   user: UserRow;
-  /**
-   * The merchant row of the call's mode (X-Mode, DESIGN 12): the live row, or its test twin, whose company
-   * fields are the live row's. Every object the call reads or makes is this row's.
-   */
   merchant: MerchantRow & { currency: Currency };
-  /** The live row: what belongs to the company and its people (keys' owner, whitelist, security log). */
-  liveMerchant: MerchantRow & { currency: Currency };
-  mode: Mode;
   perms: Perm[];
   sessionId: string;
   /** When this session last confirmed the password (two-factor settings need a recent one). */
@@ -83,14 +75,13 @@ export const clientOf = (request: FastifyRequest): ClientInfo => ({
  * confirmation of its session a list may carry in a statement is in the request's context:
  * plugins/request-context.ts.)
  */
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string; mode: Mode };
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
 
 /** The viewer of a signed-in request: the user's time zone, else the console's X-Timezone header. */
 export function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant, mode } = authOf(request);
+  const { user, merchant } = authOf(request);
   return {
     merchantId: merchant.id,
-    mode,
     currency: merchant.currency,
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
   };

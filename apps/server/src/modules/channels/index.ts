@@ -11,7 +11,6 @@ export {
   closeChannel,
   findChannelById,
   findOpenChannel,
-  hasOpenChannelFor,
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,

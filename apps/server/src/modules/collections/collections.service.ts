@@ -165,14 +165,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
   const payUrlOf = (row: CollectionRow) =>
     row.payUrl === null ? '' : row.payUrl.startsWith('/') ? `${publicUrl}${row.payUrl}` : row.payUrl;
 
-  /** A collection as the gateway answers it, in the mode of the key that asked. */
-  const gatewayView = (row: CollectionRow, livemode: boolean): GatewayCollection => ({
-    ...gatewayFields(row),
-    livemode,
-  });
-
-  /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
-  function gatewayFields(row: CollectionRow): Omit<GatewayCollection, 'livemode'> {
+  function gatewayView(row: CollectionRow): GatewayCollection {
     const currency = row.currency as Currency;
     return {
       trade_no: row.tradeNo,
@@ -402,7 +395,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       refType: 'collection',
       refId: row.id,
       url: row.notifyUrl,
-      data: gatewayFields(row),
+      data: gatewayView(row),
     });
   }
 

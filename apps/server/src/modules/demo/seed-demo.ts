@@ -76,15 +76,14 @@ export async function seedDemo(
   if (await hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
-    const rows = await insertMerchant(tx, {
+    const merchant = await insertMerchant(tx, {
       no: DEMO_MERCHANT_NO,
       name: 'Demo Store',
       currency: 'CNY',
       timezone: 'Asia/Shanghai',
     });
     // Another process seeded it first.
-    if (!rows) return false;
-    const merchant = rows.live;
+    if (!merchant) return false;
     for (const u of DEMO_USERS) {
       await insertUser(tx, {
         merchantId: merchant.id,
@@ -95,43 +94,42 @@ export async function seedDemo(
       });
     }
     await seedFundHistory(tx, merchant.id, now);
-    await seedReceiveMoney(tx, appKey, rows, { currency: 'CNY', timeZone: 'Asia/Shanghai' }, now);
+    await seedReceiveMoney(
+      tx,
+      appKey,
+      { id: merchant.id, no: merchant.no, currency: 'CNY', timeZone: 'Asia/Shanghai' },
+      now,
+    );
     if (files) await seedDemoTopUps(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     for (const other of DEMO_OTHER_MERCHANTS) {
-      const pair = (await insertMerchant(tx, {
+      const row = (await insertMerchant(tx, {
         no: other.no,
         name: other.name,
         currency: other.currency,
         timezone: other.timeZone,
       }))!;
       await insertUser(tx, {
-        merchantId: pair.live.id,
+        merchantId: row.id,
         email: other.email,
         name: `${other.name} admin`,
         passwordHash,
         roles: ['ROOT'],
       });
-      await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
+      await seedReceiveMoney(
+        tx,
+        appKey,
+        { id: row.id, no: row.no, currency: other.currency, timeZone: other.timeZone },
+        now,
+      );
     }
     return true;
   });
 }
 
-/**
- * The merchant's sandbox history: its channels, test key, collections and payouts are test mode's (the
- * sandbox serves test mode only, DESIGN 12), on its test twin; the whitelist is the company's.
- */
-async function seedReceiveMoney(
-  tx: Tx,
-  appKey: Buffer,
-  rows: { live: { id: number; no: string }; test: { id: number } },
-  local: Pick<DemoMerchant, 'currency' | 'timeZone'>,
-  now: Date,
-) {
-  const merchant: DemoMerchant = { id: rows.test.id, no: rows.live.no, ...local };
+async function seedReceiveMoney(tx: Tx, appKey: Buffer, merchant: DemoMerchant, now: Date) {
   const channel = await seedDemoChannels(tx, merchant);
-  await seedDemoAccessKey(tx, appKey, merchant, rows.live.id);
+  await seedDemoAccessKey(tx, appKey, merchant);
   await seedDemoCollections(tx, merchant, channel, now);
   await seedDemoPayouts(tx, merchant, now);
 }

@@ -1,5 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { merchants, operatorActions } from '../../db/schema/index.ts';
 
@@ -12,19 +11,15 @@ export const opsRepository = {
     return row !== undefined;
   },
 
-  /** The merchant's row of that mode (both rows carry its number). */
-  findMerchantByNo: async (db: DbOrTx, no: string, mode: Mode = 'live'): Promise<MerchantRow | undefined> => {
-    const [row] = await db
-      .select()
-      .from(merchants)
-      .where(and(eq(merchants.no, no), eq(merchants.mode, mode)));
+  findMerchantByNo: async (db: DbOrTx, no: string): Promise<MerchantRow | undefined> => {
+    const [row] = await db.select().from(merchants).where(eq(merchants.no, no));
     return row;
   },
 
-  listMerchants: (db: DbOrTx, mode: Mode = 'live'): Promise<MerchantRow[]> =>
-    db.select().from(merchants).where(eq(merchants.mode, mode)).orderBy(asc(merchants.id)),
+  listMerchants: (db: DbOrTx): Promise<MerchantRow[]> =>
+    db.select().from(merchants).orderBy(asc(merchants.id)),
 
-  listMerchantsWithBalances: (db: DbOrTx, mode: Mode = 'live') =>
+  listMerchantsWithBalances: (db: DbOrTx) =>
     db
       .select({
         merchant: merchants,
@@ -34,7 +29,6 @@ export const opsRepository = {
           where a.merchant_id = "merchants"."id" and a.kind = 'merchant_locked'), 0)`.mapWith(BigInt),
       })
       .from(merchants)
-      .where(eq(merchants.mode, mode))
       .orderBy(asc(merchants.id)),
 
   /** The next "M<number>" after the highest one in use (M100001 first). */
@@ -47,25 +41,16 @@ export const opsRepository = {
     return `M${highest + 1n}`;
   },
 
-  /**
-   * A new merchant: its live row and its test twin (DESIGN 12), in the caller's transaction; undefined
-   * when the number is taken.
-   */
   insertMerchant: async (
     db: DbOrTx,
-    values: Omit<typeof merchants.$inferInsert, 'mode' | 'liveMerchantId'>,
-  ): Promise<{ live: MerchantRow; test: MerchantRow } | undefined> => {
-    const [live] = await db
+    values: typeof merchants.$inferInsert,
+  ): Promise<MerchantRow | undefined> => {
+    const [row] = await db
       .insert(merchants)
       .values(values)
-      .onConflictDoNothing({ target: [merchants.no, merchants.mode] })
+      .onConflictDoNothing({ target: merchants.no })
       .returning();
-    if (!live) return undefined;
-    const [test] = await db
-      .insert(merchants)
-      .values({ ...values, mode: 'test', liveMerchantId: live.id })
-      .returning();
-    return { live, test };
+    return row;
   },
 
   /** Claims the idempotency key with a new action; undefined when the key was used before. */

@@ -168,8 +168,7 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 };
 
 /** A payout as the gateway answers it. */
-/** A payout as the gateway and its callbacks show it, but its mode (callbacks add `livemode` themselves). */
-export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemode'> {
+export function payoutGatewayView(row: PayoutRow): GatewayPayout {
   const currency = row.currency as Currency;
   return {
     trade_no: row.tradeNo,
@@ -187,16 +186,10 @@ export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemo
   };
 }
 
-/** A payout as the gateway answers it, in the mode of the key that asked. */
-export const payoutGatewayView = (row: PayoutRow, livemode: boolean): GatewayPayout => ({
-  ...payoutGatewayFields(row),
-  livemode,
-});
-
 /** A payout as the console shows it (the list and the detail). */
 export function payoutView(row: PayoutRow): Payout {
   return {
-    ...payoutGatewayFields(row),
+    ...payoutGatewayView(row),
     account_type: row.accountType as AccountType,
     bank_code: row.bankCode,
     bank_name: row.bankName,
@@ -624,7 +617,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
           refType: 'payout',
           refId: updated.id,
           url: updated.notifyUrl,
-          data: payoutGatewayFields(updated),
+          data: gatewayView(updated),
         });
       }
       return updated;

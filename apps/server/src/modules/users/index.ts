@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { DbOrTx } from '../../db/client.ts';
 import type { Guards } from '../../plugins/auth-context.ts';
 import { usersRoutes } from './users.routes.ts';
 
@@ -15,6 +14,6 @@ export {
   updateUser,
 } from './users.service.ts';
 
-export function registerUsersModule(app: FastifyInstance, deps: { db: DbOrTx; guards: Guards }): void {
-  usersRoutes(app, deps);
+export function registerUsersModule(app: FastifyInstance, { guards }: { guards: Guards }): void {
+  usersRoutes(app, { guards });
 }
