@@ -1,4 +1,4 @@
-import { Alert, Button, Form, type FormInstance, type FormProps, Typography } from 'antd';
+import { Alert, Button, Form, type FormInstance, type FormProps, Modal, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import type { Currency } from '@paydesk/shared/money.ts';
 import type { HttpError } from '../lib/http.ts';
@@ -120,5 +120,49 @@ export function SubmitRow({
         </Button>
       </Form.Item>
     </>
+  );
+}
+
+/**
+ * The last look before money moves: what is about to be sent, confirmed with `okText` (Send, Withdraw).
+ * Closing it sends nothing; it cannot be closed by a click beside it, so no order is lost to a stray click.
+ */
+export function ConfirmSendModal({
+  open,
+  title,
+  okText,
+  cancelText,
+  onOk,
+  onCancel,
+  loading,
+  width = 560,
+  children,
+}: {
+  open: boolean;
+  title: ReactNode;
+  okText: ReactNode;
+  cancelText: ReactNode;
+  onOk: () => void;
+  onCancel: () => void;
+  loading: boolean;
+  width?: number;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={okText}
+      cancelText={cancelText}
+      onOk={onOk}
+      onCancel={onCancel}
+      confirmLoading={loading}
+      mask={{ closable: false }}
+      destroyOnHidden
+      centered
+      width={width}
+    >
+      {children}
+    </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { SendOutlined } from '@ant-design/icons';
-import { Alert, App, Form, type FormRule, Input, Modal, Radio, Select } from 'antd';
+import { Alert, App, Form, type FormRule, Input, Radio, Select } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import {
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import {
   AvailableItem,
+  ConfirmSendModal,
   FigureItem,
   MONEY_FORM_LAYOUT,
   SubmitRow,
@@ -345,33 +346,25 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
           {t('form.submit')}
         </SubmitRow>
       </Form>
-      <Modal
+      <ConfirmSendModal
         open={review !== null}
         title={t('confirm.title')}
         okText={t('confirm.ok')}
         cancelText={t('cancel')}
         onOk={() => review && void send(review.body, review.channel)}
         onCancel={() => setReview(null)}
-        confirmLoading={create.isPending}
-        mask={{ closable: false }}
-        destroyOnHidden
-        centered
-        width={560}
+        loading={create.isPending}
       >
         {review && <PayoutSummary body={review.body} channel={review.channel} />}
-      </Modal>
-      <Modal
+      </ConfirmSendModal>
+      <ConfirmSendModal
         open={duplicate !== null}
         title={t('duplicate.title')}
         okText={t('duplicate.ok')}
         cancelText={t('cancel')}
         onOk={() => duplicate && void send(duplicate.body, duplicate.channel)}
         onCancel={() => setDuplicate(null)}
-        confirmLoading={create.isPending}
-        mask={{ closable: false }}
-        destroyOnHidden
-        centered
-        width={560}
+        loading={create.isPending}
       >
         {duplicate && (
           <>
@@ -379,7 +372,7 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
             <PayoutSummary body={duplicate.body} channel={duplicate.channel} />
           </>
         )}
-      </Modal>
+      </ConfirmSendModal>
     </>
   );
 }

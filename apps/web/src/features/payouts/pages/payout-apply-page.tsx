@@ -1,11 +1,9 @@
-import { CustomerServiceOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Result, Skeleton } from 'antd';
+import { CustomerServiceOutlined } from '@ant-design/icons';
+import { Button, Empty } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useHasPerm } from '../../../components/has-perm.tsx';
-import { PageContainer } from '../../../components/page-container.tsx';
-import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
-import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
+import { MoneyFormPage } from '../../../components/money-form-page.tsx';
 import { usePayoutChannels } from '../api/get-payout-channels.ts';
 import { PayoutForm } from '../components/payout-form.tsx';
 
@@ -34,34 +32,17 @@ function NoChannels() {
   );
 }
 
-/** Send money > Send money: a bank payout from the available balance. */
+/** Send money > Send money: a bank payout from the available balance (both factors needed). */
 export default function PayoutApplyPage() {
-  const { t } = useTranslation(['payouts', 'routes']);
-  const channels = usePayoutChannels();
-  const user = useCurrentUser();
-
-  let body;
-  if (channels.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
-  else if (channels.isError) {
-    body = (
-      <Result
-        status="warning"
-        title={t('loadFailed')}
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void channels.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      />
-    );
-  } else if (channels.data.channels.length === 0) body = <NoChannels />;
-  // Payouts need both factors: without two-factor the server refuses whatever is typed.
-  else if (user && !user.two_factor_enabled) body = <TwoFactorRequired />;
-  else body = <PayoutForm channels={channels.data} />;
-
+  const { t } = useTranslation('routes');
   return (
-    <PageContainer title={t('routes:transfersApply')}>
-      <Card>{body}</Card>
-    </PageContainer>
+    <MoneyFormPage
+      title={t('transfersApply')}
+      namespace="payouts"
+      options={usePayoutChannels()}
+      needsTwoFactor
+      unavailable={(channels) => (channels.channels.length === 0 ? <NoChannels /> : null)}
+      form={(channels) => <PayoutForm channels={channels} />}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { WalletOutlined } from '@ant-design/icons';
-import { Alert, App, Descriptions, Form, type FormRule, Input, Modal, Radio, Select, Typography } from 'antd';
+import { Alert, App, Descriptions, Form, type FormRule, Input, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { usdtToLocalMinor } from '@paydesk/shared/withdrawals/withdrawal-amount.
 import type { CreateWithdrawalBody, WalletNetwork } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import {
   AvailableItem,
+  ConfirmSendModal,
   FigureItem,
   MONEY_FORM_LABEL_WIDTH,
   MONEY_FORM_LAYOUT,
@@ -232,17 +233,14 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
           {t('form.submit')}
         </SubmitRow>
       </Form>
-      <Modal
+      <ConfirmSendModal
         open={review !== null}
         title={t('confirm.title')}
         okText={t('confirm.ok')}
         cancelText={t('cancel')}
         onOk={() => review && void send(review)}
         onCancel={() => setReview(null)}
-        confirmLoading={create.isPending}
-        mask={{ closable: false }}
-        destroyOnHidden
-        centered
+        loading={create.isPending}
         width={600}
       >
         {review && (
@@ -277,7 +275,7 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
             />
           </>
         )}
-      </Modal>
+      </ConfirmSendModal>
     </>
   );
 }
