@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
 import {
@@ -29,7 +29,7 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
-import { orderDaySeries } from '../lists/index.ts';
+import { orderDashboard } from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -256,34 +256,8 @@ export const collectionsRepository = {
     return row;
   },
 
-  /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
-  daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>
-    orderDaySeries(db, collections, merchantId, days),
-
-  /** Today's figures: orders created in [from, to) and the paid ones among them. */
-  dayFigures: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {
-    const [row] = await db
-      .select({
-        orders: sql<number>`count(*)::int`,
-        paid: sql<number>`count(*) filter (where ${collections.status} = 'paid')::int`,
-        finished: sql<number>`count(*) filter (where ${collections.status} <> 'to_be_paid')::int`,
-        paidAmount: sql<string>`coalesce(sum(${collections.amountMinor}) filter (where ${collections.status} = 'paid'), 0)::text`,
-      })
-      .from(collections)
-      .where(
-        and(
-          eq(collections.merchantId, merchantId),
-          gte(collections.createdAt, from),
-          lt(collections.createdAt, to),
-        ),
-      );
-    return {
-      orders: Number(row.orders),
-      paid: Number(row.paid),
-      finished: Number(row.finished),
-      paidAmountMinor: BigInt(row.paidAmount),
-    };
-  },
+  /** The Dashboard's figures of collections: paid is `paid`, not finished yet is `to_be_paid`. */
+  dashboard: (db: Db) => orderDashboard(db, collections, { paid: ['paid'], open: ['to_be_paid'] }),
 
   ofSettlement: (db: DbOrTx, merchantId: number, settlementId: number) =>
     db

@@ -6,9 +6,7 @@ import {
   feeOf,
   type GatewayCollection,
   type SettlementStatus,
-  type TodayCollection,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { randomInt } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
@@ -87,53 +85,6 @@ export async function withFreshTradeNo<T>(create: () => Promise<T>): Promise<T> 
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-/** A day's order figures as the Dashboard shows them (collections and payouts alike). */
-export function presentDayFigures(
-  figures: { orders: number; paid: number; finished: number; paidAmountMinor: bigint },
-  currency: Currency,
-): TodayCollection {
-  return {
-    paid_amount: fromMinor(figures.paidAmountMinor, currency),
-    paid_count: figures.paid,
-    order_count: figures.orders,
-    // Paid among the finished ones; none finished yet reads as no rate.
-    success_rate: figures.finished === 0 ? null : (figures.paid / figures.finished).toFixed(4),
-    currency,
-  };
-}
-
-/** A local day of the Dashboard's charts: its start and end instants. */
-export type SeriesDay = { day: string; start: Date; end: Date };
-
-/**
- * Each day's orders as the Dashboard's charts show them, from the rows counted by status: the figures of
- * the cards (paid, finished, success rate) and the mix by status. `open` are the statuses not finished yet.
- */
-export function presentDaySeries(
-  rows: { day: string; status: string; orders: number; amountMinor: bigint }[],
-  days: readonly SeriesDay[],
-  rule: { paid: readonly string[]; open: readonly string[] },
-  currency: Currency,
-): DayPoint[] {
-  return days.map(({ day }) => {
-    const mine = rows.filter((r) => r.day === day);
-    const count = (keep: (status: string) => boolean) =>
-      mine.filter((r) => keep(r.status)).reduce((sum, r) => sum + r.orders, 0);
-    const { currency: _currency, ...figures } = presentDayFigures(
-      {
-        orders: count(() => true),
-        paid: count((s) => rule.paid.includes(s)),
-        finished: count((s) => !rule.open.includes(s)),
-        paidAmountMinor: mine
-          .filter((r) => rule.paid.includes(r.status))
-          .reduce((sum, r) => sum + r.amountMinor, 0n),
-      },
-      currency,
-    );
-    return { date: day, ...figures, statuses: Object.fromEntries(mine.map((r) => [r.status, r.orders])) };
-  });
-}
 
 /** An order as the console shows it (the list and the detail). */
 export function collectionView(row: CollectionRow, settlementNo: string | null = null): Collection {
@@ -460,14 +411,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     return { ...collectionView(row, settlementNo), timeline, callbacks: events, attempts };
   }
 
-  async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
-    return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
-  }
-
-  async function series(viewer: Viewer, days: readonly SeriesDay[]): Promise<DayPoint[]> {
-    const rows = await repo.daySeries(db, viewer.merchantId, [...days]);
-    return presentDaySeries(rows, days, { paid: ['paid'], open: ['to_be_paid'] }, viewer.currency);
-  }
+  const { today, series } = repo.dashboard(db);
 
   /** Any merchant's order by its number (a channel's checkout page and its adapter's jobs). */
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);

@@ -18,9 +18,6 @@ export {
   type CollectionsService,
   markCollectionsSettled,
   newTradeNo,
-  presentDayFigures,
-  presentDaySeries,
-  type SeriesDay,
   seedCollectionRow,
   withFreshTradeNo,
 } from './collections.service.ts';

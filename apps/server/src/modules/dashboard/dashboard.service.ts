@@ -2,7 +2,8 @@ import { hasPerm, type Perm } from '@paydesk/shared';
 import { DASHBOARD_SERIES_DAYS, type Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
-import type { CollectionsService, SeriesDay } from '../collections/index.ts';
+import type { CollectionsService } from '../collections/index.ts';
+import type { SeriesDay } from '../lists/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 
 /** The last `count` local days up to today, oldest first, each with the instants it spans in the zone. */

@@ -16,6 +16,15 @@ export {
   type OrderList,
   orderRollup,
 } from './list-kit.ts';
+export {
+  type DayFigures,
+  type DayRule,
+  orderDashboard,
+  orderDayFigures,
+  presentDayFigures,
+  presentDaySeries,
+  type SeriesDay,
+} from './order-dashboard.ts';
 export { channelRefColumn, orderColumns, orderListParts } from './order-list.ts';
 export { listPage, type ListTable, newestFirst, type Position } from './keyset.ts';
 export {

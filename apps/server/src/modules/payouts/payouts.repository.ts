@@ -12,7 +12,6 @@ import {
   rowOf,
 } from '../../db/rows.ts';
 import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
-import { orderDaySeries } from '../lists/index.ts';
 import {
   attemptInsertCte,
   type ChannelRow,
@@ -31,6 +30,7 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
+import { orderDashboard } from '../lists/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
@@ -434,30 +434,9 @@ export const payoutsRepository = {
     return row;
   },
 
-  /** Orders created on each local day, counted and summed by status (the Dashboard's charts). */
-  daySeries: (db: DbOrTx, merchantId: number, days: { day: string; start: Date; end: Date }[]) =>
-    orderDaySeries(db, payouts, merchantId, days),
-
-  /** Today's figures: payouts created in [from, to); paid = succeeded among them. */
-  dayFigures: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {
-    const [row] = await db
-      .select({
-        orders: sql<number>`count(*)::int`,
-        paid: sql<number>`count(*) filter (where ${payouts.status} in ('success', 'refund_received'))::int`,
-        finished: sql<number>`count(*) filter (where ${payouts.status} not in ('pending', 'processing'))::int`,
-        paidAmount: sql<string>`coalesce(sum(${payouts.amountMinor}) filter (where ${payouts.status} in ('success', 'refund_received')), 0)::text`,
-      })
-      .from(payouts)
-      .where(
-        and(eq(payouts.merchantId, merchantId), gte(payouts.createdAt, from), lt(payouts.createdAt, to)),
-      );
-    return {
-      orders: Number(row.orders),
-      paid: Number(row.paid),
-      finished: Number(row.finished),
-      paidAmountMinor: BigInt(row.paidAmount),
-    };
-  },
+  /** The Dashboard's figures of payouts: paid is a success (a refund later counts too), not finished is pending. */
+  dashboard: (db: Db) =>
+    orderDashboard(db, payouts, { paid: ['success', 'refund_received'], open: ['pending', 'processing'] }),
 
   // ---- Idempotency keys: stored in the transaction that creates the payout, so a key has an answer
   // exactly when its payout (or its refusal) committed; a crash in between leaves neither.

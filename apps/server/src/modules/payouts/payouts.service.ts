@@ -1,9 +1,5 @@
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
-import {
-  type CallbackEventType,
-  feeOf,
-  type TodayCollection,
-} from '@paydesk/shared/collections/collections.schemas.ts';
+import { type CallbackEventType, feeOf } from '@paydesk/shared/collections/collections.schemas.ts';
 import { maskAccount, payeeIssues } from '@paydesk/shared/payouts/bank-rules.ts';
 import {
   type AccountType,
@@ -30,14 +26,7 @@ import {
   recordAttemptOutcome,
   takesNewOrders,
 } from '../channels/index.ts';
-import {
-  newTradeNo,
-  presentDayFigures,
-  presentDaySeries,
-  type SeriesDay,
-  withFreshTradeNo,
-} from '../collections/index.ts';
-import type { DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type KeyAnswer,
@@ -690,19 +679,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
     return { ...consoleView(row), timeline, callbacks: events, attempts };
   }
 
-  async function today(viewer: Viewer, day: { from: Date; to: Date }): Promise<TodayCollection> {
-    return presentDayFigures(await repo.dayFigures(db, viewer.merchantId, day.from, day.to), viewer.currency);
-  }
-
-  async function series(viewer: Viewer, days: readonly SeriesDay[]): Promise<DayPoint[]> {
-    const rows = await repo.daySeries(db, viewer.merchantId, [...days]);
-    return presentDaySeries(
-      rows,
-      days,
-      { paid: ['success', 'refund_received'], open: ['pending', 'processing'] },
-      viewer.currency,
-    );
-  }
+  const { today, series } = repo.dashboard(db);
 
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
 
