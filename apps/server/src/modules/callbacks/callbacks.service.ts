@@ -178,6 +178,15 @@ export function createCallbacksService(deps: Deps) {
   return { enqueue, attempt, resend, eventsOf };
 }
 
+/** When the merchant's server first took one of these callbacks (a 2xx answer), for an order's timeline. */
+export function firstDelivery(events: readonly CallbackEvent[]): string | undefined {
+  return events
+    .flatMap((e) =>
+      e.attempts.filter((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300),
+    )
+    .at(0)?.created_at;
+}
+
 export function presentEvent(
   event: CallbackEventRow,
   attempts: {

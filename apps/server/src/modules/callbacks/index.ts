@@ -3,5 +3,6 @@ export {
   createCallbacksService,
   type CallbacksService,
   type EnqueueInput,
+  firstDelivery,
   type MerchantCallbackSettings,
 } from './callbacks.service.ts';

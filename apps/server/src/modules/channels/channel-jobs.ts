@@ -1,13 +1,28 @@
 import { randomInt } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
-import type { JobQueue, QueueName } from '../../db/jobs.ts';
-import type { ChannelPorts } from './adapters/adapter.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import type { JobInsert, JobQueue, QueueName } from '../../db/jobs.ts';
+import type { ChannelPorts, FollowUp } from './adapters/adapter.ts';
 import { allAdapters } from './adapters/registry.ts';
 import { channelsRepository } from './channels.repository.ts';
 
 // The adapters' own background work (their follow-up jobs): jobs/workers.ts runs every queue an adapter
 // declares through here, and the adapter drives our orders through the ports below, never a service
 // import (the services import the channels module, so the arrow points one way).
+
+const optionsOf = (followUp: FollowUp) => (followUp.startAfter ? { startAfter: followUp.startAfter } : {});
+
+/** Sends an adapter's follow-up job, if it asked for one, in the transaction of the order that caused it. */
+export async function sendFollowUp(jobs: JobQueue, tx: Tx, followUp: FollowUp | undefined): Promise<void> {
+  if (followUp) await jobs.send(tx, followUp.queue, followUp.data, optionsOf(followUp));
+}
+
+/** The statement that sends the follow-up job, for an order written by one statement of its own. */
+export async function followUpInsert(
+  jobs: JobQueue,
+  followUp: FollowUp | undefined,
+): Promise<JobInsert | undefined> {
+  return followUp ? jobs.insertOf(followUp.queue, followUp.data, optionsOf(followUp)) : undefined;
+}
 
 type Deps = Omit<ChannelPorts, 'findChannel' | 'send' | 'random'> & {
   db: Db;
@@ -27,15 +42,7 @@ export function createChannelJobs({
     ...rest,
     random,
     findChannel: (id) => channelsRepository.findById(db, id),
-    send: (followUp) =>
-      db.transaction((tx) =>
-        jobs.send(
-          tx,
-          followUp.queue,
-          followUp.data,
-          followUp.startAfter ? { startAfter: followUp.startAfter } : {},
-        ),
-      ),
+    send: (followUp) => db.transaction((tx) => sendFollowUp(jobs, tx, followUp)),
   };
   const owners = new Map(allAdapters().flatMap((adapter) => adapter.queues.map((queue) => [queue, adapter])));
   return {

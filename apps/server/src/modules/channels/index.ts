@@ -37,7 +37,7 @@ export {
 } from './adapters/registry.ts';
 // The sandbox's checkout page (modules/sandbox) and its operator's sandbox:complete use its own numbers.
 export { newSandboxReference, sandboxPayPath } from './adapters/sandbox/index.ts';
-export { createChannelJobs, type ChannelJobs } from './channel-jobs.ts';
+export { createChannelJobs, type ChannelJobs, followUpInsert, sendFollowUp } from './channel-jobs.ts';
 // The SQL of the attempt an order's one-statement write inserts with it, not a repository.
 export { attemptInsertCte } from './attempts.sql.ts';
 // SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.

@@ -29,7 +29,7 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
-import { orderDashboard } from '../lists/index.ts';
+import { orderDashboard, orderOfMerchant } from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -189,21 +189,9 @@ export const collectionsRepository = {
     // Calls that arrive together share one statement and one commit (group commit, createBatcher).
     claimingBatcher(db, givenKeys(row).join(',')).submit({ row, seen, firstOpen, claim }),
 
-  findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {
-    const [row] = await db
-      .select()
-      .from(collections)
-      .where(and(eq(collections.merchantId, merchantId), eq(collections.tradeNo, tradeNo)));
-    return row;
-  },
-
-  findByOutTradeNo: async (db: DbOrTx, merchantId: number, outTradeNo: string) => {
-    const [row] = await db
-      .select()
-      .from(collections)
-      .where(and(eq(collections.merchantId, merchantId), eq(collections.outTradeNo, outTradeNo)));
-    return row;
-  },
+  /** The merchant's order by our number or its own (another merchant's reads as none). */
+  findOfMerchant: (db: DbOrTx, merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) =>
+    orderOfMerchant(db, collections, merchantId, ref),
 
   merchantOf: async (db: DbOrTx, merchantId: number) => {
     const [row] = await db

@@ -12,7 +12,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import type { CallbacksService } from '../callbacks/index.ts';
+import { type CallbacksService, firstDelivery } from '../callbacks/index.ts';
 import type { DeferredClaim } from '../gateway/index.ts';
 import {
   adapterFor,
@@ -24,6 +24,7 @@ import {
   findOpenChannel,
   recordAttemptOutcome,
   takesNewOrders,
+  sendFollowUp,
 } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
@@ -224,14 +225,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       transactionWithRetry(db, async (tx) => {
         const row = await saved(await repo.insert(tx, order.values()), tx);
         const { followUp } = order.start(row.tradeNo);
-        if (followUp) {
-          await jobs.send(
-            tx,
-            followUp.queue,
-            followUp.data,
-            followUp.startAfter ? { startAfter: followUp.startAfter } : {},
-          );
-        }
+        await sendFollowUp(jobs, tx, followUp);
         return row;
       }),
     );
@@ -289,7 +283,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
 
   /** A 409 naming the order that already has the merchant's number. */
   async function outTradeNoTaken(db: DbOrTx, merchantId: number, body: CreateCollectionBody): Promise<never> {
-    const existing = await repo.findByOutTradeNo(db, merchantId, body.out_trade_no);
+    const existing = await repo.findOfMerchant(db, merchantId, { outTradeNo: body.out_trade_no });
     throw new AppError(409, `The merchant order number ${body.out_trade_no} is already used.`, {
       code: ERROR_CODES.outTradeNoTaken,
       fields: { trade_no: existing?.tradeNo ?? null },
@@ -376,11 +370,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
   }
 
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
-    const row = ref.tradeNo
-      ? await repo.findByTradeNo(db, merchantId, ref.tradeNo)
-      : ref.outTradeNo
-        ? await repo.findByOutTradeNo(db, merchantId, ref.outTradeNo)
-        : undefined;
+    const row = await repo.findOfMerchant(db, merchantId, ref);
     // Another merchant's order reads as one that does not exist.
     if (!row) throw notFound('The order was not found.');
     return row;
@@ -400,10 +390,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     if (row.paidAt) timeline.push({ step: 'paid', at: row.paidAt.toISOString() });
     if (row.finishedAt)
       timeline.push({ step: row.status as 'failed' | 'closed', at: row.finishedAt.toISOString() });
-    const delivered = events.flatMap((e) =>
-      e.attempts.filter((a) => a.status_code !== null && a.status_code < 300 && a.status_code >= 200),
-    );
-    if (delivered[0]) timeline.push({ step: 'notified', at: delivered[0].created_at });
+    const notified = firstDelivery(events);
+    if (notified) timeline.push({ step: 'notified', at: notified });
     if (row.settledAt) timeline.push({ step: 'settled', at: row.settledAt.toISOString() });
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;

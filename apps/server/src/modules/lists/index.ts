@@ -25,7 +25,7 @@ export {
   presentDaySeries,
   type SeriesDay,
 } from './order-dashboard.ts';
-export { channelRefColumn, orderColumns, orderListParts } from './order-list.ts';
+export { channelRefColumn, orderColumns, orderListParts, orderOfMerchant } from './order-list.ts';
 export { listPage, type ListTable, newestFirst, type Position } from './keyset.ts';
 export {
   type Bound,

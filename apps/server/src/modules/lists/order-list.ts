@@ -1,3 +1,5 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
 import type { ExportColumn } from '../exports/index.ts';
 import { orderRollup } from './list-kit.ts';
 import type { OrderTable } from './order-rollups.ts';
@@ -62,3 +64,24 @@ export const orderColumns = <R extends OrderRow>(): ExportColumn<R>[] => [
   },
   { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
 ];
+
+/** An order of this merchant by our number or by the merchant's own; another merchant's is none. */
+export async function orderOfMerchant<T extends OrderTable>(
+  db: DbOrTx,
+  table: T,
+  merchantId: number,
+  ref: { tradeNo?: string; outTradeNo?: string },
+): Promise<T['$inferSelect'] | undefined> {
+  const number =
+    ref.tradeNo !== undefined
+      ? eq(table.tradeNo, ref.tradeNo)
+      : ref.outTradeNo !== undefined
+        ? eq(table.outTradeNo, ref.outTradeNo)
+        : undefined;
+  if (!number) return undefined;
+  const [row] = await db
+    .select()
+    .from(table as OrderTable)
+    .where(and(eq(table.merchantId, merchantId), number));
+  return row as T['$inferSelect'] | undefined;
+}

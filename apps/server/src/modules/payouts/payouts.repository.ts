@@ -30,7 +30,7 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
-import { orderDashboard } from '../lists/index.ts';
+import { orderDashboard, orderOfMerchant } from '../lists/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
@@ -374,21 +374,9 @@ export const payoutsRepository = {
     });
   },
 
-  findByTradeNo: async (db: DbOrTx, merchantId: number, tradeNo: string) => {
-    const [row] = await db
-      .select()
-      .from(payouts)
-      .where(and(eq(payouts.merchantId, merchantId), eq(payouts.tradeNo, tradeNo)));
-    return row;
-  },
-
-  findByOutTradeNo: async (db: DbOrTx, merchantId: number, outTradeNo: string) => {
-    const [row] = await db
-      .select()
-      .from(payouts)
-      .where(and(eq(payouts.merchantId, merchantId), eq(payouts.outTradeNo, outTradeNo)));
-    return row;
-  },
+  /** The merchant's order by our number or its own (another merchant's reads as none). */
+  findOfMerchant: (db: DbOrTx, merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) =>
+    orderOfMerchant(db, payouts, merchantId, ref),
 
   findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
     const [row] = await db.select().from(payouts).where(eq(payouts.tradeNo, tradeNo));

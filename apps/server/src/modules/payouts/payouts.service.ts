@@ -14,7 +14,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import type { CallbacksService } from '../callbacks/index.ts';
+import { type CallbacksService, firstDelivery } from '../callbacks/index.ts';
 import {
   adapterFor,
   type AdapterSettings,
@@ -25,6 +25,8 @@ import {
   PAYOUT_OUTCOMES,
   recordAttemptOutcome,
   takesNewOrders,
+  followUpInsert,
+  sendFollowUp,
 } from '../channels/index.ts';
 import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
@@ -292,7 +294,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
         const values = payout.values();
         const row = await repo.insert(tx, values);
         if (!row) {
-          const existing = await repo.findByOutTradeNo(tx, merchant.id, input.outTradeNo ?? '');
+          const existing = await repo.findOfMerchant(tx, merchant.id, { outTradeNo: input.outTradeNo ?? '' });
           throw new AppError(409, `The merchant order number ${input.outTradeNo} is already used.`, {
             code: ERROR_CODES.outTradeNoTaken,
             fields: { trade_no: existing?.tradeNo ?? null },
@@ -300,14 +302,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
         }
         // Submitted to its channel: the adapter's follow-up job takes it from here.
         const { followUp } = adapterFor(channel.provider).submitPayout(channel, { tradeNo: row.tradeNo });
-        if (followUp) {
-          await jobs.send(
-            tx,
-            followUp.queue,
-            followUp.data,
-            followUp.startAfter ? { startAfter: followUp.startAfter } : {},
-          );
-        }
+        await sendFollowUp(jobs, tx, followUp);
         await inTransaction.beforeHold?.(tx, row);
         // Last: the merchant's balance row is locked from here to the commit only.
         await ledger.hold(tx, {
@@ -405,13 +400,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
       return await withFreshTradeNo(async () => {
         const values = payout.values();
         const { followUp } = adapterFor(seen.provider).submitPayout(seen, { tradeNo: values.tradeNo });
-        const job = followUp
-          ? await jobs.insertOf(
-              followUp.queue,
-              followUp.data,
-              followUp.startAfter ? { startAfter: followUp.startAfter } : {},
-            )
-          : undefined;
+        const job = await followUpInsert(jobs, followUp);
         const key = keyOf?.(asWritten(values));
         return repo.insertHoldingClaiming(db, values, seen, !input.channel, claim.sql, hold, job, key, batch);
       });
@@ -651,11 +640,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
   }
 
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
-    const row = ref.tradeNo
-      ? await repo.findByTradeNo(db, merchantId, ref.tradeNo)
-      : ref.outTradeNo
-        ? await repo.findByOutTradeNo(db, merchantId, ref.outTradeNo)
-        : undefined;
+    const row = await repo.findOfMerchant(db, merchantId, ref);
     if (!row) throw notFound('The payout was not found.');
     return row;
   }
@@ -670,10 +655,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
       timeline.push({ step: finished, at: row.finishedAt.toISOString() });
     }
     if (row.refundedAt) timeline.push({ step: 'refund_received', at: row.refundedAt.toISOString() });
-    const delivered = events.flatMap((e) =>
-      e.attempts.filter((a) => a.status_code !== null && a.status_code >= 200 && a.status_code < 300),
-    );
-    if (delivered[0]) timeline.push({ step: 'notified', at: delivered[0].created_at });
+    const notified = firstDelivery(events);
+    if (notified) timeline.push({ step: 'notified', at: notified });
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const attempts = await attemptsOf(db, merchantId, 'payout', row.id);
     return { ...consoleView(row), timeline, callbacks: events, attempts };
