@@ -1,5 +1,6 @@
 import { Alert, Button, Form, type FormInstance, type FormProps, Modal, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Currency } from '@paydesk/shared/money.ts';
 import type { HttpError } from '../lib/http.ts';
 import { MoneyText } from './money-text.tsx';
@@ -124,45 +125,47 @@ export function SubmitRow({
 }
 
 /**
- * The last look before money moves: what is about to be sent, confirmed with `okText` (Send, Withdraw).
- * Closing it sends nothing; it cannot be closed by a click beside it, so no order is lost to a stray click.
+ * The last look before money moves: `children` shows the `item` about to be sent (open while it is not
+ * null), confirmed with `<namespace>:confirm.ok` (or `okText`). Closing it sends nothing; a click beside it
+ * does not close it, so no order is lost to a stray click.
  */
-export function ConfirmSendModal({
-  open,
+export function ConfirmSendModal<Item>({
+  namespace,
+  item,
+  onSend,
+  onClose,
+  loading,
   title,
   okText,
-  cancelText,
-  onOk,
-  onCancel,
-  loading,
   width = 560,
   children,
 }: {
-  open: boolean;
-  title: ReactNode;
-  okText: ReactNode;
-  cancelText: ReactNode;
-  onOk: () => void;
-  onCancel: () => void;
+  namespace: string;
+  item: Item | null;
+  onSend: (item: Item) => void;
+  onClose: () => void;
   loading: boolean;
+  title?: ReactNode;
+  okText?: ReactNode;
   width?: number;
-  children: ReactNode;
+  children: (item: Item) => ReactNode;
 }) {
+  const { t } = useTranslation(namespace);
   return (
     <Modal
-      open={open}
-      title={title}
-      okText={okText}
-      cancelText={cancelText}
-      onOk={onOk}
-      onCancel={onCancel}
+      open={item !== null}
+      title={title ?? t('confirm.title')}
+      okText={okText ?? t('confirm.ok')}
+      cancelText={t('cancel')}
+      onOk={() => item !== null && onSend(item)}
+      onCancel={onClose}
       confirmLoading={loading}
       mask={{ closable: false }}
       destroyOnHidden
       centered
       width={width}
     >
-      {children}
+      {item !== null && children(item)}
     </Modal>
   );
 }

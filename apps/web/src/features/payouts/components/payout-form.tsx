@@ -347,29 +347,27 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
         </SubmitRow>
       </Form>
       <ConfirmSendModal
-        open={review !== null}
-        title={t('confirm.title')}
-        okText={t('confirm.ok')}
-        cancelText={t('cancel')}
-        onOk={() => review && void send(review.body, review.channel)}
-        onCancel={() => setReview(null)}
+        namespace="payouts"
+        item={review}
+        onSend={(item) => void send(item.body, item.channel)}
+        onClose={() => setReview(null)}
         loading={create.isPending}
       >
-        {review && <PayoutSummary body={review.body} channel={review.channel} />}
+        {(item) => <PayoutSummary body={item.body} channel={item.channel} />}
       </ConfirmSendModal>
       <ConfirmSendModal
-        open={duplicate !== null}
+        namespace="payouts"
+        item={duplicate}
         title={t('duplicate.title')}
         okText={t('duplicate.ok')}
-        cancelText={t('cancel')}
-        onOk={() => duplicate && void send(duplicate.body, duplicate.channel)}
-        onCancel={() => setDuplicate(null)}
+        onSend={(item) => void send(item.body, item.channel)}
+        onClose={() => setDuplicate(null)}
         loading={create.isPending}
       >
-        {duplicate && (
+        {(item) => (
           <>
-            <Alert type="warning" showIcon title={duplicate.text} style={{ marginBottom: 16 }} />
-            <PayoutSummary body={duplicate.body} channel={duplicate.channel} />
+            <Alert type="warning" showIcon title={item.text} style={{ marginBottom: 16 }} />
+            <PayoutSummary body={item.body} channel={item.channel} />
           </>
         )}
       </ConfirmSendModal>

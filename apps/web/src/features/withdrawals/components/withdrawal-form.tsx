@@ -234,16 +234,14 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         </SubmitRow>
       </Form>
       <ConfirmSendModal
-        open={review !== null}
-        title={t('confirm.title')}
-        okText={t('confirm.ok')}
-        cancelText={t('cancel')}
-        onOk={() => review && void send(review)}
-        onCancel={() => setReview(null)}
+        namespace="withdrawal"
+        item={review}
+        onSend={(item) => void send(item)}
+        onClose={() => setReview(null)}
         loading={create.isPending}
         width={600}
       >
-        {review && (
+        {(review) => (
           <>
             <Alert type="warning" showIcon title={t('confirm.warning')} style={{ marginBottom: 16 }} />
             <Descriptions
