@@ -4,7 +4,7 @@ import { DEFAULT_USDT_RATES } from '../../config.ts';
 import type { Tx } from '../../db/client.ts';
 import { newTradeNo } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { seedWithdrawalHold, seedWithdrawalRow } from '../withdrawals/index.ts';
+import { holdWithdrawal, seedWithdrawalRow } from '../withdrawals/index.ts';
 
 type Plan = {
   status: 'pending_review' | 'approved' | 'paid' | 'rejected';
@@ -92,21 +92,11 @@ export async function seedDemoWithdrawals(
       createdAt,
     });
     // Posted at the database's clock, after the rest of the demo history (entries cannot be back-dated).
-    const { hold } = await ledger.hold(tx, {
-      merchantId: merchant.id,
-      type: 'withdrawal',
-      amountMinor: amountLocalMinor + feeLocalMinor,
-      refType: 'withdrawal',
-      refId: String(row.id),
-      refNo: row.withdrawalNo,
-      note: `${step.amount} USDT ${step.network} ${step.address}`,
-      idempotencyKey: `withdrawal:${row.id}:request`,
-    });
-    await seedWithdrawalHold(tx, row.id, hold.id);
+    const { holdId } = await holdWithdrawal(ledger, tx, row);
     if (step.status === 'paid') {
       await ledger.capture(tx, {
         merchantId: merchant.id,
-        holdId: hold.id,
+        holdId,
         feeMinor: feeLocalMinor,
         idempotencyKey: `withdrawal:${row.id}:paid`,
         note: step.txHash,
@@ -115,7 +105,7 @@ export async function seedDemoWithdrawals(
     if (step.status === 'rejected') {
       await ledger.release(tx, {
         merchantId: merchant.id,
-        holdId: hold.id,
+        holdId,
         idempotencyKey: `withdrawal:${row.id}:rejected`,
         note: step.reason,
       });

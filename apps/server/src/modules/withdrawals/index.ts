@@ -11,7 +11,7 @@ export { withdrawalsList } from './withdrawals.list.ts';
 export {
   createWithdrawalsService,
   type Decision,
-  seedWithdrawalHold,
+  holdWithdrawal,
   seedWithdrawalRow,
   type WithdrawalsService,
 } from './withdrawals.service.ts';

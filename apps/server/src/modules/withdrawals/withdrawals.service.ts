@@ -206,18 +206,7 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
         },
       });
       // Last: the merchant's balance row is locked from here to the commit only.
-      const { hold } = await ledger.hold(tx, {
-        merchantId: merchant.id,
-        type: 'withdrawal',
-        amountMinor: amountLocalMinor + feeLocalMinor,
-        refType: 'withdrawal',
-        refId: String(row.id),
-        refNo: row.withdrawalNo,
-        note: `${fromMinor(amountMinor, USDT)} USDT ${row.network} ${row.address}`,
-        idempotencyKey: holdKey(row.id),
-      });
-      await repo.setHold(tx, row.id, hold.id);
-      return { ...row, holdId: hold.id };
+      return holdWithdrawal(ledger, tx, row);
     });
   }
 
@@ -322,6 +311,28 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
   return { options, check, request, findForMerchant, findAny, decide, listForOps, present };
 }
 
-/** The demo seed's history: withdrawals written as they ended, with their holds. */
+/**
+ * Holds a new withdrawal's amount and fee in the merchant's currency (its request's ledger entry) and keeps
+ * the hold on the row; the demo seed's history holds its withdrawals the same way.
+ */
+export async function holdWithdrawal(
+  ledger: Pick<Ledger, 'hold'>,
+  tx: Tx,
+  row: WithdrawalRow,
+): Promise<WithdrawalRow & { holdId: number }> {
+  const { hold } = await ledger.hold(tx, {
+    merchantId: row.merchantId,
+    type: 'withdrawal',
+    amountMinor: row.amountLocalMinor + row.feeLocalMinor,
+    refType: 'withdrawal',
+    refId: String(row.id),
+    refNo: row.withdrawalNo,
+    note: `${fromMinor(row.amountUsdtMinor, USDT)} USDT ${row.network} ${row.address}`,
+    idempotencyKey: holdKey(row.id),
+  });
+  await repo.setHold(tx, row.id, hold.id);
+  return { ...row, holdId: hold.id };
+}
+
+/** The demo seed's history: withdrawals written as they ended (held with holdWithdrawal). */
 export const seedWithdrawalRow = repo.insert;
-export const seedWithdrawalHold = repo.setHold;
