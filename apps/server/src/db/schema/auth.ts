@@ -3,6 +3,7 @@ import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from '
 import { SECURITY_EVENT_TYPES } from '@paydesk/shared/security/security.schemas.ts';
 import { quotedList } from './sql-lists.ts';
 import { merchants, users } from './merchants.ts';
+import { idColumn } from './columns.ts';
 
 /** Sessions live in the database so any number of server processes share them. */
 export const sessions = pgTable(
@@ -46,7 +47,7 @@ export const rateLimits = pgTable(
 export const securityEvents = pgTable(
   'security_events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
     /** login, login_failed, two_factor_enabled, ... (modules/security). */

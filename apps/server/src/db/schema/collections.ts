@@ -26,8 +26,8 @@ import {
   SETTLEMENT_STATUSES,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { journalEntries } from './ledger.ts';
-import { merchants } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Receive money (DESIGN sections 4 and 6): channels, collection orders, settlement batches, the callback
 // outbox and its delivery log, and the gateway's nonces.
@@ -35,14 +35,18 @@ import { quotedList } from './sql-lists.ts';
 export const CHANNEL_PROVIDERS = PROVIDERS;
 export const SANDBOX_MODES = ['manual', 'auto'] as const;
 
+/** The channel a row is about (an order's, a settlement's, an attempt's). */
+export const channelIdColumn = () =>
+  bigint('channel_id', { mode: 'number' })
+    .notNull()
+    .references(() => channels.id);
+
 /** A channel opened for one merchant by an operator. */
 export const channels = pgTable(
   'channels',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     /** What merchants send as `channel`; the ledger's clearing account is keyed by it. */
     code: text('code').notNull(),
     kind: text('kind').notNull(),
@@ -104,16 +108,12 @@ export const channels = pgTable(
 export const channelAttempts = pgTable(
   'channel_attempts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     orderKind: text('order_kind').notNull(),
     /** collections.id or payouts.id, by order_kind. */
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
-    channelId: bigint('channel_id', { mode: 'number' })
-      .notNull()
-      .references(() => channels.id),
+    merchantId: merchantIdColumn(),
+    channelId: channelIdColumn(),
     provider: text('provider').notNull(),
     /** The provider's own number for the order on this attempt. */
     channelRef: text('channel_ref'),
@@ -136,14 +136,10 @@ export const channelAttempts = pgTable(
 export const settlements = pgTable(
   'settlements',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     settlementNo: text('settlement_no').notNull().unique(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
-    channelId: bigint('channel_id', { mode: 'number' })
-      .notNull()
-      .references(() => channels.id),
+    merchantId: merchantIdColumn(),
+    channelId: channelIdColumn(),
     channelCode: text('channel_code').notNull(),
     cycle: text('cycle').notNull(),
     /** The merchant-local day whose paid orders it settles (T+1), or the day it ran (T+0). */
@@ -183,13 +179,9 @@ export const settlements = pgTable(
 export const collections = pgTable(
   'collections',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
-    channelId: bigint('channel_id', { mode: 'number' })
-      .notNull()
-      .references(() => channels.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
+    channelId: channelIdColumn(),
     channelCode: text('channel_code').notNull(),
     tradeNo: text('trade_no').notNull().unique(),
     outTradeNo: text('out_trade_no').notNull(),
@@ -259,9 +251,7 @@ export const callbackEvents = pgTable(
   {
     /** The Standard Webhooks `webhook-id`: the same on every attempt. */
     id: text('id').primaryKey(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     type: text('type').notNull(),
     refType: text('ref_type').notNull(),
     refId: bigint('ref_id', { mode: 'number' }).notNull(),
@@ -306,9 +296,7 @@ export const callbackAttempts = pgTable(
 export const gatewayNonces = pgTable(
   'gateway_nonces',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     nonce: text('nonce').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,18 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { EXPORT_FORMATS, EXPORT_STATUSES } from '@paydesk/shared/exports/exports.schemas.ts';
-import { merchants, users } from './merchants.ts';
+import { users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Offline exports (DESIGN sections 2, 4 and 9): one row per task, run by the export.run job.
 
 export const exportTasks = pgTable(
   'export_tasks',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id),

@@ -9,6 +9,7 @@ import {
 } from '@paydesk/shared/funds/funds.schemas.ts';
 import { merchants } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Written only by modules/ledger (DESIGN section 3); a lint rule refuses writes from anywhere else.
 
@@ -19,7 +20,7 @@ import { quotedList } from './sql-lists.ts';
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     code: text('code').notNull().unique(),
     kind: text('kind').notNull(),
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
@@ -52,7 +53,7 @@ export const ledgerAccounts = pgTable(
 export const journalEntries = pgTable(
   'journal_entries',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     type: text('type').notNull(),
     /** The merchant whose money moved (every entry today moves one merchant's money). */
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
@@ -74,7 +75,7 @@ export const journalEntries = pgTable(
 export const postings = pgTable(
   'postings',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     entryId: bigint('entry_id', { mode: 'number' })
       .notNull()
       .references(() => journalEntries.id),
@@ -93,10 +94,8 @@ export const postings = pgTable(
 export const holds = pgTable(
   'holds',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
     /** The fund flow type of the entry that opened it: payout_deduction, withdrawal or funds_frozen. */
     type: text('type').notNull(),
@@ -127,10 +126,8 @@ export const holds = pgTable(
 export const fundFlows = pgTable(
   'fund_flows',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     type: text('type').notNull(),
     /** Signed change to available, minor units. */
     amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
@@ -168,9 +165,7 @@ export const fundFlows = pgTable(
 export const fundFlowHourly = pgTable(
   'fund_flow_hourly',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     type: text('type').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     inMinor: bigint('in_minor', { mode: 'bigint' }).notNull(),
@@ -192,9 +187,7 @@ export const fundFlowHourly = pgTable(
 export const fundFlowDaily = pgTable(
   'fund_flow_daily',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     type: text('type').notNull(),
     day: timestamp('day', { withTimezone: true }).notNull(),
     inMinor: bigint('in_minor', { mode: 'bigint' }).notNull(),
@@ -217,9 +210,7 @@ export const fundFlowDaily = pgTable(
 export const fundFlowMinutely = pgTable(
   'fund_flow_minutely',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     type: text('type').notNull(),
     minute: timestamp('minute', { withTimezone: true }).notNull(),
     inMinor: bigint('in_minor', { mode: 'bigint' }).notNull(),

@@ -3,6 +3,7 @@ import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp } from '
 import { OPERATOR_SCOPES } from '@paydesk/shared/ops/operator-scopes.ts';
 import { merchants } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn } from './columns.ts';
 
 /**
  * Operator API tokens: each carries the operator's name, which every change records, the scopes it may
@@ -11,7 +12,7 @@ import { quotedList } from './sql-lists.ts';
 export const operatorTokens = pgTable(
   'operator_tokens',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     operatorName: text('operator_name').notNull(),
     /** SHA-256 of the token. */
     tokenHash: text('token_hash').notNull().unique(),
@@ -41,7 +42,7 @@ export const operatorTokens = pgTable(
 export const operatorActions = pgTable(
   'operator_actions',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: idColumn(),
     operatorName: text('operator_name').notNull(),
     action: text('action').notNull(),
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants.ts';
+import { merchantIdColumn } from './columns.ts';
 
 /**
  * The lists' sums without reading the orders (DESIGN 8): per kind (collection, payout), merchant, status and
@@ -15,9 +15,7 @@ export const orderHourly = pgTable(
   'order_hourly',
   {
     kind: text('kind').notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     status: text('status').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     slot: smallint('slot').notNull(),
@@ -56,9 +54,7 @@ export const orderDaily = pgTable(
   'order_daily',
   {
     kind: text('kind').notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     status: text('status').notNull(),
     day: timestamp('day', { withTimezone: true }).notNull(),
     orders: bigint('orders', { mode: 'bigint' }).notNull(),
@@ -84,9 +80,7 @@ export const orderMinutely = pgTable(
   'order_minutely',
   {
     kind: text('kind').notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     status: text('status').notNull(),
     minute: timestamp('minute', { withTimezone: true }).notNull(),
     orders: bigint('orders', { mode: 'bigint' }).notNull(),
@@ -123,9 +117,7 @@ export const listHourly = pgTable(
   'list_hourly',
   {
     list: text('list').notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     status: text('status').notNull(),
     facet: text('facet').notNull(),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
@@ -151,9 +143,7 @@ export const listDaily = pgTable(
   'list_daily',
   {
     list: text('list').notNull(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     status: text('status').notNull(),
     facet: text('facet').notNull(),
     day: timestamp('day', { withTimezone: true }).notNull(),

@@ -12,22 +12,19 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { channels } from './collections.ts';
-import { merchants, users } from './merchants.ts';
+import { channelIdColumn } from './collections.ts';
+import { users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Send money (DESIGN sections 3, 4 and 6): payouts and the gateway's idempotency keys.
 
 export const payouts = pgTable(
   'payouts',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
-    channelId: bigint('channel_id', { mode: 'number' })
-      .notNull()
-      .references(() => channels.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
+    channelId: channelIdColumn(),
     channelCode: text('channel_code').notNull(),
     tradeNo: text('trade_no').notNull().unique(),
     outTradeNo: text('out_trade_no').notNull(),
@@ -80,9 +77,7 @@ export const payouts = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     key: text('key').notNull(),
     /** What it was used for, and the SHA-256 of the body: the same key with another body is refused. */
     scope: text('scope').notNull(),

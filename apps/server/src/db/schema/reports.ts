@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { merchants } from './merchants.ts';
+import { merchantIdColumn } from './columns.ts';
 
 /**
  * A merchant's finished days (DESIGN section 3, daily reports), computed once from its fund flows and
@@ -11,9 +11,7 @@ import { merchants } from './merchants.ts';
 export const dailyReports = pgTable(
   'daily_reports',
   {
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantIdColumn(),
     timezone: text('timezone').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     /** The day's [starts_at, ends_at) in UTC. */

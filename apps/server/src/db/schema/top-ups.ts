@@ -6,18 +6,17 @@ import {
   TOP_UP_STATUSES,
   SCREENSHOT_TYPES,
 } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
-import { merchants, users } from './merchants.ts';
+import { users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved (credited) | rejected (with a reason).
 
 export const topUps = pgTable(
   'recharges',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     topUpNo: text('recharge_no').notNull().unique(),
     createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id),
     network: text('network').notNull(),

@@ -3,8 +3,9 @@ import { bigint, boolean, check, index, pgTable, text, timestamp, uniqueIndex } 
 import { CURRENCIES } from '@paydesk/shared';
 import { WALLET_NETWORKS, WITHDRAWAL_STATUSES } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { holds } from './ledger.ts';
-import { merchants, users } from './merchants.ts';
+import { users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
+import { idColumn, merchantIdColumn } from './columns.ts';
 
 // Withdrawals (DESIGN sections 3 and 4): USDT to a merchant's wallet, held in the merchant's currency at
 // the rate frozen on the request, reviewed and paid (or rejected) by an operator.
@@ -12,10 +13,8 @@ import { quotedList } from './sql-lists.ts';
 export const withdrawals = pgTable(
   'withdrawals',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: bigint('merchant_id', { mode: 'number' })
-      .notNull()
-      .references(() => merchants.id),
+    id: idColumn(),
+    merchantId: merchantIdColumn(),
     withdrawalNo: text('withdrawal_no').notNull().unique(),
     createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id),
     status: text('status').notNull().default('pending_review'),
