@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
+  type ExtraConfigColumn,
   check,
   date,
   index,
@@ -175,6 +177,26 @@ export const settlements = pgTable(
   ],
 );
 
+/**
+ * What every order table (collections, payouts) keys and indexes alike: the merchant's own number once per
+ * merchant, and its list's two orders (newest first, and by status).
+ */
+export const orderKeys = (
+  table: string,
+  t: {
+    merchantId: AnyPgColumn;
+    outTradeNo: AnyPgColumn;
+    status: AnyPgColumn;
+    createdAt: ExtraConfigColumn;
+    id: ExtraConfigColumn;
+  },
+) => [
+  unique(`${table}_merchant_out_trade_no_key`).on(t.merchantId, t.outTradeNo),
+  // Built with INCLUDE (amount_minor, fee_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
+  index(`${table}_merchant_created_idx`).on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+  index(`${table}_merchant_status_created_idx`).on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
+];
+
 /** A collection (pay-in) order. */
 export const collections = pgTable(
   'collections',
@@ -211,15 +233,7 @@ export const collections = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique('collections_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
-    // Built with INCLUDE (amount_minor, fee_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
-    index('collections_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index('collections_merchant_status_created_idx').on(
-      t.merchantId,
-      t.status,
-      t.createdAt.desc(),
-      t.id.desc(),
-    ),
+    ...orderKeys('collections', t),
     index('collections_merchant_paid_idx')
       .on(t.merchantId, t.paidAt)
       .where(sql`${t.paidAt} is not null`),

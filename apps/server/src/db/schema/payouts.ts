@@ -1,18 +1,8 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  check,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  unique,
-} from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { channelIdColumn } from './collections.ts';
+import { channelIdColumn, orderKeys } from './collections.ts';
 import { users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
 import { idColumn, merchantIdColumn } from './columns.ts';
@@ -55,10 +45,7 @@ export const payouts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique('payouts_merchant_out_trade_no_key').on(t.merchantId, t.outTradeNo),
-    // Built with INCLUDE (amount_minor, fee_minor) by migration 0022 (drizzle has no INCLUDE): minute-range sums read it alone.
-    index('payouts_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index('payouts_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
+    ...orderKeys('payouts', t),
     index('payouts_merchant_account_idx').on(t.merchantId, t.accountNo, t.createdAt),
     index('payouts_merchant_finished_idx')
       .on(t.merchantId, t.finishedAt)
