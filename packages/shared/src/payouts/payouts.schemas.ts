@@ -168,14 +168,10 @@ export const PayoutListResponseSchema = z.object({
 });
 export type PayoutListResponse = z.infer<typeof PayoutListResponseSchema>;
 
+/** A payout's timeline: created, then each status it reached after pending, then its callback delivered. */
 export const PAYOUT_TIMELINE_STEPS = [
   'created',
-  'processing',
-  'success',
-  'failed',
-  'cancelled',
-  'rejected',
-  'refund_received',
+  ...PAYOUT_STATUSES.filter((status): status is Exclude<PayoutStatus, 'pending'> => status !== 'pending'),
   'notified',
 ] as const;
 
