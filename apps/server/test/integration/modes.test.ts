@@ -213,6 +213,62 @@ describe('live only', () => {
   });
 });
 
+describe('what is the company’s and its people’s reads the same in either mode', () => {
+  // Users, sessions, the security log, two-factor, the payment password and the IP whitelist are recorded
+  // on the live row (DESIGN 12): the console's mode changes none of what they show.
+  it.each([
+    '/api/merchant/security-events',
+    '/api/user/sessions',
+    '/api/user/meta',
+    '/api/merchant/ip-address',
+    '/api/merchant/user',
+  ])('GET %s answers the same data in live and in test mode', async (url) => {
+    const inLive = await console.get(url);
+    const inTest = await console.get(url, { 'x-mode': 'test' });
+    expect(inLive.statusCode, inLive.body).toBe(200);
+    expect(inTest.statusCode, inTest.body).toBe(200);
+    expect(inTest.json().data).toEqual(inLive.json().data);
+  });
+
+  it('the security log in test mode shows what was done in either mode (the sign-in, a test key’s change)', async () => {
+    const changed = await console.put(
+      '/api/merchant/access-key/update',
+      { mode: 'test', notify_url: 'https://merchant.example/test-log' },
+      { 'x-mode': 'test' },
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const events = (await console.get('/api/merchant/security-events', { 'x-mode': 'test' })).json().data;
+    const types = events.map((event: { type: string }) => event.type);
+    expect(types).toContain('login');
+    expect(
+      events.find((event: { type: string }) => event.type === 'notify_url_changed').detail,
+    ).toMatchObject({ mode: 'test', to: 'https://merchant.example/test-log' });
+  });
+
+  it('each key has its own notify URL: the form of a mode writes its own key’s and leaves the other’s', async () => {
+    const before = (await console.get('/api/merchant/access-key?mode=live')).json().data.notify_url;
+    const saved = await console.put(
+      '/api/merchant/access-key/update',
+      { mode: 'test', notify_url: 'https://merchant.example/test-only' },
+      { 'x-mode': 'test' },
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({
+      mode: 'test',
+      notify_url: 'https://merchant.example/test-only',
+    });
+    expect((await console.get('/api/merchant/access-key?mode=test')).json().data.notify_url).toBe(
+      'https://merchant.example/test-only',
+    );
+    expect((await console.get('/api/merchant/access-key?mode=live')).json().data.notify_url).toBe(before);
+    const refused = await console.put('/api/merchant/access-key/update', {
+      mode: 'sandbox',
+      notify_url: 'https://merchant.example/x',
+    });
+    expect(refused.statusCode).toBe(422);
+  });
+});
+
 describe('bad input', () => {
   it.each(['TEST', 'Live', 'sandbox', '', 'live,test'])(
     'X-Mode %j answers 400 mode_invalid naming the header, on a read and on a write',

@@ -39,7 +39,14 @@ export const RegeneratedAccessKeyResponseSchema = z.object({
 });
 
 // PUT /api/merchant/access-key/update {notify_url}
-export const UpdateNotifyUrlBodySchema = z.object({ notify_url: NotifyUrlSchema.nullable().optional() });
+/**
+ * PUT /api/merchant/access-key/update {mode, notify_url}: one notify URL per key, as Stripe has one webhook
+ * endpoint per mode; `mode` names the key (absent: live).
+ */
+export const UpdateNotifyUrlBodySchema = z.object({
+  mode: ModeSchema.optional(),
+  notify_url: NotifyUrlSchema.nullable().optional(),
+});
 export type UpdateNotifyUrlBody = z.infer<typeof UpdateNotifyUrlBodySchema>;
 
 // ---- IP whitelist

@@ -159,7 +159,7 @@ export function AccessKeyCard() {
             {t('accessKey.regenerate')}
           </Button>
         </Space>
-        <NotifyUrlForm notifyUrl={key.notify_url} />
+        <NotifyUrlForm notifyUrl={key.notify_url} mode={mode} />
       </>
     );
   }

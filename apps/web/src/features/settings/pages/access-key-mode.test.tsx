@@ -112,6 +112,23 @@ describe('Settings > Access key in live and test mode', { timeout: 60_000 }, () 
     ]);
   });
 
+  it('saves the notify URL of the test key in test mode, never the live key’s', async () => {
+    setMode('test');
+    renderRoute(AccessKeyPage);
+    await screen.findByTestId('access-key');
+    const field = await screen.findByRole('textbox', { name: 'Default notify URL' });
+    await u().type(field, 'https://test.example/hook');
+    await u().click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(sent.find((call) => call.method === 'PUT')).toMatchObject({
+        path: '/api/merchant/access-key/update',
+        body: { mode: 'test', notify_url: 'https://test.example/hook' },
+        header: 'test',
+      }),
+    );
+    expect(await screen.findByText('Notify URL saved')).toBeInTheDocument();
+  });
+
   it('regenerates the test key in test mode', async () => {
     setMode('test');
     renderRoute(AccessKeyPage);

@@ -285,7 +285,7 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
           method: 'PUT',
           path: '/api/merchant/access-key/update',
           query: {},
-          body: { notify_url: 'https://new.example/hook' },
+          body: { mode: 'live', notify_url: 'https://new.example/hook' },
         },
       ]),
     );
