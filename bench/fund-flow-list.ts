@@ -98,7 +98,12 @@ export async function runFundFlowList(): Promise<void> {
     const funds = {
       list: (v: typeof viewer, q: Parameters<typeof fundFlowsList.read>[2]) => fundFlowsList.read(db, v, q),
     };
-    const viewer = { merchantId: merchant.id, currency: 'CNY' as const, timeZone: 'UTC' };
+    const viewer = {
+      merchantId: merchant.id,
+      currency: 'CNY' as const,
+      timeZone: 'UTC',
+      mode: 'live' as const,
+    };
     const query = (page: number, cursor?: string) =>
       ({ page, per_page: PER_PAGE, type: TYPE, cursor }) as const;
     const filter = { merchantId: merchant.id, type: TYPE };

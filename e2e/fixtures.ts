@@ -47,6 +47,20 @@ export async function logIn(page: Page, email: string, { language = 'en' as 'en'
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/**
+ * Puts the console in live or test mode through the header's switch, as a user does (DESIGN 12). A demo
+ * merchant with no live channel opens in test mode, so a spec of a live flow (top-ups, withdrawals, money
+ * moved by `npm run ops`, which is live unless told otherwise) says so here rather than counting on the
+ * default. The choice is kept for the user in this browser, across reloads and pages.
+ */
+export async function switchMode(page: Page, mode: 'live' | 'test') {
+  const toggle = page.getByTestId('mode-switch');
+  await expect(toggle).toBeVisible();
+  if ((await toggle.isChecked()) !== (mode === 'test')) await toggle.click();
+  await expect(toggle).toBeChecked({ checked: mode === 'test' });
+  await expect(page.getByTestId('test-mode-band')).toHaveCount(mode === 'test' ? 1 : 0);
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
 /** `npm run ops -- <args> --json` against the suite's running server (found in its DATA_DIR); the parsed answer. */

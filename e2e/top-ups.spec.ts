@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, logIn, runOps, test } from './fixtures.ts';
+import { expect, logIn, runOps, switchMode, test } from './fixtures.ts';
 
 // A top-up end to end: the merchant sends USDT, submits the amount and the transfer's screenshot in the
 // console; an operator approves it with the command line (the USDT received and the rate); the history shows
@@ -19,6 +19,8 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   page,
 }) => {
   await logIn(page, INR_ROOT, { language: 'en' });
+  // Top-ups are live only (DESIGN 12); the demo merchant has no live channel and opens in test mode.
+  await switchMode(page, 'live');
   const availableBefore = await page.getByTestId('funds-available').innerText();
 
   await page.goto('/recharge/topup');

@@ -19,6 +19,7 @@ import type { Config, TrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
 import {
   createGuards,
+  registerModeMeta,
   createSessionMemory,
   createSessions,
   registerAuthModule,
@@ -209,14 +210,15 @@ export async function buildApp({
   const db = database.db;
   const sessionMemory = createSessionMemory();
   const sessions = createSessions({ db, config, memory: sessionMemory });
-  const guards = createGuards();
+  const guards = createGuards(db);
+  registerModeMeta(app);
 
   registerSessionLoading(app, { db, memory: sessionMemory });
   registerCsrf(app, { appKey: config.appKey });
 
   healthRoutes(app, { database });
   registerAuthModule(app, { db, config, sessions });
-  registerUsersModule(app, { guards });
+  registerUsersModule(app, { db, guards });
 
   const jobs = createJobRunner(database.jobConnection);
   const storage =

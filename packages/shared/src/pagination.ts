@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModeSchema } from './modes/modes.schemas.ts';
 
 export const ListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100000).default(1),
@@ -13,6 +14,8 @@ export const ListMetaSchema = z.object({
   /** true when total was capped rather than counted to the end (show "10000+"). */
   total_capped: z.boolean().optional(),
   sums: z.record(z.string(), z.string()).optional(),
+  /** The mode the list is of (DESIGN 12): the console's X-Mode; set on every signed-in list answer. */
+  mode: ModeSchema.optional(),
 });
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import type { Currency, Perm } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { merchants, users } from '../db/schema/index.ts';
 import { unauthenticated } from '../lib/errors.ts';
 import { resolveTimeZone } from '../lib/timezone.ts';
@@ -13,7 +14,14 @@ export type MerchantRow = typeof merchants.$inferSelect;
 
 export type AuthContext = {
   user: UserRow;
+  /**
+   * The merchant row of the call's mode (X-Mode, DESIGN 12): the live row, or its test twin, whose company
+   * fields are the live row's. Every object the call reads or makes is this row's.
+   */
   merchant: MerchantRow & { currency: Currency };
+  /** The live row: what belongs to the company and its people (keys' owner, whitelist, security log). */
+  liveMerchant: MerchantRow & { currency: Currency };
+  mode: Mode;
   perms: Perm[];
   sessionId: string;
   /** When this session last confirmed the password (two-factor settings need a recent one). */
@@ -75,13 +83,14 @@ export const clientOf = (request: FastifyRequest): ClientInfo => ({
  * confirmation of its session a list may carry in a statement is in the request's context:
  * plugins/request-context.ts.)
  */
-export type Viewer = { merchantId: number; currency: Currency; timeZone: string };
+export type Viewer = { merchantId: number; currency: Currency; timeZone: string; mode: Mode };
 
 /** The viewer of a signed-in request: the user's time zone, else the console's X-Timezone header. */
 export function viewerOf(request: FastifyRequest): Viewer {
-  const { user, merchant } = authOf(request);
+  const { user, merchant, mode } = authOf(request);
   return {
     merchantId: merchant.id,
+    mode,
     currency: merchant.currency,
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
   };

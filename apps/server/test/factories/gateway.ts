@@ -6,7 +6,7 @@ import { accessKeys, channels, merchants } from '../../src/db/schema/index.ts';
 import { encrypt } from '../../src/lib/crypto.ts';
 import { signRequest } from '../../src/lib/gateway-signature.ts';
 import { newWebhookSecret } from '../../src/lib/webhooks.ts';
-import { eq } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { createLedger } from '../../src/modules/ledger/index.ts';
 import { createMerchant } from './merchants.ts';
 
@@ -25,12 +25,23 @@ export async function createGatewayMerchant(
     whitelist?: string[];
     channel?: Partial<typeof channels.$inferInsert> | false;
     notifyUrl?: string | null;
+    /**
+     * The key's mode (DESIGN 12): live (the default) puts the key and the channel on the live row; test on
+     * its test twin, which is then the `merchant` answered (its users stay on the live row).
+     */
+    mode?: 'live' | 'test';
   } = {},
 ) {
-  const { merchant, users } = await createMerchant(db, { currency: options.currency, roles: options.roles });
+  const created = await createMerchant(db, { currency: options.currency, roles: options.roles });
+  const { users } = created;
+  const liveMerchant = created.merchant;
+  const merchant =
+    options.mode === 'test'
+      ? (await db.select().from(merchants).where(eq(merchants.liveMerchantId, liveMerchant.id)))[0]
+      : liveMerchant;
   const secret = randomBytes(24).toString('base64url');
   const webhookSecret = newWebhookSecret();
-  const accessKey = `ak_${randomBytes(12).toString('hex')}`;
+  const accessKey = `${options.mode === 'test' ? 'test' : 'ak'}_${randomBytes(12).toString('hex')}`;
   await db.insert(accessKeys).values({
     merchantId: merchant.id,
     accessKey,
@@ -38,10 +49,11 @@ export async function createGatewayMerchant(
     webhookSecretEncrypted: encrypt(appKey, webhookSecret),
     notifyUrl: options.notifyUrl ?? null,
   });
+  // The company's whitelist: on both rows, as the console writes it.
   await db
     .update(merchants)
     .set({ ipWhitelist: options.whitelist ?? ['127.0.0.1'] })
-    .where(eq(merchants.id, merchant.id));
+    .where(or(eq(merchants.id, liveMerchant.id), eq(merchants.liveMerchantId, liveMerchant.id)));
   let channel: typeof channels.$inferSelect | undefined;
   if (options.channel !== false) {
     [channel] = await db
@@ -62,7 +74,7 @@ export async function createGatewayMerchant(
       })
       .returning();
   }
-  return { merchant, users, secret, webhookSecret, accessKey, channel };
+  return { merchant, liveMerchant, users, secret, webhookSecret, accessKey, channel };
 }
 
 /** Opens a sandbox payout channel for the merchant: `sandbox-pay`, 1% + 0.50, 1.00 to 50,000.00 (CNY). */
@@ -103,6 +115,16 @@ export async function fundMerchant(db: Db, merchantId: number, amountMinor: bigi
     }),
   );
 }
+
+/** A Chinese payee as a payout body carries it (bank account of an individual). */
+export const CN_PAYEE = {
+  account_type: 'individual',
+  bank_code: 'ICBC',
+  bank_name: '中国工商银行',
+  branch_name: '上海分行',
+  payee_name: '张三',
+  account_no: '6222020200112233445',
+};
 
 let nonceSequence = 0;
 export const freshNonce = () =>

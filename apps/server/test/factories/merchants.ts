@@ -18,6 +18,14 @@ export async function createMerchant(
     .insert(merchants)
     .values({ no: `MT${tag}`, name: options.name ?? `Merchant ${tag}`, currency: options.currency ?? 'CNY' })
     .returning();
+  // Its test twin (DESIGN 12), as merchant creation makes it.
+  await db.insert(merchants).values({
+    no: merchant.no,
+    name: merchant.name,
+    currency: merchant.currency,
+    mode: 'test',
+    liveMerchantId: merchant.id,
+  });
   cachedHash ??= hashPassword(TEST_PASSWORD);
   const passwordHash = await cachedHash;
   const created: Record<string, typeof users.$inferSelect> = {};

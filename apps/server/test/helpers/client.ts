@@ -9,6 +9,8 @@ type Body = InjectOptions['payload'] | Record<string, unknown>;
 export class TestClient {
   readonly cookies = new Map<string, string>();
   ip = '127.0.0.1';
+  /** Sent as X-Mode on every call when set, as the console does in test mode (DESIGN 12). */
+  mode: 'live' | 'test' | undefined;
   private readonly app: FastifyInstance;
 
   constructor(app: FastifyInstance) {
@@ -24,7 +26,11 @@ export class TestClient {
     url: string,
     options: { body?: Body; headers?: Record<string, string>; csrf?: boolean } = {},
   ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(this.mode ? { 'x-mode': this.mode } : {}),
+      ...options.headers,
+    };
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(String(method));
     const xsrf = this.cookies.get('XSRF-TOKEN');
     if (unsafe && options.csrf !== false && xsrf && !('x-xsrf-token' in headers))

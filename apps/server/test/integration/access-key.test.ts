@@ -220,8 +220,10 @@ describe('with two-factor and a payment password', () => {
     expect(issued.statusCode, issued.body).toBe(200);
     const key = issued.json().data;
     expect(key).toEqual({
+      mode: 'live',
       merchant_no: merchant.no,
-      access_key: expect.stringMatching(/^ak_[0-9a-z]{16,24}$/),
+      // The prefix says the mode (DESIGN 12).
+      access_key: expect.stringMatching(/^live_[0-9a-z]{16,24}$/),
       notify_url: null,
       created_at: expect.any(String),
       rotated_at: null,
@@ -231,6 +233,7 @@ describe('with two-factor and a payment password', () => {
     // The page shows the key without its secrets.
     expect(await shownKey(client)).toEqual({
       data: {
+        mode: 'live',
         merchant_no: merchant.no,
         access_key: key.access_key,
         notify_url: null,
@@ -238,6 +241,32 @@ describe('with two-factor and a payment password', () => {
         rotated_at: null,
       },
     });
+
+    // The test key (DESIGN 12) is a key of its own, on the merchant's test twin; the live one is untouched.
+    expect((await client.get('/api/merchant/access-key?mode=test')).json()).toEqual({ data: null });
+    const bad = await client.put('/api/merchant/access-key/regenerate', {
+      mode: 'sandbox',
+      payment_password: PAY,
+      code: await nextCode(),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['mode']);
+    const test = await client.put('/api/merchant/access-key/regenerate', {
+      mode: 'test',
+      payment_password: PAY,
+      code: await nextCode(),
+    });
+    expect(test.statusCode, test.body).toBe(200);
+    expect(test.json().data).toMatchObject({ mode: 'test', access_key: expect.stringMatching(/^test_/) });
+    expect(test.json().data.secret).not.toBe(key.secret);
+    expect(test.json().data.webhook_secret).not.toBe(key.webhook_secret);
+    expect((await client.get('/api/merchant/access-key?mode=test')).json().data).toMatchObject({
+      mode: 'test',
+      access_key: test.json().data.access_key,
+    });
+    expect((await shownKey(client)).data.access_key).toBe(key.access_key);
+    const [twin] = await db.select().from(merchants).where(eq(merchants.liveMerchantId, merchant.id));
+    expect((await storedKey(twin.id))?.accessKey).toBe(test.json().data.access_key);
   });
 
   it('reveal answers the same secret and webhook secret, behind the same step-up; neither is stored in plain text', async () => {
@@ -257,7 +286,9 @@ describe('with two-factor and a payment password', () => {
 
     const revealed = await reveal(client, await nextCode());
     expect(revealed.statusCode, revealed.body).toBe(200);
-    expect(revealed.json()).toEqual({ data: { secret: key.secret, webhook_secret: key.webhook_secret } });
+    expect(revealed.json()).toEqual({
+      data: { mode: 'live', secret: key.secret, webhook_secret: key.webhook_secret },
+    });
     // The same code again is a replay.
     const code = await nextCode();
     expect((await reveal(client, code)).statusCode).toBe(200);
@@ -316,6 +347,7 @@ describe('with two-factor and a payment password', () => {
     });
     // Reveal now answers the new secrets.
     expect((await reveal(client, await nextCode())).json().data).toEqual({
+      mode: 'live',
       secret: next.secret,
       webhook_secret: next.webhook_secret,
     });

@@ -53,8 +53,10 @@ afterAll(async () => {
 
 describe('a notify URL on a special-use address', () => {
   it('is never called: each attempt is logged as refused, with no answer', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+    // A test key: its orders are paid on the sandbox page, which serves test mode only (DESIGN 12).
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { mode: 'test' });
     const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    console.mode = 'test';
     const logged: Record<string, unknown> = {};
     for (const [i, target] of TARGETS.entries()) {
       const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {

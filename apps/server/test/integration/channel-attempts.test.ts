@@ -56,9 +56,16 @@ async function funded(m: GatewayMerchant) {
   );
 }
 
+/** The console's test mode, where the sandbox's orders are. */
+const TEST_MODE = { 'x-mode': 'test' };
+
 describe('channel attempts', () => {
   it("a collection's attempt is written with it and ends with the sandbox's reference", async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { roles: ['ROOT'] });
+    // The sandbox serves test mode only (DESIGN 12): a test key's order is paid on its page.
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      roles: ['ROOT'],
+      mode: 'test',
+    });
     const create = (outTradeNo: string) =>
       gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
         body: { out_trade_no: outTradeNo, amount: '100.00' },
@@ -89,7 +96,7 @@ describe('channel attempts', () => {
     });
     expect(paid.statusCode).toBe(303);
     const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
-    const detail = (await root.get(`/api/merchant/collections/${first.trade_no}`)).json().data;
+    const detail = (await root.get(`/api/merchant/collections/${first.trade_no}`, TEST_MODE)).json().data;
     expect(detail.channel_ref).toMatch(/^SBX\d{16}$/);
     expect(detail.attempts).toEqual([
       {

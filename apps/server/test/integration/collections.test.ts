@@ -520,7 +520,7 @@ describe('the signed call', () => {
 
 describe('paying, expiring, calling back and settling', () => {
   it('pays an order on the sandbox page, sends the signed callback, and settles it once', async () => {
-    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
     const order = (await create(m, { out_trade_no: 'PAY-1', amount: '200.00' })).json().data;
 
     const page = await ctx.app.inject({
@@ -549,12 +549,14 @@ describe('paying, expiring, calling back and settling', () => {
     });
     expect(again.statusCode).toBe(303);
     const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
-    expect(read.json().data).toMatchObject({ status: 'paid', paid_at: clock.toISOString() });
+    // A test key's order is test mode's (DESIGN 12).
+    expect(read.json().data).toMatchObject({ status: 'paid', paid_at: clock.toISOString(), livemode: false });
 
     // The callback: 500 twice, then 200; one event id; three attempts logged; verified by standardwebhooks.
     answers = [500, 500, 200];
     received.length = 0;
     const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    console.mode = 'test';
     const eventId = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data
       .callbacks[0].id;
     const first = await ctx.app.services.callbacks.attempt(eventId);
@@ -580,10 +582,11 @@ describe('paying, expiring, calling back and settling', () => {
         'webhook-timestamp': String(r.headers['webhook-timestamp']),
         'webhook-signature': String(r.headers['webhook-signature']),
       }) as { id: string; type: string; data: { trade_no: string; status: string } };
+      // Signed with the test key's webhook secret, and says it is test mode's.
       expect(payload).toMatchObject({
         id: eventId,
         type: 'collection.paid',
-        data: { trade_no: order.trade_no, status: 'paid' },
+        data: { trade_no: order.trade_no, status: 'paid', livemode: false },
       });
     }
     const detail = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data;
@@ -636,8 +639,24 @@ describe('paying, expiring, calling back and settling', () => {
     });
   });
 
+  it('the sandbox serves test mode only: the page of a live order is 404, and paying it changes nothing', async () => {
+    const m = await merchantFor();
+    const order = (await create(m, { out_trade_no: 'LIVE-1', amount: '5.00' })).json().data;
+    expect(order.livemode).toBe(true);
+    expect((await ctx.app.inject({ method: 'GET', url: order.pay_url })).statusCode).toBe(404);
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: order.pay_url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=paid',
+    });
+    expect(pay.statusCode).toBe(404);
+    const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
+    expect(read.json().data).toMatchObject({ status: 'to_be_paid', livemode: true });
+  });
+
   it('closes an unpaid order at its expiry (not before) and it can no longer be paid', async () => {
-    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
     const order = (await create(m, { out_trade_no: 'EXP-1', amount: '5.00' })).json().data;
     expect(await ctx.app.services.collections.expire(order.trade_no)).toBeNull();
     advance(30 * 60 * 1000);
@@ -653,6 +672,7 @@ describe('paying, expiring, calling back and settling', () => {
     const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
     expect(read.json().data.status).toBe('closed');
     const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    console.mode = 'test';
     const detail = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data;
     expect(detail.callbacks.map((c: { type: string }) => c.type)).toEqual(['collection.closed']);
   });
@@ -661,7 +681,7 @@ describe('paying, expiring, calling back and settling', () => {
     // Other tests' orders of this database out of the way first.
     advance(31 * 60 * 1000);
     await ctx.app.services.collections.expireOverdue();
-    const m = await merchantFor({ notifyUrl: receiverUrl });
+    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
     const due = [];
     for (const i of [1, 2, 3])
       due.push((await create(m, { out_trade_no: `SWEEP-${i}`, amount: '5.00' })).json().data);

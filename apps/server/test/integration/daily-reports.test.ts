@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Currency, fromMinor, toMinor } from '@paydesk/shared';
@@ -459,11 +459,16 @@ describe('today, the job, and a kept day that no longer matches the ledger', () 
   });
   it('counts the collections a day settled, and their amount and fee', async () => {
     clock = new Date();
+    // A test key's orders: the sandbox page serves test mode only (DESIGN 12).
     const m = await createGatewayMerchant(db(), ctx.config.appKey, {
       roles: ['FINANCE'],
       channel: { settlementCycle: 'T0' },
+      mode: 'test',
     });
-    await db().update(merchants).set({ timezone: 'Asia/Kolkata' }).where(eq(merchants.id, m.merchant.id));
+    await db()
+      .update(merchants)
+      .set({ timezone: 'Asia/Kolkata' })
+      .where(inArray(merchants.id, [m.merchant.id, m.liveMerchant.id]));
     const pay = async (outTradeNo: string, result: 'paid' | 'failed') => {
       const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
         body: { out_trade_no: outTradeNo, amount: '100.00' },
@@ -491,6 +496,7 @@ describe('today, the job, and a kept day that no longer matches the ledger', () 
     expect(run.statusCode, run.body).toBe(201);
 
     const client = await loginAs(ctx.app, m.users.FINANCE.email, TEST_PASSWORD);
+    client.mode = 'test';
     const today = (await report(client, '')).data[0];
     expect(today.date).toBe(localDate(clock, 'Asia/Kolkata'));
     expect(today).toMatchObject({

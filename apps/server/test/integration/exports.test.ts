@@ -104,8 +104,8 @@ async function exported(client: TestClient, body: Record<string, unknown>, heade
   return taskOf(client, task.id);
 }
 
-async function taskOf(client: TestClient, id: number): Promise<ExportTask> {
-  const response = await client.get(`/api/merchant/exports/${id}`);
+async function taskOf(client: TestClient, id: number, headers?: Record<string, string>): Promise<ExportTask> {
+  const response = await client.get(`/api/merchant/exports/${id}`, headers);
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data as ExportTask;
 }
@@ -542,30 +542,45 @@ const daysAgo = (days: number) =>
 async function exportsEveryList(demo: TestContext) {
   const root = await loginAs(demo.app, DEMO_USERS[0]!.email, DEMO_PASSWORD);
   // `first`: the list's field in the file's first column: the file's first row is the list's first (newest).
-  const lists: { kind: string; url: string; filters: Record<string, string>; first?: string }[] = [
+  // The demo's orders are test data (the sandbox serves test mode only); its top-ups and withdrawals are live.
+  const lists: {
+    kind: string;
+    url: string;
+    filters: Record<string, string>;
+    first?: string;
+    mode?: 'live';
+  }[] = [
     { kind: 'collections', url: '/api/merchant/collections', filters: { status: 'paid' } },
     { kind: 'collections', url: '/api/merchant/collections', filters: {} },
     { kind: 'settlements', url: '/api/merchant/settlements', filters: {} },
     { kind: 'payouts', url: '/api/merchant/payouts', filters: {} },
     { kind: 'payouts', url: '/api/merchant/payouts', filters: { status: 'failed' } },
     { kind: 'fund_flows', url: '/api/merchant/fund-flows', filters: { type: 'collection_settlement' } },
-    { kind: 'recharges', url: '/api/merchant/recharges', filters: {}, first: 'recharge_no' },
-    { kind: 'recharges', url: '/api/merchant/recharges', filters: { status: 'approved' } },
-    { kind: 'withdrawals', url: '/api/merchant/withdrawals', filters: {}, first: 'withdrawal_no' },
-    { kind: 'withdrawals', url: '/api/merchant/withdrawals', filters: { status: 'rejected' } },
+    { kind: 'recharges', url: '/api/merchant/recharges', filters: {}, first: 'recharge_no', mode: 'live' },
+    { kind: 'recharges', url: '/api/merchant/recharges', filters: { status: 'approved' }, mode: 'live' },
+    {
+      kind: 'withdrawals',
+      url: '/api/merchant/withdrawals',
+      filters: {},
+      first: 'withdrawal_no',
+      mode: 'live',
+    },
+    { kind: 'withdrawals', url: '/api/merchant/withdrawals', filters: { status: 'rejected' }, mode: 'live' },
     { kind: 'daily_reports', url: '/api/merchant/daily-reports', filters: {}, first: 'date' },
     { kind: 'daily_reports', url: '/api/merchant/daily-reports', filters: { start_date: daysAgo(6) } },
     { kind: 'daily_reports', url: '/api/merchant/daily-reports', filters: { end_date: daysAgo(3) } },
   ];
   for (const list of lists) {
-    const shown = (await root.get(`${list.url}?${new URLSearchParams(list.filters)}`, SHANGHAI)).json();
+    const headers = { ...SHANGHAI, 'x-mode': list.mode ?? 'test' };
+    const shown = (await root.get(`${list.url}?${new URLSearchParams(list.filters)}`, headers)).json();
+    expect(shown.meta.mode, list.kind).toBe(list.mode ?? 'test');
     const meta = shown.meta;
     expect(meta.total, list.kind).toBeGreaterThan(0);
     for (const format of ['csv', 'xlsx']) {
-      const created = await createExport(root, { kind: list.kind, format, filters: list.filters });
+      const created = await createExport(root, { kind: list.kind, format, filters: list.filters }, headers);
       expect(created.statusCode, created.body).toBe(201);
       await demo.app.services.exports.run((created.json().data as ExportTask).id);
-      const task = await taskOf(root, (created.json().data as ExportTask).id);
+      const task = await taskOf(root, (created.json().data as ExportTask).id, headers);
       expect(task.status, `${list.kind} ${format}: ${task.error}`).toBe('success');
       expect(task.row_count, list.kind).toBe(meta.total);
       // The count is the file's rows; other sums are decimal strings (the daily reports' counts too).
@@ -573,7 +588,13 @@ async function exportsEveryList(demo: TestContext) {
       expect(task.sums, list.kind).toEqual(
         Object.fromEntries(Object.entries(sums).map(([key, value]) => [key, String(value)])),
       );
-      const file = (await root.get(`/api/merchant/exports/${task.id}/download`)).rawPayload;
+      const file = (await root.get(`/api/merchant/exports/${task.id}/download`, headers)).rawPayload;
+      if (!list.mode) {
+        // The console's link sends no X-Mode: a test export says its mode in the query, else it is not found.
+        const byLink = (query: string) => root.get(`/api/merchant/exports/${task.id}/download${query}`);
+        expect((await byLink('?mode=test')).rawPayload.equals(file), list.kind).toBe(true);
+        expect((await byLink('')).statusCode, list.kind).toBe(404);
+      }
       const rows =
         format === 'csv'
           ? csvRecords(file).length - 1

@@ -330,6 +330,7 @@ describe('GET /api/merchant/fund-flows', () => {
         total: 0,
         sums: { money_in: '0.00', money_out: '0.00' },
         next_cursor: null,
+        mode: 'live',
       },
     });
   });

@@ -38,7 +38,11 @@ afterAll(async () => {
 
 describe('jobs', () => {
   it('delivers the callback of an order paid on the sandbox page, once', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    // A test key: the sandbox page serves test mode only (DESIGN 12).
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      notifyUrl: receiverUrl,
+      mode: 'test',
+    });
     const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
       body: { out_trade_no: 'JOB-1', amount: '9.90' },
     });

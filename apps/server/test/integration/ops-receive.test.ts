@@ -37,8 +37,8 @@ beforeAll(async () => {
   ctx = await createTestApp({}, { now });
   db = ctx.database.db;
   token = await ensureLocalOperatorToken(db, ctx.config.dataDir);
-  // An access key and a whitelist, but no channel: the operator opens it.
-  m = await createGatewayMerchant(db, ctx.config.appKey, { channel: false });
+  // A test key and a whitelist, but no channel: the operator opens it (the sandbox serves test mode only).
+  m = await createGatewayMerchant(db, ctx.config.appKey, { channel: false, mode: 'test' });
 });
 // Fail at once, naming the command that got stuck, rather than time out on a database that no longer answers.
 beforeEach(() => {
@@ -83,6 +83,8 @@ const openSandbox = (reason: string) =>
     'channel:open',
     '--merchant',
     m.merchant.no,
+    '--mode',
+    'test',
     '--code',
     'sandbox',
     '--kind',
@@ -181,6 +183,8 @@ describe('channel:open, channel:list and channel:close', () => {
       'channel:open',
       '--merchant',
       m.merchant.no,
+      '--mode',
+      'test',
       '--code',
       'sandbox',
       ...terms,
@@ -198,6 +202,30 @@ describe('channel:open, channel:list and channel:close', () => {
     expect(await snapshot()).toEqual(before);
     // Still no channel: the refused collection writes nothing, so its number can be sent again.
     expect((await collect('BAD-TERMS-1', '10.00')).json().code).toBe('channel_unavailable');
+  });
+
+  it('refuses a live sandbox channel (the sandbox serves test mode only): exits 1, nothing changes', async () => {
+    const before = await snapshot();
+    const args = ['--code', 'sandbox', '--kind', 'collection', '--fee-rate', '1.5'];
+    const limits = [
+      '--min-amount',
+      '1.00',
+      '--max-amount',
+      '50000.00',
+      '--reason',
+      'live',
+      '--operator',
+      OPERATOR,
+    ];
+    const live = await ops('channel:open', '--merchant', m.merchant.no, ...args, ...limits);
+    expect(live.code).toBe(1);
+    expect(live.err).toBe(
+      'Error (409): The sandbox serves test mode only: open a sandbox channel with --mode test.',
+    );
+    expect(await snapshot()).toEqual(before);
+    const bad = await ops('channel:open', '--merchant', m.merchant.no, '--mode', 'demo', ...args, ...limits);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--mode: The mode must be live or test.');
   });
 
   it('opens a T0 collection channel, prints what it opened, records it, and the channel takes collections', async () => {
@@ -225,7 +253,7 @@ describe('channel:open, channel:list and channel:close', () => {
   });
 
   it('channel:list --json lists it with its terms; without --json as a table', async () => {
-    const listed = await ops('channel:list', '--merchant', m.merchant.no, '--json');
+    const listed = await ops('channel:list', '--merchant', m.merchant.no, '--mode', 'test', '--json');
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.out) as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
@@ -245,9 +273,11 @@ describe('channel:open, channel:list and channel:close', () => {
       opened_by: OPERATOR,
       closed_by: null,
     });
-    const all = JSON.parse((await ops('channel:list', '--json')).out) as { merchant: string }[];
+    const all = JSON.parse((await ops('channel:list', '--mode', 'test', '--json')).out) as {
+      merchant: string;
+    }[];
     expect(all.filter((c) => c.merchant === m.merchant.no)).toHaveLength(1);
-    const table = await ops('channel:list', '--merchant', m.merchant.no);
+    const table = await ops('channel:list', '--merchant', m.merchant.no, '--mode', 'test');
     expect(table.out).toMatch(/^MERCHANT +KIND +CODE +STATUS +CUR +FEE +LIMITS +CYCLE +SANDBOX\n/);
     expect(table.out).toMatch(
       new RegExp(
@@ -262,6 +292,8 @@ describe('channel:open, channel:list and channel:close', () => {
       'channel:close',
       '--merchant',
       m.merchant.no,
+      '--mode',
+      'test',
       '--code',
       'sandbox',
       '--kind',
@@ -279,7 +311,9 @@ describe('channel:open, channel:list and channel:close', () => {
     const refused = await collect('CLOSED-1', '10.00');
     expect(refused.statusCode).toBe(422);
     expect(refused.json().code).toBe('channel_unavailable');
-    const [listed] = JSON.parse((await ops('channel:list', '--merchant', m.merchant.no, '--json')).out);
+    const [listed] = JSON.parse(
+      (await ops('channel:list', '--merchant', m.merchant.no, '--mode', 'test', '--json')).out,
+    );
     expect(listed).toMatchObject({ status: 'closed', closed_by: OPERATOR });
 
     // Closing a channel the merchant does not have: an error, nothing recorded.
@@ -288,6 +322,8 @@ describe('channel:open, channel:list and channel:close', () => {
       'channel:close',
       '--merchant',
       m.merchant.no,
+      '--mode',
+      'test',
       '--code',
       'nosuch',
       '--kind',
@@ -302,7 +338,9 @@ describe('channel:open, channel:list and channel:close', () => {
     const reopened = await openSandbox('outage over');
     expect(reopened.code).toBe(0);
     expect(reopened.out).toContain(`Opened: ${m.merchant.no} collection channel sandbox (open)`);
-    const [again] = JSON.parse((await ops('channel:list', '--merchant', m.merchant.no, '--json')).out);
+    const [again] = JSON.parse(
+      (await ops('channel:list', '--merchant', m.merchant.no, '--mode', 'test', '--json')).out,
+    );
     expect(again).toMatchObject({ status: 'open', closed_by: null, settlement_cycle: 'T0' });
     expect((await collect('REOPENED-1', '10.00')).statusCode).toBe(201);
 

@@ -275,11 +275,13 @@ describe('operator token scopes', () => {
   });
 
   it('the demo routes need the funds scope and record an operator action with the reason', async () => {
+    // Demo traffic runs on the sandbox, which serves test mode only: a merchant whose key is a test key.
+    const tm = await createGatewayMerchant(db, ctx.config.appKey, { mode: 'test' });
     const reader = (await mint('demo reader', ['read'])).secret;
     const ordersOf = async () =>
-      (await db.select().from(collections).where(eq(collections.merchantId, gm.merchant.id))).length;
+      (await db.select().from(collections).where(eq(collections.merchantId, tm.merchant.id))).length;
     const before = { orders: await ordersOf(), actions: await actionCount() };
-    const body = { merchant: gm.merchant.no, channel: 'sandbox', reason: 'show the dashboard' };
+    const body = { merchant: tm.merchant.no, channel: 'sandbox', reason: 'show the dashboard' };
     const refused = await call('POST', '/ops/v1/demo/collections', body, reader);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('insufficient_scope');
@@ -297,17 +299,17 @@ describe('operator token scopes', () => {
       .where(eq(operatorActions.action, 'demo.collection'));
     expect(action).toMatchObject({
       operatorName: 'demo funds',
-      merchantId: gm.merchant.id,
+      merchantId: tm.merchant.id,
       reason: 'show the dashboard',
     });
     expect(action.detail).toMatchObject({ result: { trade_no, gateway_status: 201 } });
-    expect(JSON.stringify(action.detail)).not.toContain(gm.secret);
+    expect(JSON.stringify(action.detail)).not.toContain(tm.secret);
 
     // A payout: refused for want of funds by the gateway, and recorded all the same.
     const payout = await call(
       'POST',
       '/ops/v1/demo/payouts',
-      { merchant: gm.merchant.no, reason: 'show a payout' },
+      { merchant: tm.merchant.no, reason: 'show a payout' },
       funds,
     );
     expect(payout.statusCode, payout.body).toBe(200);
@@ -334,7 +336,7 @@ describe('operator token scopes', () => {
     expect(await actionCount()).toBe(actionsBefore);
 
     // Without a reason: refused, nothing sent.
-    const noReason = await call('POST', '/ops/v1/demo/collections', { merchant: gm.merchant.no }, funds);
+    const noReason = await call('POST', '/ops/v1/demo/collections', { merchant: tm.merchant.no }, funds);
     expect(noReason.statusCode).toBe(422);
     expect(await ordersOf()).toBe(before.orders + 1);
   });

@@ -74,8 +74,9 @@ describe('a server process started without NODE_ENV', () => {
     expect(server.output()).toContain(`root@demo.paydesk.test  /  ${DEMO_PASSWORD}`);
     const root = await login(base, 'root@demo.paydesk.test', DEMO_PASSWORD);
     expect(root.status).toBe(200);
+    // The demo's sandbox history is test mode's (DESIGN 12).
     const list = await fetch(`${base}/api/merchant/collections?per_page=1`, {
-      headers: { accept: 'application/json', cookie: root.cookie },
+      headers: { accept: 'application/json', cookie: root.cookie, 'x-mode': 'test' },
     });
     expect(list.status).toBe(200);
     const [order] = ((await list.json()) as { data: { trade_no: string }[] }).data;

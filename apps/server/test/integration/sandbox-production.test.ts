@@ -33,11 +33,14 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
     // Jobs are run by hand here, as in every test app.
     ctx = await createTestApp({ ...env, JOBS: 'off' });
     token = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
+    // Test keys: the sandbox serves test mode only (DESIGN 12).
     manual = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
       channel: { settlementCycle: 'T0' },
+      mode: 'test',
     });
     auto = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
       channel: { sandboxMode: 'auto', sandboxSuccessPpm: 1_000_000, sandboxDelaySeconds: 0 },
+      mode: 'test',
     });
   });
   afterAll(() => ctx.close());
@@ -120,6 +123,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
     async () => {
       const opened = await ops('/ops/v1/channels/open', {
         merchant: manual.merchant.no,
+        mode: 'test',
         code: 'sandbox-new',
         kind: 'collection',
         fee_rate: '1.5',
@@ -148,7 +152,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
       }
       const channels = await ctx.app.inject({
         method: 'GET',
-        url: `/ops/v1/channels?merchant=${manual.merchant.no}`,
+        url: `/ops/v1/channels?merchant=${manual.merchant.no}&mode=test`,
         headers: { authorization: `Bearer ${token}` },
       });
       expect(channels.json().data.map((c: { code: string }) => c.code)).toEqual(['sandbox']);

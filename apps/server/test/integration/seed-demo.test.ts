@@ -17,31 +17,38 @@ describe('the demo merchant', () => {
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
     const finance = await loginAs(ctx.app, 'finance@demo.paydesk.test', DEMO_PASSWORD);
 
+    // Live mode: the operator's transfers (149,789.24 available, 5,000.00 frozen) - withdrawals at 7.1:
+    // 3,550.00 paid (500 USDT, free), 575.10 and 362.10 held, 862.65 given back.
     const balance = (await finance.get('/api/merchant/balance')).json().data;
-    // Transfers (149,789.24 available, 5,000.00 frozen) + the settled batch (830.95 gross - 12.46 fees)
-    // - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held
-    // - withdrawals at 7.1: 3,550.00 paid (500 USDT, free), 575.10 and 362.10 held, 862.65 given back.
     expect(balance).toEqual({
-      total: '151894.52',
-      available: '145874.12',
-      locked: '6020.40',
+      total: '151239.24',
+      available: '145302.04',
+      locked: '5937.20',
       currency: 'CNY',
     });
+    // Test mode (DESIGN 12: the sandbox's history): the settled batch (830.95 gross - 12.46 fees) - payouts:
+    // 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
+    const TEST = { 'x-mode': 'test' };
+    const testBalance = (await finance.get('/api/merchant/balance', TEST)).json().data;
+    expect(testBalance).toEqual({ total: '655.28', available: '572.08', locked: '83.20', currency: 'CNY' });
 
     const list = (await finance.get('/api/merchant/fund-flows?per_page=100')).json();
-    expect(list.meta).toMatchObject({ total: 38, sums: { money_in: '173778.64', money_out: '27904.52' } });
-    const types = new Set(list.data.map((e: { type: string }) => e.type));
-    expect(types).toEqual(
-      new Set([
-        'collection_settlement',
-        'payout_deduction',
-        'payout_refund',
-        'transfer_in',
-        'transfer_out',
-        'funds_frozen',
-        'withdrawal',
-        'withdrawal_rejected',
-      ]),
+    const testList = (await finance.get('/api/merchant/fund-flows?per_page=100', TEST)).json();
+    expect(list.meta).toMatchObject({
+      mode: 'live',
+      total: 27,
+      sums: { money_in: '172882.64', money_out: '27580.60' },
+    });
+    expect(testList.meta).toMatchObject({
+      mode: 'test',
+      total: 11,
+      sums: { money_in: '896.00', money_out: '323.92' },
+    });
+    expect(new Set(list.data.map((e: { type: string }) => e.type))).toEqual(
+      new Set(['transfer_in', 'transfer_out', 'funds_frozen', 'withdrawal', 'withdrawal_rejected']),
+    );
+    expect(new Set(testList.data.map((e: { type: string }) => e.type))).toEqual(
+      new Set(['collection_settlement', 'payout_deduction', 'payout_refund']),
     );
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
     const times = list.data.map((e: { created_at: string }) => Date.parse(e.created_at));
@@ -49,9 +56,12 @@ describe('the demo merchant', () => {
     expect(Date.now() - times[0]).toBeLessThan(2 * 86_400_000);
     expect(Date.now() - times.at(-1)).toBeGreaterThan(34 * 86_400_000);
     expect(
-      list.data.every((e: { ref_no: string }) => /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no)),
+      [...list.data, ...testList.data].every((e: { ref_no: string }) =>
+        /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no),
+      ),
     ).toBe(true);
     expect(list.data[0].available_after).toBe(balance.available);
+    expect(testList.data[0].available_after).toBe(testBalance.available);
 
     expect((await verifyLedger(ctx.database.db, DEMO_MERCHANT_NO)).ok).toBe(true);
     // The books balance: operator transfers, the channel's clearing and our fees against the merchants.
@@ -80,8 +90,9 @@ describe('the demo merchant', () => {
       },
       { code: 'withdrawals_payable:CNY', kind: 'withdrawals_payable', channel: null, balance: '3550.00' },
     ]);
+    // The two modes' merchant accounts together: what one merchant held before modes.
     expect(cny).toMatchObject({
-      merchants: { available: '145874.12', locked: '6020.40', count: 1 },
+      merchants: { available: '145874.12', locked: '6020.40', count: 2 },
       total: '0.00',
     });
     expect(books.currencies.map((c) => c.currency).sort()).toEqual(['BRL', 'CNY', 'INR', 'VND']);
@@ -96,7 +107,15 @@ describe('the demo merchant', () => {
       ['root@vnd.demo.paydesk.test', 'VND'],
     ]) {
       const root = await loginAs(ctx.app, email, DEMO_PASSWORD);
-      const orders = (await root.get('/api/merchant/collections?per_page=100')).json();
+      // The sandbox history is test mode's (DESIGN 12); live mode has no channel yet, so the console
+      // opens in test mode.
+      expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe('test');
+      expect((await root.get('/api/merchant/collections')).json()).toMatchObject({
+        data: [],
+        meta: { mode: 'live', total: 0 },
+      });
+      const get = (url: string) => root.get(url, { 'x-mode': 'test' });
+      const orders = (await get('/api/merchant/collections?per_page=100')).json();
       expect(new Set(orders.data.map((o: { status: string }) => o.status))).toEqual(
         new Set(['to_be_paid', 'paid', 'closed', 'failed']),
       );
@@ -104,16 +123,19 @@ describe('the demo merchant', () => {
         new Set(['unsettled', 'settled']),
       );
       expect(orders.data.every((o: { currency: string }) => o.currency === currency)).toBe(true);
-      const payouts = (await root.get('/api/merchant/payouts?per_page=100')).json();
+      const payouts = (await get('/api/merchant/payouts?per_page=100')).json();
       expect(new Set(payouts.data.map((p: { status: string }) => p.status))).toEqual(
         new Set(['success', 'failed', 'refund_received', 'rejected', 'processing', 'pending']),
       );
-      expect((await root.get('/api/merchant/payout-channels')).json().data.channels).toHaveLength(1);
-      const settlements = (await root.get('/api/merchant/settlements')).json();
+      expect((await get('/api/merchant/payout-channels')).json().data.channels).toHaveLength(1);
+      const settlements = (await get('/api/merchant/settlements')).json();
       expect(settlements.data).toHaveLength(1);
-      expect((await root.get('/api/merchant/access-key')).json().data).toMatchObject({
+      expect((await root.get('/api/merchant/access-key?mode=test')).json().data).toMatchObject({
+        mode: 'test',
         merchant_no: expect.any(String),
+        access_key: expect.stringMatching(/^test_/),
       });
+      expect((await root.get('/api/merchant/access-key')).json().data).toBeNull();
       expect((await root.get('/api/merchant/ip-address')).json().data.ips).toEqual(['127.0.0.1', '::1']);
     }
   });
@@ -122,6 +144,7 @@ describe('the demo merchant', () => {
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(true);
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(false);
     const report = await verifyLedger(ctx.database.db);
-    expect(report).toMatchObject({ ok: true, merchants_checked: 4, entries_checked: 84 });
+    // Each merchant's live row and test twin.
+    expect(report).toMatchObject({ ok: true, merchants_checked: 8, entries_checked: 84 });
   });
 });

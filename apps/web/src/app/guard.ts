@@ -8,6 +8,7 @@ import { loginPathFor, resetSession } from '../lib/auth/session.ts';
 import { feedback } from '../lib/feedback.ts';
 import { hasSessionCookie, isHttpError } from '../lib/http.ts';
 import { queryClient } from '../lib/query-client.ts';
+import { adoptUserMode } from '../stores/mode.ts';
 import { canOpen, groupRedirect } from './route-access.ts';
 import type { PageRoute, RouteGroup } from './routes.ts';
 
@@ -22,7 +23,10 @@ export async function requireUser(request: Request): Promise<CurrentUser> {
   if (!hasSessionCookie()) throw toLogin();
   try {
     // Retried (currentUserQueryOptions) when no answer came or the server failed.
-    return await queryClient.ensureQueryData(currentUserQueryOptions());
+    const user = await queryClient.ensureQueryData(currentUserQueryOptions());
+    // Before any page asks for anything: its first call is already in the user's mode.
+    adoptUserMode(user);
+    return user;
   } catch (error) {
     if (isHttpError(error) && error.status === 401) throw toLogin();
     // User info the shared schema refuses (roles must be a non-empty array), or none after the retries

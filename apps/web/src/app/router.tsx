@@ -5,7 +5,7 @@ import { currentLanguage, loadLayoutTexts } from '../i18n/index.ts';
 import { guardPage, redirectGroup, requireUser } from './guard.ts';
 import { HydrateFallback, RootShell, type RouteHandle } from './root-shell.tsx';
 import { PageLoadFailed, RouteError } from './route-error.tsx';
-import { DASHBOARD_PATH, PAGE_ROUTES, ROUTE_GROUPS } from './routes.ts';
+import { DASHBOARD_PATH, PAGE_ROUTES, type PageRoute, ROUTE_GROUPS } from './routes.ts';
 
 /**
  * A route's page, loaded on demand. A chunk that fails to load (a deploy in between, the network gone)
@@ -19,6 +19,12 @@ const component = (load: () => Promise<{ default: ComponentType }>) => async () 
     console.error(error);
     return { Component: PageLoadFailed };
   }
+};
+
+/** A live-only page (top-ups, withdrawals): what it shows in test mode loads with it, not in the entry. */
+const liveOnlyPage = (route: PageRoute) => async () => {
+  const [page, { liveOnly }] = await Promise.all([route.load(), import('../components/live-only.tsx')]);
+  return { default: liveOnly(page.default, route.titleKey) };
 };
 
 // Routes that only redirect (their loader throws) render nothing; saying so keeps React Router quiet.
@@ -74,7 +80,7 @@ export const appRoutes: RouteObject[] = [
           ...PAGE_ROUTES.map((route): RouteObject => ({
             path: route.path,
             loader: guardPage(route),
-            lazy: component(route.load),
+            lazy: component(route.liveOnly ? liveOnlyPage(route) : route.load),
             ErrorBoundary: RouteError,
             handle: {
               titleKey: route.titleKey,

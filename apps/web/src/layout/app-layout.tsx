@@ -6,12 +6,14 @@ import { PasswordPromptHost } from '../components/password-prompt-host.tsx';
 import { useCurrentUser } from '../lib/auth/get-current-user.ts';
 import { appSettings, setDevice, setMobileMenuOpen, setSidebar } from '../stores/app-settings.ts';
 import { layoutSettings } from '../stores/layout-settings.ts';
+import { useMode } from '../stores/mode.ts';
 import { tagsView } from '../stores/tags-view.ts';
 import { KeepAliveOutlet } from './keep-alive-outlet.tsx';
 import { Navbar } from './navbar.tsx';
 import { SettingsDrawer } from './settings-drawer.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TagsView } from './tags-view.tsx';
+import { TestModeBand } from './test-mode-band.tsx';
 import { useTrackVisitedViews } from './use-visited-views.ts';
 import '../i18n/dayjs-locale.ts';
 import './layout.css';
@@ -51,6 +53,7 @@ export default function AppLayout() {
   const views = tagsView.useSelector((s) => s.views);
   const tabs = useMemo(() => (showTags ? views.map((view) => view.path) : NO_TABS), [showTags, views]);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const mode = useMode();
   useDeviceFromWindowWidth();
   useTrackVisitedViews(user?.perms ?? NO_PERMS);
 
@@ -58,12 +61,14 @@ export default function AppLayout() {
   let main: ReactNode = (
     <Layout className="app-body">
       <div className={`app-header${fixedHeader ? ' app-header--fixed' : ''}`}>
+        <TestModeBand />
         <Navbar onOpenSettings={() => setSettingsOpen(true)} />
         {showTags && <TagsView />}
       </div>
       <Layout.Content className="app-main">
-        {/* Without the tags view there is no tab to close: no page is kept. */}
-        <KeepAliveOutlet tabs={tabs} />
+        {/* Without the tags view there is no tab to close: no page is kept. Another mode mounts every page
+            afresh (its key): none goes on showing the other mode's answers, nor a form filled in for it. */}
+        <KeepAliveOutlet key={mode} tabs={tabs} />
       </Layout.Content>
     </Layout>
   );

@@ -5,6 +5,7 @@ import { appSettings, setMobileMenuOpen, toggleSidebar } from '../stores/app-set
 import { layoutSettings } from '../stores/layout-settings.ts';
 import { AppBreadcrumb } from './breadcrumb.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
+import { ModeSwitch } from './mode-switch.tsx';
 import { SizeSwitch } from './size-switch.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -28,6 +29,7 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
       />
       {!isMobile && <AppBreadcrumb />}
       <div className="navbar__right">
+        <ModeSwitch />
         <LanguageSwitch />
         {!isMobile && <SizeSwitch />}
         {showSettings && (

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared/error-codes.ts';
 import { type ErrorBody, parseErrorBody } from '@paydesk/shared/error-body.ts';
 import i18n from '../i18n/index.ts';
+import { currentMode } from '../stores/mode.ts';
 import { browserTimeZone } from './date-time.ts';
 import { feedback } from './feedback.ts';
 import { askForPassword } from './password-prompt.ts';
@@ -12,6 +13,8 @@ import { askForPassword } from './password-prompt.ts';
 export const REQUEST_TIMEOUT_MS = 50_000;
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// MODE_HEADER of @paydesk/shared/modes/modes.schemas.ts, which the entry cannot import (it loads zod).
+const MODE_HEADER = 'X-Mode';
 
 /**
  * http: the server answered an error; timeout and network: no answer; contract: an answer the shared
@@ -210,6 +213,8 @@ async function send(method: string, url: string, body: unknown, options: SendOpt
     'X-Timezone': browserTimeZone(),
     'X-Requested-With': 'XMLHttpRequest',
   };
+  // DESIGN 12: every call in test mode says so; live mode sends nothing (the server's default), as before.
+  if (currentMode() === 'test') headers[MODE_HEADER] = 'test';
   // Awaited once the answer is in; a failure to load it is handled there, not reported as unhandled now.
   if (options.schema instanceof Promise) options.schema.catch(() => undefined);
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;

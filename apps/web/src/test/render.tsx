@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import { App } from 'antd';
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { modeQueryKeyHash } from '../lib/query-client.ts';
 
 type RenderRouteOptions = {
   /** The route's path pattern (default: the first entry's path). */
@@ -22,7 +23,11 @@ export function renderRoute(
   { path = '/', at = path, routes = [] }: RenderRouteOptions = {},
 ) {
   const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    // The console's hashing: every answer belongs to the mode it was read in.
+    defaultOptions: {
+      queries: { retry: false, queryKeyHashFn: modeQueryKeyHash },
+      mutations: { retry: false },
+    },
   });
   const router = createMemoryRouter([{ path, Component: Page }, ...routes], { initialEntries: [at] });
   const view = render(
@@ -38,7 +43,10 @@ export function renderRoute(
 /** A component (not a page) inside the same providers, without a router. */
 export function renderWithProviders(ui: ReactNode) {
   const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    defaultOptions: {
+      queries: { retry: false, queryKeyHashFn: modeQueryKeyHash },
+      mutations: { retry: false },
+    },
   });
   const view = render(
     <QueryClientProvider client={client}>

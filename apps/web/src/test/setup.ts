@@ -3,6 +3,7 @@ import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { loadLayoutTexts } from '../i18n/index.ts';
 import { resetHttpStateForTests } from '../lib/http.ts';
+import { forgetMode } from '../stores/mode.ts';
 import { server } from './server.ts';
 
 // The mock API (server.ts): a request nobody answers fails the test (msw 3 names it a frame).
@@ -47,6 +48,7 @@ afterEach(() => {
   server.resetHandlers();
   server.events.removeAllListeners();
   resetHttpStateForTests();
+  forgetMode();
   localStorage.clear();
   sessionStorage.clear();
 });

@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { NotifyUrlSchema } from '../collections/collections.schemas.ts';
+import { ModeSchema } from '../modes/modes.schemas.ts';
 import { StepUpFieldsSchema } from '../security/security.schemas.ts';
 
 // ---- GET /api/merchant/access-key (ROOT): the merchant's key, or null before one is issued.
 
 export const AccessKeySchema = z.object({
+  /**
+   * Which of the merchant's two keys (DESIGN 12): a live_ or test_ key, or an older live one. The server
+   * always sends it; optional so that a console built before modes still reads the answer.
+   */
+  mode: ModeSchema.optional(),
   merchant_no: z.string(),
   access_key: z.string(),
   /** The default callback address of the merchant's orders; null when none is set. */
@@ -18,6 +24,8 @@ export const AccessKeyResponseSchema = z.object({ data: AccessKeySchema.nullable
 
 // GET /api/merchant/access-key/secret?payment_password=&code=
 export const AccessKeySecretSchema = z.object({
+  /** Always sent (see AccessKeySchema.mode). */
+  mode: ModeSchema.optional(),
   secret: z.string(),
   /** whsec_<base64 of 32 bytes>: verifies our callbacks (Standard Webhooks). */
   webhook_secret: z.string(),
@@ -31,7 +39,14 @@ export const RegeneratedAccessKeyResponseSchema = z.object({
 });
 
 // PUT /api/merchant/access-key/update {notify_url}
-export const UpdateNotifyUrlBodySchema = z.object({ notify_url: NotifyUrlSchema.nullable().optional() });
+/**
+ * PUT /api/merchant/access-key/update {mode, notify_url}: one notify URL per key, as Stripe has one webhook
+ * endpoint per mode; `mode` names the key (absent: live).
+ */
+export const UpdateNotifyUrlBodySchema = z.object({
+  mode: ModeSchema.optional(),
+  notify_url: NotifyUrlSchema.nullable().optional(),
+});
 export type UpdateNotifyUrlBody = z.infer<typeof UpdateNotifyUrlBodySchema>;
 
 // ---- IP whitelist

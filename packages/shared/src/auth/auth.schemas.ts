@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModeSchema } from '../modes/modes.schemas.ts';
 import { CurrencySchema } from '../money.ts';
 
 export const LoginBodySchema = z.object({
@@ -18,7 +19,16 @@ export const CurrentUserSchema = z.object({
   perms: z.array(z.string()),
   two_factor_enabled: z.boolean(),
   timezone: z.string().nullable(),
-  merchant: z.object({ no: z.string(), name: z.string(), currency: CurrencySchema }),
+  merchant: z.object({
+    no: z.string(),
+    name: z.string(),
+    currency: CurrencySchema,
+    /**
+     * The mode the console opens in unless the user chose one (DESIGN 12): test while the merchant has no
+     * open live channel. The server always sends it; optional so that older fixtures still read.
+     */
+    default_mode: ModeSchema.optional(),
+  }),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 

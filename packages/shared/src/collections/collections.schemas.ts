@@ -100,6 +100,8 @@ export const GatewayCollectionSchema = z.object({
   created_at: z.string(),
   paid_at: z.string().nullable(),
   settlement_status: SettlementStatusSchema,
+  /** false for an object of test mode (made with a test_ key, DESIGN 12). */
+  livemode: z.boolean(),
 });
 export type GatewayCollection = z.infer<typeof GatewayCollectionSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AmountSchema } from '../money.ts';
+import { AmountSchema, CurrencySchema } from '../money.ts';
 
 // Live and test mode (DESIGN 12): every merchant has both, and nothing crosses between them. The access key
 // a gateway call is signed with decides its mode; the console says its mode in the X-Mode header.
@@ -28,3 +28,14 @@ export const TestDataDeletionSchema = z.object({
   finished_at: z.string().nullable(),
 });
 export type TestDataDeletion = z.infer<typeof TestDataDeletionSchema>;
+
+/**
+ * POST /api/merchant/test-funds: the test balance after the funds were added (as funds' BalanceSchema has
+ * it; not imported from there, whose list query imports this file through pagination).
+ */
+export const TestFundsResponseSchema = z.object({
+  data: z.object({ currency: CurrencySchema, available: z.string(), locked: z.string() }),
+});
+
+/** GET /api/merchant/test-data/delete. */
+export const TestDataDeletionResponseSchema = z.object({ data: TestDataDeletionSchema });

@@ -111,6 +111,8 @@ export const GatewayPayoutSchema = z.object({
   created_at: z.string(),
   finished_at: z.string().nullable(),
   failure_reason: z.string().nullable(),
+  /** false for an object of test mode (made with a test_ key, DESIGN 12). */
+  livemode: z.boolean(),
 });
 export type GatewayPayout = z.infer<typeof GatewayPayoutSchema>;
 
@@ -145,7 +147,8 @@ export const PayoutListQuerySchema = timeRangeListQuery({
 });
 export type PayoutListQuery = z.infer<typeof PayoutListQuerySchema>;
 
-export const PayoutSchema = GatewayPayoutSchema.extend({
+// The console's payout: its mode is the page's (X-Mode), so it carries no livemode.
+export const PayoutSchema = GatewayPayoutSchema.omit({ livemode: true }).extend({
   account_type: AccountTypeSchema,
   bank_code: z.string().nullable(),
   bank_name: z.string().nullable(),

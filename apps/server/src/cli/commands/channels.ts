@@ -3,7 +3,7 @@ import {
   ListChannelsQuerySchema,
   OpenChannelBodySchema,
 } from '../../modules/ops/index.ts';
-import { type CommandSpec, MERCHANT, REASON, table } from './command-spec.ts';
+import { type CommandSpec, MERCHANT, MODE, REASON, table } from './command-spec.ts';
 
 // A merchant's channels: channel:open|close|list.
 
@@ -30,6 +30,7 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
     summary: "Open a channel for a merchant (or open it again with new terms); merchants' orders use it.",
     options: {
       merchant: MERCHANT,
+      mode: { ...MODE, help: 'the mode (default live); the sandbox serves test mode only' },
       code: { value: '<code>', required: true, help: 'what merchants send as channel, e.g. sandbox' },
       kind: { value: 'collection|payout', required: true, help: 'what the channel does' },
       country: { value: 'CN|IN|BR|VN', help: "default: the merchant's currency's country" },
@@ -49,13 +50,14 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
     request: (body) => ({ method: 'POST', path: '/ops/v1/channels/open', body }),
     print: (data) => [`Opened: ${channelLine(data.channel as ChannelView)}`],
     examples: [
-      'npm run ops -- channel:open --merchant M100001 --code sandbox --kind collection --fee-rate 1.5 --min-amount 1.00 --max-amount 50000.00 --cycle T1 --reason "onboarding"',
+      'npm run ops -- channel:open --merchant M100001 --mode test --code sandbox --kind collection --fee-rate 1.5 --min-amount 1.00 --max-amount 50000.00 --cycle T1 --reason "onboarding"',
     ],
   },
   'channel:close': {
     summary: 'Close a channel: new orders can no longer use it (orders already made go on).',
     options: {
       merchant: MERCHANT,
+      mode: MODE,
       code: { value: '<code>', required: true, help: 'the channel code' },
       kind: { value: 'collection|payout', required: true, help: 'the channel kind' },
       reason: REASON,
@@ -65,18 +67,19 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
     request: (body) => ({ method: 'POST', path: '/ops/v1/channels/close', body }),
     print: (data) => [`Closed: ${channelLine(data.channel as ChannelView)}`],
     examples: [
-      'npm run ops -- channel:close --merchant M100001 --code sandbox --kind payout --reason "bank outage"',
+      'npm run ops -- channel:close --merchant M100001 --mode test --code sandbox --kind payout --reason "bank outage"',
     ],
   },
   'channel:list': {
     summary: "List channels, every merchant's or one's.",
-    options: { merchant: { value: '<no>', help: 'only this merchant' } },
+    options: { merchant: { value: '<no>', help: 'only this merchant' }, mode: MODE },
     changes: false,
     schema: ListChannelsQuerySchema,
-    request: (query) => ({
-      method: 'GET',
-      path: `/ops/v1/channels${query.merchant ? `?merchant=${encodeURIComponent(String(query.merchant))}` : ''}`,
-    }),
+    request: (query) => {
+      const params = new URLSearchParams({ mode: String(query.mode) });
+      if (query.merchant) params.set('merchant', String(query.merchant));
+      return { method: 'GET', path: `/ops/v1/channels?${params}` };
+    },
     print: (data) => {
       const rows = (data as unknown as ChannelView[]).map((c) => [
         c.merchant,
@@ -91,6 +94,9 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
       ]);
       return table(['MERCHANT', 'KIND', 'CODE', 'STATUS', 'CUR', 'FEE', 'LIMITS', 'CYCLE', 'SANDBOX'], rows);
     },
-    examples: ['npm run ops -- channel:list', 'npm run ops -- channel:list --merchant M100001 --json'],
+    examples: [
+      'npm run ops -- channel:list',
+      'npm run ops -- channel:list --merchant M100001 --mode test --json',
+    ],
   },
 };

@@ -44,6 +44,8 @@ export type CommandSpec = {
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 export const MERCHANT: OptionSpec = { value: '<no>', required: true, help: 'merchant number, e.g. M100001' };
+/** --mode of an object that has one (DESIGN 12): the merchant's live row or its test twin. */
+export const MODE: OptionSpec = { value: 'live|test', help: 'the mode (default live)' };
 export const AMOUNT: OptionSpec = {
   value: '<amount>',
   required: true,

@@ -63,6 +63,10 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
       "Demo traffic: collections for a merchant through its real signed gateway route, at a rate for a time; the sandbox's auto channel pays or fails them by itself.",
     options: {
       merchant: MERCHANT,
+      mode: {
+        value: 'live|test',
+        help: 'the key it signs with (default test: the sandbox serves test mode)',
+      },
       rate: { value: '<per second>', help: 'orders per second (default 2)' },
       duration: { value: '<seconds>', help: 'how long (default 60)' },
       channel: { value: '<code>', help: 'the collection channel (default sandbox-auto, the auto mode)' },
@@ -81,7 +85,7 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
     request: (input) => ({
       method: 'POST',
       path: '/ops/v1/demo/collections',
-      body: { merchant: input.merchant, channel: input.channel, reason: input.reason },
+      body: { merchant: input.merchant, mode: input.mode, channel: input.channel, reason: input.reason },
     }),
     print: (data) => [JSON.stringify(data)],
     run: async ({ input, send, io, json }) => {
@@ -101,7 +105,7 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
           ? {
               method: 'POST',
               path: '/ops/v1/demo/payouts',
-              body: { merchant: input.merchant, reason: input.reason },
+              body: { merchant: input.merchant, mode: input.mode, reason: input.reason },
             }
           : ORDER_COMMANDS['demo:traffic'].request(input);
         const kind = isPayout ? 'payout' : 'collection';

@@ -1,13 +1,38 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { CURRENCIES, MERCHANT_STATUSES, ROLES } from '@paydesk/shared';
+import { MODES } from '@paydesk/shared/modes/modes.schemas.ts';
 import { quotedList } from './sql-lists.ts';
 
+/**
+ * A merchant in one mode (DESIGN 12). Each merchant is two rows: its live row and its test twin
+ * (`live_merchant_id` names the live row), so every object table's merchant_id, and every index leading
+ * with it, keeps the two modes apart by construction. What belongs to the company (number, name, currency,
+ * status, time zone, whitelist) is the live row's and copied to the twin when written; users, sessions and
+ * their security belong to the live row only.
+ */
 export const merchants = pgTable(
   'merchants',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    no: text('no').notNull().unique(),
+    /** The same on both rows of a merchant: the gateway and the console show it in both modes. */
+    no: text('no').notNull(),
+    mode: text('mode').notNull().default('live'),
+    /** The twin's live row; null on a live row. */
+    liveMerchantId: bigint('live_merchant_id', { mode: 'number' })
+      .unique()
+      .references((): AnyPgColumn => merchants.id),
     name: text('name').notNull(),
     currency: text('currency').notNull(),
     status: text('status').notNull().default('active'),
@@ -23,6 +48,10 @@ export const merchants = pgTable(
   (t) => [
     check('merchants_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
     check('merchants_status_valid', sql`${t.status} in (${quotedList(MERCHANT_STATUSES)})`),
+    check('merchants_mode_valid', sql`${t.mode} in (${quotedList(MODES)})`),
+    // A live row has no live row of its own; a twin always has one.
+    check('merchants_twin_of_live', sql`(${t.mode} = 'live') = (${t.liveMerchantId} is null)`),
+    unique('merchants_no_mode_unique').on(t.no, t.mode),
   ],
 );
 

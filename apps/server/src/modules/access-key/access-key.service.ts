@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { AccessKey, AccessKeySecret } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { randomBytes } from 'node:crypto';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -16,11 +17,18 @@ import { type AccessKeyRow, accessKeysRepository as repo } from './access-keys.r
 // one of them, and every notify URL change, goes to the security log in the same transaction.
 
 type Deps = { db: Db; appKey: Buffer };
-type Actor = { user: { id: number }; merchant: MerchantRow; client: ClientInfo };
+/**
+ * Who acts, on which key: `merchant` is the live row (the security log's), `mode` the key's (DESIGN 12:
+ * one key per mode, owned by that mode's merchant row).
+ */
+type Actor = { user: { id: number }; merchant: MerchantRow; mode: Mode; client: ClientInfo };
 type StepUp = { paymentPassword: string | undefined; code: string | undefined };
 
-/** "ak_" + 24 hex characters: public, sent on every gateway call. */
-const newAccessKey = () => `ak_${randomBytes(12).toString('hex')}`;
+/**
+ * "live_" or "test_" + 24 hex characters: public, sent on every gateway call; the prefix says the mode.
+ * Keys issued before modes ("ak_...") stay valid as live keys until regenerated.
+ */
+const newAccessKey = (mode: Mode) => `${mode}_${randomBytes(12).toString('hex')}`;
 
 export type AccessKeyService = ReturnType<typeof createAccessKeyService>;
 
@@ -28,7 +36,9 @@ export function createAccessKeyService({ db, appKey }: Deps) {
   const present = (
     row: Pick<AccessKeyRow, 'accessKey' | 'notifyUrl' | 'createdAt' | 'rotatedAt'>,
     merchant: MerchantRow,
+    mode: Mode,
   ): AccessKey => ({
+    mode,
     merchant_no: merchant.no,
     access_key: row.accessKey,
     notify_url: row.notifyUrl,
@@ -42,24 +52,33 @@ export function createAccessKeyService({ db, appKey }: Deps) {
     detail?: Record<string, unknown>,
   ) => ({ type, merchantId: actor.merchant.id, userId: actor.user.id, detail });
 
-  async function get(merchant: MerchantRow): Promise<AccessKey | null> {
-    const row = await repo.findPublic(db, merchant.id);
-    return row ? present(row, merchant) : null;
+  /** The merchant row whose key the actor's mode names. */
+  const keyOwner = (tx: DbOrTx, actor: Pick<Actor, 'merchant' | 'mode'>) =>
+    repo.merchantIdOfMode(tx, actor.merchant.id, actor.mode);
+
+  async function get(actor: Pick<Actor, 'merchant' | 'mode'>): Promise<AccessKey | null> {
+    const row = await repo.findPublic(db, await keyOwner(db, actor));
+    return row ? present(row, actor.merchant, actor.mode) : null;
   }
 
   async function reveal(actor: Actor, stepUp: StepUp): Promise<AccessKeySecret> {
     await verifyStepUp(db, actor.user, stepUp, { appKey, client: actor.client });
     return db.transaction(async (tx) => {
-      const row = await repo.find(tx, actor.merchant.id);
+      const owner = await keyOwner(tx, actor);
+      const row = await repo.find(tx, owner);
       if (!row) throw notFound('No access key was issued yet: generate one first.');
       let webhookSecret = row.webhookSecretEncrypted ? decrypt(appKey, row.webhookSecretEncrypted) : '';
       if (!webhookSecret) {
         // A key issued before callbacks existed gets its webhook secret on first reveal.
         webhookSecret = newWebhookSecret();
-        await repo.setWebhookSecret(tx, actor.merchant.id, encrypt(appKey, webhookSecret));
+        await repo.setWebhookSecret(tx, owner, encrypt(appKey, webhookSecret));
       }
-      await recordSecurityEvent(tx, actor.client, event(actor, 'access_key_revealed'));
-      return { secret: decrypt(appKey, row.secretEncrypted), webhook_secret: webhookSecret };
+      await recordSecurityEvent(tx, actor.client, event(actor, 'access_key_revealed', { mode: actor.mode }));
+      return {
+        mode: actor.mode,
+        secret: decrypt(appKey, row.secretEncrypted),
+        webhook_secret: webhookSecret,
+      };
     });
   }
 
@@ -68,9 +87,10 @@ export function createAccessKeyService({ db, appKey }: Deps) {
     const secret = randomToken(32);
     const webhookSecret = newWebhookSecret();
     return db.transaction(async (tx) => {
-      const before = await repo.find(tx, actor.merchant.id);
-      const row = await repo.upsert(tx, actor.merchant.id, {
-        accessKey: newAccessKey(),
+      const owner = await keyOwner(tx, actor);
+      const before = await repo.find(tx, owner);
+      const row = await repo.upsert(tx, owner, {
+        accessKey: newAccessKey(actor.mode),
         secretEncrypted: encrypt(appKey, secret),
         webhookSecretEncrypted: encrypt(appKey, webhookSecret),
       });
@@ -78,28 +98,33 @@ export function createAccessKeyService({ db, appKey }: Deps) {
       await recordSecurityEvent(
         tx,
         actor.client,
-        event(actor, 'access_key_regenerated', { access_key: row.accessKey, first: !before }),
+        event(actor, 'access_key_regenerated', {
+          access_key: row.accessKey,
+          first: !before,
+          mode: actor.mode,
+        }),
       );
-      return { ...present(saved, actor.merchant), secret, webhook_secret: webhookSecret };
+      return { ...present(saved, actor.merchant, actor.mode), secret, webhook_secret: webhookSecret };
     });
   }
 
   async function updateNotifyUrl(actor: Actor, notifyUrl: string | null): Promise<AccessKey> {
     return db.transaction(async (tx) => {
-      const before = await repo.find(tx, actor.merchant.id);
+      const owner = await keyOwner(tx, actor);
+      const before = await repo.find(tx, owner);
       if (!before) {
         throw conflict(
           'Generate the access key first: the notify URL is saved with it.',
           ERROR_CODES.accessKeyNotIssued,
         );
       }
-      const row = await repo.setNotifyUrl(tx, actor.merchant.id, notifyUrl);
+      const row = await repo.setNotifyUrl(tx, owner, notifyUrl);
       await recordSecurityEvent(
         tx,
         actor.client,
-        event(actor, 'notify_url_changed', { from: before.notifyUrl, to: notifyUrl }),
+        event(actor, 'notify_url_changed', { from: before.notifyUrl, to: notifyUrl, mode: actor.mode }),
       );
-      return present(row, actor.merchant);
+      return present(row, actor.merchant, actor.mode);
     });
   }
 

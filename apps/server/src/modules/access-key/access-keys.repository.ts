@@ -1,10 +1,25 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import { type DbOrTx, preparedOnce, type Tx } from '../../db/client.ts';
 import { accessKeys, merchants } from '../../db/schema/index.ts';
+
+const liveMerchants = alias(merchants, 'live_merchant');
 
 export type AccessKeyRow = typeof accessKeys.$inferSelect;
 
 export const accessKeysRepository = {
+  /** The merchant's row of that mode, by its live row (the key of each mode belongs to its row). */
+  merchantIdOfMode: async (db: DbOrTx, liveMerchantId: number, mode: Mode): Promise<number> => {
+    if (mode === 'live') return liveMerchantId;
+    const [row] = await db
+      .select({ id: merchants.id })
+      .from(merchants)
+      .where(eq(merchants.liveMerchantId, liveMerchantId));
+    if (!row) throw new Error(`Merchant ${liveMerchantId} has no test twin`);
+    return row.id;
+  },
+
   /** The merchant's key without its secret, or undefined before the first one is issued. */
   findPublic: async (db: DbOrTx, merchantId: number) => {
     const [row] = await db
@@ -24,13 +39,20 @@ export const accessKeysRepository = {
     return row;
   },
 
-  /** The key a signed gateway call names, with its merchant (one round trip per call). */
+  /**
+   * The key a signed gateway call names, with its merchant row (live or test twin: the key's mode) and
+   * that merchant's live row, whose number, name, status and whitelist count in both modes.
+   */
   findByAccessKey: async (db: DbOrTx, accessKey: string) => {
     const [row] = await preparedOnce(db, 'access_key_with_merchant', (on) =>
       on
-        .select({ key: accessKeys, merchant: merchants })
+        .select({ key: accessKeys, merchant: merchants, live: liveMerchants })
         .from(accessKeys)
         .innerJoin(merchants, eq(merchants.id, accessKeys.merchantId))
+        .innerJoin(
+          liveMerchants,
+          eq(liveMerchants.id, sql`coalesce(${merchants.liveMerchantId}, ${merchants.id})`),
+        )
         .where(eq(accessKeys.accessKey, sql.placeholder('accessKey')))
         .prepare('access_key_with_merchant'),
     ).execute({ accessKey });
@@ -64,8 +86,12 @@ export const accessKeysRepository = {
     return row;
   },
 
-  setIpWhitelist: async (tx: Tx, merchantId: number, ips: string[]) => {
-    await tx.update(merchants).set({ ipWhitelist: ips }).where(eq(merchants.id, merchantId));
+  /** The whitelist is the company's: written on the live row and its twin alike. */
+  setIpWhitelist: async (tx: Tx, liveMerchantId: number, ips: string[]) => {
+    await tx
+      .update(merchants)
+      .set({ ipWhitelist: ips })
+      .where(or(eq(merchants.id, liveMerchantId), eq(merchants.liveMerchantId, liveMerchantId)));
   },
 
   ipWhitelistOf: async (db: DbOrTx, merchantId: number): Promise<string[]> => {

@@ -9,6 +9,7 @@ import {
   UpdateIpWhitelistBodySchema,
   UpdateNotifyUrlBodySchema,
 } from '@paydesk/shared/access-key/access-key.schemas.ts';
+import { ModeSchema } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { AppContext } from '../../context.ts';
 import { authOf, clientOf } from '../../plugins/auth-context.ts';
 import { parseInput } from '../security/index.ts';
@@ -24,6 +25,8 @@ export {
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 /** Step-up fields are checked by the step-up itself (its own messages, counts and lock). */
 const StepUpInputSchema = z.object({ payment_password: z.unknown(), code: z.unknown() }).partial();
+/** Which key (DESIGN 12): the query's or body's `mode`, not X-Mode; absent means live. */
+const KeyModeSchema = z.object({ mode: ModeSchema.default('live') });
 const IpWhitelistInputSchema = StepUpInputSchema.extend({
   ip_address: UpdateIpWhitelistBodySchema.shape.ip_address,
 });
@@ -40,9 +43,11 @@ export function registerAccessKeyModule(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const keyPerm = guards.requirePerm('access-key:manage');
   const ipPerm = guards.requirePerm('ip-whitelist:manage');
-  const actorOf = (request: Parameters<typeof authOf>[0]) => {
-    const { user, merchant } = authOf(request);
-    return { user, merchant, client: clientOf(request) };
+  /** The actor on the live row (keys and the whitelist are the company's), on the key of `mode`. */
+  const actorOf = (request: Parameters<typeof authOf>[0], input: unknown = {}) => {
+    const { user, liveMerchant } = authOf(request);
+    const { mode } = parseInput(KeyModeSchema, input ?? {});
+    return { user, merchant: liveMerchant, mode, client: clientOf(request) };
   };
   const stepUpOf = (input: { payment_password?: unknown; code?: unknown }) => ({
     paymentPassword: text(input.payment_password),
@@ -52,14 +57,17 @@ export function registerAccessKeyModule(
   r.get(
     '/api/merchant/access-key',
     { onRequest: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
-    async (request) => ({ data: await service.get(authOf(request).merchant) }),
+    async (request) => ({ data: await service.get(actorOf(request, request.query)) }),
   );
 
   r.get(
     '/api/merchant/access-key/secret',
     { onRequest: keyPerm, schema: { response: { 200: AccessKeySecretResponseSchema } } },
     async (request) => ({
-      data: await service.reveal(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.query))),
+      data: await service.reveal(
+        actorOf(request, request.query),
+        stepUpOf(parseInput(StepUpInputSchema, request.query)),
+      ),
     }),
   );
 
@@ -67,7 +75,10 @@ export function registerAccessKeyModule(
     '/api/merchant/access-key/regenerate',
     { onRequest: keyPerm, schema: { response: { 200: RegeneratedAccessKeyResponseSchema } } },
     async (request) => ({
-      data: await service.regenerate(actorOf(request), stepUpOf(parseInput(StepUpInputSchema, request.body))),
+      data: await service.regenerate(
+        actorOf(request, request.body),
+        stepUpOf(parseInput(StepUpInputSchema, request.body)),
+      ),
     }),
   );
 
@@ -76,8 +87,9 @@ export function registerAccessKeyModule(
     { onRequest: keyPerm, schema: { response: { 200: AccessKeyResponseSchema } } },
     async (request) => ({
       // Parsed after the guard: a caller who may not use the form learns nothing from its validation.
+      // One notify URL per key, as Stripe has one webhook endpoint per mode: the body's `mode` says which.
       data: await service.updateNotifyUrl(
-        actorOf(request),
+        actorOf(request, request.body),
         parseInput(UpdateNotifyUrlBodySchema, request.body).notify_url ?? null,
       ),
     }),
@@ -86,7 +98,7 @@ export function registerAccessKeyModule(
   r.get(
     '/api/merchant/ip-address',
     { onRequest: ipPerm, schema: { response: { 200: IpWhitelistResponseSchema } } },
-    async (request) => ({ data: { ips: await service.whitelist(authOf(request).merchant.id) } }),
+    async (request) => ({ data: { ips: await service.whitelist(authOf(request).liveMerchant.id) } }),
   );
 
   r.put(

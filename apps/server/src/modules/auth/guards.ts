@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { type Perm, permsFor } from '@paydesk/shared';
 import { forbidden, unauthenticated } from '../../lib/errors.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import type { AuthContext, Guards } from '../../plugins/auth-context.ts';
+import { createTwinLookup, modeOfRequest, refuseLiveOnlyInTestMode } from './modes.ts';
 
 /** What a guard hook checks: a session, and the permission (null: any signed-in user). */
 export type RouteGuard = { perm: Perm | null };
@@ -31,17 +33,28 @@ export function guardOf(hooks: unknown): RouteGuard | undefined {
  * `onRequest` hooks, after the session is loaded and the CSRF token checked and before the body is read
  * or validated: a caller without a session gets 401 and one without the permission 403, never 422.
  */
-export function createGuards(): Guards {
+export function createGuards(db: DbOrTx): Guards {
+  const twinOf = createTwinLookup(db);
   const requireAuth: onRequestAsyncHookHandler = tagged(
     async (request: FastifyRequest) => {
       if (request.auth) return;
+      // Every signed-in route runs this guard, so none can forget the mode (or a bad X-Mode's 400).
+      const mode = modeOfRequest(request);
       const { session, sessionUser } = request;
       if (!session?.userId || !sessionUser?.user || !sessionUser.merchant) throw unauthenticated();
-      const { user, merchant } = sessionUser;
-      if (merchant.status !== 'active') throw unauthenticated();
+      refuseLiveOnlyInTestMode(request, mode);
+      const { user } = sessionUser;
+      const liveMerchant = sessionUser.merchant as AuthContext['merchant'];
+      if (liveMerchant.status !== 'active') throw unauthenticated();
+      const merchant =
+        mode === 'live'
+          ? liveMerchant
+          : { ...liveMerchant, id: await twinOf(liveMerchant.id), mode, liveMerchantId: liveMerchant.id };
       request.auth = {
         user,
-        merchant: merchant as AuthContext['merchant'],
+        merchant,
+        liveMerchant,
+        mode,
         perms: permsFor(user.roles, user.perms),
         sessionId: session.id,
         passwordConfirmedAt: session.passwordConfirmedAt,

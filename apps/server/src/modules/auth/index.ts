@@ -7,6 +7,7 @@ import type { SessionStarter } from './session.ts';
 
 // Sign-in: sessions (cookie, loading with the user in one read), the guards, login and logout.
 export { createGuards, guardOf, type RouteGuard } from './guards.ts';
+export { modeOfRequest, registerModeMeta } from './modes.ts';
 export {
   createSessions,
   registerSessionLoading,

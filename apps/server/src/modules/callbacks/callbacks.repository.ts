@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
-import { accessKeys, callbackAttempts, callbackEvents } from '../../db/schema/index.ts';
+import { accessKeys, callbackAttempts, callbackEvents, merchants } from '../../db/schema/index.ts';
 
 export type CallbackEventRow = typeof callbackEvents.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
@@ -22,6 +22,15 @@ export const callbacksRepository = {
   },
 
   /** The event with its merchant's webhook secret (still encrypted), in one read: what a delivery needs. */
+  /** Whether the merchant row is a live one (a row's mode never changes). */
+  isLive: async (db: DbOrTx, merchantId: number): Promise<boolean> => {
+    const [row] = await db
+      .select({ mode: merchants.mode })
+      .from(merchants)
+      .where(eq(merchants.id, merchantId));
+    return row?.mode !== 'test';
+  },
+
   findForDelivery: async (db: DbOrTx, id: string) => {
     // Every delivery attempt reads it: built once, parsed and planned once per connection.
     const [row] = await preparedOnce(db, 'callback_for_delivery', (on) =>

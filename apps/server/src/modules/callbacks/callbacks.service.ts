@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallbackEvent, CallbackEventType } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
+import { setNewest } from '../../lib/bounded-map.ts';
 import { notFound } from '../../lib/errors.ts';
 import { deliverWebhook, retryDelayMs } from '../../lib/webhooks.ts';
 import { type CallbackEventRow, callbacksRepository as repo } from './callbacks.repository.ts';
@@ -12,6 +13,9 @@ import { type CallbackEventRow, callbacksRepository as repo } from './callbacks.
 // logged. The HTTP call never runs inside a transaction: no lock or connection is held while we wait.
 
 export type MerchantCallbackSettings = { notifyUrl: string | null; webhookSecret: string | null };
+
+/** How many merchant rows' modes one process remembers (the oldest is forgotten first). */
+const REMEMBERED_MODES = 10_000;
 
 type Deps = {
   db: Db;
@@ -46,6 +50,17 @@ export type CallbacksService = ReturnType<typeof createCallbacksService>;
 export function createCallbacksService(deps: Deps) {
   const { db, jobs, now, settingsOf } = deps;
   const deliver = deps.deliver ?? deliverWebhook;
+  // Every callback carries its object's mode (DESIGN 12); a merchant row's mode never changes, so a
+  // process reads it once per merchant row.
+  const modes = new Map<number, boolean>();
+  async function livemodeOf(tx: DbOrTx, merchantId: number): Promise<boolean> {
+    let live = modes.get(merchantId);
+    if (live === undefined) {
+      live = await repo.isLive(tx, merchantId);
+      setNewest(modes, merchantId, live, REMEMBERED_MODES);
+    }
+    return live;
+  }
 
   /** Writes the event in the caller's transaction and queues its first attempt; null when no URL is set. */
   async function enqueue(tx: Tx, input: EnqueueInput): Promise<CallbackEventRow | null> {
@@ -53,7 +68,8 @@ export function createCallbacksService(deps: Deps) {
     if (!url) return null;
     const at = now();
     const id = newEventId(at);
-    const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data: input.data });
+    const data = { ...input.data, livemode: await livemodeOf(tx, input.merchantId) };
+    const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data });
     const event = await repo.insertEvent(tx, {
       id,
       merchantId: input.merchantId,

@@ -31,6 +31,15 @@ export const channelsRepository = {
   listOfMerchant: (db: DbOrTx, merchantId: number): Promise<ChannelRow[]> =>
     db.select().from(channels).where(eq(channels.merchantId, merchantId)).orderBy(asc(channels.id)),
 
+  /** The providers of the merchant row's open channels (one of each). */
+  openProviders: async (db: DbOrTx, merchantId: number): Promise<string[]> => {
+    const rows = await db
+      .selectDistinct({ provider: channels.provider })
+      .from(channels)
+      .where(and(eq(channels.merchantId, merchantId), eq(channels.status, 'open')));
+    return rows.map((row) => row.provider);
+  },
+
   listAll: (db: DbOrTx): Promise<ChannelRow[]> => db.select().from(channels).orderBy(asc(channels.id)),
 
   findById: async (db: DbOrTx, id: number): Promise<ChannelRow | undefined> => {

@@ -1,7 +1,9 @@
 import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { attemptsRepository } from './attempts.repository.ts';
 import { channelsRepository } from './channels.repository.ts';
+import { providerServesMode } from './adapters/registry.ts';
 
 // What other modules do with channels: the operator opens, closes and lists them (modules/ops, the demo
 // seed); an order reads the merchant's open channel of its kind (collections, payouts, the sandbox).
@@ -13,6 +15,12 @@ export const listChannelsOfMerchant = channelsRepository.listOfMerchant;
 export const listAllChannels = channelsRepository.listAll;
 export const findChannelById = channelsRepository.findById;
 export const findOpenChannel = channelsRepository.findOpen;
+
+/** Whether the merchant row has an open channel that serves `mode` (a live sandbox channel does not). */
+export async function hasOpenChannelFor(db: DbOrTx, merchantId: number, mode: Mode): Promise<boolean> {
+  const providers = await channelsRepository.openProviders(db, merchantId);
+  return providers.some((provider) => providerServesMode(provider, mode));
+}
 
 /** How an order's attempt on its channel ended, in the order's transaction (channel_attempts). */
 export const recordAttemptOutcome = attemptsRepository.recordOutcome;

@@ -11,6 +11,7 @@ export {
   closeChannel,
   findChannelById,
   findOpenChannel,
+  hasOpenChannelFor,
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,

@@ -195,7 +195,7 @@ export const collectionsRepository = {
 
   merchantOf: async (db: DbOrTx, merchantId: number) => {
     const [row] = await db
-      .select({ no: merchants.no, name: merchants.name })
+      .select({ no: merchants.no, name: merchants.name, mode: merchants.mode })
       .from(merchants)
       .where(eq(merchants.id, merchantId));
     return row;

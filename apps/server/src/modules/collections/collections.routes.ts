@@ -117,7 +117,7 @@ export function collectionsGatewayRoutes(
       const row = request.gatewayClaim
         ? await collections.createClaiming(merchant, request.body, request.gatewayClaim)
         : await collections.create(merchant, request.body);
-      return reply.status(201).send({ data: collections.gatewayView(row) });
+      return reply.status(201).send({ data: collections.gatewayView(row, merchant.livemode) });
     },
   );
 
@@ -135,7 +135,7 @@ export function collectionsGatewayRoutes(
     async (request) => {
       const merchant = gatewayMerchantOf(request);
       const row = await collections.findForMerchant(merchant.id, { tradeNo: request.params.trade_no });
-      return { data: collections.gatewayView(row) };
+      return { data: collections.gatewayView(row, merchant.livemode) };
     },
   );
 
@@ -153,7 +153,7 @@ export function collectionsGatewayRoutes(
     async (request) => {
       const merchant = gatewayMerchantOf(request);
       const row = await collections.findForMerchant(merchant.id, { outTradeNo: request.query.out_trade_no });
-      return { data: collections.gatewayView(row) };
+      return { data: collections.gatewayView(row, merchant.livemode) };
     },
   );
 }

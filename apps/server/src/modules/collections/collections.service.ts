@@ -117,7 +117,14 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
   const payUrlOf = (row: CollectionRow) =>
     row.payUrl === null ? '' : row.payUrl.startsWith('/') ? `${publicUrl}${row.payUrl}` : row.payUrl;
 
-  function gatewayView(row: CollectionRow): GatewayCollection {
+  /** A collection as the gateway answers it, in the mode of the key that asked. */
+  const gatewayView = (row: CollectionRow, livemode: boolean): GatewayCollection => ({
+    ...gatewayFields(row),
+    livemode,
+  });
+
+  /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
+  function gatewayFields(row: CollectionRow): Omit<GatewayCollection, 'livemode'> {
     const currency = row.currency as Currency;
     return {
       trade_no: row.tradeNo,
@@ -340,7 +347,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
       refType: 'collection',
       refId: row.id,
       url: row.notifyUrl,
-      data: gatewayView(row),
+      data: gatewayFields(row),
     });
   }
 

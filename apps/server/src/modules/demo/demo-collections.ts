@@ -67,13 +67,19 @@ export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
 }
 
 /** A key whose secret the ops command line can use for demo traffic; the merchant reveals it with step-up. */
-export async function seedDemoAccessKey(tx: Tx, appKey: Buffer, merchant: DemoMerchant) {
+/** The test key of the merchant's test twin (`merchant`), and the company's whitelist on its live row. */
+export async function seedDemoAccessKey(
+  tx: Tx,
+  appKey: Buffer,
+  merchant: DemoMerchant,
+  liveMerchantId: number,
+) {
   await seedAccessKey(tx, merchant.id, {
-    accessKey: `ak_demo${merchant.no.toLowerCase()}${randomBytes(6).toString('hex')}`,
+    accessKey: `test_demo${merchant.no.toLowerCase()}${randomBytes(6).toString('hex')}`,
     secretEncrypted: encrypt(appKey, randomBytes(24).toString('base64url')),
     webhookSecretEncrypted: encrypt(appKey, newWebhookSecret()),
   });
-  await seedIpWhitelist(tx, merchant.id, ['127.0.0.1', '::1']);
+  await seedIpWhitelist(tx, liveMerchantId, ['127.0.0.1', '::1']);
 }
 
 /** Orders over the last four days in every state; the ones paid before today settled in one batch now. */

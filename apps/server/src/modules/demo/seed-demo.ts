@@ -76,14 +76,15 @@ export async function seedDemo(
   if (await hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
-    const merchant = await insertMerchant(tx, {
+    const rows = await insertMerchant(tx, {
       no: DEMO_MERCHANT_NO,
       name: 'Demo Store',
       currency: 'CNY',
       timezone: 'Asia/Shanghai',
     });
     // Another process seeded it first.
-    if (!merchant) return false;
+    if (!rows) return false;
+    const merchant = rows.live;
     for (const u of DEMO_USERS) {
       await insertUser(tx, {
         merchantId: merchant.id,
@@ -94,42 +95,43 @@ export async function seedDemo(
       });
     }
     await seedFundHistory(tx, merchant.id, now);
-    await seedReceiveMoney(
-      tx,
-      appKey,
-      { id: merchant.id, no: merchant.no, currency: 'CNY', timeZone: 'Asia/Shanghai' },
-      now,
-    );
+    await seedReceiveMoney(tx, appKey, rows, { currency: 'CNY', timeZone: 'Asia/Shanghai' }, now);
     if (files) await seedDemoTopUps(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     for (const other of DEMO_OTHER_MERCHANTS) {
-      const row = (await insertMerchant(tx, {
+      const pair = (await insertMerchant(tx, {
         no: other.no,
         name: other.name,
         currency: other.currency,
         timezone: other.timeZone,
       }))!;
       await insertUser(tx, {
-        merchantId: row.id,
+        merchantId: pair.live.id,
         email: other.email,
         name: `${other.name} admin`,
         passwordHash,
         roles: ['ROOT'],
       });
-      await seedReceiveMoney(
-        tx,
-        appKey,
-        { id: row.id, no: row.no, currency: other.currency, timeZone: other.timeZone },
-        now,
-      );
+      await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
     }
     return true;
   });
 }
 
-async function seedReceiveMoney(tx: Tx, appKey: Buffer, merchant: DemoMerchant, now: Date) {
+/**
+ * The merchant's sandbox history: its channels, test key, collections and payouts are test mode's (the
+ * sandbox serves test mode only, DESIGN 12), on its test twin; the whitelist is the company's.
+ */
+async function seedReceiveMoney(
+  tx: Tx,
+  appKey: Buffer,
+  rows: { live: { id: number; no: string }; test: { id: number } },
+  local: Pick<DemoMerchant, 'currency' | 'timeZone'>,
+  now: Date,
+) {
+  const merchant: DemoMerchant = { id: rows.test.id, no: rows.live.no, ...local };
   const channel = await seedDemoChannels(tx, merchant);
-  await seedDemoAccessKey(tx, appKey, merchant);
+  await seedDemoAccessKey(tx, appKey, merchant, rows.live.id);
   await seedDemoCollections(tx, merchant, channel, now);
   await seedDemoPayouts(tx, merchant, now);
 }

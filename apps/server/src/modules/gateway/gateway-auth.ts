@@ -17,7 +17,11 @@ import { type NonceClaimSql, nonceClaimSql, type RememberedKey } from './nonce-c
 // caller's IP in the merchant's whitelist. Refusals say what kind of thing failed, never which part of a
 // secret was wrong.
 
-export type GatewayMerchant = { id: number; no: string; name: string; currency: Currency };
+/**
+ * The merchant a signed call acts for: the row of its key's mode (the live row or the test twin, DESIGN 12),
+ * with the live row's number and name; `livemode` goes on every object the call answers.
+ */
+export type GatewayMerchant = { id: number; no: string; name: string; currency: Currency; livemode: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,17 +93,18 @@ export function createGatewayGuard({
     const found = await findAccessKeyWithMerchant(db, accessKey);
     known.delete(accessKey);
     if (!found) return undefined;
-    const { key, merchant } = found;
+    const { key, merchant, live } = found;
     const entry: Known = {
       key: {
         accessKey,
         merchantId: merchant.id,
+        livemode: merchant.mode === 'live',
         secretEncrypted: key.secretEncrypted,
-        no: merchant.no,
-        name: merchant.name,
-        currency: merchant.currency,
-        status: merchant.status,
-        ipWhitelist: merchant.ipWhitelist,
+        no: live.no,
+        name: live.name,
+        currency: live.currency,
+        status: live.status,
+        ipWhitelist: live.ipWhitelist,
       },
       secret: createSecretKey(Buffer.from(decrypt(appKey, key.secretEncrypted), 'utf8')),
     };
@@ -184,6 +189,7 @@ export function createGatewayGuard({
     no: entry.key.no,
     name: entry.key.name,
     currency: entry.key.currency as Currency,
+    livemode: entry.key.livemode,
   });
 
   /**

@@ -5,7 +5,10 @@ import { numberedColumns } from '../../db/rows.ts';
 // collection or payout: one round trip, one commit, DESIGN 8). They name gateway_nonces, access_keys and
 // merchants, so they live with the module that owns the nonces.
 
-/** The key row `k` and its merchant `m` still read as remembered; the values are p(1)..p(8). */
+/**
+ * The key row `k` and its merchant's live row `m` (whose company fields count in both modes, DESIGN 12)
+ * still read as remembered; the values are p(1)..p(8).
+ */
 const keyReadsAsRemembered = (p: (i: number) => string) => `k.access_key = ${p(1)}
           and k.merchant_id = ${p(2)}
           and k.secret_encrypted = ${p(3)}
@@ -24,7 +27,8 @@ export function nonceClaimCtes(from: number): string {
   return `k as (
        select 1
          from access_keys k
-         join merchants m on m.id = k.merchant_id
+         join merchants t on t.id = k.merchant_id
+         join merchants m on m.id = coalesce(t.live_merchant_id, t.id)
         where ${keyReadsAsRemembered(p)}
      ), n as (
        insert into gateway_nonces (merchant_id, nonce, created_at)
@@ -48,7 +52,8 @@ export function nonceClaimBatchCtes(input: string): string {
        select r.i
          from ${input} r
          join access_keys k on k.access_key = r.k1
-         join merchants m on m.id = k.merchant_id
+         join merchants t on t.id = k.merchant_id
+         join merchants m on m.id = coalesce(t.live_merchant_id, t.id)
         where ${keyReadsAsRemembered(p)}
      ), n as (
        insert into gateway_nonces (merchant_id, nonce, created_at)
@@ -106,7 +111,9 @@ export const nonceClaimSql = (seen: RememberedKey, nonce: string, at: Date): Non
 /** What a gateway process remembers of an access key and its merchant between calls. */
 export type RememberedKey = {
   accessKey: string;
+  /** The key's merchant row: its mode's (a row's mode never changes, so it needs no confirming). */
   merchantId: number;
+  livemode: boolean;
   secretEncrypted: string;
   no: string;
   name: string;

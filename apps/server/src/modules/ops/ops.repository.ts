@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { merchants, operatorActions } from '../../db/schema/index.ts';
 
@@ -11,15 +12,19 @@ export const opsRepository = {
     return row !== undefined;
   },
 
-  findMerchantByNo: async (db: DbOrTx, no: string): Promise<MerchantRow | undefined> => {
-    const [row] = await db.select().from(merchants).where(eq(merchants.no, no));
+  /** The merchant's row of that mode (both rows carry its number). */
+  findMerchantByNo: async (db: DbOrTx, no: string, mode: Mode = 'live'): Promise<MerchantRow | undefined> => {
+    const [row] = await db
+      .select()
+      .from(merchants)
+      .where(and(eq(merchants.no, no), eq(merchants.mode, mode)));
     return row;
   },
 
-  listMerchants: (db: DbOrTx): Promise<MerchantRow[]> =>
-    db.select().from(merchants).orderBy(asc(merchants.id)),
+  listMerchants: (db: DbOrTx, mode: Mode = 'live'): Promise<MerchantRow[]> =>
+    db.select().from(merchants).where(eq(merchants.mode, mode)).orderBy(asc(merchants.id)),
 
-  listMerchantsWithBalances: (db: DbOrTx) =>
+  listMerchantsWithBalances: (db: DbOrTx, mode: Mode = 'live') =>
     db
       .select({
         merchant: merchants,
@@ -29,6 +34,7 @@ export const opsRepository = {
           where a.merchant_id = "merchants"."id" and a.kind = 'merchant_locked'), 0)`.mapWith(BigInt),
       })
       .from(merchants)
+      .where(eq(merchants.mode, mode))
       .orderBy(asc(merchants.id)),
 
   /** The next "M<number>" after the highest one in use (M100001 first). */
@@ -41,16 +47,25 @@ export const opsRepository = {
     return `M${highest + 1n}`;
   },
 
+  /**
+   * A new merchant: its live row and its test twin (DESIGN 12), in the caller's transaction; undefined
+   * when the number is taken.
+   */
   insertMerchant: async (
     db: DbOrTx,
-    values: typeof merchants.$inferInsert,
-  ): Promise<MerchantRow | undefined> => {
-    const [row] = await db
+    values: Omit<typeof merchants.$inferInsert, 'mode' | 'liveMerchantId'>,
+  ): Promise<{ live: MerchantRow; test: MerchantRow } | undefined> => {
+    const [live] = await db
       .insert(merchants)
       .values(values)
-      .onConflictDoNothing({ target: merchants.no })
+      .onConflictDoNothing({ target: [merchants.no, merchants.mode] })
       .returning();
-    return row;
+    if (!live) return undefined;
+    const [test] = await db
+      .insert(merchants)
+      .values({ ...values, mode: 'test', liveMerchantId: live.id })
+      .returning();
+    return { live, test };
   },
 
   /** Claims the idempotency key with a new action; undefined when the key was used before. */

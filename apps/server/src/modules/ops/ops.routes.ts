@@ -103,7 +103,7 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
   r.get(
     '/ops/v1/channels',
     { ...operator('read'), schema: { querystring: ListChannelsQuerySchema } },
-    async (request) => ({ data: await ops.listChannels(request.query.merchant) }),
+    async (request) => ({ data: await ops.listChannels(request.query.merchant, request.query.mode) }),
   );
 
   r.post(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema, ROLES } from '@paydesk/shared';
+import { ModeSchema } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
   OPERATOR_SCOPES,
   OPERATOR_TOKEN_DEFAULT_DAYS,
@@ -31,6 +32,9 @@ export const MerchantNoSchema = z
   .string(required('merchant'))
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,32}$/, 'The merchant must be a merchant number such as M100001.');
+
+/** --mode of a command whose object has one (DESIGN 12): live unless told. */
+const ModeOptionSchema = ModeSchema.default('live');
 
 const PositiveAmountSchema = z
   .string(required('amount'))
@@ -151,6 +155,8 @@ const PercentSchema = (field: string) =>
 export const OpenChannelBodySchema = z
   .object({
     merchant: MerchantNoSchema,
+    /** The sandbox serves test mode only: a sandbox channel opens with --mode test. */
+    mode: ModeOptionSchema,
     code: ChannelCodeSchema,
     kind: ChannelKindSchema,
     /** Defaults to the merchant's currency's country. */
@@ -176,13 +182,17 @@ export type OpenChannelBody = z.infer<typeof OpenChannelBodySchema>;
 
 export const CloseChannelBodySchema = z.object({
   merchant: MerchantNoSchema,
+  mode: ModeOptionSchema,
   code: ChannelCodeSchema,
   kind: ChannelKindSchema,
   reason: ReasonSchema,
 });
 export type CloseChannelBody = z.infer<typeof CloseChannelBodySchema>;
 
-export const ListChannelsQuerySchema = z.object({ merchant: MerchantNoSchema.optional() });
+export const ListChannelsQuerySchema = z.object({
+  merchant: MerchantNoSchema.optional(),
+  mode: ModeOptionSchema,
+});
 
 export const RunSettlementBodySchema = z.object({ reason: ReasonSchema });
 
@@ -202,6 +212,8 @@ export type SandboxCompleteBody = z.infer<typeof SandboxCompleteBodySchema>;
 /** One demo collection through the signed gateway (demo:traffic sends these at a rate). */
 export const DemoCollectionBodySchema = z.object({
   merchant: MerchantNoSchema,
+  /** Demo traffic runs on the sandbox, which serves test mode only: test unless told. */
+  mode: ModeSchema.default('test'),
   channel: ChannelCodeSchema.default('sandbox-auto'),
   /** It signs with the merchant's secret and may move its funds: recorded like every change. */
   reason: ReasonSchema,
@@ -210,6 +222,7 @@ export type DemoCollectionBody = z.infer<typeof DemoCollectionBodySchema>;
 
 export const DemoPayoutBodySchema = z.object({
   merchant: MerchantNoSchema,
+  mode: ModeSchema.default('test'),
   channel: ChannelCodeSchema.default('sandbox-pay'),
   reason: ReasonSchema,
 });

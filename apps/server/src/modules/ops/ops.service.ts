@@ -1,4 +1,6 @@
+import { DEFAULT_PROVIDER } from '@paydesk/shared/channels/providers.ts';
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
   COUNTRIES,
   type Country,
@@ -24,6 +26,7 @@ import {
   openChannel as openChannelRow,
   percentToPpm,
   presentChannel,
+  providerServesMode,
 } from '../channels/index.ts';
 import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
@@ -139,8 +142,9 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     work: (tx: Tx, actionId: number) => Promise<{ data: T; merchantId?: number }>,
   ): Promise<ActionResult<T>> => runOperatorAction(db, action, context, request, merchantId, work);
 
-  async function merchantByNo(no: string): Promise<MerchantRow> {
-    const merchant = await repo.findMerchantByNo(db, no);
+  /** The merchant's row of that mode (live unless told): both carry the number. */
+  async function merchantByNo(no: string, mode: Mode = 'live'): Promise<MerchantRow> {
+    const merchant = await repo.findMerchantByNo(db, no, mode);
     if (!merchant) throw ValidationError.field('merchant', `No merchant has the number ${no}.`);
     return merchant;
   }
@@ -156,7 +160,8 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function createMerchant(body: CreateMerchantBody, context: ActionContext) {
     return act('merchant.create', context, body, null, async (tx) => {
       const no = body.no ?? (await repo.nextMerchantNo(tx));
-      const merchant = await repo.insertMerchant(tx, { no, name: body.name, currency: body.currency });
+      const merchant = (await repo.insertMerchant(tx, { no, name: body.name, currency: body.currency }))
+        ?.live;
       if (!merchant) throw ValidationError.field('no', `The merchant number ${no} is already taken.`);
       return { data: { merchant: presentMerchant(merchant) }, merchantId: merchant.id };
     });
@@ -347,7 +352,13 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function openChannel(body: OpenChannelBody, context: ActionContext) {
     // Every channel is the sandbox provider's until real providers come: none opens where it is off.
     sandbox.assertEnabled();
-    const merchant = await merchantByNo(body.merchant);
+    if (!providerServesMode(DEFAULT_PROVIDER, body.mode)) {
+      throw conflict(
+        'The sandbox serves test mode only: open a sandbox channel with --mode test.',
+        ERROR_CODES.testModeOnly,
+      );
+    }
+    const merchant = await merchantByNo(body.merchant, body.mode);
     const currency = currencyOf(merchant);
     const country = body.country ?? countryOfCurrency(currency);
     if (!country || CURRENCY_OF_COUNTRY[country] !== currency) {
@@ -382,7 +393,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function closeChannel(body: CloseChannelBody, context: ActionContext) {
-    const merchant = await merchantByNo(body.merchant);
+    const merchant = await merchantByNo(body.merchant, body.mode);
     return act('channel.close', context, body, merchant.id, async (tx) => {
       const row = await closeChannelRow(tx, merchant.id, body.kind, body.code, context.operator.name);
       if (!row) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
@@ -390,11 +401,16 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     });
   }
 
-  async function listChannels(merchantNo?: string) {
-    const merchants = merchantNo ? [await merchantByNo(merchantNo)] : await repo.listMerchants(db);
+  async function listChannels(merchantNo: string | undefined, mode: Mode = 'live') {
+    const merchants = merchantNo
+      ? [await merchantByNo(merchantNo, mode)]
+      : await repo.listMerchants(db, mode);
     const noOf = new Map(merchants.map((m) => [m.id, m.no]));
     const rows = merchantNo ? await listChannelsOfMerchant(db, merchants[0].id) : await listAllChannels(db);
-    return rows.map((row) => presentChannel(row, noOf.get(row.merchantId) ?? String(row.merchantId)));
+    // All channels of the mode's merchant rows: the other mode's are not listed.
+    return rows
+      .filter((row) => noOf.has(row.merchantId))
+      .map((row) => ({ ...presentChannel(row, noOf.get(row.merchantId)!), mode }));
   }
 
   /** Settles what every channel's cycle allows now; a batch is posted once however often this runs. */
@@ -428,7 +444,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     context: ActionContext,
     send: (signing: DemoSigning) => Promise<DemoOrderResult>,
   ): Promise<ActionResult<DemoOrderResult>> {
-    const merchant = await merchantByNo(body.merchant);
+    const merchant = await merchantByNo(body.merchant, body.mode);
     const step = await transactionWithRetry(db, async (tx) => {
       const claimed = await claimOrReplay<DemoOrderResult>(tx, `demo.${kind}`, context, body, merchant.id);
       if ('replay' in claimed) return claimed;

@@ -211,12 +211,16 @@ export function payoutsGatewayRoutes(
           requestHash: createHash('sha256')
             .update(request.rawBody ?? Buffer.alloc(0))
             .digest('hex'),
-          answerOf: (row: PayoutRow) => ({ status: 201, body: { data: payouts.gatewayView(row) } }),
+          answerOf: (row: PayoutRow) => ({
+            status: 201,
+            body: { data: payouts.gatewayView(row, merchant.livemode) },
+          }),
           refusalOf,
         };
       }
       const answer = await payouts.create({ source: 'gateway', merchant, input, claim, idempotency });
-      if (!answer.replayed) return reply.status(201).send({ data: payouts.gatewayView(answer.row) });
+      if (!answer.replayed)
+        return reply.status(201).send({ data: payouts.gatewayView(answer.row, merchant.livemode) });
       // The stored answer goes out as it was first sent, whatever its status.
       return (reply as FastifyReply)
         .status(answer.status)
@@ -242,6 +246,7 @@ export function payoutsGatewayRoutes(
       return {
         data: payouts.gatewayView(
           await payouts.findForMerchant(merchant.id, { tradeNo: request.params.trade_no }),
+          merchant.livemode,
         ),
       };
     },
@@ -263,6 +268,7 @@ export function payoutsGatewayRoutes(
       return {
         data: payouts.gatewayView(
           await payouts.findForMerchant(merchant.id, { outTradeNo: request.query.out_trade_no }),
+          merchant.livemode,
         ),
       };
     },

@@ -159,7 +159,8 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 };
 
 /** A payout as the gateway answers it. */
-export function payoutGatewayView(row: PayoutRow): GatewayPayout {
+/** A payout as the gateway and its callbacks show it, but its mode (callbacks add `livemode` themselves). */
+export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemode'> {
   const currency = row.currency as Currency;
   return {
     trade_no: row.tradeNo,
@@ -177,10 +178,16 @@ export function payoutGatewayView(row: PayoutRow): GatewayPayout {
   };
 }
 
+/** A payout as the gateway answers it, in the mode of the key that asked. */
+export const payoutGatewayView = (row: PayoutRow, livemode: boolean): GatewayPayout => ({
+  ...payoutGatewayFields(row),
+  livemode,
+});
+
 /** A payout as the console shows it (the list and the detail). */
 export function payoutView(row: PayoutRow): Payout {
   return {
-    ...payoutGatewayView(row),
+    ...payoutGatewayFields(row),
     account_type: row.accountType as AccountType,
     bank_code: row.bankCode,
     bank_name: row.bankName,
@@ -595,7 +602,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
           refType: 'payout',
           refId: updated.id,
           url: updated.notifyUrl,
-          data: gatewayView(updated),
+          data: payoutGatewayFields(updated),
         });
       }
       return updated;

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CODES, fromMinor, type Currency } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { newSandboxReference } from '../channels/index.ts';
+import { newSandboxReference, providerServesMode } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import {
@@ -87,16 +88,26 @@ export function registerSandboxModule(app: FastifyInstance, { collections, now, 
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    async function page(tradeNo: string, lang: ReturnType<typeof pickLanguage>) {
+    /** The order the page shows: a test-mode collection only (the sandbox serves test mode only). */
+    async function sandboxOrder(tradeNo: string) {
       const order = /^C\d{8,40}$/.test(tradeNo) ? await collections.findAny(tradeNo) : undefined;
       if (!order) return undefined;
       const merchant = await collections.merchantOf(order.merchantId);
+      return merchant && providerServesMode('sandbox', merchant.mode as Mode)
+        ? { order, merchant }
+        : undefined;
+    }
+
+    async function page(tradeNo: string, lang: ReturnType<typeof pickLanguage>) {
+      const found = await sandboxOrder(tradeNo);
+      if (!found) return undefined;
+      const { order, merchant } = found;
       return renderPayPage({
         lang,
         tradeNo: order.tradeNo,
         outTradeNo: order.outTradeNo,
-        merchantName: merchant?.name ?? '',
-        merchantNo: merchant?.no ?? '',
+        merchantName: merchant.name,
+        merchantNo: merchant.no,
         amount: fromMinor(order.amountMinor, order.currency as Currency),
         currency: order.currency as PayPageCurrency,
         status: order.status as PayPageStatus,
@@ -125,6 +136,8 @@ export function registerSandboxModule(app: FastifyInstance, { collections, now, 
       async (request, reply) => {
         const parsed = ResultBody.safeParse(request.body);
         if (!parsed.success) throw ValidationError.field('result', 'The result must be paid or failed.');
+        if (!(await sandboxOrder(request.params.trade_no)))
+          return reply.status(404).type('text/plain; charset=utf-8').send('Order not found.');
         try {
           await collections.finish(request.params.trade_no, parsed.data.result, newSandboxReference());
         } catch (error) {

@@ -160,10 +160,13 @@ export const createAccountService = ({ db }: Deps) => ({
     });
   },
 
-  /** ROOT sees the whole merchant's log; everyone else sees their own. */
+  /**
+   * ROOT sees the whole merchant's log; everyone else sees their own. The log is the company's and its
+   * people's, recorded on the live row, so it reads the same in either mode (DESIGN 12).
+   */
   async listEvents(auth: AuthContext, query: SecurityEventsQuery) {
     const filter = {
-      merchantId: auth.merchant.id,
+      merchantId: auth.liveMerchant.id,
       userId: auth.user.roles.includes('ROOT') ? undefined : auth.user.id,
       type: query.type,
     };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DbOrTx } from '../../db/client.ts';
 import type { Guards } from '../../plugins/auth-context.ts';
 import { usersRoutes } from './users.routes.ts';
 
@@ -14,6 +15,6 @@ export {
   updateUser,
 } from './users.service.ts';
 
-export function registerUsersModule(app: FastifyInstance, { guards }: { guards: Guards }): void {
-  usersRoutes(app, { guards });
+export function registerUsersModule(app: FastifyInstance, deps: { db: DbOrTx; guards: Guards }): void {
+  usersRoutes(app, deps);
 }

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { type AuthContext, authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
+import { hasOpenChannelFor } from '../channels/index.ts';
 
-export const presentCurrentUser = ({ user, merchant, perms }: AuthContext): CurrentUser => ({
+export const presentCurrentUser = (
+  { user, liveMerchant: merchant, perms }: AuthContext,
+  defaultMode: Mode,
+): CurrentUser => ({
   id: user.id,
   name: user.name,
   email: user.email,
@@ -11,10 +17,10 @@ export const presentCurrentUser = ({ user, merchant, perms }: AuthContext): Curr
   perms,
   two_factor_enabled: user.twoFactorConfirmedAt !== null,
   timezone: user.timezone,
-  merchant: { no: merchant.no, name: merchant.name, currency: merchant.currency },
+  merchant: { no: merchant.no, name: merchant.name, currency: merchant.currency, default_mode: defaultMode },
 });
 
-export function usersRoutes(app: FastifyInstance, { guards }: { guards: Guards }) {
+export function usersRoutes(app: FastifyInstance, { db, guards }: { db: DbOrTx; guards: Guards }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/merchant/user',
     {
@@ -22,6 +28,11 @@ export function usersRoutes(app: FastifyInstance, { guards }: { guards: Guards }
       onRequest: guards.requireAuth,
       schema: { response: { 200: CurrentUserResponseSchema } },
     },
-    async (request) => ({ data: presentCurrentUser(authOf(request)) }),
+    async (request) => {
+      const auth = authOf(request);
+      // As Stripe opens a new account: test mode until a live channel is open (DESIGN 12).
+      const live = await hasOpenChannelFor(db, auth.liveMerchant.id, 'live');
+      return { data: presentCurrentUser(auth, live ? 'live' : 'test') };
+    },
   );
 }

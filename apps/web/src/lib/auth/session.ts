@@ -1,10 +1,12 @@
+import { forgetMode } from '../../stores/mode.ts';
 import { resetViews } from '../../stores/tags-view.ts';
 import { queryClient } from '../query-client.ts';
 
-/** Forget everything this browser knew about the signed-in user: cached data and open tabs. */
+/** Forget everything this browser knew about the signed-in user: cached data, open tabs, their mode. */
 export function resetSession(): void {
   queryClient.clear();
   resetViews();
+  forgetMode();
 }
 
 /** A same-site path to return to after login; anything else (another origin, the login page) is home. */

@@ -5,10 +5,11 @@ import {
   ReadOutlined,
   SyncOutlined,
 } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Empty, Modal, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Modal, Skeleton, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/date-time.tsx';
+import { useMode } from '../../../stores/mode.ts';
 import { useAccessKey } from '../api/get-access-key.ts';
 import { type RegeneratedAccessKey, useRegenerateAccessKey } from '../api/regenerate-access-key.ts';
 import { type AccessKeySecret, useRevealAccessKeySecret } from '../api/reveal-access-key-secret.ts';
@@ -42,7 +43,9 @@ function Secret({ value, testId }: { value: string | undefined; testId: string }
  * default notify URL.
  */
 export function AccessKeyCard() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'modes']);
+  // The key of the console's mode (DESIGN 12); the layout mounts this page afresh when the mode changes.
+  const mode = useMode();
   const { data: key, isPending, isError } = useAccessKey();
   const reveal = useRevealAccessKeySecret();
   const regenerate = useRegenerateAccessKey();
@@ -62,6 +65,16 @@ export function AccessKeyCard() {
     <Typography.Link href={API_REFERENCE_URL} target="_blank" rel="noopener noreferrer">
       <ReadOutlined /> {t('accessKey.apiReference')}
     </Typography.Link>
+  );
+
+  const modeHint = (
+    <Alert
+      type={mode === 'test' ? 'warning' : 'info'}
+      showIcon
+      style={{ marginBottom: 16 }}
+      title={t(mode === 'test' ? 'modes:accessKey.testHint' : 'modes:accessKey.liveHint')}
+      data-testid="access-key-mode-hint"
+    />
   );
 
   let body;
@@ -146,21 +159,33 @@ export function AccessKeyCard() {
             {t('accessKey.regenerate')}
           </Button>
         </Space>
-        <NotifyUrlForm notifyUrl={key.notify_url} />
+        <NotifyUrlForm notifyUrl={key.notify_url} mode={mode} />
       </>
     );
   }
 
   const isFirstKey = !key;
   return (
-    <Card title={t('accessKey.title')} extra={apiReference} style={{ marginBottom: 16 }}>
+    <Card
+      title={
+        <Space>
+          {t('accessKey.title')}
+          <Tag color={mode === 'test' ? 'orange' : 'green'} data-testid="access-key-mode">
+            {t(mode === 'test' ? 'modes:accessKey.test' : 'modes:accessKey.live')}
+          </Tag>
+        </Space>
+      }
+      extra={apiReference}
+      style={{ marginBottom: 16 }}
+    >
+      {modeHint}
       {body}
       <StepUpDialog
         open={dialog === 'reveal'}
         title={t('accessKey.revealTitle')}
         okText={t('accessKey.reveal')}
         intro={<Typography.Paragraph type="secondary">{t('accessKey.revealHint')}</Typography.Paragraph>}
-        onSubmit={async (values) => setSecrets(await reveal.mutateAsync(values))}
+        onSubmit={async (values) => setSecrets(await reveal.mutateAsync({ ...values, mode }))}
         onClose={() => setDialog(null)}
       />
       <StepUpDialog
@@ -178,7 +203,7 @@ export function AccessKeyCard() {
           )
         }
         onSubmit={async (values) => {
-          const next = await regenerate.mutateAsync(values);
+          const next = await regenerate.mutateAsync({ ...values, mode });
           // The old secrets are dead: what was revealed of them goes.
           setSecrets(null);
           setIssued(next);

@@ -4,14 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { UpdateNotifyUrlBodySchema } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { trimmed, zodRule } from '../../../lib/zod-rule.ts';
+import type { Mode } from '../../../stores/mode.ts';
 import { useUpdateNotifyUrl } from '../api/update-notify-url.ts';
 
 const NOTIFY_URL_MAX = 500;
 
 type Values = { notify_url?: string };
 
-/** The merchant's default callback address (orders that name none of their own are called back here). */
-export function NotifyUrlForm({ notifyUrl }: { notifyUrl: string | null }) {
+/**
+ * The default callback address of the key of `mode` (orders that name none of their own are called back
+ * here): each mode's key has its own, as Stripe has a webhook endpoint per mode.
+ */
+export function NotifyUrlForm({ notifyUrl, mode }: { notifyUrl: string | null; mode: Mode }) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -23,7 +27,7 @@ export function NotifyUrlForm({ notifyUrl }: { notifyUrl: string | null }) {
 
   const save = async ({ notify_url: value = '' }: Values) => {
     try {
-      await update.mutateAsync({ notify_url: value.trim() || null });
+      await update.mutateAsync({ mode, notify_url: value.trim() || null });
       message.success(t('accessKey.notifyUrlSaved'));
     } catch (error) {
       if (!isHttpError(error)) throw error;

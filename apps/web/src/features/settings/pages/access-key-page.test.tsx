@@ -145,7 +145,7 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
       {
         method: 'GET',
         path: '/api/merchant/access-key/secret',
-        query: { payment_password: 'pay-123456', code: '654321' },
+        query: { mode: 'live', payment_password: 'pay-123456', code: '654321' },
         body: undefined,
       },
     ]);
@@ -169,8 +169,8 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
     await screen.findByTestId('access-key');
     expect(screen.getByTestId('access-key-secret').textContent).not.toContain('sk_');
     expect(sent.map((call) => call.query)).toEqual([
-      { payment_password: 'pay-123456', code: '654321' },
-      { payment_password: 'pay-123456', code: '123456' },
+      { mode: 'live', payment_password: 'pay-123456', code: '654321' },
+      { mode: 'live', payment_password: 'pay-123456', code: '123456' },
     ]);
   });
 
@@ -236,7 +236,7 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
         method: 'PUT',
         path: '/api/merchant/access-key/regenerate',
         query: {},
-        body: { payment_password: 'pay-999999', code: '111222' },
+        body: { mode: 'live', payment_password: 'pay-999999', code: '111222' },
       },
     ]);
     await u.click(screen.getByRole('button', { name: 'Done' }));
@@ -285,7 +285,7 @@ describe('Settings > Access key', { timeout: 60_000 }, () => {
           method: 'PUT',
           path: '/api/merchant/access-key/update',
           query: {},
-          body: { notify_url: 'https://new.example/hook' },
+          body: { mode: 'live', notify_url: 'https://new.example/hook' },
         },
       ]),
     );

@@ -1,0 +1,27 @@
+import { ExperimentOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { setMode, useMode } from '../stores/mode.ts';
+
+/**
+ * The band above every page in test mode (DESIGN 12, as Stripe has it): no one takes test data for real
+ * money, and the way back to live mode is one click away. (A link to Settings > Test data joins it when
+ * that page is routed: see app/routes.ts.)
+ */
+export function TestModeBand() {
+  const { t } = useTranslation('modes');
+  const isTest = useMode() === 'test';
+  if (!isTest) return null;
+  return (
+    <div className="test-mode-band" role="status" data-testid="test-mode-band">
+      <span className="test-mode-band__label">
+        <ExperimentOutlined /> {t('band.label')}
+      </span>
+      <span className="test-mode-band__text">{t('band.text')}</span>
+      <span className="test-mode-band__actions">
+        <button type="button" className="test-mode-band__leave" onClick={() => setMode('live')}>
+          {t('band.leave')}
+        </button>
+      </span>
+    </div>
+  );
+}
