@@ -9,7 +9,7 @@ import { channels } from '../../src/db/schema/index.ts';
 import { signWebhook } from '../../src/lib/webhooks.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import { CN_PAYEE, createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -269,15 +269,7 @@ describe('the payee form of each channel country, through the gateway', () => {
 
   it('CN: a payee without bank_name is refused with errors.bank_name; the branch is optional', async () => {
     const m = await payer('CN', 100_000n);
-    const payee = {
-      amount: '100.00',
-      account_type: 'individual',
-      bank_code: 'ICBC',
-      bank_name: '中国工商银行',
-      branch_name: '上海分行',
-      payee_name: '张三',
-      account_no: '6222020200112233445',
-    };
+    const payee = { amount: '100.00', ...CN_PAYEE };
     const before = { available: '1000.00', locked: '0.00' };
     await expectRefused(
       m,

@@ -10,6 +10,7 @@ import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
 import {
+  CN_PAYEE,
   createGatewayMerchant,
   freshNonce,
   gatewayCall,
@@ -30,15 +31,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 afterEach(() => releaseClock());
-
-const CN_PAYEE = {
-  account_type: 'individual',
-  bank_code: 'ICBC',
-  bank_name: '中国工商银行',
-  branch_name: '上海分行',
-  payee_name: '张三',
-  account_no: '6222020200112233445',
-};
 
 /** A merchant with a sandbox payout channel (1% + 0.50, 1.00 to 50,000.00) and money in. */
 async function payer(fundsMinor = 100_000n): Promise<GatewayMerchant> {

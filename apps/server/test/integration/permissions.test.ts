@@ -3,6 +3,7 @@ import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import {
+  CN_PAYEE,
   createGatewayMerchant,
   openPayoutChannel,
   fundMerchant,
@@ -71,12 +72,7 @@ describe('sending a callback again needs collection:notify or payout:notify', ()
       body: {
         out_trade_no: 'NOTIFY-P1',
         amount: '10.00',
-        account_type: 'individual',
-        bank_code: 'ICBC',
-        bank_name: '中国工商银行',
-        branch_name: '上海分行',
-        payee_name: '张三',
-        account_no: '6222020200112233445',
+        ...CN_PAYEE,
       },
     });
     expect(payout.statusCode, payout.body).toBe(201);
