@@ -297,15 +297,7 @@ describe('the payee form of each channel country, through the gateway', () => {
 
 // ---- The console form behind the step-up
 
-const CN_FORM = {
-  channel: 'sandbox-pay',
-  account_type: 'individual',
-  bank_code: 'ICBC',
-  bank_name: '中国工商银行',
-  branch_name: '上海分行',
-  payee_name: '张三',
-  account_no: '6222020200112233445',
-};
+const CN_FORM = { channel: 'sandbox-pay', ...CN_PAYEE };
 const PAY = 'pay-123456';
 
 /** A CNY merchant's ROOT, logged in, with two-factor on and a payment password; codes from later periods. */
