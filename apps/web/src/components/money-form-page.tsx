@@ -31,28 +31,30 @@ export function MoneyFormPage<Data>({
   const { t } = useTranslation(namespace);
   const user = useCurrentUser();
 
-  let body: ReactNode;
-  if (options.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
-  else if (options.isError) {
-    body = (
-      <Result
-        status="warning"
-        title={t('loadFailed')}
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void options.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      />
-    );
-  } else body = unavailable?.(options.data) ?? null;
-  if (body === null && options.isSuccess) {
-    body = needsTwoFactor && user && !user.two_factor_enabled ? <TwoFactorRequired /> : form(options.data);
-  }
+  const content = (): ReactNode => {
+    if (options.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
+    if (options.isError) {
+      return (
+        <Result
+          status="warning"
+          title={t('loadFailed')}
+          extra={
+            <Button icon={<ReloadOutlined />} onClick={() => void options.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        />
+      );
+    }
+    const instead = unavailable?.(options.data);
+    if (instead) return instead;
+    if (needsTwoFactor && user && !user.two_factor_enabled) return <TwoFactorRequired />;
+    return form(options.data);
+  };
 
   return (
     <PageContainer title={title}>
-      <Card>{body}</Card>
+      <Card>{content()}</Card>
     </PageContainer>
   );
 }
