@@ -65,6 +65,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { refuseUnstorableText } from './plugins/text-input.ts';
 import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
+import { registerTestDataModule } from './modules/test-data/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -270,6 +271,7 @@ export async function buildApp({
   const dailyReports = registerReportsModule(app, ctx);
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);
+  registerTestDataModule(app, ctx);
   await registerGatewayDocs(app);
 
   const services: AppServices = {

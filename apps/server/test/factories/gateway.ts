@@ -77,6 +77,26 @@ export async function createGatewayMerchant(
   return { merchant, liveMerchant, users, secret, webhookSecret, accessKey, channel };
 }
 
+/** The same merchant's test mode: a test key and the live channel's terms on its test twin. */
+export async function testModeOf(db: Db, appKey: Buffer, m: GatewayMerchant): Promise<GatewayMerchant> {
+  const [twin] = await db.select().from(merchants).where(eq(merchants.liveMerchantId, m.merchant.id));
+  const secret = randomBytes(24).toString('base64url');
+  const webhookSecret = newWebhookSecret();
+  const accessKey = `test_${randomBytes(12).toString('hex')}`;
+  await db.insert(accessKeys).values({
+    merchantId: twin.id,
+    accessKey,
+    secretEncrypted: encrypt(appKey, secret),
+    webhookSecretEncrypted: encrypt(appKey, webhookSecret),
+  });
+  const { id: _id, merchantId: _m, createdAt: _c, updatedAt: _u, ...terms } = m.channel!;
+  const [channel] = await db
+    .insert(channels)
+    .values({ ...terms, merchantId: twin.id })
+    .returning();
+  return { ...m, merchant: twin, accessKey, secret, webhookSecret, channel };
+}
+
 /** Opens a sandbox payout channel for the merchant: `sandbox-pay`, 1% + 0.50, 1.00 to 50,000.00 (CNY). */
 export async function openPayoutChannel(
   db: Db,

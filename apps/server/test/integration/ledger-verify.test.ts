@@ -211,7 +211,7 @@ describe('ledger verification', () => {
           'platform trial_balance',
         ]);
         expect(report.problems.find((p) => p.invariant === 'trial_balance')?.message).toBe(
-          'the CNY accounts sum to 0.01 CNY, not zero',
+          'the live CNY accounts sum to 0.01 CNY, not zero',
         );
         expect(report.problems.find((p) => p.invariant === 'account_equals_postings')?.message).toBe(
           `account ${victimAccount('available')} holds 1661.51 CNY but its postings sum to 1661.50 CNY`,

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessKeys, channels, merchants } from '../../src/db/schema/index.ts';
-import { encrypt } from '../../src/lib/crypto.ts';
-import { newWebhookSecret } from '../../src/lib/webhooks.ts';
+import { channels } from '../../src/db/schema/index.ts';
 import {
   CN_PAYEE,
   createGatewayMerchant,
@@ -11,6 +8,7 @@ import {
   type GatewayMerchant,
   gatewayCall,
   openPayoutChannel,
+  testModeOf,
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
@@ -28,27 +26,6 @@ let console: TestClient;
 
 type Objects = { collection: string; payout: string; settlement: string; fundFlow: number };
 const made: Record<'live' | 'test', Objects> = {} as never;
-
-/** The merchant's test key and channels, on its test twin (as the console and ops make them). */
-async function testModeOf(m: GatewayMerchant): Promise<GatewayMerchant> {
-  const db = ctx.database.db;
-  const [twin] = await db.select().from(merchants).where(eq(merchants.liveMerchantId, m.merchant.id));
-  const secret = randomBytes(24).toString('base64url');
-  const webhookSecret = newWebhookSecret();
-  const accessKey = `test_${randomBytes(12).toString('hex')}`;
-  await db.insert(accessKeys).values({
-    merchantId: twin.id,
-    accessKey,
-    secretEncrypted: encrypt(ctx.config.appKey, secret),
-    webhookSecretEncrypted: encrypt(ctx.config.appKey, webhookSecret),
-  });
-  const { id: _id, merchantId: _m, createdAt: _c, updatedAt: _u, ...terms } = m.channel!;
-  const [channel] = await db
-    .insert(channels)
-    .values({ ...terms, merchantId: twin.id })
-    .returning();
-  return { ...m, merchant: twin, accessKey, secret, webhookSecret, channel };
-}
 
 /** A collection (paid and settled), a pending payout, and so a fund flow, in the key's mode. */
 async function objectsOf(m: GatewayMerchant, tag: string): Promise<Objects> {
@@ -70,7 +47,7 @@ beforeAll(async () => {
   ctx = await createTestApp({}, { now: () => clock });
   const db = ctx.database.db;
   live = await createGatewayMerchant(db, ctx.config.appKey, { channel: { settlementCycle: 'T0' } });
-  test = await testModeOf(live);
+  test = await testModeOf(ctx.database.db, ctx.config.appKey, live);
   for (const m of [live, test]) {
     await openPayoutChannel(db, m.merchant.id);
     await fundMerchant(db, m.merchant.id, 100_000n);

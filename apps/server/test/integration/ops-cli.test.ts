@@ -331,10 +331,10 @@ describe('npm run ops: commands', () => {
   it('ledger:trial-balance prints every platform account and a zero total, and --json', async () => {
     const printed = await ops('ledger:trial-balance');
     expect(printed.code).toBe(0);
-    expect(printed.out).toMatch(/^CNY:\n {2}account +balance\n/);
+    expect(printed.out).toMatch(/^live CNY:\n {2}account +balance\n/);
     expect(printed.out).toMatch(/\n {2}operator_adjustments:CNY +-[\d,]+\.\d\d CNY\n/);
     expect(printed.out).toMatch(/\n {2}total +0\.00 CNY\n/);
-    expect(printed.out).toMatch(/Balanced: every currency sums to zero\.$/);
+    expect(printed.out).toMatch(/Balanced: every mode and currency sums to zero\.$/);
     const json = await ops('ledger:trial-balance', '--json');
     const books = JSON.parse(json.out);
     expect(books.balanced).toBe(true);
@@ -344,7 +344,9 @@ describe('npm run ops: commands', () => {
   it('ledger:verify passes on a healthy ledger and exits 1 listing a row corrupted on purpose', async () => {
     const healthy = await ops('ledger:verify');
     expect(healthy.code).toBe(0);
-    expect(healthy.out).toMatch(/^Ledger OK: \d+ merchant\(s\), \d+ entries checked\.$/);
+    expect(healthy.out).toMatch(
+      /^Ledger OK: live: \d+ merchant\(s\), \d+ entries; test: \d+ merchant\(s\), \d+ entries checked\.$/,
+    );
 
     await db.execute(
       sql`update fund_flows set amount_minor = amount_minor + 7 where merchant_id = ${merchant.id} and type = 'transfer_in'`,
@@ -355,12 +357,12 @@ describe('npm run ops: commands', () => {
       expect(broken.out).toContain('Ledger BROKEN');
       expect(broken.out).toMatch(
         new RegExp(
-          `${merchant.no}  available_equals_entries: available is ([\\d.]+) CNY but its fund flow entries sum to \\d+\\.\\d+ CNY`,
+          `${merchant.no} \\(live\\)  available_equals_entries: available is ([\\d.]+) CNY but its fund flow entries sum to \\d+\\.\\d+ CNY`,
         ),
       );
       expect(broken.out).toMatch(
         new RegExp(
-          `${merchant.no}  fund_flows_match_postings: fund flow entry \\d+ shows \\d+ but journal entry \\d+ posted \\d+`,
+          `${merchant.no} \\(live\\)  fund_flows_match_postings: fund flow entry \\d+ shows \\d+ but journal entry \\d+ posted \\d+`,
         ),
       );
       expect(broken.out).toContain('available_after_chain');

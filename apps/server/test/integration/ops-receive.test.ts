@@ -471,7 +471,7 @@ describe('settlement:run', () => {
 
     const verified = await ops('ledger:verify');
     expect(verified.code).toBe(0);
-    expect(verified.out).toMatch(/^Ledger OK: \d+ merchant\(s\), \d+ entries checked\.$/);
+    expect(verified.out).toMatch(/^Ledger OK: live: \d+ merchant\(s\), \d+ entries; test: .* checked\.$/);
 
     const actions = await actionsAfter(since);
     expect(actions.map((a) => [a.operatorName, a.action, a.reason])).toEqual([

@@ -55,6 +55,8 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'PUT /api/merchant/access-key/update': 'access-key:manage',
   'GET /api/merchant/ip-address': 'ip-whitelist:manage',
   'PUT /api/merchant/ip-address': 'ip-whitelist:manage',
+  // Test mode's own money and data (DESIGN 12).
+  'POST /api/merchant/test-funds': 'test-data:manage',
   // Pages.
   'GET /api/merchant/dashboard': 'dashboard:view',
   'GET /api/merchant/contact': 'contact:view',

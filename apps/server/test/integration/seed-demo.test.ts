@@ -26,11 +26,16 @@ describe('the demo merchant', () => {
       locked: '5937.20',
       currency: 'CNY',
     });
-    // Test mode (DESIGN 12: the sandbox's history): the settled batch (830.95 gross - 12.46 fees) - payouts:
-    // 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
+    // Test mode (DESIGN 12: the sandbox's history): 100,000.00 of test funds + the settled batch (830.95
+    // gross - 12.46 fees) - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
     const TEST = { 'x-mode': 'test' };
     const testBalance = (await finance.get('/api/merchant/balance', TEST)).json().data;
-    expect(testBalance).toEqual({ total: '655.28', available: '572.08', locked: '83.20', currency: 'CNY' });
+    expect(testBalance).toEqual({
+      total: '100655.28',
+      available: '100572.08',
+      locked: '83.20',
+      currency: 'CNY',
+    });
 
     const list = (await finance.get('/api/merchant/fund-flows?per_page=100')).json();
     const testList = (await finance.get('/api/merchant/fund-flows?per_page=100', TEST)).json();
@@ -41,23 +46,26 @@ describe('the demo merchant', () => {
     });
     expect(testList.meta).toMatchObject({
       mode: 'test',
-      total: 11,
-      sums: { money_in: '896.00', money_out: '323.92' },
+      total: 12,
+      sums: { money_in: '100896.00', money_out: '323.92' },
     });
     expect(new Set(list.data.map((e: { type: string }) => e.type))).toEqual(
       new Set(['transfer_in', 'transfer_out', 'funds_frozen', 'withdrawal', 'withdrawal_rejected']),
     );
     expect(new Set(testList.data.map((e: { type: string }) => e.type))).toEqual(
-      new Set(['collection_settlement', 'payout_deduction', 'payout_refund']),
+      new Set(['transfer_in', 'collection_settlement', 'payout_deduction', 'payout_refund']),
     );
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
     const times = list.data.map((e: { created_at: string }) => Date.parse(e.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(Date.now() - times[0]).toBeLessThan(2 * 86_400_000);
     expect(Date.now() - times.at(-1)).toBeGreaterThan(34 * 86_400_000);
+    // Test funds have no reference: they are no operator's action and no order.
     expect(
-      [...list.data, ...testList.data].every((e: { ref_no: string }) =>
-        /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no),
+      [...list.data, ...testList.data].every((e: { ref_no: string | null; ref_type: string }) =>
+        e.ref_type === 'test_funds'
+          ? e.ref_no === null
+          : /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no ?? ''),
       ),
     ).toBe(true);
     expect(list.data[0].available_after).toBe(balance.available);
@@ -67,21 +75,10 @@ describe('the demo merchant', () => {
     // The books balance: operator transfers, the channel's clearing and our fees against the merchants.
     const books = await trialBalance(ctx.database.db);
     expect(books.balanced).toBe(true);
-    const cny = books.currencies.find((c) => c.currency === 'CNY')!;
-    expect(cny.accounts).toEqual([
-      {
-        code: 'channel_clearing:sandbox-pay:CNY',
-        kind: 'channel_clearing',
-        channel: 'sandbox-pay',
-        balance: '158.86',
-      },
-      {
-        code: 'channel_clearing:sandbox:CNY',
-        kind: 'channel_clearing',
-        channel: 'sandbox',
-        balance: '-830.95',
-      },
-      { code: 'fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '16.81' },
+    // Each mode's books apart (DESIGN 12): live has the operator's transfers and the withdrawals paid;
+    // test its own operator account (the test funds), the sandbox channels' clearing and its fees.
+    const cny = (mode: string) => books.currencies.find((c) => c.currency === 'CNY' && c.mode === mode)!;
+    expect(cny('live').accounts).toEqual([
       {
         code: 'operator_adjustments:CNY',
         kind: 'operator_adjustments',
@@ -90,12 +87,42 @@ describe('the demo merchant', () => {
       },
       { code: 'withdrawals_payable:CNY', kind: 'withdrawals_payable', channel: null, balance: '3550.00' },
     ]);
-    // The two modes' merchant accounts together: what one merchant held before modes.
-    expect(cny).toMatchObject({
-      merchants: { available: '145874.12', locked: '6020.40', count: 2 },
+    expect(cny('live')).toMatchObject({
+      merchants: { available: '145302.04', locked: '5937.20', count: 1 },
       total: '0.00',
     });
-    expect(books.currencies.map((c) => c.currency).sort()).toEqual(['BRL', 'CNY', 'INR', 'VND']);
+    expect(cny('test').accounts).toEqual([
+      {
+        code: 'test:channel_clearing:sandbox-pay:CNY',
+        kind: 'channel_clearing',
+        channel: 'sandbox-pay',
+        balance: '158.86',
+      },
+      {
+        code: 'test:channel_clearing:sandbox:CNY',
+        kind: 'channel_clearing',
+        channel: 'sandbox',
+        balance: '-830.95',
+      },
+      { code: 'test:fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '16.81' },
+      {
+        code: 'test:operator_adjustments:CNY',
+        kind: 'operator_adjustments',
+        channel: null,
+        balance: '-100000.00',
+      },
+    ]);
+    expect(cny('test')).toMatchObject({
+      merchants: { available: '100572.08', locked: '83.20', count: 1 },
+      total: '0.00',
+    });
+    expect(books.currencies.map((c) => `${c.mode} ${c.currency}`).sort()).toEqual([
+      'live CNY',
+      'test BRL',
+      'test CNY',
+      'test INR',
+      'test VND',
+    ]);
   });
 
   it('gives a merchant in each currency open channels, a key for this machine and orders in every state', async () => {
@@ -145,6 +172,14 @@ describe('the demo merchant', () => {
     expect(await seedDemo(ctx.database.db, { appKey: ctx.config.appKey })).toBe(false);
     const report = await verifyLedger(ctx.database.db);
     // Each merchant's live row and test twin.
-    expect(report).toMatchObject({ ok: true, merchants_checked: 8, entries_checked: 84 });
+    expect(report).toMatchObject({
+      ok: true,
+      merchants_checked: 8,
+      modes: [
+        { mode: 'live', merchants_checked: 4, entries_checked: 28 },
+        // Each twin's starting test funds, and the CNY twin's sandbox history.
+        { mode: 'test', merchants_checked: 4, entries_checked: 60 },
+      ],
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AmountSchema, CurrencySchema } from '../money.ts';
+import { AmountSchema, type Currency, CurrencySchema } from '../money.ts';
 
 // Live and test mode (DESIGN 12): every merchant has both, and nothing crosses between them. The access key
 // a gateway call is signed with decides its mode; the console says its mode in the X-Mode header.
@@ -14,6 +14,22 @@ export const isMode = (value: unknown): value is Mode =>
 
 /** The console's mode on every call; absent means live, anything but `live` or `test` is refused (400). */
 export const MODE_HEADER = 'x-mode';
+
+/**
+ * The test funds a merchant's test balance starts with, and starts again with after its test data is
+ * deleted (DESIGN 12), in major units of its currency: enough for any sandbox channel's largest order.
+ */
+export const TEST_FUNDS_START: Record<Currency, string> = {
+  CNY: '100000',
+  INR: '1000000',
+  BRL: '100000',
+  VND: '1000000000',
+  USD: '100000',
+  USDT: '100000',
+};
+
+/** The most one "Add test funds" adds, in major units: ten times the starting funds. */
+export const testFundsLimit = (currency: Currency): string => `${TEST_FUNDS_START[currency]}0`;
 
 /** POST /api/merchant/test-funds (test mode only): adds to the test balance, in the merchant's currency. */
 export const TestFundsBodySchema = z.object({ amount: AmountSchema });

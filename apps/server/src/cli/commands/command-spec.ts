@@ -58,7 +58,14 @@ export const REASON: OptionSpec = {
 };
 
 export type Money = { total: string; available: string; locked: string; currency: string };
-export type MerchantView = { no: string; name: string; currency: string; status: string; balance?: Money };
+export type MerchantView = {
+  no: string;
+  mode?: string;
+  name: string;
+  currency: string;
+  status: string;
+  balance?: Money;
+};
 
 export const money = (amount: string, currency: string) => `${groupDecimal(amount)} ${currency}`;
 export const balanceLine = (b: Money) =>

@@ -6,6 +6,7 @@ import {
   type Data,
   MERCHANT,
   type MerchantView,
+  MODE,
   type Money,
   money,
   type OptionSpec,
@@ -24,7 +25,7 @@ function fundsResult(verb: string) {
     const entry = data.entry as Entry;
     const amount = entry.amount.replace(/^-/, '');
     return [
-      `${verb} ${money(amount, merchant.currency)} ${verb === 'Transferred' ? (entry.amount.startsWith('-') ? 'out of' : 'in to') : 'of'} ${merchant.no} (${merchant.name}).`,
+      `${verb} ${money(amount, merchant.currency)} ${verb === 'Transferred' ? (entry.amount.startsWith('-') ? 'out of' : 'in to') : 'of'} ${merchant.no} (${merchant.name})${merchant.mode === 'test' ? ', test mode' : ''}.`,
       `Fund flow entry #${entry.id} (${entry.type}), reference ${entry.ref_no}; operator action #${String(data.action_id)}.`,
       balanceLine(data.balance as Money),
     ];
@@ -34,7 +35,7 @@ function fundsResult(verb: string) {
 export const FUNDS_COMMANDS: Record<string, CommandSpec> = {
   'funds:transfer-in': {
     summary: "Move money into a merchant's available balance (fund flow: funds transfer in).",
-    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    options: { merchant: MERCHANT, mode: MODE, amount: AMOUNT, reason: REASON, note: NOTE },
     changes: true,
     schema: MoveFundsBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/funds/transfer-in', body }),
@@ -45,7 +46,7 @@ export const FUNDS_COMMANDS: Record<string, CommandSpec> = {
   },
   'funds:transfer-out': {
     summary: "Move money out of a merchant's available balance (fund flow: funds transfer out).",
-    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    options: { merchant: MERCHANT, mode: MODE, amount: AMOUNT, reason: REASON, note: NOTE },
     changes: true,
     schema: MoveFundsBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/funds/transfer-out', body }),
@@ -56,7 +57,7 @@ export const FUNDS_COMMANDS: Record<string, CommandSpec> = {
   },
   'funds:freeze': {
     summary: 'Freeze part of the available balance (it moves to locked until unfrozen).',
-    options: { merchant: MERCHANT, amount: AMOUNT, reason: REASON, note: NOTE },
+    options: { merchant: MERCHANT, mode: MODE, amount: AMOUNT, reason: REASON, note: NOTE },
     changes: true,
     schema: MoveFundsBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/funds/freeze', body }),
@@ -72,6 +73,7 @@ export const FUNDS_COMMANDS: Record<string, CommandSpec> = {
     summary: 'Lift a freeze: the frozen amount goes back to available.',
     options: {
       merchant: MERCHANT,
+      mode: MODE,
       freeze: { value: '<id>', required: true, help: 'the freeze number funds:freeze printed' },
       reason: REASON,
       note: NOTE,

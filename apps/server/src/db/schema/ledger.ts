@@ -7,6 +7,7 @@ import {
   JOURNAL_ENTRY_TYPES,
   LEDGER_ACCOUNT_KINDS,
 } from '@paydesk/shared/funds/funds.schemas.ts';
+import { MODES } from '@paydesk/shared/modes/modes.schemas.ts';
 import { merchants } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
 import { idColumn, merchantIdColumn } from './columns.ts';
@@ -15,7 +16,9 @@ import { idColumn, merchantIdColumn } from './columns.ts';
 
 /**
  * The double-entry ledger's accounts (DESIGN section 3), each with its currency and its balance, the sum of
- * its postings. `code` names it: "merchant:<id>:available", "channel_clearing:<channel>:CNY", "fee_revenue:CNY".
+ * its postings. `code` names it: "merchant:<id>:available", "channel_clearing:<channel>:CNY", "fee_revenue:CNY";
+ * test mode's platform and channel accounts are apart from live ones ("test:fee_revenue:CNY", DESIGN 12),
+ * and a merchant account has its merchant row's mode, so the trial balance is zero per mode and currency.
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -26,6 +29,7 @@ export const ledgerAccounts = pgTable(
     merchantId: bigint('merchant_id', { mode: 'number' }).references(() => merchants.id),
     channelCode: text('channel_code'),
     currency: text('currency').notNull(),
+    mode: text('mode').notNull().default('live'),
     balanceMinor: bigint('balance_minor', { mode: 'bigint' })
       .notNull()
       .default(sql`0`),
@@ -33,6 +37,7 @@ export const ledgerAccounts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('ledger_accounts_mode_valid', sql`${t.mode} in (${quotedList(MODES)})`),
     check('ledger_accounts_kind_valid', sql`${t.kind} in (${quotedList(LEDGER_ACCOUNT_KINDS)})`),
     check('ledger_accounts_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
     // A merchant's money can never go below zero, whatever the interleaving of writers.

@@ -4,6 +4,7 @@ import { hashPassword } from '../../lib/password.ts';
 import { createLedger } from '../ledger/index.ts';
 import { actionRefNo, claimOperatorAction, hasMerchants, insertMerchant } from '../ops/index.ts';
 import { insertUser } from '../users/index.ts';
+import { creditStartingTestFunds } from '../test-data/index.ts';
 import { seedDemoTopUps } from '../top-ups/index.ts';
 import type { Config } from '../../config.ts';
 import type { FileStorage } from '../../lib/storage/index.ts';
@@ -130,11 +131,21 @@ async function seedReceiveMoney(
   now: Date,
 ) {
   const merchant: DemoMerchant = { id: rows.test.id, no: rows.live.no, ...local };
+  // Test mode starts with test funds (DESIGN 12), dated before its history.
+  await creditStartingTestFunds(
+    createLedger(),
+    tx,
+    { id: rows.test.id, mode: 'test', currency: local.currency },
+    new Date(now.getTime() - TEST_FUNDS_DAYS_AGO * 86_400_000),
+  );
   const channel = await seedDemoChannels(tx, merchant);
   await seedDemoAccessKey(tx, appKey, merchant, rows.live.id);
   await seedDemoCollections(tx, merchant, channel, now);
   await seedDemoPayouts(tx, merchant, now);
 }
+
+/** When the demo's test funds came: before the oldest of its sandbox history. */
+const TEST_FUNDS_DAYS_AGO = 40;
 
 type DemoMove = {
   daysAgo: number;

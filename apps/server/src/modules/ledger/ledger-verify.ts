@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Currency, fromMinor } from '@paydesk/shared';
 import { RELEASE_TYPE_OF_HOLD } from '@paydesk/shared/funds/funds.schemas.ts';
+import { type Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import { type Db, type DbOrTx, queryRows } from '../../db/client.ts';
 
 // Every invariant of DESIGN section 3, checked in one consistent snapshot, for one merchant or all.
@@ -9,6 +10,7 @@ export const INVARIANTS = [
   'entry_balanced',
   'account_equals_postings',
   'trial_balance',
+  'modes_apart',
   'available_not_negative',
   'locked_not_negative',
   'available_equals_entries',
@@ -29,6 +31,8 @@ export const PLATFORM = 'platform';
 
 export type LedgerProblem = {
   merchant_no: string;
+  /** The mode of the merchant row or platform account the problem is in (DESIGN 12). */
+  mode: Mode;
   invariant: Invariant;
   message: string;
 };
@@ -37,6 +41,8 @@ export type LedgerReport = {
   ok: boolean;
   merchants_checked: number;
   entries_checked: number;
+  /** What was checked of each mode (a merchant is a row in each). */
+  modes: { mode: Mode; merchants_checked: number; entries_checked: number }[];
   problems: LedgerProblem[];
   /** More problems than listed (each check lists at most MAX_PER_CHECK). */
   truncated: boolean;
@@ -49,10 +55,14 @@ const money = (minor: unknown, currency: unknown) =>
 
 type Row = Record<string, unknown>;
 
-export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerReport> {
+/** Every invariant, of one merchant or all, of one mode or both. */
+export async function verifyLedger(db: Db, merchantNo?: string, mode?: Mode): Promise<LedgerReport> {
   return db.transaction(
     async (tx) => {
-      const scope = (column: SQL) => (merchantNo ? sql`and ${column} = ${merchantNo}` : sql``);
+      const modeScope = (column: SQL) => (mode ? sql`and ${column} = ${mode}` : sql``);
+      // Every merchant-scoped check reads the merchant row as `m`.
+      const scope = (column: SQL) =>
+        sql`${merchantNo ? sql`and ${column} = ${merchantNo}` : sql``} ${modeScope(sql`m.mode`)}`;
       const problems: LedgerProblem[] = [];
       let truncated = false;
       const check = async (invariant: Invariant, query: SQL, describe: (row: Row) => string) => {
@@ -61,22 +71,23 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
         for (const row of rows.slice(0, MAX_PER_CHECK)) {
           problems.push({
             merchant_no: String(row.merchant_no ?? PLATFORM),
+            mode: row.mode === 'test' ? 'test' : 'live',
             invariant,
             message: describe(row),
           });
         }
       };
 
-      const [counts] = await queryRows<{ merchants: unknown; entries: unknown }>(
+      const counts = await queryRows<{ mode: Mode; merchants: unknown; entries: unknown }>(
         tx,
-        sql`select (select count(*) from merchants m where true ${scope(sql`m.no`)})::int8::text as merchants,
-                   (select count(*) from journal_entries j left join merchants m on m.id = j.merchant_id
-                     where true ${scope(sql`m.no`)})::int8::text as entries`,
+        sql`select m.mode, count(*)::int8::text as merchants,
+                   sum((select count(*) from journal_entries j where j.merchant_id = m.id))::int8::text as entries
+            from merchants m where true ${scope(sql`m.no`)} group by m.mode order by m.mode`,
       );
 
       await check(
         'entry_balanced',
-        sql`select m.no as merchant_no, j.id::text as id, j.idempotency_key as key, s.currency,
+        sql`select m.no as merchant_no, m.mode, j.id::text as id, j.idempotency_key as key, s.currency,
                    s.total::text as total, s.lines::text as lines
             from (select p.entry_id, a.currency, sum(p.amount_minor) as total, count(*) as lines
                   from postings p join ledger_accounts a on a.id = p.account_id
@@ -94,14 +105,14 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       );
       await check(
         'account_equals_postings',
-        sql`select m.no as merchant_no, a.code, a.currency, a.balance_minor::text as balance,
+        sql`select m.no as merchant_no, m.mode, a.code, a.currency, a.balance_minor::text as balance,
                    coalesce(s.total, 0)::text as postings
             from ledger_accounts a
             left join (select account_id, sum(amount_minor) as total from postings group by account_id) s
               on s.account_id = a.id
             left join merchants m on m.id = a.merchant_id
             where a.balance_minor <> coalesce(s.total, 0)
-              ${merchantNo ? sql`and m.no = ${merchantNo}` : sql``}
+              ${merchantNo ? sql`and m.no = ${merchantNo}` : sql``} ${modeScope(sql`a.mode`)}
             order by a.id`,
         (r) =>
           `account ${r.code} holds ${money(r.balance, r.currency)} but its postings sum to ${money(r.postings, r.currency)}`,
@@ -109,18 +120,34 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       if (!merchantNo) {
         await check(
           'trial_balance',
-          sql`select null as merchant_no, currency, sum(balance_minor)::text as total
-              from ledger_accounts group by currency having sum(balance_minor) <> 0 order by currency`,
-          (r) => `the ${String(r.currency)} accounts sum to ${money(r.total, r.currency)}, not zero`,
+          sql`select null as merchant_no, mode, currency, sum(balance_minor)::text as total
+              from ledger_accounts where true ${modeScope(sql`mode`)}
+              group by mode, currency having sum(balance_minor) <> 0 order by mode, currency`,
+          (r) =>
+            `the ${String(r.mode)} ${String(r.currency)} accounts sum to ${money(r.total, r.currency)}, not zero`,
         );
       }
+      // No entry of a merchant row posts to an account of the other mode (platform, channel or merchant).
+      await check(
+        'modes_apart',
+        sql`select m.no as merchant_no, m.mode, j.id::text as id, j.idempotency_key as key, a.code,
+                   a.mode as account_mode
+            from postings p
+            join journal_entries j on j.id = p.entry_id
+            join merchants m on m.id = j.merchant_id
+            join ledger_accounts a on a.id = p.account_id
+            where a.mode <> m.mode ${scope(sql`m.no`)}
+            order by j.id`,
+        (r) =>
+          `journal entry ${r.id} (${r.key}) of ${r.mode} mode posts to ${r.account_mode} account ${r.code}`,
+      );
       for (const [invariant, kind, label] of [
         ['available_not_negative', 'merchant_available', 'available'],
         ['locked_not_negative', 'merchant_locked', 'locked'],
       ] as const) {
         await check(
           invariant,
-          sql`select m.no as merchant_no, a.currency, a.balance_minor::text as value
+          sql`select m.no as merchant_no, m.mode, a.currency, a.balance_minor::text as value
               from ledger_accounts a join merchants m on m.id = a.merchant_id
               where a.kind = ${kind} and a.balance_minor < 0 ${scope(sql`m.no`)} order by m.id`,
           (r) => `${label} is negative: ${money(r.value, r.currency)}`,
@@ -128,7 +155,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       }
       await check(
         'available_equals_entries',
-        sql`select m.no as merchant_no, m.currency,
+        sql`select m.no as merchant_no, m.mode, m.currency,
                    coalesce(a.balance_minor, 0)::text as available, coalesce(e.total, 0)::text as entries
             from merchants m
             left join ledger_accounts a on a.merchant_id = m.id and a.kind = 'merchant_available'
@@ -140,7 +167,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       );
       await check(
         'locked_equals_open_holds',
-        sql`select m.no as merchant_no, m.currency,
+        sql`select m.no as merchant_no, m.mode, m.currency,
                    coalesce(a.balance_minor, 0)::text as locked, coalesce(h.total, 0)::text as held
             from merchants m
             left join ledger_accounts a on a.merchant_id = m.id and a.kind = 'merchant_locked'
@@ -156,7 +183,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
               from postings p join ledger_accounts a on a.id = p.account_id
               where a.kind = 'merchant_available'
             )
-            select m.no as merchant_no, coalesce(f.entry_id, av.entry_id)::text as entry,
+            select m.no as merchant_no, m.mode, coalesce(f.entry_id, av.entry_id)::text as entry,
                    f.id::text as flow, f.amount_minor::text as flow_amount, av.amount_minor::text as posted
             from fund_flows f
             full join available av on av.entry_id = f.entry_id and av.merchant_id = f.merchant_id
@@ -172,7 +199,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       );
       await check(
         'available_after_chain',
-        sql`select m.no as merchant_no, m.currency, f.id::text as id, f.available_after_minor::text as recorded,
+        sql`select m.no as merchant_no, m.mode, m.currency, f.id::text as id, f.available_after_minor::text as recorded,
                    f.running::text as running
             from (select id, merchant_id, available_after_minor,
                          sum(amount_minor) over (partition by merchant_id order by id) as running
@@ -184,7 +211,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       );
       await check(
         'entries_in_time_order',
-        sql`select m.no as merchant_no, f.id::text as id
+        sql`select m.no as merchant_no, m.mode, f.id::text as id
             from (select id, merchant_id, created_at,
                          lag(created_at) over (partition by merchant_id order by id) as previous
                   from fund_flows) f
@@ -207,7 +234,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
               from fund_flows f join holds h on h.id = f.hold_id
               group by f.hold_id
             )
-            select m.no as merchant_no, h.id::text as id, h.status, h.type,
+            select m.no as merchant_no, m.mode, h.id::text as id, h.status, h.type,
                    coalesce(c.opened, 0)::text as opened, coalesce(c.released, 0)::text as released,
                    coalesce(c.total, 0)::text as total
             from holds h
@@ -235,7 +262,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
                      count(*) as entries
               from fund_flows ${before} group by 1, 2, 3
             )
-            select m.no as merchant_no, coalesce(a.type, r.type) as type,
+            select m.no as merchant_no, m.mode, coalesce(a.type, r.type) as type,
                    to_char(coalesce(a.at, r.${at}) at time zone 'UTC', ${format}::text) as at
             from actual a
             full join ${sql.identifier(table)} r on r.merchant_id = a.merchant_id and r.type = a.type and r.${at} = a.at
@@ -259,7 +286,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
                      sum(in_minor) as in_minor, sum(out_minor) as out_minor, sum(entries) as entries
               from fund_flow_hourly where hour < (select before from horizon) group by 1, 2, 3
             )
-            select m.no as merchant_no, coalesce(a.type, d.type) as type,
+            select m.no as merchant_no, m.mode, coalesce(a.type, d.type) as type,
                    to_char(coalesce(a.day, d.day) at time zone 'UTC', 'YYYY-MM-DD') as day
             from actual a
             full join fund_flow_daily d on d.merchant_id = a.merchant_id and d.type = a.type and d.day = a.day
@@ -279,7 +306,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
       await check(
         'daily_report_balanced',
         sql`with kept as (
-              select r.*, m.no as merchant_no, m.currency,
+              select r.*, m.no as merchant_no, m.mode, m.currency,
                      r.opening_minor + r.collection_net_minor + r.payout_deducted_minor + r.refunds_minor
                        + r.top_ups_minor + r.withdrawals_minor + r.transfers_minor + r.freezes_minor as summed,
                      coalesce((select o.available_after_minor from fund_flows o
@@ -293,7 +320,7 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
               from daily_reports r join merchants m on m.id = r.merchant_id
               where true ${scope(sql`m.no`)}
             )
-            select merchant_no, currency, day::text as day, timezone, opening_minor::text as opening,
+            select merchant_no, mode, currency, day::text as day, timezone, opening_minor::text as opening,
                    closing_minor::text as closing, summed::text as summed, ledger_opening::text as ledger_opening,
                    ledger_closing::text as ledger_closing, entries, ledger_entries::int as ledger_entries
             from kept
@@ -314,8 +341,13 @@ export async function verifyLedger(db: Db, merchantNo?: string): Promise<LedgerR
 
       return {
         ok: problems.length === 0,
-        merchants_checked: Number(counts?.merchants ?? 0),
-        entries_checked: Number(counts?.entries ?? 0),
+        merchants_checked: counts.reduce((sum, c) => sum + Number(c.merchants), 0),
+        entries_checked: counts.reduce((sum, c) => sum + Number(c.entries), 0),
+        modes: counts.map((c) => ({
+          mode: c.mode,
+          merchants_checked: Number(c.merchants),
+          entries_checked: Number(c.entries),
+        })),
         problems,
         truncated,
       };
@@ -332,9 +364,11 @@ export type TrialBalanceAccount = {
 };
 
 export type TrialBalance = {
-  /** Every currency's accounts sum to zero. */
+  /** Every mode's accounts sum to zero in every currency. */
   balanced: boolean;
+  /** One item per mode and currency (live first): the two modes' books are apart (DESIGN 12). */
   currencies: {
+    mode: Mode;
     currency: string;
     /** The platform's and channels' own accounts, one by one. */
     accounts: TrialBalanceAccount[];
@@ -344,9 +378,10 @@ export type TrialBalance = {
   }[];
 };
 
-/** Every platform account and the merchants' accounts summed, per currency, with the total (zero). */
-export async function trialBalance(db: DbOrTx): Promise<TrialBalance> {
+/** Every platform account and the merchants' accounts summed, per mode and currency, with the total (zero). */
+export async function trialBalance(db: DbOrTx, mode?: Mode): Promise<TrialBalance> {
   const rows = await queryRows<{
+    mode: Mode;
     currency: Currency;
     code: string | null;
     kind: string;
@@ -356,21 +391,27 @@ export async function trialBalance(db: DbOrTx): Promise<TrialBalance> {
   }>(
     db,
     // A platform account's shards ("fee_revenue:CNY", "fee_revenue:CNY#5", ...) summed as the one account.
-    sql`select currency, regexp_replace(code, '#[0-9]+$', '') as code, kind, channel_code,
+    sql`select mode, currency, regexp_replace(code, '#[0-9]+$', '') as code, kind, channel_code,
                sum(balance_minor)::text as balance, count(*) as accounts
-        from ledger_accounts where merchant_id is null
-        group by currency, 2, kind, channel_code
+        from ledger_accounts where merchant_id is null ${mode ? sql`and mode = ${mode}` : sql``}
+        group by mode, currency, 3, kind, channel_code
         union all
-        select currency, null, kind, null, sum(balance_minor)::text, count(*)
-        from ledger_accounts where merchant_id is not null group by currency, kind
-        order by 1, 3, 2`,
+        select mode, currency, null, kind, null, sum(balance_minor)::text, count(*)
+        from ledger_accounts where merchant_id is not null ${mode ? sql`and mode = ${mode}` : sql``}
+        group by mode, currency, kind
+        order by 1, 2, 4, 3`,
   );
-  const byCurrency = new Map<Currency, typeof rows>();
-  for (const row of rows) byCurrency.set(row.currency, [...(byCurrency.get(row.currency) ?? []), row]);
-  const currencies = [...byCurrency].map(([currency, list]) => {
+  const books = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${row.mode} ${row.currency}`;
+    books.set(key, [...(books.get(key) ?? []), row]);
+  }
+  const currencies = [...books.values()].map((list) => {
+    const { mode: bookMode, currency } = list[0];
     const merchantRow = (kind: string) => list.find((r) => r.code === null && r.kind === kind);
     const total = list.reduce((sum, r) => sum + BigInt(r.balance), 0n);
     return {
+      mode: bookMode,
       currency,
       accounts: list
         .filter((r) => r.code !== null)

@@ -34,6 +34,9 @@ const platformShardSuffix = (merchantId: number) => {
   return shard === 0 ? '' : `#${shard}`;
 };
 
+/** Test mode's platform and channel accounts are apart from live ones (DESIGN 12): "test:fee_revenue:CNY". */
+const platformModePrefix = sql`(case when m.mode = 'test' then 'test:' else '' end)`;
+
 /** A line on one of the merchant's two accounts. */
 export type MerchantLeg = { account: 'available' | 'locked'; amountMinor: bigint };
 /** A line on a platform or channel account, in the merchant's currency (created on first use). */
@@ -142,9 +145,10 @@ function entryStatement(draft: EntryDraft): SQL {
   if (draft.platformLegs.length) {
     const values = platformValues(draft.platformLegs);
     ctes.push(sql`platform as (
-      insert into ledger_accounts (code, kind, channel_code, currency, balance_minor)
-      select v.kind || ':' || coalesce(v.channel || ':', '') || m.currency || ${platformShardSuffix(draft.merchantId)},
-             v.kind, v.channel, m.currency, v.amount
+      insert into ledger_accounts (code, kind, channel_code, currency, mode, balance_minor)
+      select ${platformModePrefix} || v.kind || ':' || coalesce(v.channel || ':', '') || m.currency
+               || ${platformShardSuffix(draft.merchantId)},
+             v.kind, v.channel, m.currency, m.mode, v.amount
       from entry, merchants m, (values ${values}) as v(kind, channel, amount)
       where m.id = ${draft.merchantId}
       on conflict (code) do update
@@ -394,11 +398,11 @@ export const ledgerRepository = {
   /** The merchant's available and locked accounts at zero, so conditional updates have rows to lock. */
   ensureMerchantAccounts: async (tx: Tx, merchantId: number) => {
     await tx.execute(sql`
-      insert into ledger_accounts (code, kind, merchant_id, currency)
-      select ${merchantAccountCode(merchantId, 'available')}, 'merchant_available', id, currency
+      insert into ledger_accounts (code, kind, merchant_id, currency, mode)
+      select ${merchantAccountCode(merchantId, 'available')}, 'merchant_available', id, currency, mode
       from merchants where id = ${merchantId}
       union all
-      select ${merchantAccountCode(merchantId, 'locked')}, 'merchant_locked', id, currency
+      select ${merchantAccountCode(merchantId, 'locked')}, 'merchant_locked', id, currency, mode
       from merchants where id = ${merchantId}
       -- Any unique index (code, or merchant and kind) may be the one a concurrent first credit meets.
       on conflict do nothing`);

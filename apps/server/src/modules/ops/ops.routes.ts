@@ -21,6 +21,7 @@ import {
   IdempotencyKeyHeaderSchema,
   MoveFundsBodySchema,
   UnfreezeBodySchema,
+  TrialBalanceQuerySchema,
   VerifyQuerySchema,
   ListWithdrawalsQuerySchema,
   PayWithdrawalBodySchema,
@@ -239,11 +240,15 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
     '/ops/v1/ledger/verify',
     { ...operator('read'), schema: { querystring: VerifyQuerySchema } },
     async (request) => ({
-      data: await ops.verify(request.query.merchant),
+      data: await ops.verify(request.query.merchant, request.query.mode),
     }),
   );
 
-  r.get('/ops/v1/ledger/trial-balance', operator('read'), async () => ({ data: await ops.trialBalance() }));
+  r.get(
+    '/ops/v1/ledger/trial-balance',
+    { ...operator('read'), schema: { querystring: TrialBalanceQuerySchema } },
+    async (request) => ({ data: await ops.trialBalance(request.query.mode) }),
+  );
 
   r.get('/ops/v1/operator-tokens', operator('admin'), async () => ({ data: await ops.listTokens() }));
   r.post(

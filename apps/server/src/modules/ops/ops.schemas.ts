@@ -66,6 +66,8 @@ export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
 
 export const MoveFundsBodySchema = z.object({
   merchant: MerchantNoSchema,
+  /** Test mode's balance (DESIGN 12: an operator adds test funds with --mode test); live unless told. */
+  mode: ModeOptionSchema,
   amount: PositiveAmountSchema,
   reason: ReasonSchema,
   /** Shown to the merchant on the fund flow entry; the reason stays internal. */
@@ -75,6 +77,7 @@ export type MoveFundsBody = z.infer<typeof MoveFundsBodySchema>;
 
 export const UnfreezeBodySchema = z.object({
   merchant: MerchantNoSchema,
+  mode: ModeOptionSchema,
   freeze: z.coerce
     .number({ error: 'The freeze must be the number of a freeze.' })
     .int('The freeze must be the number of a freeze.')
@@ -137,7 +140,13 @@ export const RevokeOperatorTokenBodySchema = z.object({
 });
 export type RevokeOperatorTokenBody = z.infer<typeof RevokeOperatorTokenBodySchema>;
 
-export const VerifyQuerySchema = z.object({ merchant: MerchantNoSchema.optional() });
+/** The books of one merchant or all, of one mode or (without --mode) each mode. */
+export const VerifyQuerySchema = z.object({
+  merchant: MerchantNoSchema.optional(),
+  mode: ModeSchema.optional(),
+});
+
+export const TrialBalanceQuerySchema = z.object({ mode: ModeSchema.optional() });
 
 export const IdempotencyKeyHeaderSchema = z
   .string()

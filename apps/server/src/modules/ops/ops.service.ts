@@ -32,6 +32,7 @@ import type { AccessKeyService } from '../access-key/index.ts';
 import type { SettlementsService } from '../collections/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import type { Decision, WithdrawalRow, WithdrawalsService } from '../withdrawals/index.ts';
+import { creditStartingTestFunds } from '../test-data/index.ts';
 import { claimOrReplay, runOperatorAction } from './operator-action.ts';
 import { insufficientScope, type Operator } from './operator-auth.ts';
 import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
@@ -98,6 +99,7 @@ const countryOfCurrency = (currency: Currency): Country | undefined =>
 
 const presentMerchant = (m: MerchantRow) => ({
   no: m.no,
+  mode: m.mode,
   name: m.name,
   currency: currencyOf(m),
   status: m.status,
@@ -160,9 +162,11 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   async function createMerchant(body: CreateMerchantBody, context: ActionContext) {
     return act('merchant.create', context, body, null, async (tx) => {
       const no = body.no ?? (await repo.nextMerchantNo(tx));
-      const merchant = (await repo.insertMerchant(tx, { no, name: body.name, currency: body.currency }))
-        ?.live;
-      if (!merchant) throw ValidationError.field('no', `The merchant number ${no} is already taken.`);
+      const pair = await repo.insertMerchant(tx, { no, name: body.name, currency: body.currency });
+      if (!pair) throw ValidationError.field('no', `The merchant number ${no} is already taken.`);
+      // Its test mode starts with test funds (DESIGN 12).
+      await creditStartingTestFunds(ledger, tx, pair.test);
+      const merchant = pair.live;
       return { data: { merchant: presentMerchant(merchant) }, merchantId: merchant.id };
     });
   }
@@ -224,7 +228,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function moveFunds(direction: 'in' | 'out', body: MoveFundsBody, context: ActionContext) {
-    const merchant = await merchantByNo(body.merchant);
+    const merchant = await merchantByNo(body.merchant, body.mode);
     const currency = currencyOf(merchant);
     const amountMinor = amountIn(body.amount, currency);
     const type = direction === 'in' ? 'transfer_in' : 'transfer_out';
@@ -244,7 +248,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function freeze(body: MoveFundsBody, context: ActionContext) {
-    const merchant = await merchantByNo(body.merchant);
+    const merchant = await merchantByNo(body.merchant, body.mode);
     const currency = currencyOf(merchant);
     const amountMinor = amountIn(body.amount, currency);
     return act('funds.freeze', context, body, merchant.id, async (tx, actionId) => {
@@ -264,7 +268,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function unfreeze(body: UnfreezeBody, context: ActionContext) {
-    const merchant = await merchantByNo(body.merchant);
+    const merchant = await merchantByNo(body.merchant, body.mode);
     const currency = currencyOf(merchant);
     const hold = await ledger.findHold(db, merchant.id, body.freeze);
     if (!hold || hold.type !== 'funds_frozen') {
@@ -468,9 +472,9 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     return { data, replayed: false };
   }
 
-  async function verify(merchantNo?: string) {
+  async function verify(merchantNo?: string, mode?: Mode) {
     if (merchantNo) await merchantByNo(merchantNo);
-    return verifyLedger(db, merchantNo);
+    return verifyLedger(db, merchantNo, mode);
   }
 
   // ---- Withdrawals: review, payment on chain, rejection (DESIGN sections 4 and 10)
@@ -538,7 +542,7 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     listTokens,
     createToken,
     revokeToken,
-    trialBalance: () => trialBalance(db),
+    trialBalance: (mode?: Mode) => trialBalance(db, mode),
     listMerchants,
     createMerchant,
     createUser,

@@ -17,7 +17,7 @@ import {
 } from '../../../test/server.ts';
 import TestDataPage from './test-data-page.tsx';
 
-// Settings > Test data (DESIGN 12, MODE-CONTRACT): add test funds in test mode, delete all test data
+// Settings > Test data (DESIGN 12): add test funds in test mode, delete all test data
 // (a confirmation, then a job polled until idle; 409 test_data_busy under the button).
 
 configure({ asyncUtilTimeout: 10_000 });

@@ -19,6 +19,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountError, type Currency, toMinor } from '@paydesk/shared/money.ts';
+import { testFundsLimit } from '@paydesk/shared/modes/modes.schemas.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { formatMoney } from '../../../components/money-text.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
@@ -30,16 +31,13 @@ import { useAddTestFunds } from '../api/add-test-funds.ts';
 import { useDeleteTestData } from '../api/delete-test-data.ts';
 import { type TestDataDeletion, useTestDataDeletion } from '../api/get-test-data-deletion.ts';
 
-/** The most one call adds, in major units (the server's limit, MODE-CONTRACT). */
-const MAX_TEST_FUNDS = '1000000';
-
 type AmountIssue = 'required' | 'tooLarge';
 
 function amountIssueOf(value: string | undefined, currency: Currency): AmountIssue | undefined {
   try {
     const minor = toMinor(value?.trim() ?? '', currency);
     if (minor <= 0n) return 'required';
-    return minor > toMinor(MAX_TEST_FUNDS, currency) ? 'tooLarge' : undefined;
+    return minor > toMinor(testFundsLimit(currency), currency) ? 'tooLarge' : undefined;
   } catch (error) {
     if (error instanceof AmountError) return 'required';
     throw error;
@@ -117,7 +115,12 @@ function TestFundsCard({ currency }: { currency: Currency }) {
               validator: async (_rule, value: string | undefined) => {
                 const issue = amountIssueOf(value, currency);
                 if (issue === 'required') throw new Error(t('testData.funds.amountRequired'));
-                if (issue === 'tooLarge') throw new Error(t('testData.funds.amountTooLarge'));
+                if (issue === 'tooLarge')
+                  throw new Error(
+                    t('testData.funds.amountTooLarge', {
+                      max: formatMoney(testFundsLimit(currency), currency),
+                    }),
+                  );
               },
             },
           ]}
