@@ -271,7 +271,7 @@ export async function buildApp({
   const dailyReports = registerReportsModule(app, ctx);
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);
-  registerTestDataModule(app, ctx);
+  const testData = registerTestDataModule(app, ctx);
   await registerGatewayDocs(app);
 
   const services: AppServices = {
@@ -285,6 +285,7 @@ export async function buildApp({
     channelJobs,
     exports,
     dailyReports,
+    testData,
     housekeeping: async () => {
       await sweepExpired(db, now());
       await deleteExpiredPayoutKeys(db, now());

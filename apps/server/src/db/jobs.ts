@@ -22,6 +22,7 @@ export const QUEUES = [
   'housekeeping',
   'export.run',
   'reports.keep-days',
+  'test-data.delete',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 

@@ -5,6 +5,7 @@ import type { ExportsService } from '../modules/exports/index.ts';
 import type { PayoutsService } from '../modules/payouts/index.ts';
 import type { DailyReportsService } from '../modules/reports/index.ts';
 import type { ChannelJobs } from '../modules/channels/index.ts';
+import type { TestDataService } from '../modules/test-data/index.ts';
 
 export type JobServices = {
   collections: CollectionsService;
@@ -15,6 +16,7 @@ export type JobServices = {
   housekeeping: () => Promise<void>;
   exports: ExportsService;
   dailyReports: DailyReportsService;
+  testData: TestDataService;
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -52,6 +54,9 @@ export async function startWorkers(
     },
     'reports.keep-days': async () => {
       await services.dailyReports.keepFinishedDays();
+    },
+    'test-data.delete': async (data) => {
+      await services.testData.run(Number(data.id));
     },
   };
   // The channels' adapters' follow-up jobs: each adapter names its queues (the sandbox's completion).

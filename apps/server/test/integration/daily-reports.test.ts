@@ -406,6 +406,7 @@ describe('today, the job, and a kept day that no longer matches the ledger', () 
     expect(report2.problems).toEqual([
       {
         merchant_no: m.merchant.no,
+        mode: 'live',
         invariant: 'daily_report_balanced',
         message:
           "the daily report of 2026-04-02 (Asia/Shanghai) opens at 500.01 CNY but the ledger's balance then was 500.00 CNY",

@@ -68,6 +68,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'security_events',
     'sessions',
     'settlements',
+    'test_data_deletions',
     'users',
     'withdrawals',
   ]);

@@ -57,6 +57,8 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'PUT /api/merchant/ip-address': 'ip-whitelist:manage',
   // Test mode's own money and data (DESIGN 12).
   'POST /api/merchant/test-funds': 'test-data:manage',
+  'GET /api/merchant/test-data/delete': 'test-data:manage',
+  'POST /api/merchant/test-data/delete': 'test-data:manage',
   // Pages.
   'GET /api/merchant/dashboard': 'dashboard:view',
   'GET /api/merchant/contact': 'contact:view',

@@ -1,6 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerAccounts, postings } from '../../src/db/schema/index.ts';
+import { ledgerAccounts, postings, testDataDeletions } from '../../src/db/schema/index.ts';
 import { trialBalance, verifyLedger } from '../../src/modules/ledger/index.ts';
 import {
   createGatewayMerchant,
@@ -185,5 +185,82 @@ describe('test funds', () => {
       .from(ledgerAccounts)
       .where(like(ledgerAccounts.code, 'operator_adjustments:%'));
     expect(liveAccounts).toEqual([]);
+  });
+});
+
+describe('delete all test data', () => {
+  const snapshot = async (headers: Record<string, string>) => ({
+    balance: (await root.get('/api/merchant/balance', headers)).json().data,
+    flows: (await root.get('/api/merchant/fund-flows?per_page=100', headers)).json().data,
+    collections: (await root.get('/api/merchant/collections?per_page=100', headers)).json().data,
+    settlements: (await root.get('/api/merchant/settlements?per_page=100', headers)).json().data,
+    dashboard: (await root.get('/api/merchant/dashboard', headers)).json().data,
+  });
+
+  it('only ROOT may ask (FINANCE: 403); while a test export is written it is refused (409 test_data_busy)', async () => {
+    expect((await finance.post('/api/merchant/test-data/delete', {}, TEST)).statusCode).toBe(403);
+    expect((await finance.get('/api/merchant/test-data/delete', TEST)).statusCode).toBe(403);
+    const exported = await root.post('/api/merchant/exports', { kind: 'fund_flows', format: 'csv' }, TEST);
+    expect(exported.statusCode, exported.body).toBe(201);
+    const refused = await root.post('/api/merchant/test-data/delete', {}, TEST);
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'test_data_busy']);
+    expect(refused.json().message).toMatch(/export/);
+    expect((await root.get('/api/merchant/test-data/delete', TEST)).json().data.status).toBe('idle');
+    await ctx.app.services.exports.run(exported.json().data.id);
+  });
+
+  it('a job deletes every test object and starts again from fresh test funds; live mode stays as it was', async () => {
+    const liveBefore = await snapshot({});
+    const booksBefore = await trialBalance(ctx.database.db, 'live');
+    expect((await snapshot(TEST)).collections).toHaveLength(1);
+
+    const asked = await root.post('/api/merchant/test-data/delete', {}, TEST);
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json().data).toMatchObject({ status: 'queued', finished_at: null });
+    // A second ask while it waits answers the same request; asked from live mode, too.
+    const again = await root.post('/api/merchant/test-data/delete', {});
+    expect(again.json().data).toEqual(asked.json().data);
+    const [{ id }] = await ctx.database.db
+      .select({ id: testDataDeletions.id })
+      .from(testDataDeletions)
+      .where(eq(testDataDeletions.merchantId, test.merchant.id));
+
+    await ctx.app.services.testData.run(id);
+    await ctx.app.services.testData.run(id); // a repeat of the job does nothing
+
+    const status = (await root.get('/api/merchant/test-data/delete', TEST)).json().data;
+    expect(status).toMatchObject({ status: 'idle', finished_at: expect.any(String) });
+    const after = await snapshot(TEST);
+    expect(after.balance).toEqual({
+      total: '100000.00',
+      available: '100000.00',
+      locked: '0.00',
+      currency: 'CNY',
+    });
+    expect(after.flows).toEqual([
+      expect.objectContaining({ type: 'transfer_in', amount: '100000.00', ref_type: 'test_funds' }),
+    ]);
+    expect(after.collections).toEqual([]);
+    expect(after.settlements).toEqual([]);
+    expect((await root.get('/api/merchant/exports', TEST)).json().data).toEqual([]);
+    expect(
+      (await gatewayCall(ctx.app, test, 'GET', `/gateway/v1/collections?out_trade_no=C-TEST`)).statusCode,
+    ).toBe(404);
+    // The test key and channel stay: a new test order works at once.
+    const made = await gatewayCall(ctx.app, test, 'POST', '/gateway/v1/collections', {
+      body: { out_trade_no: 'C-TEST', amount: '5.00' },
+      now: () => clock,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+
+    expect(await snapshot({})).toEqual(liveBefore);
+    expect(await trialBalance(ctx.database.db, 'live')).toEqual(booksBefore);
+    const testBooks = (await trialBalance(ctx.database.db, 'test')).currencies[0];
+    expect(testBooks).toMatchObject({
+      total: '0.00',
+      merchants: { available: '100000.00', locked: '0.00' },
+    });
+    const report = await verifyLedger(ctx.database.db);
+    expect(report.ok, JSON.stringify(report.problems)).toBe(true);
   });
 });

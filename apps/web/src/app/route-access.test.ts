@@ -98,7 +98,7 @@ describe('the menu', () => {
     expect(titles('OPERATOR')).not.toContain('routes:topUps');
   });
 
-  it('lists Settings > IP whitelist as its own page after Access key, for whoever manages the whitelist', () => {
+  it('lists Settings > IP whitelist as its own page after Access key, then Test data, each for its permission', () => {
     const settings = (perms: readonly string[]) =>
       allowedMenu(perms).flatMap((entry) =>
         entry.kind === 'group' && entry.group.path === '/setting'
@@ -111,12 +111,17 @@ describe('the menu', () => {
       ['/setting/paymentPassword', 'routes:paymentPassword'],
       ['/setting/interfaceKey', 'routes:interfaceKey'],
       ['/setting/ipWhitelist', 'routes:ipWhitelist'],
+      ['/setting/test-data', 'routes:testData'],
     ]);
     expect(settings(['ip-whitelist:manage'])).toEqual([['/setting/ipWhitelist', 'routes:ipWhitelist']]);
     expect(settings(permsFor(['FINANCE']))).not.toContainEqual([
       '/setting/ipWhitelist',
       'routes:ipWhitelist',
     ]);
+    // Test data is ROOT's alone (test-data:manage).
+    for (const role of ['FINANCE', 'OPERATOR', 'VIEWER'] as const) {
+      expect(settings(permsFor([role])).map(([path]) => path)).not.toContain('/setting/test-data');
+    }
   });
 
   it('never lists hidden pages', () => {

@@ -194,9 +194,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         perm: 'ip-whitelist:manage',
         load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
       },
-      // Settings > Test data (features/test-data: add test funds, delete all test data; ROOT only, with a
-      // link from the test mode band) is routed here, at /setting/test-data, once the server answers its
-      // two calls (POST /api/merchant/test-funds, /api/merchant/test-data/delete): issue 35, still open.
+      {
+        // Test mode's money and data (DESIGN 12): add test funds, delete all test data; linked from the band.
+        path: '/setting/test-data',
+        titleKey: 'routes:testData',
+        perm: 'test-data:manage',
+        load: () => import('../features/test-data/pages/test-data-page.tsx'),
+      },
     ],
   },
 ];

@@ -1,11 +1,12 @@
 import { ExperimentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { HasPerm } from '../components/has-perm.tsx';
 import { setMode, useMode } from '../stores/mode.ts';
 
 /**
  * The band above every page in test mode (DESIGN 12, as Stripe has it): no one takes test data for real
- * money, and the way back to live mode is one click away. (A link to Settings > Test data joins it when
- * that page is routed: see app/routes.ts.)
+ * money, and the way back to live mode is one click away; a ROOT also finds Settings > Test data here.
  */
 export function TestModeBand() {
   const { t } = useTranslation('modes');
@@ -18,6 +19,9 @@ export function TestModeBand() {
       </span>
       <span className="test-mode-band__text">{t('band.text')}</span>
       <span className="test-mode-band__actions">
+        <HasPerm perm="test-data:manage">
+          <Link to="/setting/test-data">{t('band.manage')}</Link>
+        </HasPerm>
         <button type="button" className="test-mode-band__leave" onClick={() => setMode('live')}>
           {t('band.leave')}
         </button>

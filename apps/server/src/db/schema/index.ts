@@ -9,3 +9,4 @@ export * from './order-rollups.ts';
 export * from './reports.ts';
 export * from './top-ups.ts';
 export * from './exports.ts';
+export * from './test-data.ts';

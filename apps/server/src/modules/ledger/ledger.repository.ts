@@ -465,6 +465,40 @@ export const ledgerRepository = {
     return { availableMinor: of('merchant_available'), lockedMinor: of('merchant_locked') };
   },
 
+  /**
+   * Every entry of a test row and what it left (DESIGN 12's "delete all test data"): the accounts it posted
+   * to give back its postings (its own two come to zero; test mode's platform and channel accounts keep
+   * balancing), then its postings, entries, holds, fund flows and their rollups go. Its accounts are locked
+   * first, so a concurrent write of that row waits and finds the books as they are after. Answers the
+   * number of entries erased. A live row is refused: live money is never erased.
+   */
+  eraseTestHistory: async (tx: Tx, merchantId: number): Promise<number> => {
+    const [row] = await queryRows<{ mode: string }>(
+      tx,
+      sql`select mode from merchants where id = ${merchantId}`,
+    );
+    if (row?.mode !== 'test') throw new Error(`Merchant ${merchantId} is not a test row: its ledger stays.`);
+    await tx.execute(sql`select id from ledger_accounts where merchant_id = ${merchantId} order by id for update`);
+    await tx.execute(sql`
+      update ledger_accounts a set balance_minor = a.balance_minor - s.total, updated_at = now()
+      from (select p.account_id, sum(p.amount_minor) as total
+            from postings p join journal_entries j on j.id = p.entry_id
+            where j.merchant_id = ${merchantId} group by p.account_id) s
+      where a.id = s.account_id`);
+    await tx.execute(sql`delete from fund_flows where merchant_id = ${merchantId}`);
+    await tx.execute(sql`delete from holds where merchant_id = ${merchantId}`);
+    await tx.execute(sql`delete from postings p using journal_entries j
+                         where j.id = p.entry_id and j.merchant_id = ${merchantId}`);
+    const erased = await queryRows<{ id: unknown }>(
+      tx,
+      sql`delete from journal_entries where merchant_id = ${merchantId} returning id`,
+    );
+    for (const rollup of ['fund_flow_hourly', 'fund_flow_daily', 'fund_flow_minutely']) {
+      await tx.execute(sql`delete from ${sql.identifier(rollup)} where merchant_id = ${merchantId}`);
+    }
+    return erased.length;
+  },
+
   /** The time of the merchant's latest entry (for back-dated history, which must stay in order). */
   latestEntryTime: async (db: DbOrTx, merchantId: number): Promise<Date | undefined> => {
     const [row] = await db

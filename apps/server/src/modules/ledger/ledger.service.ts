@@ -510,6 +510,7 @@ export function createLedger() {
     balanceOf,
     findHold: repo.findHold,
     findHoldByKey,
+    eraseTestHistory: repo.eraseTestHistory,
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AmountError, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import {
+  TestDataDeletionResponseSchema,
   TestFundsBodySchema,
   TestFundsResponseSchema,
   testFundsLimit,
@@ -10,18 +11,40 @@ import type { AppContext } from '../../context.ts';
 import { conflict, ValidationError } from '../../lib/errors.ts';
 import { authOf } from '../../plugins/auth-context.ts';
 import { createLedger, transactionWithRetry } from '../ledger/index.ts';
+import { createTestDataService, type TestDataService } from './test-data.service.ts';
 import { creditTestFunds } from './test-funds.ts';
 
 export { creditStartingTestFunds } from './test-funds.ts';
+export { TEST_DATA_QUEUE, type TestDataService } from './test-data.service.ts';
 
 /**
  * Test mode's own money and data (DESIGN 12; ROOT: test-data:manage): POST /api/merchant/test-funds adds
- * test funds to the test balance, in test mode only.
+ * test funds to the test balance, in test mode only; /api/merchant/test-data/delete asks for (POST, 202)
+ * and reads (GET) the deletion of every test object, in either mode.
  */
-export function registerTestDataModule(app: FastifyInstance, { db, guards }: AppContext) {
+export function registerTestDataModule(
+  app: FastifyInstance,
+  { db, guards, jobs, storage, now }: AppContext,
+): TestDataService {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ledger = createLedger();
+  const testData = createTestDataService({ db, jobs, storage, ledger, now });
   const onRequest = guards.requirePerm('test-data:manage');
+
+  r.get(
+    '/api/merchant/test-data/delete',
+    { onRequest, schema: { response: { 200: TestDataDeletionResponseSchema } } },
+    async (request) => ({ data: await testData.status(authOf(request).liveMerchant.id) }),
+  );
+
+  r.post(
+    '/api/merchant/test-data/delete',
+    { onRequest, schema: { response: { 202: TestDataDeletionResponseSchema } } },
+    async (request, reply) => {
+      const { liveMerchant, user } = authOf(request);
+      return reply.code(202).send({ data: await testData.request(liveMerchant.id, user.id) });
+    },
+  );
 
   r.post(
     '/api/merchant/test-funds',
@@ -60,4 +83,5 @@ export function registerTestDataModule(app: FastifyInstance, { db, guards }: App
       };
     },
   );
+  return testData;
 }
