@@ -4,10 +4,6 @@ import { createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
 // Live and test mode in the console (issue 35 item 4, DESIGN 12): the header's switch, the Test data band,
 // X-Mode: test on every call, top-ups and withdrawals live only, a test payout on the test balance, and
 // back to live mode where none of it shows.
-//
-// The first test needs the console and the X-Mode header honoured by the server (both on this branch). The
-// second also needs test funds: POST /api/merchant/test-funds and Settings > Test data routed (issue 35
-// item 2, not built yet: the route is absent and the page unrouted), so it stays test.fixme until those land (then remove the fixme line).
 
 const PAYMENT_PASSWORD = 'pay-24680';
 const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:visible');
@@ -67,28 +63,27 @@ test('the Test mode switch: the band on every page, X-Mode: test on every call, 
 test('test mode: the sandbox history, test funds, a test payout, and back to live mode where none of it is', async ({
   page,
 }) => {
-  // X-Mode, meta.mode on lists and the demo's test history work; test funds do not exist yet (no
-  // POST /api/merchant/test-funds, /setting/test-data not routed), and the test walks through them.
-  test.fixme(true, 'needs test funds (POST /api/merchant/test-funds, Settings > Test data): issue 35 item 2');
-
   const email = await createUser('M100002', 'ROOT', 'test-mode-payout');
   await logIn(page, email);
   const nextCode = await enableStepUp(page, PAYMENT_PASSWORD);
 
-  // Test mode: the sandbox history of the demo, and every list says it is of test mode.
-  await page.goto('/collection/payments');
+  // Test mode (the demo merchant has no live channel, so the console opens in it): the sandbox history of
+  // the demo, and every list says it is of test mode.
   const testList = page.waitForResponse(
     (response) =>
       response.url().includes('/api/merchant/collections?') &&
       response.request().headers()['x-mode'] === 'test',
   );
-  await modeSwitch(page).click();
+  await page.goto('/collection/payments');
   expect(((await (await testList).json()) as { meta: { mode: string } }).meta.mode).toBe('test');
   await expect(rows(page).first()).toBeVisible();
 
-  // Settings > Test data: add test funds; the test balance shows the new amount.
-  await page.goto('/setting/test-data');
+  // Settings > Test data, from the band: add test funds; the test balance shows the new amount.
+  await band(page).getByRole('link', { name: 'Manage test data' }).click();
+  await expect(page).toHaveURL(/\/setting\/test-data$/);
   const funds = page.getByTestId('test-funds');
+  // 1,000,000.00 INR of starting test funds, and what the sandbox history left.
+  await expect(funds.getByTestId('test-balance')).toContainText(/Available1,000,\d{3}\.\d{2}INR/);
   await funds.getByLabel('Amount').fill('5000');
   await funds.getByRole('button', { name: /Add test funds/ }).click();
   await expect(page.getByText(/Test funds added\. Test balance available:/)).toBeVisible();

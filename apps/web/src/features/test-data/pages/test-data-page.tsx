@@ -105,7 +105,9 @@ function TestFundsCard({ currency }: { currency: Currency }) {
       ) : (
         <Skeleton active paragraph={{ rows: 1 }} />
       )}
-      <Typography.Paragraph type="secondary">{t('testData.funds.hint', { currency })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('testData.funds.hint', { currency, max: formatMoney(testFundsLimit(currency), currency) })}
+      </Typography.Paragraph>
       <Form form={form} layout="inline" onFinish={submit} requiredMark={false}>
         <Form.Item
           name="amount"
