@@ -511,6 +511,19 @@ describe('GATEWAY_API_DESCRIPTION', () => {
     expect(doc).toContain('An empty whitelist refuses every call');
   });
 
+  it('explains the two keys and livemode, and its examples use a test key (DESIGN 12)', () => {
+    const section = doc.slice(doc.indexOf('## Live and test mode'), doc.indexOf('## Authentication'));
+    expect(section).toContain('`test_`');
+    expect(section).toContain('`live_`');
+    expect(section).toMatch(/\*\*`livemode`\*\* is on every object the gateway answers and every callback/);
+    expect(section).toMatch(/test key asking for a live order .* gets\s+\*\*404\*\*/s);
+    expect(section).toContain('422 `channel_unavailable`');
+    for (const example of Object.values(SIGNING_EXAMPLES)) {
+      expect(example).toContain(EXAMPLE_PLACEHOLDERS.ACCESS_KEY);
+    }
+    expect(EXAMPLE_PLACEHOLDERS.ACCESS_KEY).toMatch(/^test_/);
+  });
+
   it('has a worked signing example that is right', () => {
     const w = SIGNING_WORKED_EXAMPLE;
     expect(sha256Hex(w.body)).toBe(w.bodySha256);

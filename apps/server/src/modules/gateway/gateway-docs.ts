@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 export const EXAMPLE_PLACEHOLDERS = {
   BASE_URL: 'http://localhost:8080',
   MERCHANT_NO: 'M100001',
-  ACCESS_KEY: 'YOUR_ACCESS_KEY',
+  /** A test key (DESIGN 12): try everything in test mode first. */
+  ACCESS_KEY: 'test_YOUR_ACCESS_KEY',
   SECRET: 'YOUR_SECRET',
   WEBHOOK_SECRET: 'whsec_YOUR_WEBHOOK_SECRET',
 } as const;
@@ -128,16 +129,39 @@ Payouts work the same way: \`POST /gateway/v1/payouts\`, then \`payout.succeeded
 Every path in this reference starts with \`/gateway/v1/\` and is relative to the address of your
 Paydesk server, for example \`https://pay.example.com/gateway/v1/collections\`. On a local demo server
 (\`npm start\`) that is \`${EXAMPLE_PLACEHOLDERS.BASE_URL}\`, whose demo merchant \`${EXAMPLE_PLACEHOLDERS.MERCHANT_NO}\` has an
-open **sandbox** channel: its \`pay_url\` opens a test checkout page with Pay and Fail buttons, so the whole
-flow, callbacks included, runs without real money.
+open **sandbox** channel in test mode: with its test key, a \`pay_url\` opens a test checkout page with Pay
+and Fail buttons, so the whole flow, callbacks included, runs without real money.
+
+## Live and test mode
+
+Every merchant has two modes, as Stripe has them, and nothing crosses between them:
+
+- **Two keys.** The console's **Access key** page has a **test** key (it starts with \`test_\`) and a **live**
+  key (\`live_\`), each with its own secret and its own webhook secret, and each mode has its own notify
+  URL. A key in a configuration file says which mode it is.
+- **The key decides the mode.** Every object a call creates is of its key's mode, and every read finds
+  only objects of that mode: a test key asking for a live order (or a live key for a test one) gets
+  **404**, exactly as for an order that does not exist. There is no mode parameter to send.
+- **\`livemode\`** is on every object the gateway answers and every callback carries: \`true\` for live,
+  \`false\` for test. Check it before you ship goods.
+- **Test money.** Test mode has its own balance, which starts with test funds (more can be added on the
+  console's **Settings > Test data** page), and its own channels: the **sandbox**, which serves test mode
+  only and whose pay page lets you pay, fail or let an order expire. Test payouts are paid by the sandbox
+  from the test balance. Test orders never settle into live money.
+- **Live mode** needs a live channel that Paydesk opens for you; until then a live key's collection or
+  payout answers 422 \`channel_unavailable\`. Top-ups and withdrawals are live only.
+
+The examples in this reference use a test key (\`${EXAMPLE_PLACEHOLDERS.ACCESS_KEY}\`): build and test your
+integration in test mode, then swap in the live key, its secret and its webhook secret.
 
 ## Authentication
 
 Every request carries five headers. The access key, its secret and the webhook secret are on the
-console's **Access key** page (revealing the secret asks for your payment password and authenticator code).
+console's **Access key** page, one set per mode (revealing the secret asks for your payment password and
+authenticator code).
 
-- \`X-Merchant-No\`: Your merchant number, e.g. \`M100001\`.
-- \`X-Access-Key\`: Your access key (the public half).
+- \`X-Merchant-No\`: Your merchant number, e.g. \`M100001\` (the same in both modes).
+- \`X-Access-Key\`: Your access key (the public half): a \`test_\` or a \`live_\` key, which decides the mode.
 - \`X-Timestamp\`: The current time in **unix seconds**; refused when more than **300 seconds** away from Paydesk's clock.
 - \`X-Nonce\`: A fresh random string of **16 to 64** characters from \`A-Z a-z 0-9 _ -\`; refused if it was already used by your account in the last **10 minutes**. Use a new one for every request, retries included.
 - \`X-Signature\`: The signature below, as **lowercase hex**.

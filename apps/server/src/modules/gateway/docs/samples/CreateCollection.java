@@ -13,7 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
 public class CreateCollection {
     static final String BASE_URL = "http://localhost:8080"; // your Paydesk server
     static final String MERCHANT_NO = "M100001";
-    static final String ACCESS_KEY = "YOUR_ACCESS_KEY";
+    static final String ACCESS_KEY = "test_YOUR_ACCESS_KEY";
     static final String SECRET = "YOUR_SECRET";
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();

@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 const BASE_URL = 'http://localhost:8080'; // your Paydesk server
 const MERCHANT_NO = 'M100001';
-const ACCESS_KEY = 'YOUR_ACCESS_KEY';
+const ACCESS_KEY = 'test_YOUR_ACCESS_KEY';
 const SECRET = 'YOUR_SECRET';
 
 /**

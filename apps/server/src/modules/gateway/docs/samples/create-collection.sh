@@ -4,7 +4,7 @@ set -euo pipefail
 
 BASE_URL='http://localhost:8080'     # your Paydesk server, without a trailing slash
 MERCHANT_NO='M100001'
-ACCESS_KEY='YOUR_ACCESS_KEY'
+ACCESS_KEY='test_YOUR_ACCESS_KEY'
 SECRET='YOUR_SECRET'
 
 METHOD='POST'

@@ -10,7 +10,7 @@ import urllib.request
 
 BASE_URL = 'http://localhost:8080'  # your Paydesk server
 MERCHANT_NO = 'M100001'
-ACCESS_KEY = 'YOUR_ACCESS_KEY'
+ACCESS_KEY = 'test_YOUR_ACCESS_KEY'
 SECRET = 'YOUR_SECRET'
 
 
