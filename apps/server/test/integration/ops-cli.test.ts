@@ -328,6 +328,36 @@ describe('npm run ops: commands', () => {
     expect(refused.err).toMatch(/local token cannot be revoked/);
   });
 
+  it('--mode test moves and lists the test balance only (DESIGN 12); live is left as it was', async () => {
+    const balanceOf = async (mode: string) =>
+      JSON.parse((await ops('merchant:list', '--mode', mode, '--json')).out).find(
+        (m: { no: string }) => m.no === merchant.no,
+      );
+    const live = await balanceOf('live');
+    const test = await balanceOf('test');
+    expect(test.mode).toBe('test');
+    const moved = await ops(
+      'funds:transfer-in',
+      '--merchant',
+      merchant.no,
+      '--mode',
+      'test',
+      '--amount',
+      '12.34',
+      '--reason',
+      'more test funds',
+    );
+    expect(moved.code, moved.err).toBe(0);
+    expect(moved.out).toMatch(new RegExp(`in to ${merchant.no} \\(.+\\), test mode\\.`));
+    expect((await balanceOf('test')).balance.available).toBe(
+      (Number(test.balance.available) + 12.34).toFixed(2),
+    );
+    expect(await balanceOf('live')).toEqual(live);
+    const refused = await ops('merchant:list', '--mode', 'sandbox');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/The mode must be live or test\./);
+  });
+
   it('ledger:trial-balance prints every platform account and a zero total, and --json', async () => {
     const printed = await ops('ledger:trial-balance');
     expect(printed.code).toBe(0);

@@ -1,17 +1,20 @@
-import { z } from 'zod';
 import { groupDecimal } from '@paydesk/shared';
-import { CreateMerchantBodySchema, CreateUserBodySchema } from '../../modules/ops/index.ts';
-import { type CommandSpec, MERCHANT, type MerchantView, REASON, table } from './command-spec.ts';
+import {
+  CreateMerchantBodySchema,
+  CreateUserBodySchema,
+  ListMerchantsQuerySchema,
+} from '../../modules/ops/index.ts';
+import { type CommandSpec, MERCHANT, type MerchantView, MODE, REASON, table } from './command-spec.ts';
 
 // Merchants and their console users: merchant:list|create, user:create.
 
 export const MERCHANT_COMMANDS: Record<string, CommandSpec> = {
   'merchant:list': {
-    summary: 'List merchants with their balances.',
-    options: {},
+    summary: "List merchants with their balances (live mode's, or test mode's with --mode test).",
+    options: { mode: MODE },
     changes: false,
-    schema: z.object({}),
-    request: () => ({ method: 'GET', path: '/ops/v1/merchants' }),
+    schema: ListMerchantsQuerySchema,
+    request: (query) => ({ method: 'GET', path: `/ops/v1/merchants?mode=${String(query.mode)}` }),
     print: (data) => {
       const rows = (data as unknown as MerchantView[]).map((m) => [
         m.no,
@@ -24,7 +27,7 @@ export const MERCHANT_COMMANDS: Record<string, CommandSpec> = {
       ]);
       return table(['NO', 'NAME', 'CURRENCY', 'STATUS', 'AVAILABLE', 'LOCKED', 'TOTAL'], rows);
     },
-    examples: ['npm run ops -- merchant:list', 'npm run ops -- merchant:list --json'],
+    examples: ['npm run ops -- merchant:list', 'npm run ops -- merchant:list --mode test --json'],
   },
   'merchant:create': {
     summary: 'Create a merchant.',

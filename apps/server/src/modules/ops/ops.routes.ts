@@ -22,6 +22,7 @@ import {
   MoveFundsBodySchema,
   UnfreezeBodySchema,
   TrialBalanceQuerySchema,
+  ListMerchantsQuerySchema,
   VerifyQuerySchema,
   ListWithdrawalsQuerySchema,
   PayWithdrawalBodySchema,
@@ -57,7 +58,11 @@ function answer<T>(reply: FastifyReply, result: ActionResult<T>) {
 export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled }: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/ops/v1/merchants', operator('read'), async () => ({ data: await ops.listMerchants() }));
+  r.get(
+    '/ops/v1/merchants',
+    { ...operator('read'), schema: { querystring: ListMerchantsQuerySchema } },
+    async (request) => ({ data: await ops.listMerchants(request.query.mode) }),
+  );
 
   r.post(
     '/ops/v1/merchants',

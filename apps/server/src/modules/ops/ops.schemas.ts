@@ -148,6 +148,9 @@ export const VerifyQuerySchema = z.object({
 
 export const TrialBalanceQuerySchema = z.object({ mode: ModeSchema.optional() });
 
+/** merchant:list: the merchants' rows of one mode, with that mode's balances (live unless told). */
+export const ListMerchantsQuerySchema = z.object({ mode: ModeOptionSchema });
+
 export const IdempotencyKeyHeaderSchema = z
   .string()
   .regex(/^[A-Za-z0-9:_-]{8,100}$/, 'The Idempotency-Key header must be 8 to 100 letters, digits, - _ or :.');

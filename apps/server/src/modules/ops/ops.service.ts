@@ -151,8 +151,8 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     return merchant;
   }
 
-  async function listMerchants() {
-    const rows = await repo.listMerchantsWithBalances(db);
+  async function listMerchants(mode: Mode = 'live') {
+    const rows = await repo.listMerchantsWithBalances(db, mode);
     return rows.map(({ merchant, availableMinor, lockedMinor }) => ({
       ...presentMerchant(merchant),
       balance: presentBalance(availableMinor, lockedMinor, currencyOf(merchant)),
