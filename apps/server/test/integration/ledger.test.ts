@@ -9,6 +9,7 @@ import {
   InsufficientFundsError,
   LedgerUsageError,
   transactionWithRetry,
+  trialBalance,
   verifyLedger,
 } from '../../src/modules/ledger/index.ts';
 import type { HoldInput, PostInput } from '../../src/modules/ledger/index.ts';
@@ -105,6 +106,64 @@ describe('deductions never overdraw, whatever runs at the same time', () => {
     expect(state.entriesSum).toBe(state.available);
     expect(state.entryCount).toBe(101);
     expect((await verifyLedger(db)).problems).toEqual([]);
+  });
+
+  it('both modes at once (DESIGN 12): each row keeps its own limit, and each mode its own books', async () => {
+    const liveId = await newMerchant();
+    const [{ id: testId }] = await queryRows<{ id: number }>(
+      db,
+      sql`select id::int as id from merchants where live_merchant_id = ${liveId}`,
+    );
+    await post({ merchantId: liveId, type: 'transfer_in', amountMinor: 100_000n });
+    await post({ merchantId: testId, type: 'transfer_in', amountMinor: 50_000n });
+    // Interleaved: 100 deductions of 10.00 and 50 settlements (with a fee) on each row, all at once.
+    const work = Array.from({ length: 100 }, (_, i) =>
+      [liveId, testId].flatMap((merchantId) => [
+        post({ merchantId, type: 'transfer_out', amountMinor: -1_000n }),
+        ...(i % 2 === 0
+          ? [
+              post({
+                merchantId,
+                type: 'collection_settlement',
+                amountMinor: 990n,
+                feeMinor: 10n,
+                channel: 'sandbox',
+              }),
+            ]
+          : []),
+      ]),
+    ).flat();
+    const { fulfilled, rejected } = outcomes(await Promise.allSettled(work));
+    expect(rejected.every((e) => e instanceof InsufficientFundsError)).toBe(true);
+    expect(fulfilled.length + rejected.length).toBe(300);
+    for (const merchantId of [liveId, testId]) {
+      const state = await stateOf(merchantId);
+      expect(state.available).toBeGreaterThanOrEqual(0n);
+      expect(state.entriesSum).toBe(state.available);
+    }
+    // What each row could spend: its funds and settlements; the other mode's money never helped.
+    const spent = async (merchantId: number) =>
+      (await db.select().from(fundFlows).where(eq(fundFlows.merchantId, merchantId))).filter(
+        (f) => f.type === 'transfer_out',
+      ).length;
+    const testSpent = await spent(testId);
+    expect(testSpent).toBeGreaterThanOrEqual(50);
+    expect(testSpent).toBeLessThanOrEqual(50 + Math.floor((50 * 990) / 1_000));
+    expect(await spent(liveId)).toBe(100);
+    // Every refusal was the test row's, which had less to spend.
+    expect(rejected).toHaveLength(100 - testSpent);
+
+    const report = await verifyLedger(db);
+    expect(report.problems).toEqual([]);
+    const books = await trialBalance(db);
+    expect(books.balanced).toBe(true);
+    const test = books.currencies.find((c) => c.mode === 'test' && c.currency === 'CNY')!;
+    expect(test.accounts.map((a) => a.code).sort()).toEqual([
+      'test:channel_clearing:sandbox:CNY',
+      'test:fee_revenue:CNY',
+      'test:operator_adjustments:CNY',
+    ]);
+    expect(test.accounts.find((a) => a.kind === 'fee_revenue')?.balance).toBe('5.00');
   });
 
   it('a merchant with no balance row: 2 concurrent deductions of 0.01 are refused and write nothing', async () => {
