@@ -1,4 +1,4 @@
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, postings, testDataDeletions } from '../../src/db/schema/index.ts';
 import { trialBalance, verifyLedger } from '../../src/modules/ledger/index.ts';
@@ -262,5 +262,29 @@ describe('delete all test data', () => {
     });
     const report = await verifyLedger(ctx.database.db);
     expect(report.ok, JSON.stringify(report.problems)).toBe(true);
+  });
+
+  it('a test export asked for after the request: the job waits for it, then deletes', async () => {
+    const asked = await root.post('/api/merchant/test-data/delete', {}, TEST);
+    expect(asked.statusCode, asked.body).toBe(202);
+    const exported = await root.post('/api/merchant/exports', { kind: 'fund_flows', format: 'csv' }, TEST);
+    expect(exported.statusCode, exported.body).toBe(201);
+    const [latest] = await ctx.database.db
+      .select({ id: testDataDeletions.id })
+      .from(testDataDeletions)
+      .where(eq(testDataDeletions.merchantId, test.merchant.id))
+      .orderBy(desc(testDataDeletions.id))
+      .limit(1);
+
+    await ctx.app.services.testData.run(latest.id);
+    expect((await root.get('/api/merchant/test-data/delete', TEST)).json().data.status).toBe('queued');
+    const orders = () => gatewayCall(ctx.app, test, 'GET', '/gateway/v1/collections?out_trade_no=C-TEST');
+    expect((await orders()).statusCode).toBe(200);
+
+    await ctx.app.services.exports.run(exported.json().data.id);
+    await ctx.app.services.testData.run(latest.id);
+    expect((await root.get('/api/merchant/test-data/delete', TEST)).json().data.status).toBe('idle');
+    expect((await orders()).statusCode).toBe(404);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 });

@@ -59,6 +59,11 @@ export const testDataRepository = {
     return row;
   },
 
+  find: async (db: DbOrTx, id: number): Promise<TestDataDeletionRow | undefined> => {
+    const [row] = await db.select().from(testDataDeletions).where(eq(testDataDeletions.id, id));
+    return row;
+  },
+
   /** A new request, unless one is queued or running (then undefined). */
   insert: async (tx: Tx, merchantId: number, userId: number, at: Date) => {
     const [row] = await tx

@@ -15,6 +15,9 @@ import { creditStartingTestFunds } from './test-funds.ts';
 
 export const TEST_DATA_QUEUE = 'test-data.delete';
 
+/** How long a deletion waits for a test export being written before it looks again. */
+const EXPORT_WAIT_MS = 30_000;
+
 type Deps = {
   db: Db;
   jobs: JobQueue;
@@ -61,12 +64,17 @@ export function createTestDataService({ db, jobs, storage, ledger, now }: Deps) 
 
   /** The job: idempotent (a done request does nothing; one stopped midway never committed and runs again). */
   async function run(id: number): Promise<void> {
+    const request = await repo.find(db, id);
+    if (!request || request.status === 'done') return;
+    // An export asked for after the request reads the rows: the deletion waits for it, and asks again.
+    if ((await repo.runningExports(db, request.merchantId)) > 0) {
+      await db.transaction((tx) =>
+        jobs.send(tx, TEST_DATA_QUEUE, { id }, { startAfter: new Date(now().getTime() + EXPORT_WAIT_MS) }),
+      );
+      return;
+    }
     const started = await repo.start(db, id, now());
     if (!started) return;
-    // An export queued after the request reads the rows: wait for it (the job is retried with backoff).
-    if ((await repo.runningExports(db, started.merchantId)) > 0) {
-      throw new Error(`Test data deletion ${id} waits for the merchant's running export.`);
-    }
     const files = await db.transaction(async (tx) => {
       await deleteTestObjects(tx, started.merchantId);
       await ledger.eraseTestHistory(tx, started.merchantId);
