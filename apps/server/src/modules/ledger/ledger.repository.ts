@@ -478,7 +478,9 @@ export const ledgerRepository = {
       sql`select mode from merchants where id = ${merchantId}`,
     );
     if (row?.mode !== 'test') throw new Error(`Merchant ${merchantId} is not a test row: its ledger stays.`);
-    await tx.execute(sql`select id from ledger_accounts where merchant_id = ${merchantId} order by id for update`);
+    await tx.execute(
+      sql`select id from ledger_accounts where merchant_id = ${merchantId} order by id for update`,
+    );
     await tx.execute(sql`
       update ledger_accounts a set balance_minor = a.balance_minor - s.total, updated_at = now()
       from (select p.account_id, sum(p.amount_minor) as total
