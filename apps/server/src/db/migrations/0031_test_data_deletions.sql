@@ -12,4 +12,5 @@ CREATE TABLE "test_data_deletions" (
 ALTER TABLE "test_data_deletions" ADD CONSTRAINT "test_data_deletions_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "test_data_deletions" ADD CONSTRAINT "test_data_deletions_requested_by_users_id_fk" FOREIGN KEY ("requested_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "test_data_deletions_merchant_idx" ON "test_data_deletions" USING btree ("merchant_id","id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "test_data_deletions_requested_by_idx" ON "test_data_deletions" USING btree ("requested_by");--> statement-breakpoint
 CREATE UNIQUE INDEX "test_data_deletions_one_at_a_time" ON "test_data_deletions" USING btree ("merchant_id") WHERE "test_data_deletions"."status" in ('queued', 'running');

@@ -27,6 +27,7 @@ export const testDataDeletions = pgTable(
   (t) => [
     check('test_data_deletions_status_valid', sql`${t.status} in (${quotedList(TEST_DATA_DELETION_STATES)})`),
     index('test_data_deletions_merchant_idx').on(t.merchantId, t.id.desc()),
+    index('test_data_deletions_requested_by_idx').on(t.requestedBy),
     uniqueIndex('test_data_deletions_one_at_a_time')
       .on(t.merchantId)
       .where(sql`${t.status} in ('queued', 'running')`),
