@@ -79,11 +79,15 @@ export type TestContext = {
 
 export async function createTestApp(
   overrides: NodeJS.ProcessEnv = {},
-  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports' | 'gateway'> = {},
+  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports' | 'gateway'> & {
+    /** A database made beforehand (one migrated to an earlier version, say); a fresh one otherwise. */
+    database?: TestDatabase;
+  } = {},
 ): Promise<TestContext> {
   const config = testConfig(overrides);
-  const database = await createTestDatabase();
-  const app = await buildApp({ config, database, logger: false, ...options });
+  const { database: given, ...deps } = options;
+  const database = given ?? (await createTestDatabase());
+  const app = await buildApp({ config, database, logger: false, ...deps });
   await app.ready();
   return {
     app,

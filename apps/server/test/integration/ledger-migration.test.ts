@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -11,32 +11,15 @@ import {
   verifyLedger,
 } from '../../src/modules/ledger/index.ts';
 import { balanceRow } from '../helpers/ledger.ts';
+import { folderUpTo, journal, MIGRATIONS, migrationIndex } from '../helpers/migrations.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-app.ts';
 
 // The double-entry migration (0003) turns a populated database of the single-entry schema (balances,
 // holds, fund flows with their history) into the new one without changing any merchant's balance or
 // history; and every migration from now on applies to a populated database.
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../src/db/migrations');
-type JournalEntry = { idx: number; tag: string; when: number; version: string; breakpoints: boolean };
-const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as {
-  entries: JournalEntry[];
-  [key: string]: unknown;
-};
 /** The last migration of the single-entry ledger. */
-const SINGLE_ENTRY = journal.entries.findIndex((e) => e.tag.startsWith('0002_'));
-
-/** A migrations folder holding the first `count` migrations: the database as it was at that point. */
-function folderUpTo(folder: string, count: number) {
-  mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  for (const entry of journal.entries.slice(0, count)) {
-    cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  }
-  writeFileSync(
-    path.join(folder, 'meta/_journal.json'),
-    JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }),
-  );
-}
+const SINGLE_ENTRY = migrationIndex('0002_');
 
 // ---- The old ledger's writes, as its repository made them (conditional update, entry, hold, rollup).
 

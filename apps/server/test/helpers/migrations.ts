@@ -1,0 +1,28 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+// The database as it was at an earlier migration: a folder holding the first migrations only, so a test
+// can populate it as that version did, then apply the rest (the ones that must work on a populated
+// database).
+
+export const MIGRATIONS = path.resolve(import.meta.dirname, '../../src/db/migrations');
+type JournalEntry = { idx: number; tag: string; when: number; version: string; breakpoints: boolean };
+export const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as {
+  entries: JournalEntry[];
+  [key: string]: unknown;
+};
+
+/** The index of the migration whose tag starts with `prefix` ("0032_"). */
+export const migrationIndex = (prefix: string) => journal.entries.findIndex((e) => e.tag.startsWith(prefix));
+
+/** A migrations folder holding the first `count` migrations: the database as it was at that point. */
+export function folderUpTo(folder: string, count: number) {
+  mkdirSync(path.join(folder, 'meta'), { recursive: true });
+  for (const entry of journal.entries.slice(0, count)) {
+    cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  }
+  writeFileSync(
+    path.join(folder, 'meta/_journal.json'),
+    JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }),
+  );
+}
