@@ -73,6 +73,7 @@ async function exportByWorker(
       {
         userId,
         merchantId,
+        mode: 'live',
         perms: ['funds:view', 'export:create', 'export:view'],
         timeZone: 'Asia/Shanghai',
         locale: 'zh-cn',

@@ -190,6 +190,26 @@ describe('live only', () => {
   });
 });
 
+describe('live only: their exports too', () => {
+  it.each(['recharges', 'withdrawals'])(
+    'an export of %s in test mode: 409 live_only and no task; in live mode it is made',
+    async (kind) => {
+      const count = async () =>
+        (await console.get('/api/merchant/exports', { 'x-mode': 'test' })).json().data.length;
+      const before = await count();
+      const refused = await console.post(
+        '/api/merchant/exports',
+        { kind, format: 'csv' },
+        { 'x-mode': 'test' },
+      );
+      expect([refused.statusCode, refused.json().code]).toEqual([409, 'live_only']);
+      expect(await count()).toBe(before);
+      const made = await console.post('/api/merchant/exports', { kind, format: 'csv' });
+      expect(made.statusCode, made.body).toBe(201);
+    },
+  );
+});
+
 describe('what is the company’s and its people’s reads the same in either mode', () => {
   // Users, sessions, the security log, two-factor, the payment password and the IP whitelist are recorded
   // on the live row (DESIGN 12): the console's mode changes none of what they show.

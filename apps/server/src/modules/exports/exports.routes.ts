@@ -22,10 +22,11 @@ export function localeOf(acceptLanguage: string | undefined): ExportLocale {
 }
 
 function actorOf(request: FastifyRequest): ExportActor {
-  const { user, merchant, perms } = authOf(request);
+  const { user, merchant, perms, mode } = authOf(request);
   return {
     userId: user.id,
     merchantId: merchant.id,
+    mode,
     perms,
     timeZone: resolveTimeZone(user.timezone, request.headers['x-timezone']),
     locale: localeOf(request.headers['accept-language']),

@@ -1,5 +1,6 @@
 import { type Currency, ERROR_CODES } from '@paydesk/shared';
 import type { Perm } from '@paydesk/shared/auth/roles.ts';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
   type CreateExportBody,
   EXPORT_KEEP_DAYS,
@@ -33,9 +34,14 @@ import { createXlsxWriter, EXCEL_MAX_ROWS } from './writers/xlsx-writer.ts';
 export const EXPORT_QUEUE = 'export.run';
 
 /** Who asks for an export, with what they may see and how they read times and text. */
+/** The exports of lists that are live only (DESIGN 12): refused in test mode, as their pages are. */
+const LIVE_ONLY_KINDS: ReadonlySet<ExportKind> = new Set(['recharges', 'withdrawals']);
+
 export type ExportActor = {
   userId: number;
   merchantId: number;
+  /** The console's mode: top-ups and withdrawals are live only (DESIGN 12), their exports too. */
+  mode: Mode;
   perms: readonly Perm[];
   timeZone: string;
   locale: ExportLocale;
@@ -159,6 +165,12 @@ export function createExportsService({
     body: CreateExportBody & { locale: ExportLocale },
   ): Promise<ExportTask> {
     const handler = handlerOf(body.kind);
+    if (actor.mode === 'test' && LIVE_ONLY_KINDS.has(body.kind)) {
+      throw conflict(
+        'Top-ups and withdrawals are live only: switch off test mode to export them.',
+        ERROR_CODES.liveOnly,
+      );
+    }
     // Exporting a list shows its rows: the list's own permission is needed too.
     if (!actor.perms.includes(handler.perm)) {
       throw forbidden('You do not have permission to do this. Please contact your administrator.');
