@@ -190,6 +190,17 @@ describe('live only', () => {
   });
 });
 
+describe('meta.mode only where the objects have a mode', () => {
+  it('the security log (the company’s) says no mode; a list of per-mode objects says its own', async () => {
+    for (const mode of ['live', 'test'] as const) {
+      const log = (await console.get('/api/merchant/security-events', { 'x-mode': mode })).json();
+      expect(log.meta).not.toHaveProperty('mode');
+      const flows = (await console.get('/api/merchant/fund-flows', { 'x-mode': mode })).json();
+      expect(flows.meta.mode).toBe(mode);
+    }
+  });
+});
+
 describe('live only: their exports too', () => {
   it.each(['recharges', 'withdrawals'])(
     'an export of %s in test mode: 409 live_only and no task; in live mode it is made',

@@ -63,13 +63,17 @@ export function createTwinLookup(db: DbOrTx) {
   };
 }
 
+/** Lists of what is the company's, the same in both modes (DESIGN 12): no mode to say. */
+const COMPANY_LIST_ROUTES = new Set(['/api/merchant/security-events']);
+
 /**
- * `meta.mode` on every signed-in list answer (DESIGN 12): the mode its objects are of, set in one place so
- * that no list forgets it.
+ * `meta.mode` on every signed-in list answer of per-mode objects (DESIGN 12): the mode its objects are of,
+ * set in one place so that no list forgets it.
  */
 export function registerModeMeta(app: FastifyInstance) {
   app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
     const meta = (payload as { meta?: unknown } | null)?.meta;
+    if (COMPANY_LIST_ROUTES.has(request.routeOptions.url ?? '')) return payload;
     if (request.auth && meta && typeof meta === 'object' && !Array.isArray(meta)) {
       (meta as { mode?: Mode }).mode = request.auth.mode;
     }
