@@ -241,6 +241,8 @@ function consoleSession(base: string, tally: Tally, language: string) {
       accept: 'application/json',
       'accept-language': language,
       'x-timezone': 'Asia/Shanghai',
+      // The soak's merchants trade in test mode (their channels are the sandbox's).
+      'x-mode': 'test',
     };
     if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const xsrf = cookies.get('XSRF-TOKEN');
@@ -537,7 +539,10 @@ export async function runSoak(): Promise<void> {
     receiver = await startReceiver(merchants);
     for (const [index, currency] of CURRENCIES.entries()) {
       const country = COUNTRY_OF[currency];
+      // The sandbox serves test mode only (DESIGN 12): the key, the channels and the money are the test
+      // twin's, and the console looks at test mode.
       const made = await createGatewayMerchant(db, APP_KEY, {
+        mode: 'test',
         currency,
         roles: ['ROOT', 'VIEWER'],
         notifyUrl: `${receiver.url}/notify/${index}`,
