@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import { createOperatorGuard, requireOperatorScopes } from '../../src/modules/op
 import { balanceRow } from '../helpers/ledger.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { createMerchant } from '../factories/merchants.ts';
+import { folderUpTo, journal } from '../helpers/migrations.ts';
 import { createTestApp, createTestDatabase, type TestContext } from '../helpers/test-app.ts';
 import { parseRoutes } from '../helpers/routes.ts';
 
@@ -435,20 +436,3 @@ describe('operator token scopes', () => {
     }
   });
 });
-
-const MIGRATIONS = path.join(import.meta.dirname, '../../src/db/migrations');
-const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as {
-  entries: { tag: string }[];
-};
-
-/** A migrations folder holding the first `count` migrations: the database as it was at that point. */
-function folderUpTo(folder: string, count: number) {
-  mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  for (const entry of journal.entries.slice(0, count)) {
-    cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  }
-  writeFileSync(
-    path.join(folder, 'meta/_journal.json'),
-    JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }),
-  );
-}

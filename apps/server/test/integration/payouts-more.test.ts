@@ -468,15 +468,7 @@ async function deliver(m: GatewayMerchant, eventId: string) {
 }
 
 describe('payout callbacks to the notify_url', () => {
-  const payee = {
-    amount: '100.00',
-    account_type: 'individual',
-    bank_code: 'ICBC',
-    bank_name: '中国工商银行',
-    branch_name: '上海分行',
-    payee_name: '张三',
-    account_no: '6222020200112233445',
-  };
+  const payee = { amount: '100.00', ...CN_PAYEE };
 
   it('success sends payout.succeeded, a refund payout.refunded; nothing is sent on the way to processing', async () => {
     const m = await payer('CN', 100_000n);

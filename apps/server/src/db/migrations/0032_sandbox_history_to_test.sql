@@ -7,8 +7,8 @@
 -- kind and code (its objects move to that one). Then the books are rebuilt from the postings: account
 -- balances, each row's available_after chain, its fund flow rollups; kept daily reports of the two rows go
 -- (they are computed again from the fund flows when read). The order and list rollups follow the rows
--- through their triggers. A merchant whose live withdrawals or payouts spent sandbox money would end below
--- zero in live mode: the migration stops and names it, for an operator to decide who bears it. Every
+-- through their triggers. A merchant whose withdrawals or operator transfers out spent sandbox money would
+-- end below zero in live mode: the migration stops and names it, for an operator to decide who bears it. Every
 -- entry keeps its postings and amounts, so balances, entries and fund flows summed over both rows are what
 -- they were (test/integration/mode-migration.test.ts).
 CREATE TEMP TABLE "mig_channels" AS

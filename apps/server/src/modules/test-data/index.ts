@@ -55,7 +55,7 @@ export function registerTestDataModule(
         throw conflict('Test funds are added in test mode only.', ERROR_CODES.testModeOnly);
       }
       const { currency } = merchant;
-      const limit = testFundsLimit(currency);
+      const limitMinor = toMinor(testFundsLimit(currency), currency);
       let amountMinor: bigint;
       try {
         amountMinor = toMinor(request.body.amount, currency);
@@ -64,10 +64,10 @@ export function registerTestDataModule(
         throw ValidationError.field('amount', error.message);
       }
       if (amountMinor <= 0n) throw ValidationError.field('amount', 'The amount must be greater than 0.');
-      if (amountMinor > toMinor(limit, currency)) {
+      if (amountMinor > limitMinor) {
         throw ValidationError.field(
           'amount',
-          `The amount must be at most ${fromMinor(toMinor(limit, currency), currency)}.`,
+          `The amount must be at most ${fromMinor(limitMinor, currency)}.`,
         );
       }
       const balance = await transactionWithRetry(db, async (tx) => {
