@@ -46,6 +46,8 @@ import {
   registerGatewayModule,
 } from './modules/gateway/index.ts';
 import { createSandboxService, registerSandboxModule, type SandboxService } from './modules/sandbox/index.ts';
+import { registerReconciliationModule } from './modules/reconciliation/index.ts';
+import { registerCheckoutModule } from './modules/checkout/index.ts';
 import { createChannelJobs } from './modules/channels/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
@@ -267,6 +269,8 @@ export async function buildApp({
   );
   const { withdrawals } = registerWithdrawalsModule(app, ctx);
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
+  registerReconciliationModule(app, ctx, { collections, payouts });
+  registerCheckoutModule(app, { db, collections, now });
   registerTopUpsModule(app, ctx);
   const dailyReports = registerReportsModule(app, ctx);
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
@@ -330,7 +334,7 @@ function fastifyTrustProxy(
   return (_address, hop) => hop < trustProxy;
 }
 
-const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/sandbox/', '/healthz'];
+const API_PREFIXES = ['/api/', '/ops/', '/gateway/', '/sandbox/', '/channels/', '/pay/', '/healthz'];
 
 /** A request for the API (any of API_PREFIXES), by the route matched (see isApiRequest), else its path. */
 const isApiPath = (request: FastifyRequest): boolean => {

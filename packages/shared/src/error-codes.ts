@@ -80,6 +80,10 @@ export const ERROR_CODES = {
   liveOnly: 'live_only',
   testModeOnly: 'test_mode_only',
   testDataBusy: 'test_data_busy',
+  // Real channels and reconciliation (DESIGN 13).
+  statementInvalid: 'statement_invalid',
+  reconciliationOpen: 'reconciliation_open',
+  notBatchChannel: 'not_batch_channel',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

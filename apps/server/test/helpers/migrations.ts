@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 
 // The database as it was at an earlier migration: a folder holding the first migrations only, so a test
 // can populate it as that version did, then apply the rest (the ones that must work on a populated
@@ -26,3 +27,13 @@ export function folderUpTo(folder: string, count: number) {
     JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }),
   );
 }
+
+/**
+ * Today's code writes columns that migrations after `folderUpTo`'s cut add (0033: channels.settings and
+ * secrets). A test populating an older database with today's code borrows them, and gives them back before
+ * the later migrations run and add them for good.
+ */
+export const LATER_COLUMNS = {
+  lend: sql`alter table channels add column settings jsonb not null default '{}', add column secrets text`,
+  giveBack: sql`alter table channels drop column settings, drop column secrets`,
+};

@@ -18,7 +18,7 @@ import {
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
-import { folderUpTo, journal, migrationIndex } from '../helpers/migrations.ts';
+import { folderUpTo, journal, LATER_COLUMNS, migrationIndex } from '../helpers/migrations.ts';
 import { createTestApp, createTestDatabase, type TestContext } from '../helpers/test-app.ts';
 
 // Migration 0032 (issue 35 item 2): a database populated before live and test mode, whose sandbox history
@@ -110,6 +110,7 @@ beforeAll(async () => {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'paydesk-migrations-'));
   folderUpTo(folder, BEFORE_0032);
   const database = await createTestDatabase({ migrationsFolder: folder });
+  await database.db.execute(LATER_COLUMNS.lend);
   ctx = await createTestApp({}, { now: () => clock, database });
   expect(await seedDemo(db(), { appKey: ctx.config.appKey, now: clock })).toBe(true);
 
@@ -136,6 +137,7 @@ beforeAll(async () => {
         group by currency order by currency`,
   );
 
+  await database.db.execute(LATER_COLUMNS.giveBack);
   folderUpTo(folder, journal.entries.length);
   await database.migrate();
 }, 120_000);
@@ -232,6 +234,7 @@ describe('migration 0032 on a merchant that spent sandbox money in live mode', (
     const folder = mkdtempSync(path.join(os.tmpdir(), 'paydesk-migrations-'));
     folderUpTo(folder, BEFORE_0032);
     const database = await createTestDatabase({ migrationsFolder: folder });
+    await database.db.execute(LATER_COLUMNS.lend);
     const spent = await createTestApp({}, { now: () => clock, database });
     try {
       const m = await createGatewayMerchant(database.db, spent.config.appKey, {
@@ -260,6 +263,7 @@ describe('migration 0032 on a merchant that spent sandbox money in live mode', (
         sql`select merchant_id::text, count(*)::text from fund_flows group by 1 order by 1`,
       );
 
+      await database.db.execute(LATER_COLUMNS.giveBack);
       folderUpTo(folder, journal.entries.length);
       // The driver wraps the database's message in "Failed query: ..." (its cause).
       const failure = (await database.migrate().then(

@@ -220,7 +220,7 @@ describe('channel:open, channel:list and channel:close', () => {
     const live = await ops('channel:open', '--merchant', m.merchant.no, ...args, ...limits);
     expect(live.code).toBe(1);
     expect(live.err).toBe(
-      'Error (409): The sandbox serves test mode only: open a sandbox channel with --mode test.',
+      'Error (409): The sandbox provider serves test mode only: open it with --mode test.',
     );
     expect(await snapshot()).toEqual(before);
     const bad = await ops('channel:open', '--merchant', m.merchant.no, '--mode', 'demo', ...args, ...limits);

@@ -27,6 +27,7 @@ type Scope = (typeof SCOPES)[number];
 const SCOPE_OF: Record<string, Scope> = {
   'GET /ops/v1/merchants': 'read',
   'GET /ops/v1/channels': 'read',
+  'GET /ops/v1/reconciliations': 'read',
   'GET /ops/v1/ledger/verify': 'read',
   'GET /ops/v1/ledger/trial-balance': 'read',
   'GET /ops/v1/withdrawals': 'read',
@@ -44,6 +45,9 @@ const SCOPE_OF: Record<string, Scope> = {
   'POST /ops/v1/funds/unfreeze': 'funds',
   'POST /ops/v1/settlements/run': 'funds',
   'POST /ops/v1/sandbox/complete': 'funds',
+  'POST /ops/v1/statements/import': 'funds',
+  'POST /ops/v1/reconciliations/resolve': 'funds',
+  'POST /ops/v1/reconciliations/close': 'funds',
   'POST /ops/v1/demo/collections': 'funds',
   'POST /ops/v1/demo/payouts': 'funds',
   'POST /ops/v1/merchants': 'admin',

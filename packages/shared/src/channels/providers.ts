@@ -3,8 +3,12 @@
 // provider names out of every other file (eslint.config.js, paydesk/no-provider-name) read.
 // Plain values only: eslint.config.js imports this file.
 
-export const PROVIDERS = ['sandbox'] as const;
+export const PROVIDERS = ['sandbox', 'bank_transfer', 'manual'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** The provider a channel opened without naming one gets: the built-in test channel. */
 export const DEFAULT_PROVIDER: Provider = PROVIDERS[0];
+
+/** How a sandbox channel finishes its orders: by hand (its checkout page, ops) or by itself. */
+export const SANDBOX_MODES = ['manual', 'auto'] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];

@@ -16,7 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import { ATTEMPT_ORDER_KINDS, ATTEMPT_OUTCOMES } from '@paydesk/shared/channels/attempts.schemas.ts';
-import { DEFAULT_PROVIDER, PROVIDERS } from '@paydesk/shared/channels/providers.ts';
+import { DEFAULT_PROVIDER, PROVIDERS, SANDBOX_MODES } from '@paydesk/shared/channels/providers.ts';
 import {
   CALLBACK_EVENT_TYPES,
   CALLBACK_STATUSES,
@@ -35,7 +35,7 @@ import { idColumn, merchantIdColumn } from './columns.ts';
 // outbox and its delivery log, and the gateway's nonces.
 
 export const CHANNEL_PROVIDERS = PROVIDERS;
-export const SANDBOX_MODES = ['manual', 'auto'] as const;
+export { SANDBOX_MODES };
 
 /** The channel a row is about (an order's, a settlement's, an attempt's). */
 export const channelIdColumn = () =>
@@ -67,9 +67,16 @@ export const channels = pgTable(
     /** Minutes before an unpaid collection closes. */
     expiryMinutes: integer('expiry_minutes').notNull().default(30),
     /** Sandbox: manual (the hosted page's buttons, ops) or auto (finishes by itself, for demo traffic). */
-    sandboxMode: text('sandbox_mode').notNull().default('manual'),
+    sandboxMode: text('sandbox_mode').notNull().default(SANDBOX_MODES[0]),
     sandboxSuccessPpm: integer('sandbox_success_ppm').notNull().default(900_000),
     sandboxDelaySeconds: integer('sandbox_delay_seconds').notNull().default(5),
+    /**
+     * The provider's settings for this channel (its adapter's settingsSchema): the receiving account a
+     * payer sees, a batch file's columns, a provider's public key id and base address. No secrets.
+     */
+    settings: jsonb('settings').notNull().default({}),
+    /** The provider's secrets (notification secret, API key secret): JSON, AES-256-GCM under APP_KEY. */
+    secrets: text('secrets'),
     status: text('status').notNull().default('open'),
     openedBy: text('opened_by').notNull(),
     closedBy: text('closed_by'),
@@ -78,6 +85,8 @@ export const channels = pgTable(
   },
   (t) => [
     unique('channels_merchant_kind_code_key').on(t.merchantId, t.kind, t.code),
+    // A provider's notification names the channel by its code alone (POST /channels/{code}/notify).
+    index('channels_code_idx').on(t.code),
     check('channels_kind_valid', sql`${t.kind} in (${quotedList(CHANNEL_KINDS)})`),
     check('channels_provider_valid', sql`${t.provider} in (${quotedList(CHANNEL_PROVIDERS)})`),
     check('channels_country_valid', sql`${t.country} in (${quotedList(COUNTRIES)})`),

@@ -10,3 +10,4 @@ export * from './reports.ts';
 export * from './top-ups.ts';
 export * from './exports.ts';
 export * from './test-data.ts';
+export * from './reconciliation.ts';

@@ -40,6 +40,15 @@ export const channelsRepository = {
     return rows.map((row) => row.provider);
   },
 
+  /** The merchant's channel of this kind and code, open or closed. */
+  findOfMerchant: async (db: DbOrTx, merchantId: number, kind: string, code: string) => {
+    const [row] = await db
+      .select()
+      .from(channels)
+      .where(and(eq(channels.merchantId, merchantId), eq(channels.kind, kind), eq(channels.code, code)));
+    return row;
+  },
+
   listAll: (db: DbOrTx): Promise<ChannelRow[]> => db.select().from(channels).orderBy(asc(channels.id)),
 
   findById: async (db: DbOrTx, id: number): Promise<ChannelRow | undefined> => {

@@ -15,6 +15,7 @@ export const listChannelsOfMerchant = channelsRepository.listOfMerchant;
 export const listAllChannels = channelsRepository.listAll;
 export const findChannelById = channelsRepository.findById;
 export const findOpenChannel = channelsRepository.findOpen;
+export const findOpenOrClosedChannel = channelsRepository.findOfMerchant;
 
 /** Whether the merchant row has an open channel that serves `mode` (a live sandbox channel does not). */
 export async function hasOpenChannelFor(db: DbOrTx, merchantId: number, mode: Mode): Promise<boolean> {

@@ -11,6 +11,7 @@ export {
   closeChannel,
   findChannelById,
   findOpenChannel,
+  findOpenOrClosedChannel,
   hasOpenChannelFor,
   listAllChannels,
   listChannelsOfMerchant,
@@ -24,7 +25,11 @@ export type {
   ChannelPorts,
   FollowUp,
   OrderReport,
+  PayInstructions,
   ProviderFailure,
+  ReceivedPayment,
+  BatchLayout,
+  ChannelSecrets,
 } from './adapters/adapter.ts';
 export { COLLECTION_OUTCOMES, PAYOUT_OUTCOMES } from './adapters/outcomes.ts';
 export {
@@ -71,6 +76,8 @@ export function presentChannel(row: ChannelRow, merchantNo: string) {
     code: row.code,
     kind: row.kind,
     provider: row.provider,
+    /** The provider's settings (the receiving account, a batch layout); never its secrets. */
+    settings: row.settings,
     country: row.country,
     currency,
     /** Percent, exact: 15000 ppm -> "1.5". */

@@ -307,37 +307,51 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     /** The channel's own number for the order, when the channel reported it. */
     channelRef?: string,
   ): Promise<CollectionRow> {
-    return transactionWithRetry(db, async (tx) => {
-      const order = await repo.findAnyByTradeNo(tx, tradeNo);
-      if (!order) throw notFound('The order was not found.');
-      const at = now();
-      if (status !== 'closed' && order.expiresAt <= at) {
-        throw conflict('The order has expired and can no longer be paid.', ERROR_CODES.orderNotPayable);
-      }
-      const row = await repo.finish(
-        tx,
-        order.id,
-        { status, at, channelRef },
-        status === 'closed' ? at : undefined,
+    return transactionWithRetry(db, (tx) => finishIn(tx, tradeNo, status, channelRef));
+  }
+
+  /**
+   * finish, in the caller's transaction (a received payment applied with its record). `paidBy`: when the
+   * payer's bank says the money left; a payment made before the order expired pays it even if the news
+   * comes after (as long as the order is still unpaid: a closed order stays closed).
+   */
+  async function finishIn(
+    tx: Tx,
+    tradeNo: string,
+    status: 'paid' | 'failed' | 'closed',
+    channelRef?: string,
+    paidBy?: Date,
+  ): Promise<CollectionRow> {
+    const order = await repo.findAnyByTradeNo(tx, tradeNo);
+    if (!order) throw notFound('The order was not found.');
+    const at = now();
+    const payerTime = status === 'paid' && paidBy ? paidBy : at;
+    if (status !== 'closed' && order.expiresAt <= payerTime) {
+      throw conflict('The order has expired and can no longer be paid.', ERROR_CODES.orderNotPayable);
+    }
+    const row = await repo.finish(
+      tx,
+      order.id,
+      { status, at, channelRef },
+      status === 'closed' ? at : undefined,
+    );
+    if (!row) {
+      throw conflict(
+        `The order is ${order.status}; it cannot become ${status}.`,
+        ERROR_CODES.invalidTransition,
       );
-      if (!row) {
-        throw conflict(
-          `The order is ${order.status}; it cannot become ${status}.`,
-          ERROR_CODES.invalidTransition,
-        );
-      }
-      await recordAttemptOutcome(
-        tx,
-        { kind: 'collection', id: row.id, merchantId: row.merchantId },
-        {
-          outcome: COLLECTION_OUTCOMES[status],
-          at,
-          channelRef,
-        },
-      );
-      await notify(tx, row);
-      return row;
-    });
+    }
+    await recordAttemptOutcome(
+      tx,
+      { kind: 'collection', id: row.id, merchantId: row.merchantId },
+      {
+        outcome: COLLECTION_OUTCOMES[status],
+        at,
+        channelRef,
+      },
+    );
+    await notify(tx, row);
+    return row;
   }
 
   async function notify(tx: Tx, row: CollectionRow) {
@@ -410,6 +424,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
 
   /** Any merchant's order by its number (a channel's checkout page and its adapter's jobs). */
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
+  /** findAny in the caller's transaction. */
+  const findAnyIn = (tx: Tx, tradeNo: string) => repo.findAnyByTradeNo(tx, tradeNo);
   /** The number and name of the merchant an order is paid to, as the sandbox's checkout page shows them. */
   const merchantOf = (merchantId: number) => repo.merchantOf(db, merchantId);
 
@@ -417,6 +433,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     create,
     createClaiming,
     finish,
+    finishIn,
     expire,
     expireOverdue,
     findForMerchant,
@@ -426,6 +443,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     gatewayView,
     consoleView: collectionView,
     findAny,
+    findAnyIn,
     merchantOf,
   };
 }

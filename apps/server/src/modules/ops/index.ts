@@ -51,6 +51,7 @@ export function registerOpsModule(
     sandbox,
     accessKeys,
     withdrawals,
+    appKey: config.appKey,
   });
   opsRoutes(app, {
     ops,

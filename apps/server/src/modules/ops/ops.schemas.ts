@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema, CurrencySchema, ROLES } from '@paydesk/shared';
+import { DEFAULT_PROVIDER, PROVIDERS, SANDBOX_MODES } from '@paydesk/shared/channels/providers.ts';
 import { ModeSchema } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
   OPERATOR_SCOPES,
@@ -164,9 +165,32 @@ const PercentSchema = (field: string) =>
     .regex(/^\d{1,3}(\.\d{1,4})?$/, `The ${field} must be a percent with at most 4 decimals, e.g. 1.5.`)
     .refine((value) => Number(value) <= 100, `The ${field} must be at most 100.`);
 
+/** A JSON object, given as one (the API) or as its text (the command line's --settings '{...}'). */
+const JsonObjectSchema = (field: string) =>
+  z.preprocess(
+    (value, context) => {
+      if (typeof value !== 'string') return value;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: `The ${field} must be a JSON object.` });
+        return z.NEVER;
+      }
+    },
+    z.record(z.string(), z.unknown(), { error: `The ${field} must be a JSON object.` }),
+  );
+
 export const OpenChannelBodySchema = z
   .object({
     merchant: MerchantNoSchema,
+    /** The adapter that talks to the channel (DESIGN 13). */
+    provider: z
+      .enum(PROVIDERS, { error: `The provider must be one of: ${PROVIDERS.join(', ')}.` })
+      .default(DEFAULT_PROVIDER),
+    /** The provider's settings (its adapter checks them): the receiving account, a batch file's layout. */
+    settings: JsonObjectSchema('settings').default({}),
+    /** The provider's secrets; a notification secret the server makes when none is given. */
+    secrets: JsonObjectSchema('secrets').optional(),
     /** The sandbox serves test mode only: a sandbox channel opens with --mode test. */
     mode: ModeOptionSchema,
     code: ChannelCodeSchema,
@@ -181,7 +205,7 @@ export const OpenChannelBodySchema = z
     cycle: z.string().trim().toUpperCase().pipe(SettlementCycleSchema).optional(),
     expiry_minutes: z.coerce.number().int().min(1).max(1440).default(30),
     /** Sandbox: manual (hosted page, ops) or auto (finishes by itself with the success rate and delay). */
-    sandbox_mode: z.enum(['manual', 'auto']).default('manual'),
+    sandbox_mode: z.enum(SANDBOX_MODES).default(SANDBOX_MODES[0]),
     success_rate: PercentSchema('success_rate').default('90'),
     delay_seconds: z.coerce.number().int().min(0).max(86400).default(5),
     reason: ReasonSchema,

@@ -1,4 +1,3 @@
-import { DEFAULT_PROVIDER } from '@paydesk/shared/channels/providers.ts';
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import {
@@ -7,7 +6,7 @@ import {
   CURRENCY_OF_COUNTRY,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { decrypt, encrypt, randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import type { FundFlowRow, Ledger } from '../ledger/index.ts';
@@ -23,6 +22,8 @@ import {
   closeChannel as closeChannelRow,
   listAllChannels,
   listChannelsOfMerchant,
+  adapterFor,
+  findOpenOrClosedChannel,
   openChannel as openChannelRow,
   percentToPpm,
   presentChannel,
@@ -62,7 +63,9 @@ type Deps = {
   now: () => Date;
   ledger: Pick<Ledger, 'post' | 'hold' | 'release' | 'balanceOf' | 'findHold'>;
   settlements: Pick<SettlementsService, 'run' | 'present'>;
-  sandbox: Pick<SandboxService, 'assertEnabled' | 'complete'>;
+  sandbox: Pick<SandboxService, 'assertEnabled' | 'complete' | 'isEnabled'>;
+  /** APP_KEY: channels' secrets are kept encrypted under it. */
+  appKey: Buffer;
   accessKeys: Pick<AccessKeyService, 'credentialsOf'>;
   withdrawals: Pick<WithdrawalsService, 'findAny' | 'decide' | 'listForOps' | 'present'>;
 };
@@ -134,7 +137,16 @@ function amountIn(amount: string, currency: Currency): bigint {
 /** JSON with object keys sorted: jsonb does not keep the key order it was given. */
 export type OpsService = ReturnType<typeof createOpsService>;
 
-export function createOpsService({ db, now, ledger, settlements, sandbox, accessKeys, withdrawals }: Deps) {
+export function createOpsService({
+  db,
+  now,
+  ledger,
+  settlements,
+  sandbox,
+  accessKeys,
+  withdrawals,
+  appKey,
+}: Deps) {
   /** Runs one operator command in one transaction with its record (runOperatorAction). */
   const act = <T extends Record<string, unknown>>(
     action: string,
@@ -354,16 +366,26 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
   }
 
   async function openChannel(body: OpenChannelBody, context: ActionContext) {
-    // Every channel is the sandbox provider's until real providers come: none opens where it is off.
-    sandbox.assertEnabled();
-    if (!providerServesMode(DEFAULT_PROVIDER, body.mode)) {
+    const adapter = adapterFor(body.provider);
+    // The sandbox marks orders paid on request: none opens where it is off.
+    if (!adapter.acceptsOrders({ sandboxEnabled: sandbox.isEnabled })) sandbox.assertEnabled();
+    if (!providerServesMode(body.provider, body.mode)) {
       throw conflict(
-        'The sandbox serves test mode only: open a sandbox channel with --mode test.',
+        `The ${body.provider} provider serves ${adapter.capabilities.modes.join(' and ')} mode only: open it with --mode ${adapter.capabilities.modes[0]}.`,
         ERROR_CODES.testModeOnly,
+      );
+    }
+    if (!adapter.capabilities.kinds.includes(body.kind)) {
+      throw ValidationError.field(
+        'kind',
+        `A ${body.provider} channel takes ${adapter.capabilities.kinds.join(' and ')} orders only.`,
       );
     }
     const merchant = await merchantByNo(body.merchant, body.mode);
     const currency = currencyOf(merchant);
+    if (!adapter.capabilities.currencies.includes(currency)) {
+      throw ValidationError.field('provider', `The ${body.provider} provider does not serve ${currency}.`);
+    }
     const country = body.country ?? countryOfCurrency(currency);
     if (!country || CURRENCY_OF_COUNTRY[country] !== currency) {
       throw ValidationError.field(
@@ -374,11 +396,49 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
     const min = amountIn(body.min_amount, currency);
     const max = amountIn(body.max_amount, currency);
     if (min > max) throw ValidationError.field('max_amount', 'The maximum must not be below the minimum.');
-    return act('channel.open', context, body, merchant.id, async (tx) => {
+    const settings = adapter.settingsSchema(currency).safeParse(body.settings);
+    if (!settings.success) {
+      const issue = settings.error.issues[0];
+      throw ValidationError.field(['settings', ...issue.path].join('.'), issue.message);
+    }
+    const given = body.secrets ?? {};
+    const names = adapter.secrets.map((secret) => secret.name);
+    const unknown = Object.keys(given).find((name) => !names.includes(name));
+    if (unknown) {
+      throw ValidationError.field(
+        `secrets.${unknown}`,
+        names.length
+          ? `A ${body.provider} channel keeps these secrets only: ${names.join(', ')}.`
+          : `A ${body.provider} channel keeps no secrets.`,
+      );
+    }
+    // Opened again without secrets: it keeps its own (the bank's integration goes on working).
+    const existing = await findOpenOrClosedChannel(db, merchant.id, body.kind, body.code);
+    const kept: Record<string, string> =
+      existing?.secrets && !body.secrets
+        ? (JSON.parse(decrypt(appKey, existing.secrets)) as Record<string, string>)
+        : {};
+    const generated: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    for (const secret of adapter.secrets) {
+      const value = given[secret.name] ?? kept[secret.name];
+      if (typeof value === 'string' && value.trim().length >= 16) secrets[secret.name] = value.trim();
+      else if (value !== undefined)
+        throw ValidationError.field(
+          `secrets.${secret.name}`,
+          'A secret is a string of at least 16 characters.',
+        );
+      else if (secret.generated) secrets[secret.name] = generated[secret.name] = randomToken(32);
+      else throw ValidationError.field(`secrets.${secret.name}`, `The ${secret.name} is required.`);
+    }
+    // The action record keeps what was asked, never a secret.
+    const recorded = { ...body, secrets: body.secrets ? Object.keys(body.secrets) : undefined };
+    const result = await act('channel.open', context, recorded, merchant.id, async (tx) => {
       const row = await openChannelRow(tx, {
         merchantId: merchant.id,
         code: body.code,
         kind: body.kind,
+        provider: body.provider,
         country,
         currency,
         feeRatePpm: percentToPpm(body.fee_rate),
@@ -390,10 +450,15 @@ export function createOpsService({ db, now, ledger, settlements, sandbox, access
         sandboxMode: body.sandbox_mode,
         sandboxSuccessPpm: percentToPpm(body.success_rate),
         sandboxDelaySeconds: body.delay_seconds,
+        settings: settings.data,
+        secrets: names.length ? encrypt(appKey, JSON.stringify(secrets)) : null,
         openedBy: context.operator.name,
       });
       return { data: { channel: presentChannel(row, merchant.no) } };
     });
+    // A secret the server made is answered once and never stored in the action record.
+    if (result.replayed || Object.keys(generated).length === 0) return result;
+    return { ...result, data: { ...result.data, generated_secrets: generated } };
   }
 
   async function closeChannel(body: CloseChannelBody, context: ActionContext) {

@@ -74,7 +74,7 @@ export function createSandboxService({ collections, payouts, isEnabled }: Deps) 
     return { tradeNo: row.tradeNo, status: row.status, merchantId: row.merchantId };
   }
 
-  return { assertEnabled, complete };
+  return { assertEnabled, complete, isEnabled };
 }
 
 export function registerSandboxModule(app: FastifyInstance, { collections, now, isEnabled }: Deps): void {
@@ -152,3 +152,12 @@ export function registerSandboxModule(app: FastifyInstance, { collections, now, 
     );
   });
 }
+
+// The same page serves a real channel's bank transfer (modules/checkout): one design, three languages.
+export {
+  payPageCsp,
+  pickLanguage,
+  renderPayPage,
+  type PayPageCurrency,
+  type PayPageStatus,
+} from './pay-page.ts';

@@ -28,6 +28,21 @@ const en = {
   expiredBody: 'The time to pay this order has run out. Ask the merchant for a new order.',
   returnToMerchant: 'Return to merchant',
   language: 'Language',
+  transferTitle: 'Pay by bank transfer',
+  transferNote:
+    'Transfer exactly this amount from your bank and write the reference exactly as shown. The order is paid when the bank confirms the transfer.',
+  reference: 'Reference',
+  qr_vietqr: 'Scan with your banking app (VietQR)',
+  qr_pix: 'Scan with your bank app (Pix)',
+  qr_upi: 'Scan with any UPI app',
+  pixCopyPaste: 'Pix copy and paste',
+  field_bank: 'Bank',
+  field_branch: 'Branch',
+  field_account_name: 'Account name',
+  field_account_no: 'Account number',
+  field_ifsc: 'IFSC',
+  field_pix_key: 'Pix key',
+  field_upi_id: 'UPI ID',
 };
 
 export type PayPageTexts = { [Key in keyof typeof en]: string };
@@ -55,6 +70,20 @@ const zhCn: PayPageTexts = {
   expiredBody: '该订单的支付时间已过，请向商户重新下单。',
   returnToMerchant: '返回商户',
   language: '语言',
+  transferTitle: '银行转账付款',
+  transferNote: '请通过您的银行转账准确的金额，并按所示内容填写附言。银行确认到账后订单即完成支付。',
+  reference: '转账附言',
+  qr_vietqr: '使用银行App扫码（VietQR）',
+  qr_pix: '使用银行App扫码（Pix）',
+  qr_upi: '使用任意UPI App扫码',
+  pixCopyPaste: 'Pix 复制粘贴码',
+  field_bank: '收款银行',
+  field_branch: '开户支行',
+  field_account_name: '收款户名',
+  field_account_no: '收款账号',
+  field_ifsc: 'IFSC 代码',
+  field_pix_key: 'Pix 密钥',
+  field_upi_id: 'UPI 账户',
 };
 
 const vi: PayPageTexts = {
@@ -81,6 +110,21 @@ const vi: PayPageTexts = {
   expiredBody: 'Đã hết thời gian thanh toán đơn hàng này. Vui lòng yêu cầu thương nhân tạo đơn hàng mới.',
   returnToMerchant: 'Quay lại trang thương nhân',
   language: 'Ngôn ngữ',
+  transferTitle: 'Thanh toán bằng chuyển khoản',
+  transferNote:
+    'Chuyển khoản đúng số tiền này từ ngân hàng của bạn và ghi nội dung chuyển khoản chính xác như bên dưới. Đơn hàng được thanh toán khi ngân hàng xác nhận.',
+  reference: 'Nội dung chuyển khoản',
+  qr_vietqr: 'Quét bằng ứng dụng ngân hàng (VietQR)',
+  qr_pix: 'Quét bằng ứng dụng ngân hàng (Pix)',
+  qr_upi: 'Quét bằng bất kỳ ứng dụng UPI nào',
+  pixCopyPaste: 'Mã Pix sao chép',
+  field_bank: 'Ngân hàng',
+  field_branch: 'Chi nhánh',
+  field_account_name: 'Tên tài khoản',
+  field_account_no: 'Số tài khoản',
+  field_ifsc: 'IFSC',
+  field_pix_key: 'Khóa Pix',
+  field_upi_id: 'UPI ID',
 };
 
 export const PAY_PAGE_TEXTS: Record<PayPageLanguage, PayPageTexts> = { en, 'zh-cn': zhCn, vi };

@@ -38,7 +38,18 @@ export type PayPageInput = {
   returnUrl: string | null;
   /** A hidden field added to both forms when the POST route checks a CSRF token. */
   csrfField?: { name: string; value: string };
+  /**
+   * A bank transfer's instructions (a real channel, DESIGN 13): the page shows them instead of the
+   * sandbox's Pay and Fail buttons. `qrSvg` is the QR code already drawn (an inline SVG we made).
+   */
+  transfer?: {
+    reference: string;
+    fields: { name: TransferField; value: string }[];
+    qr?: { standard: 'vietqr' | 'pix' | 'upi'; payload: string; svg: string };
+  };
 };
+
+export type TransferField = 'bank' | 'branch' | 'account_name' | 'account_no' | 'ifsc' | 'pix_key' | 'upi_id';
 
 export type PayPageOutcome = 'payable' | 'paid' | 'failed' | 'closed' | 'expired';
 
@@ -185,7 +196,15 @@ export function renderPayPage(
   const e = escapeHtml;
 
   const body =
-    outcome === 'payable' ? renderPayable(input, t) : renderResult(outcome, safeLinkUrl(input.returnUrl), t);
+    outcome !== 'payable'
+      ? renderResult(outcome, safeLinkUrl(input.returnUrl), t)
+      : input.transfer
+        ? renderTransfer(input, input.transfer, t)
+        : renderPayable(input, t);
+  const title = input.transfer ? t.transferTitle : t.title;
+  const banner = input.transfer
+    ? ''
+    : `\n    <p class="sandbox-banner" role="note">${e(t.sandboxBanner)}</p>`;
 
   const languageLinks = PAY_PAGE_LANGUAGES.map((language) => {
     const current = language === input.lang ? ' aria-current="true"' : '';
@@ -198,11 +217,10 @@ export function renderPayPage(
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="robots" content="noindex, nofollow">
-    <title>${e(t.title)} · ${e(input.merchantName)}</title>
+    <title>${e(title)} · ${e(input.merchantName)}</title>
     <style nonce="${nonce}">${STYLES}</style>
   </head>
-  <body>
-    <p class="sandbox-banner" role="note">${e(t.sandboxBanner)}</p>
+  <body>${banner}
     <main class="card">
       <header class="merchant">
         <p class="label">${e(t.merchant)}</p>
@@ -227,6 +245,47 @@ ${body}
 </html>
 `;
   return { html, nonce };
+}
+
+function renderExpiry(input: PayPageInput, t: PayPageTexts): string {
+  const e = escapeHtml;
+  const expiresAt = new Date(parseTime(input.expiresAt, 'expiresAt')).toISOString();
+  const now = new Date(parseTime(input.now, 'now')).toISOString();
+  return `      <p class="expiry" id="expiry" role="timer" data-now="${now}" data-expires-at="${expiresAt}" data-label-left="${e(t.timeLeft)}" data-label-expired="${e(t.expiredTitle)}">
+        <span class="expiry-label">${e(t.expiresAt)}</span>
+        <time class="expiry-value" datetime="${expiresAt}">${formatUtc(expiresAt)}</time>
+      </p>`;
+}
+
+/** A bank transfer: the QR in the country's standard, the account, the reference, the exact amount. */
+function renderTransfer(
+  input: PayPageInput,
+  transfer: NonNullable<PayPageInput['transfer']>,
+  t: PayPageTexts,
+): string {
+  const e = escapeHtml;
+  const qr = transfer.qr
+    ? `
+      <figure class="qr">
+        ${transfer.qr.svg}
+        <figcaption>${e(t[`qr_${transfer.qr.standard}`])}</figcaption>
+      </figure>${
+        transfer.qr.standard === 'pix'
+          ? `
+      <p class="label">${e(t.pixCopyPaste)}</p>
+      <p class="payload mono" data-testid="pix-payload">${e(transfer.qr.payload)}</p>`
+          : ''
+      }`
+    : '';
+  const rows = transfer.fields
+    .map((f) => `<div><dt>${e(t[`field_${f.name}`])}</dt><dd class="mono">${e(f.value)}</dd></div>`)
+    .join('\n        ');
+  return `${renderExpiry(input, t)}${qr}
+      <dl class="details transfer">
+        ${rows}
+        <div class="reference"><dt>${e(t.reference)}</dt><dd class="mono" data-testid="reference">${e(transfer.reference)}</dd></div>
+      </dl>
+      <p class="note">${e(t.transferNote)}</p>`;
 }
 
 function renderPayable(input: PayPageInput, t: PayPageTexts): string {
@@ -368,6 +427,12 @@ body {
   background: #2563eb; color: #fff; font-weight: 600; text-decoration: none;
 }
 .return:hover { background: #1d4ed8; }
+.qr { margin: 8px auto 12px; text-align: center; }
+.qr svg { width: 220px; height: 220px; display: block; margin: 0 auto; }
+.qr figcaption { margin-top: 4px; color: #374151; font-size: 14px; font-weight: 600; }
+.payload { margin: 2px 0 12px; padding: 8px; background: #f3f4f6; border-radius: 8px; font-size: 12px; }
+.details.transfer { margin-top: 8px; }
+.details .reference dd { font-weight: 700; color: #1d4ed8; }
 .languages { display: flex; justify-content: center; flex-wrap: wrap; gap: 4px 16px; margin-top: 20px; font-size: 13px; }
 .languages a { color: #2563eb; text-decoration: none; }
 .languages a[aria-current] { color: #111827; font-weight: 600; }

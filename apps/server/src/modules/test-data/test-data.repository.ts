@@ -5,8 +5,8 @@ import { exportTasks, merchants, testDataDeletions } from '../../db/schema/index
 export type TestDataDeletionRow = typeof testDataDeletions.$inferSelect;
 
 /**
- * The test objects of a test twin, outside the ledger (which erases its own): callbacks and their
- * attempts, channel attempts, orders, Idempotency-Keys, settlements, daily reports and exports. Orders go
+ * The test objects of a test twin, outside the ledger (which erases its own): reconciliation (resolutions,
+ * received payments, statement imports, closed days), callbacks and their attempts, channel attempts, orders, Idempotency-Keys, settlements, daily reports and exports. Orders go
  * before the settlements they name; the rollup triggers take each deleted order and settlement out of the
  * dashboard's and lists' sums.
  */
@@ -14,6 +14,10 @@ export async function deleteTestObjects(tx: Tx, merchantId: number): Promise<voi
   await tx.execute(sql`delete from callback_attempts where event_id in
                          (select id from callback_events where merchant_id = ${merchantId})`);
   for (const table of [
+    'reconciliation_resolutions',
+    'received_payments',
+    'statement_imports',
+    'reconciliation_days',
     'callback_events',
     'channel_attempts',
     'collections',

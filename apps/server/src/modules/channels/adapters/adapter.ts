@@ -3,6 +3,7 @@ import type { AttemptOutcome } from '@paydesk/shared/channels/attempts.schemas.t
 import type { Provider } from '@paydesk/shared/channels/providers.ts';
 import type { Country } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
+import type { z } from 'zod';
 import type { QueueName } from '../../../db/jobs.ts';
 import type { ChannelRow } from '../channels.repository.ts';
 
@@ -63,8 +64,64 @@ export type IncomingNotification = {
   headers: Record<string, string | undefined>;
   rawBody: string;
 };
+/**
+ * A payment the provider says reached the platform's own account (a bank transfer): applied once by the
+ * bank's transaction id, matched to an order by the reference the payer wrote (DESIGN 13).
+ */
+export type ReceivedPayment = {
+  txnId: string;
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  paidAt: Date;
+  payer?: string | null;
+};
+
 export type ParsedNotification =
-  { verified: false; reason: string } | { verified: true; reports: OrderReport[] };
+  | { verified: false; reason: string }
+  | { verified: true; reports: OrderReport[]; payments?: ReceivedPayment[] };
+
+/** A channel's secrets, decrypted for the one call that needs them (never logged, never answered). */
+export type ChannelSecrets = Record<string, string>;
+
+/** What a payer needs to pay by their own bank (the pay page shows it): DESIGN 13. */
+export type PayInstructions = {
+  /** What the payer must write in the transfer's reference. */
+  reference: string;
+  /** The receiving account's details, in the order they are shown (names are the page's text keys). */
+  fields: { name: PayField; value: string }[];
+  /** A QR code in the country's standard that the payer's banking app reads, when it has one. */
+  qr?: { standard: 'vietqr' | 'pix' | 'upi'; payload: string };
+};
+export type PayField = 'bank' | 'branch' | 'account_name' | 'account_no' | 'ifsc' | 'pix_key' | 'upi_id';
+
+/** A payout batch file's layout (payouts paid by the platform's staff through their bank). */
+export type BatchLayout = {
+  /** The columns of the file we export, in order: each a header and the payout field it holds. */
+  columns: { header: string; field: BatchField }[];
+  /** The bank's result file: which header holds what, and the words it uses for paid and failed. */
+  result: {
+    tradeNo: string;
+    status: string;
+    bankReference: string;
+    reason: string;
+    paidValues: string[];
+    failedValues: string[];
+  };
+};
+export const BATCH_FIELDS = [
+  'trade_no',
+  'amount',
+  'currency',
+  'account_type',
+  'account_name',
+  'account_no',
+  'bank_code',
+  'bank_name',
+  'branch',
+  'created_at',
+] as const;
+export type BatchField = (typeof BATCH_FIELDS)[number];
 
 /**
  * Where a call to a provider failed. `connect`: no connection was made; `refused`: the provider answered
@@ -106,6 +163,22 @@ export type ChannelPorts = {
 export interface ChannelAdapter {
   readonly provider: Provider;
   readonly capabilities: Capabilities;
+  /** The channel's settings it needs (channels.settings), checked when an operator opens the channel. */
+  settingsSchema(currency: Currency): z.ZodType<Record<string, unknown>>;
+  /**
+   * The secrets a channel of it keeps (channels.secrets): those `generated` the server makes at opening
+   * when the operator gives none (and answers once); the others the operator must give.
+   */
+  readonly secrets: readonly { name: string; generated?: boolean }[];
+  /** Whether it reports through POST /channels/{code}/notify (verified with the channel's secrets). */
+  readonly notifies: boolean;
+  /** For a payer who pays by their own bank: what our pay page shows (undefined: the provider's page). */
+  payInstructions?(
+    channel: ChannelRow,
+    order: { tradeNo: string; amountMinor: bigint; currency: Currency; merchantName: string },
+  ): PayInstructions;
+  /** For payouts paid by staff: the batch file's layout (undefined: the provider pays them itself). */
+  batchLayout?(channel: ChannelRow): BatchLayout;
   /** Whether its open channels may take new orders on this server. */
   acceptsOrders(settings: AdapterSettings): boolean;
   /** Whether its channels' paid collections are settled into balances on this server. */
@@ -128,7 +201,11 @@ export interface ChannelAdapter {
     ports: ChannelPorts,
   ): Promise<RefundAnswer>;
   /** Verifies a notification (its signature) and reads the orders it reports; never trusts an unverified one. */
-  parseNotification(channel: ChannelRow, notification: IncomingNotification): ParsedNotification;
+  parseNotification(
+    channel: ChannelRow,
+    notification: IncomingNotification,
+    secrets: ChannelSecrets,
+  ): ParsedNotification;
   /** True only when the order certainly never reached the provider: another channel may take it. */
   isSafeToRetryElsewhere(failure: ProviderFailure): boolean;
   /** The queues of its follow-up jobs, and the step each runs (idempotent: a job may run twice). */

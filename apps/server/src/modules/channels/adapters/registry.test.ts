@@ -62,17 +62,21 @@ describe('the adapter registry', () => {
 
   it("the sandbox's notification is its page's form; a failure is safe elsewhere only if nothing left", () => {
     const sandbox = adapterFor('sandbox');
-    const parsed = sandbox.parseNotification(channel(), {
-      tradeNo: 'C1',
-      headers: {},
-      rawBody: 'result=paid',
-    });
+    const parsed = sandbox.parseNotification(
+      channel(),
+      {
+        tradeNo: 'C1',
+        headers: {},
+        rawBody: 'result=paid',
+      },
+      {},
+    );
     expect(parsed).toEqual({
       verified: true,
       reports: [{ tradeNo: 'C1', providerRef: expect.stringMatching(/^SBX\d{16}$/), outcome: 'succeeded' }],
     });
     expect(
-      sandbox.parseNotification(channel(), { tradeNo: 'C1', headers: {}, rawBody: 'result=maybe' }),
+      sandbox.parseNotification(channel(), { tradeNo: 'C1', headers: {}, rawBody: 'result=maybe' }, {}),
     ).toMatchObject({ verified: false });
     expect(sandbox.isSafeToRetryElsewhere({ stage: 'connect' })).toBe(true);
     expect(sandbox.isSafeToRetryElsewhere({ stage: 'unknown', status: 504 })).toBe(false);

@@ -1,6 +1,8 @@
 import { PROVIDERS, type Provider } from '@paydesk/shared/channels/providers.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { AdapterSettings, ChannelAdapter } from './adapter.ts';
+import { bankTransferAdapter } from './bank_transfer/index.ts';
+import { manualAdapter } from './manual/index.ts';
 import { sandboxAdapter } from './sandbox/index.ts';
 
 // The registry (DESIGN 13): the one place that maps a provider's name to its adapter. A new provider is
@@ -8,6 +10,8 @@ import { sandboxAdapter } from './sandbox/index.ts';
 
 const ADAPTERS: Record<Provider, ChannelAdapter> = {
   sandbox: sandboxAdapter,
+  bank_transfer: bankTransferAdapter,
+  manual: manualAdapter,
 };
 
 export { PROVIDERS, type Provider };

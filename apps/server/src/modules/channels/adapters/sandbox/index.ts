@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { z } from 'zod';
 import { CURRENCIES, type Currency } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import { AppError } from '../../../../lib/errors.ts';
@@ -84,6 +85,10 @@ export const sandboxAdapter: ChannelAdapter = {
     countries: COUNTRIES,
     currencies: Object.keys(CURRENCIES) as Currency[],
   },
+  // Its terms are the channel's own columns (sandbox_mode, success rate, delay): no settings, no secrets.
+  settingsSchema: () => z.object({}).strict(),
+  secrets: [],
+  notifies: false,
   acceptsOrders: (settings) => settings.sandboxEnabled,
   // Off, its orders (which anyone could mark paid) never become money a merchant can withdraw.
   settles: (settings) => settings.sandboxEnabled,

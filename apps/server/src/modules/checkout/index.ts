@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import QRCode from 'qrcode';
+import { type Currency, fromMinor } from '@paydesk/shared';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { adapterFor, findChannelById } from '../channels/index.ts';
+import type { CollectionsService } from '../collections/index.ts';
+import {
+  payPageCsp,
+  pickLanguage,
+  renderPayPage,
+  type PayPageCurrency,
+  type PayPageStatus,
+} from '../sandbox/index.ts';
+
+// The pay page of a channel the payer pays by their own bank (DESIGN 13): GET /pay/{trade_no} shows the
+// receiving account, the exact amount, the reference and the QR code in the country's standard, as the
+// channel's adapter gives them (payInstructions). Nothing on it pays: the bank's notification or statement
+// does. A channel whose provider has its own page (or the sandbox, at /sandbox/pay) has none here.
+
+type Deps = { db: Db; collections: CollectionsService; now: () => Date };
+
+/** The QR code as an inline SVG (no image load: the page's policy allows none). */
+const qrSvg = (payload: string): Promise<string> =>
+  QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+
+export function registerCheckoutModule(app: FastifyInstance, { db, collections, now }: Deps): void {
+  app.get<{ Params: { trade_no: string }; Querystring: { lang?: string } }>(
+    '/pay/:trade_no',
+    async (request, reply) => {
+      const tradeNo = request.params.trade_no;
+      const order = /^C\d{8,40}$/.test(tradeNo) ? await collections.findAny(tradeNo) : undefined;
+      const channel = order ? await findChannelById(db, order.channelId) : undefined;
+      const adapter = channel ? adapterFor(channel.provider) : undefined;
+      if (!order || !channel || !adapter?.payInstructions) throw notFound('The order was not found.');
+      const merchant = await collections.merchantOf(order.merchantId);
+      if (!merchant) throw notFound('The order was not found.');
+      const currency = order.currency as Currency;
+      const instructions = adapter.payInstructions(channel, {
+        tradeNo: order.tradeNo,
+        amountMinor: order.amountMinor,
+        currency,
+        merchantName: merchant.name,
+      });
+      const rendered = renderPayPage({
+        lang: pickLanguage(request.headers['accept-language'], request.query.lang),
+        tradeNo: order.tradeNo,
+        outTradeNo: order.outTradeNo,
+        merchantName: merchant.name,
+        merchantNo: merchant.no,
+        amount: fromMinor(order.amountMinor, currency),
+        currency: currency as PayPageCurrency,
+        status: order.status as PayPageStatus,
+        expiresAt: order.expiresAt.toISOString(),
+        now: now().toISOString(),
+        returnUrl: order.returnUrl,
+        transfer: {
+          reference: instructions.reference,
+          fields: instructions.fields,
+          ...(instructions.qr
+            ? { qr: { ...instructions.qr, svg: await qrSvg(instructions.qr.payload) } }
+            : {}),
+        },
+      });
+      return reply
+        .header('content-security-policy', payPageCsp(rendered.nonce))
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(rendered.html);
+    },
+  );
+}

@@ -1,0 +1,427 @@
+import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import type { ResolutionAction, StatementFormat } from '@paydesk/shared/channels/reconciliation.schemas.ts';
+import { dayRange } from '@paydesk/shared/time-zone.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { decrypt, sha256Hex } from '../../lib/crypto.ts';
+import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
+import { adapterFor, type ChannelRow, type ChannelSecrets } from '../channels/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
+import type { CollectionsService } from '../collections/index.ts';
+import type { Ledger } from '../ledger/index.ts';
+import { transactionWithRetry } from '../ledger/index.ts';
+import type { ActionContext, ActionResult } from '../ops/index.ts';
+import { runOperatorAction } from '../ops/index.ts';
+import { receivePayment, type ReceiveOutcome } from './received-payments.ts';
+import { reconciliationRepository as repo } from './reconciliation.repository.ts';
+import { type CsvColumns, DEFAULT_CSV_COLUMNS, parseStatement, StatementError } from './statements/parse.ts';
+
+// Money received into the platform's accounts and its reconciliation (DESIGN 13): a provider's signed
+// notification (POST /channels/{code}/notify), an operator's statement import, and the reconciliation of a
+// channel's day with each difference resolved and the day closed.
+
+type Deps = {
+  db: Db;
+  now: () => Date;
+  appKey: Buffer;
+  collections: Pick<CollectionsService, 'finishIn' | 'findAnyIn' | 'finish'>;
+  payouts: Pick<PayoutsService, 'transition'>;
+  ledger: Pick<Ledger, 'post'>;
+};
+
+export type ReconciliationService = ReturnType<typeof createReconciliationService>;
+
+const tally = () => ({ matched: 0, review: 0, unknown: 0, seen: 0 }) satisfies Record<ReceiveOutcome, number>;
+
+export function createReconciliationService({ db, now, appKey, collections, payouts, ledger }: Deps) {
+  const secretsOf = (channel: ChannelRow): ChannelSecrets =>
+    channel.secrets ? (JSON.parse(decrypt(appKey, channel.secrets)) as ChannelSecrets) : {};
+
+  async function zoneOf(merchantId: number): Promise<string> {
+    const merchant = await repo.merchant(db, merchantId);
+    if (!merchant) throw new Error(`Merchant ${merchantId} is not there.`);
+    return merchant.timezone;
+  }
+
+  /**
+   * A provider's notification to POST /channels/{code}/notify: verified with the secrets of the channel of
+   * that code it names (merchants may share a code: the signature says whose), then every order it
+   * reports and every payment it lists applied once. 401 when no channel's secret verifies it.
+   */
+  async function notify(code: string, headers: Record<string, string | undefined>, rawBody: string) {
+    const candidates = (await repo.channelsByCode(db, code)).filter((c) => adapterFor(c.provider).notifies);
+    if (candidates.length === 0) throw notFound(`No channel ${code} takes notifications.`);
+    let reason = 'The signature does not match.';
+    for (const channel of candidates) {
+      const parsed = adapterFor(channel.provider).parseNotification(
+        channel,
+        { headers, rawBody },
+        secretsOf(channel),
+      );
+      if (!parsed.verified) {
+        reason = parsed.reason;
+        continue;
+      }
+      const zone = await zoneOf(channel.merchantId);
+      const counts = tally();
+      const at = now();
+      for (const payment of parsed.payments ?? []) {
+        const outcome = await transactionWithRetry(db, (tx) =>
+          receivePayment(tx, collections, channel, zone, payment, { kind: 'notification', at }),
+        );
+        counts[outcome] += 1;
+      }
+      for (const report of parsed.reports) await applyReport(channel, report);
+      return { channel: channel.code, ...counts };
+    }
+    throw new AppError(401, reason, { code: ERROR_CODES.signatureInvalid });
+  }
+
+  /** An order's end a provider reported (a payment link paid, a payout processed); a repeat is a no-op. */
+  async function applyReport(
+    channel: ChannelRow,
+    report: { tradeNo: string; providerRef: string | null; outcome: string; reason?: string | null },
+  ) {
+    const ref = report.providerRef ?? undefined;
+    try {
+      if (channel.kind === 'collection' && (report.outcome === 'succeeded' || report.outcome === 'failed'))
+        await collections.finish(report.tradeNo, report.outcome === 'succeeded' ? 'paid' : 'failed', ref);
+      if (channel.kind === 'payout' && (report.outcome === 'succeeded' || report.outcome === 'failed'))
+        await payouts.transition(
+          report.tradeNo,
+          report.outcome === 'succeeded' ? 'success' : 'failed',
+          report.reason ?? null,
+          ref,
+        );
+    } catch (error) {
+      if (error instanceof AppError && (error.status === 409 || error.status === 404)) return;
+      throw error;
+    }
+  }
+
+  /** The merchant's channel of this code that takes collections (the reconciliation's subject). */
+  async function collectionChannel(merchantId: number, code: string): Promise<ChannelRow> {
+    const channel = (await repo.channelsByCode(db, code)).find(
+      (c) => c.merchantId === merchantId && c.kind === 'collection',
+    );
+    if (!channel) throw notFound(`The merchant has no collection channel ${code}.`);
+    return channel;
+  }
+
+  type ImportInput = {
+    merchantId: number;
+    channel: string;
+    date: string;
+    format: StatementFormat;
+    fileName: string;
+    content: Buffer;
+  };
+
+  /**
+   * statement:import: every credit line of the file applied once, in one transaction (all or nothing); a
+   * file with any bad line is refused with its line and reason. The same file again applies nothing new.
+   */
+  async function importStatement(input: ImportInput, context: ActionContext) {
+    const channel = await collectionChannel(input.merchantId, input.channel);
+    const currency = channel.currency as Currency;
+    const columns = {
+      ...DEFAULT_CSV_COLUMNS,
+      ...((channel.settings as { statement_columns?: Partial<CsvColumns> }).statement_columns ?? {}),
+    };
+    let parsed: ReturnType<typeof parseStatement>;
+    try {
+      parsed = parseStatement(input.format, input.content, currency, columns);
+    } catch (error) {
+      if (error instanceof StatementError)
+        throw new ValidationError({ file: [error.message] }, ERROR_CODES.statementInvalid);
+      throw error;
+    }
+    const zone = await zoneOf(channel.merchantId);
+    const sha256 = sha256Hex(input.content);
+    const request = {
+      merchant_id: input.merchantId,
+      channel: channel.code,
+      date: input.date,
+      format: input.format,
+      file_name: input.fileName,
+      sha256,
+    };
+    return runOperatorAction(db, 'statement.import', context, request, channel.merchantId, async (tx) => {
+      const row = await repo.insertImport(tx, {
+        merchantId: channel.merchantId,
+        channelId: channel.id,
+        businessDate: input.date,
+        format: input.format,
+        fileName: input.fileName,
+        sha256,
+        lineCount: parsed.credits.length,
+        newLines: 0,
+        importedBy: context.operator.name,
+      });
+      const counts = tally();
+      for (const line of parsed.credits) {
+        const outcome = await receivePayment(
+          tx,
+          collections,
+          channel,
+          zone,
+          { ...line, currency },
+          { kind: 'statement', importId: row.id, businessDate: input.date },
+        );
+        counts[outcome] += 1;
+      }
+      await repo.setNewLines(tx, row.id, parsed.credits.length - counts.seen);
+      return {
+        data: {
+          import_id: row.id,
+          channel: channel.code,
+          date: input.date,
+          lines: parsed.credits.length,
+          debits_skipped: parsed.debits,
+          ...counts,
+        },
+      };
+    });
+  }
+
+  /** The reconciliation of a channel's day: matched, unknown, missing, differences, resolutions. */
+  async function show(merchantId: number, code: string, date: string) {
+    const channel = await collectionChannel(merchantId, code);
+    const currency = channel.currency as Currency;
+    const zone = await zoneOf(channel.merchantId);
+    const { start, end } = dayRange(date, zone);
+    const [imports, payments, resolutions, closed] = await Promise.all([
+      repo.importsOf(db, channel.id, date),
+      repo.paymentsOf(db, channel.id, date),
+      repo.resolutionsOf(db, channel.id, date),
+      repo.closedDay(db, channel.id, date),
+    ]);
+    const money = (minor: bigint) => fromMinor(minor, currency);
+    const resolvedMissing = new Set(
+      resolutions.filter((r) => r.paymentId === null).map((r) => r.collectionId),
+    );
+    // Missing is known only once the bank's statement of the day is in.
+    const missing =
+      imports.length === 0
+        ? []
+        : (await repo.missingOf(db, channel.id, start, end)).filter((c) => !resolvedMissing.has(c.id));
+    const view = (p: (typeof payments)[number]) => ({
+      id: p.payment.id,
+      txn_id: p.payment.txnId,
+      reference: p.payment.reference,
+      amount: money(p.payment.amountMinor),
+      trade_no: p.tradeNo,
+      order_amount: p.orderAmountMinor === null ? null : money(p.orderAmountMinor),
+      problem: p.payment.problem,
+      paid_at: p.payment.paidAt.toISOString(),
+      on_statement: p.payment.statementImportId !== null,
+      notified: p.payment.notifiedAt !== null,
+    });
+    const of = (status: string) => payments.filter((p) => p.payment.status === status).map(view);
+    const unknown = of('unknown');
+    const differences = of('review');
+    return {
+      channel: channel.code,
+      currency,
+      date,
+      status: closed ? 'closed' : 'open',
+      closed_by: closed?.closedBy ?? null,
+      statements: imports.map((i) => ({
+        id: i.id,
+        format: i.format,
+        file_name: i.fileName,
+        lines: i.lineCount,
+        new_lines: i.newLines,
+      })),
+      matched: of('matched'),
+      unknown,
+      missing: missing.map((c) => ({
+        trade_no: c.tradeNo,
+        amount: money(c.amountMinor),
+        paid_at: c.paidAt?.toISOString() ?? null,
+      })),
+      differences,
+      resolved: resolutions.map((r) => ({
+        id: r.id,
+        payment_id: r.paymentId,
+        action: r.action,
+        reason: r.reason,
+        amount: r.amountMinor === null ? null : money(r.amountMinor),
+        resolved_by: r.resolvedBy,
+      })),
+      left: unknown.length + differences.length + missing.length,
+    };
+  }
+
+  type ResolveInput = {
+    merchantId: number;
+    channel: string;
+    date: string;
+    /** A received payment (unknown or in review), or a missing order's trade_no. */
+    paymentId?: number;
+    tradeNo?: string;
+    action: ResolutionAction;
+    /** ledger_adjustment: the signed amount moved into (positive) or out of the merchant's balance. */
+    amount?: string;
+  };
+
+  /** One difference resolved with a reason (reconcile:resolve); a difference resolves once. */
+  async function resolve(input: ResolveInput, context: ActionContext) {
+    const channel = await collectionChannel(input.merchantId, input.channel);
+    const currency = channel.currency as Currency;
+    if ((await repo.closedDay(db, channel.id, input.date)) !== undefined)
+      throw conflict(`The reconciliation of ${input.date} is closed.`, ERROR_CODES.invalidTransition);
+    let adjustment: bigint | null = null;
+    if (input.action === 'ledger_adjustment') {
+      const amount = input.amount?.trim() ?? '';
+      const negative = amount.startsWith('-');
+      try {
+        adjustment = toMinor(negative ? amount.slice(1) : amount, currency) * (negative ? -1n : 1n);
+      } catch {
+        throw ValidationError.field('amount', 'A ledger adjustment needs an amount such as 10.00 or -10.00.');
+      }
+      if (adjustment === 0n) throw ValidationError.field('amount', 'The amount must not be zero.');
+    }
+    const request = { ...input, amount: input.amount ?? null };
+    return runOperatorAction(
+      db,
+      'reconcile.resolve',
+      context,
+      request,
+      channel.merchantId,
+      async (tx, actionId) => {
+        const subject = await subjectOf(tx, channel, input);
+        if (input.action === 'mark_paid') {
+          if (!subject.tradeNo || subject.orderStatus !== 'to_be_paid')
+            throw conflict(
+              'Only a payment of an unpaid order of ours can mark it paid.',
+              ERROR_CODES.invalidTransition,
+            );
+          await collections.finishIn(
+            tx,
+            subject.tradeNo,
+            'paid',
+            subject.txnId ?? undefined,
+            subject.paidAt ?? undefined,
+          );
+        }
+        const saved = await repo.insertResolution(tx, {
+          merchantId: channel.merchantId,
+          channelId: channel.id,
+          businessDate: input.date,
+          paymentId: subject.paymentId,
+          collectionId: subject.collectionId,
+          action: input.action,
+          reason: context.reason,
+          amountMinor: adjustment,
+          resolvedBy: context.operator.name,
+        });
+        if (!saved) throw conflict('This difference is resolved already.', ERROR_CODES.invalidTransition);
+        if (subject.paymentId !== null) await repo.resolvePayment(tx, subject.paymentId);
+        if (adjustment !== null) {
+          const { entry } = await ledger.post(tx, {
+            merchantId: channel.merchantId,
+            type: adjustment > 0n ? 'transfer_in' : 'transfer_out',
+            amountMinor: adjustment,
+            refType: 'reconciliation',
+            refId: String(saved.id),
+            refNo: subject.tradeNo ?? subject.txnId ?? null,
+            note: context.reason,
+            idempotencyKey: `reconciliation:${saved.id}:adjust`,
+          });
+          await repo.setResolutionEntry(tx, saved.id, entry.entryId);
+        }
+        return {
+          data: {
+            resolution_id: saved.id,
+            action: input.action,
+            trade_no: subject.tradeNo,
+            action_id: actionId,
+          },
+        };
+      },
+    );
+  }
+
+  /** What a resolution is about: a received payment of the channel's day, or a missing order of ours. */
+  async function subjectOf(tx: Tx, channel: ChannelRow, input: ResolveInput) {
+    if (input.paymentId !== undefined) {
+      const payment = await repo.paymentById(tx, input.paymentId);
+      if (!payment || payment.channelId !== channel.id || payment.businessDate !== input.date)
+        throw notFound(`No payment ${input.paymentId} on ${channel.code} on ${input.date}.`);
+      if (payment.status !== 'unknown' && payment.status !== 'review')
+        throw conflict(
+          `The payment is ${payment.status}: nothing to resolve.`,
+          ERROR_CODES.invalidTransition,
+        );
+      // An unknown payment's mark_paid names the order it pays (--trade-no); one in review has its order.
+      const order = payment.collectionId
+        ? await repo.collectionById(tx, payment.collectionId)
+        : input.tradeNo
+          ? await repo.collectionOfChannel(tx, channel.id, input.tradeNo)
+          : undefined;
+      if (input.tradeNo && !order) throw notFound(`No order ${input.tradeNo} on ${channel.code}.`);
+      return {
+        paymentId: payment.id,
+        collectionId: order?.id ?? null,
+        tradeNo: order?.tradeNo ?? null,
+        orderStatus: order?.status ?? null,
+        txnId: payment.txnId,
+        paidAt: payment.paidAt,
+      };
+    }
+    if (!input.tradeNo)
+      throw ValidationError.field('payment', 'Name the payment (--payment) or the order (--trade-no).');
+    const order = await repo.collectionOfChannel(tx, channel.id, input.tradeNo);
+    if (!order) throw notFound(`No order ${input.tradeNo} on ${channel.code}.`);
+    return {
+      paymentId: null,
+      collectionId: order.id,
+      tradeNo: order.tradeNo,
+      orderStatus: order.status,
+      txnId: null,
+      paidAt: null,
+    };
+  }
+
+  /** reconcile:close: the day closes when no difference is left. */
+  async function close(
+    merchantId: number,
+    code: string,
+    date: string,
+    context: ActionContext,
+  ): Promise<ActionResult<Record<string, unknown>>> {
+    const report = await show(merchantId, code, date);
+    if (report.statements.length === 0)
+      throw conflict(
+        `No statement of ${date} is imported: import it before closing the day.`,
+        ERROR_CODES.reconciliationOpen,
+      );
+    if (report.left > 0)
+      throw conflict(
+        `${report.left} difference(s) of ${date} are left: resolve them before closing the day.`,
+        ERROR_CODES.reconciliationOpen,
+      );
+    const channel = await collectionChannel(merchantId, code);
+    return runOperatorAction(
+      db,
+      'reconcile.close',
+      context,
+      { merchant_id: merchantId, channel: code, date },
+      merchantId,
+      async (tx) => {
+        const saved = await repo.closeDay(tx, {
+          merchantId,
+          channelId: channel.id,
+          businessDate: date,
+          closedBy: context.operator.name,
+          closedAt: now(),
+        });
+        if (!saved)
+          throw conflict(`The reconciliation of ${date} is closed already.`, ERROR_CODES.invalidTransition);
+        return { data: { channel: code, date, status: 'closed' } };
+      },
+    );
+  }
+
+  return { notify, importStatement, show, resolve, close };
+}
