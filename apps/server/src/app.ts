@@ -48,6 +48,7 @@ import {
 import { createSandboxService, registerSandboxModule, type SandboxService } from './modules/sandbox/index.ts';
 import { registerReconciliationModule } from './modules/reconciliation/index.ts';
 import { registerCheckoutModule } from './modules/checkout/index.ts';
+import { registerPayoutBatchesModule } from './modules/payout-batches/index.ts';
 import { createChannelJobs } from './modules/channels/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
@@ -271,6 +272,7 @@ export async function buildApp({
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
   registerReconciliationModule(app, ctx, { collections, payouts });
   registerCheckoutModule(app, { db, collections, now });
+  registerPayoutBatchesModule(app, ctx, { payouts });
   registerTopUpsModule(app, ctx);
   const dailyReports = registerReportsModule(app, ctx);
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);

@@ -30,6 +30,14 @@ const EVERY_COMMAND = [
   'topup:show',
   'topup:approve',
   'topup:reject',
+  'statement:import',
+  'reconcile:show',
+  'reconcile:resolve',
+  'reconcile:close',
+  'payout:batch-export',
+  'payout:batch-import',
+  'payout:mark-paid',
+  'payout:mark-failed',
 ];
 
 describe('the ops command table', () => {

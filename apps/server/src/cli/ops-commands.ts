@@ -7,6 +7,8 @@ import { FUNDS_COMMANDS } from './commands/funds.ts';
 import { LEDGER_COMMANDS } from './commands/ledger.ts';
 import { MERCHANT_COMMANDS } from './commands/merchants.ts';
 import { ORDER_COMMANDS } from './commands/orders.ts';
+import { PAYOUT_BATCH_COMMANDS } from './commands/payout-batches.ts';
+import { RECONCILIATION_COMMANDS } from './commands/reconciliation.ts';
 import { TOKEN_COMMANDS } from './commands/tokens.ts';
 import { TOP_UP_COMMANDS } from './commands/top-ups.ts';
 import { WITHDRAWAL_COMMANDS } from './commands/withdrawals.ts';
@@ -34,6 +36,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...TOKEN_COMMANDS,
   ...WITHDRAWAL_COMMANDS,
   ...TOP_UP_COMMANDS,
+  ...RECONCILIATION_COMMANDS,
+  ...PAYOUT_BATCH_COMMANDS,
 };
 
 export function commandUsage(name: string): string {

@@ -1,3 +1,4 @@
+import { DEFAULT_PROVIDER } from '@paydesk/shared/channels/providers.ts';
 import {
   CloseChannelBodySchema,
   ListChannelsQuerySchema,
@@ -19,11 +20,13 @@ type ChannelView = {
   max_amount: string;
   settlement_cycle: string | null;
   sandbox_mode: string;
+  provider: string;
 };
 
 const channelLine = (c: ChannelView) =>
   `${c.merchant} ${c.kind} channel ${c.code} (${c.status}): fee ${c.fee_rate}% + ${c.fixed_fee} ${c.currency}, ` +
-  `${c.min_amount} to ${c.max_amount}${c.settlement_cycle ? `, settles ${c.settlement_cycle}` : ''}, sandbox ${c.sandbox_mode}.`;
+  `${c.min_amount} to ${c.max_amount}${c.settlement_cycle ? `, settles ${c.settlement_cycle}` : ''}, ` +
+  `${c.provider}${c.provider === DEFAULT_PROVIDER ? ` ${c.sandbox_mode}` : ''}.`;
 
 export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
   'channel:open': {
@@ -33,6 +36,12 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
       mode: { ...MODE, help: 'the mode (default live); the sandbox serves test mode only' },
       code: { value: '<code>', required: true, help: 'what merchants send as channel, e.g. sandbox' },
       kind: { value: 'collection|payout', required: true, help: 'what the channel does' },
+      provider: {
+        value: 'sandbox|bank_transfer|manual',
+        help: 'the adapter that talks to the channel (default sandbox); see README "Connect a real channel"',
+      },
+      settings: { value: '<json>', help: "the provider's settings, e.g. the receiving account, as JSON" },
+      secrets: { value: '<json>', help: "the provider's secrets as JSON (a notify_secret is made if none)" },
       country: { value: 'CN|IN|BR|VN', help: "default: the merchant's currency's country" },
       'fee-rate': { value: '<percent>', required: true, help: 'fee rate in percent, e.g. 1.5' },
       'fixed-fee': { value: '<amount>', help: 'fixed fee per order (default 0)' },
@@ -48,9 +57,16 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
     changes: true,
     schema: OpenChannelBodySchema,
     request: (body) => ({ method: 'POST', path: '/ops/v1/channels/open', body }),
-    print: (data) => [`Opened: ${channelLine(data.channel as ChannelView)}`],
+    print: (data) => [
+      `Opened: ${channelLine(data.channel as ChannelView)}`,
+      ...Object.entries((data.generated_secrets as Record<string, string> | undefined) ?? {}).map(
+        ([name, value]) => `Its ${name} (shown once; give it to the bank to sign notifications): ${value}`,
+      ),
+    ],
     examples: [
       'npm run ops -- channel:open --merchant M100001 --mode test --code sandbox --kind collection --fee-rate 1.5 --min-amount 1.00 --max-amount 50000.00 --cycle T1 --reason "onboarding"',
+      `npm run ops -- channel:open --merchant M100004 --code vn-bank --kind collection --provider bank_transfer --settings '{"bank":"Vietcombank","account_name":"PAYDESK VN","account_no":"0071000888999","bank_bin":"970436"}' --fee-rate 1 --min-amount 10000 --max-amount 50000000 --reason "live bank account"`,
+      'npm run ops -- channel:open --merchant M100004 --code vn-manual --kind payout --provider manual --fee-rate 0.5 --min-amount 10000 --max-amount 50000000 --reason "payouts by our bank"',
     ],
   },
   'channel:close': {

@@ -158,13 +158,15 @@ export function createReconciliationService({ db, now, appKey, collections, payo
         importedBy: context.operator.name,
       });
       const counts = tally();
-      for (const line of parsed.credits) {
+      // A line with a day but no time was paid some time that day (the merchant's): its start.
+      const dayStart = dayRange(input.date, zone).start;
+      for (const { dateOnly, ...line } of parsed.credits) {
         const outcome = await receivePayment(
           tx,
           collections,
           channel,
           zone,
-          { ...line, currency },
+          { ...line, currency, paidAt: dateOnly ? dayStart : line.paidAt },
           { kind: 'statement', importId: row.id, businessDate: input.date },
         );
         counts[outcome] += 1;
@@ -217,6 +219,10 @@ export function createReconciliationService({ db, now, appKey, collections, payo
       notified: p.payment.notifiedAt !== null,
     });
     const of = (status: string) => payments.filter((p) => p.payment.status === status).map(view);
+    // Matched: ours and on the bank's statement; one only notified is "missing" until a statement lists it.
+    const matched = payments
+      .filter((p) => p.payment.status === 'matched' && p.payment.statementImportId !== null)
+      .map(view);
     const unknown = of('unknown');
     const differences = of('review');
     return {
@@ -232,7 +238,7 @@ export function createReconciliationService({ db, now, appKey, collections, payo
         lines: i.lineCount,
         new_lines: i.newLines,
       })),
-      matched: of('matched'),
+      matched,
       unknown,
       missing: missing.map((c) => ({
         trade_no: c.tradeNo,

@@ -119,6 +119,8 @@ export const BATCH_FIELDS = [
   'bank_code',
   'bank_name',
   'branch',
+  'ifsc',
+  'cpf_cnpj',
   'created_at',
 ] as const;
 export type BatchField = (typeof BATCH_FIELDS)[number];

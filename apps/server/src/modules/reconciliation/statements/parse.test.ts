@@ -39,6 +39,7 @@ describe('CSV statements', () => {
         reference: `Payment ${T1}`,
         amountMinor: 150000n,
         paidAt: new Date('2026-11-27T00:00:00Z'),
+        dateOnly: true,
         payer: 'NGUYEN VAN A',
       },
       {
@@ -47,6 +48,7 @@ describe('CSV statements', () => {
         reference: T2,
         amountMinor: 200000n,
         paidAt: new Date('2026-11-27T09:00:00Z'),
+        dateOnly: false,
         payer: null,
       },
     ]);
@@ -214,6 +216,7 @@ describe('camt.053 statements', () => {
         reference: `${T1} E2EBB1`,
         amountMinor: 12345n,
         paidAt: new Date('2026-11-27T17:03:00Z'),
+        dateOnly: false,
         payer: 'Maria Silva',
       },
     ]);

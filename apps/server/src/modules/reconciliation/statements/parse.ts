@@ -15,7 +15,10 @@ export type StatementLine = {
   txnId: string;
   reference: string;
   amountMinor: bigint;
+  /** When it was booked; for a line that gives a day alone, that day's midnight UTC (see dateOnly). */
   paidAt: Date;
+  /** The line gives the day but no time: the importer takes the start of the statement's day. */
+  dateOnly: boolean;
   payer: string | null;
 };
 
@@ -136,6 +139,7 @@ function readCsv(text: string, currency: Currency, columns: CsvColumns): Stateme
       reference: cell('reference'),
       amountMinor,
       paidAt: dateOf(cell('date'), line),
+      dateOnly: /^\d{4}-\d{2}-\d{2}$/.test(cell('date').trim()),
       payer: cell('payer').trim() || null,
     });
   });
@@ -182,6 +186,7 @@ function readMt940(text: string, currency: Currency): StatementLine[] {
         reference: `${t.details ?? ''} ${t.reference ?? ''}`.trim(),
         amountMinor: t.amount < 0 !== t.isReversal ? -minor : minor,
         paidAt: t.entryDate ?? t.date,
+        dateOnly: true,
         payer: null,
       });
     }
@@ -246,6 +251,7 @@ function readCamt053(text: string, currency: Currency): StatementLine[] {
         reference: `${remittance} ${textOf(at(first, 'Refs', 'EndToEndId'))}`.trim(),
         amountMinor: direction === 'DBIT' ? -minor : minor,
         paidAt: dateOf(booked, line),
+        dateOnly: !booked.includes('T'),
         payer:
           textOf(at(first, 'RltdPties', 'Dbtr', 'Nm')) ||
           textOf(at(first, 'RltdPties', 'Dbtr', 'Pty', 'Nm')) ||
