@@ -1,8 +1,15 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { DEMO_OTHER_MERCHANTS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './modules/demo/index.ts';
+import {
+  DEMO_LIVE_GUIDE,
+  DEMO_OTHER_MERCHANTS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  seedDemo,
+} from './modules/demo/index.ts';
 import { claimDataDir, publishServerUrl, releaseDataDir } from './cli/server-file.ts';
 import { ensureLocalOperatorToken } from './modules/ops/index.ts';
 import { createStorage } from './lib/storage/index.ts';
@@ -44,7 +51,11 @@ const storage = createStorage({
   ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
 });
 const seeded = wantsDemo
-  ? await seedDemo(database.db, { appKey: config.appKey, files: { storage, topUp: config.topUp } })
+  ? await seedDemo(database.db, {
+      appKey: config.appKey,
+      files: { storage, topUp: config.topUp },
+      guide: { dataDir: config.dataDir, port: config.port },
+    })
   : false;
 
 const app = await buildApp({ config, database, storage });
@@ -62,6 +73,8 @@ if (wantsDemo) {
   for (const user of DEMO_USERS) banner.push(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);
   for (const other of DEMO_OTHER_MERCHANTS)
     banner.push(`  ROOT      ${other.email}  /  ${DEMO_PASSWORD}  (${other.no}, ${other.currency})`);
+  const guide = path.join(config.dataDir, DEMO_LIVE_GUIDE);
+  if (existsSync(guide)) banner.push(`Live channels (bank transfer, manual payouts, statements): ${guide}`);
 }
 console.log(banner.join('\n') + '\n');
 

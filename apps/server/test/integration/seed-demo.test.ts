@@ -118,6 +118,7 @@ describe('the demo merchant', () => {
     });
     expect(books.currencies.map((c) => `${c.mode} ${c.currency}`).sort()).toEqual([
       'live CNY',
+      'live VND',
       'test BRL',
       'test CNY',
       'test INR',
@@ -134,13 +135,22 @@ describe('the demo merchant', () => {
       ['root@vnd.demo.paydesk.test', 'VND'],
     ]) {
       const root = await loginAs(ctx.app, email, DEMO_PASSWORD);
-      // The sandbox history is test mode's (DESIGN 12); live mode has no channel yet, so the console
-      // opens in test mode.
-      expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe('test');
-      expect((await root.get('/api/merchant/collections')).json()).toMatchObject({
-        data: [],
-        meta: { mode: 'live', total: 0 },
-      });
+      // The sandbox history is test mode's (DESIGN 12). Live mode has no channel yet, so the console opens
+      // in test mode; except the VND merchant's, which has the live channels of DESIGN 13: the bank
+      // transfer channel's orders (two paid by the bank's notification, three waiting) and payouts waiting
+      // for the operator's batch.
+      const liveDemo = currency === 'VND';
+      expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe(
+        liveDemo ? 'live' : 'test',
+      );
+      const live = (await root.get('/api/merchant/collections')).json();
+      expect(live.meta).toMatchObject({ mode: 'live', total: liveDemo ? 5 : 0 });
+      expect(live.data.map((o: { status: string }) => o.status).sort()).toEqual(
+        liveDemo ? ['paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid'] : [],
+      );
+      expect(
+        (await root.get('/api/merchant/payouts')).json().data.map((p: { status: string }) => p.status),
+      ).toEqual(liveDemo ? ['pending', 'pending', 'pending'] : []);
       const get = (url: string) => root.get(url, { 'x-mode': 'test' });
       const orders = (await get('/api/merchant/collections?per_page=100')).json();
       expect(new Set(orders.data.map((o: { status: string }) => o.status))).toEqual(
@@ -176,7 +186,8 @@ describe('the demo merchant', () => {
       ok: true,
       merchants_checked: 8,
       modes: [
-        { mode: 'live', merchants_checked: 4, entries_checked: 28 },
+        // M100001's operator history; the VND merchant's live deposit and its three payout holds.
+        { mode: 'live', merchants_checked: 4, entries_checked: 32 },
         // Each twin's starting test funds, and the CNY twin's sandbox history.
         { mode: 'test', merchants_checked: 4, entries_checked: 60 },
       ],

@@ -1,2 +1,9 @@
 // The demo merchant and its history, seeded on an empty database (npm start's --demo, development).
-export { DEMO_MERCHANT_NO, DEMO_OTHER_MERCHANTS, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './seed-demo.ts';
+export {
+  DEMO_LIVE_GUIDE,
+  DEMO_MERCHANT_NO,
+  DEMO_OTHER_MERCHANTS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  seedDemo,
+} from './seed-demo.ts';

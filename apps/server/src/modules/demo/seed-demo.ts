@@ -16,6 +16,7 @@ import {
   seedDemoPayouts,
 } from './demo-collections.ts';
 import { seedDemoWithdrawals } from './demo-withdrawals.ts';
+import { type DemoLiveChannel, seedDemoLiveChannels, writeDemoLiveGuide } from './demo-live-channels.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -58,6 +59,13 @@ export const DEMO_OTHER_MERCHANTS: {
 ];
 
 /**
+ * The demo merchant whose live mode has real channels (DESIGN 13: bank transfer with VietQR, manual
+ * payouts, a statement to import). With a live channel the console opens in live mode (DESIGN 12); the
+ * others keep opening in test mode on their sandbox history, as the browser tests walk them.
+ */
+export const LIVE_DEMO_MERCHANT = 'M100004';
+
+/**
  * Seeds the demo merchants, their users, history, channels, access keys and orders into an empty database;
  * does nothing otherwise.
  */
@@ -67,16 +75,20 @@ export async function seedDemo(
     appKey,
     now = new Date(),
     files,
+    guide,
   }: {
     appKey: Buffer;
     now?: Date;
     /** Where the demo top-ups' screenshots go; without it no top-ups are seeded. */
     files?: { storage: FileStorage; topUp: Config['topUp'] };
+    /** Where the live channels' guide and statements go (DATA_DIR/demo), and the server's port for its links. */
+    guide?: { dataDir: string; port: number | string };
   },
 ): Promise<boolean> {
   if (await hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  return db.transaction(async (tx) => {
+  const live: DemoLiveChannel[] = [];
+  const seeded = await db.transaction(async (tx) => {
     const rows = await insertMerchant(tx, {
       no: DEMO_MERCHANT_NO,
       name: 'Demo Store',
@@ -114,10 +126,23 @@ export async function seedDemo(
         roles: ['ROOT'],
       });
       await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
+      if (other.no === LIVE_DEMO_MERCHANT)
+        live.push(
+          await seedDemoLiveChannels(
+            tx,
+            appKey,
+            { id: pair.live.id, no: other.no, currency: other.currency, timeZone: other.timeZone },
+            now,
+          ),
+        );
     }
     return true;
   });
+  if (seeded && guide) writeDemoLiveGuide(guide.dataDir, live, guide.port);
+  return seeded;
 }
+
+export { DEMO_LIVE_GUIDE } from './demo-live-channels.ts';
 
 /**
  * The merchant's sandbox history: its channels, test key, collections and payouts are test mode's (the

@@ -15,7 +15,7 @@ import {
 } from './reconciliation.schemas.ts';
 
 export * from './reconciliation.schemas.ts';
-export type { ReconciliationService } from './reconciliation.service.ts';
+export { type ReconciliationService, seedReceivedPayment } from './reconciliation.service.ts';
 export { parseStatement, StatementError } from './statements/parse.ts';
 
 /** A statement file may be large (a bank's day): its route takes up to this many bytes of JSON. */

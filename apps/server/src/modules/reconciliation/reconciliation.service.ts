@@ -431,3 +431,6 @@ export function createReconciliationService({ db, now, appKey, collections, payo
 
   return { notify, importStatement, show, resolve, close };
 }
+
+/** The demo seed's live history: payments the bank notified, written as they were applied. */
+export const seedReceivedPayment = repo.insertPayment;
