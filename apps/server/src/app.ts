@@ -250,14 +250,6 @@ export async function buildApp({
   const payouts = payoutsModule.payouts;
   registerDashboardModule(app, ctx, { collections, payouts });
   const sandbox = createSandboxService({ db, collections, payouts, now, isEnabled: config.sandboxEnabled });
-  const channelJobs = createChannelJobs({
-    db,
-    jobs,
-    now,
-    settings: { sandboxEnabled: config.sandboxEnabled },
-    collections,
-    payouts,
-  });
   registerSandboxModule(app, { db, collections, payouts, now, isEnabled: config.sandboxEnabled });
   await registerGatewayModule(
     app,
@@ -270,7 +262,18 @@ export async function buildApp({
   );
   const { withdrawals } = registerWithdrawalsModule(app, ctx);
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
-  registerReconciliationModule(app, ctx, { collections, payouts });
+  const reconciliation = registerReconciliationModule(app, ctx, { collections, payouts });
+  const channelJobs = createChannelJobs({
+    db,
+    jobs,
+    now,
+    settings: { sandboxEnabled: config.sandboxEnabled },
+    collections,
+    payouts,
+    appKey: config.appKey,
+    receive: (channel, payment) => reconciliation.receive(channel, payment),
+    warn: (detail, message) => app.log.warn(detail, message),
+  });
   registerCheckoutModule(app, { db, collections, now });
   registerPayoutBatchesModule(app, ctx, { payouts });
   registerTopUpsModule(app, ctx);

@@ -3,7 +3,7 @@
 // provider names out of every other file (eslint.config.js, paydesk/no-provider-name) read.
 // Plain values only: eslint.config.js imports this file.
 
-export const PROVIDERS = ['sandbox', 'bank_transfer', 'manual'] as const;
+export const PROVIDERS = ['sandbox', 'bank_transfer', 'manual', 'razorpay'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** The provider a channel opened without naming one gets: the built-in test channel. */

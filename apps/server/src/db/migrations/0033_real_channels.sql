@@ -95,4 +95,4 @@ CREATE INDEX "reconciliation_resolutions_entry_idx" ON "reconciliation_resolutio
 CREATE INDEX "statement_imports_channel_day_idx" ON "statement_imports" USING btree ("channel_id","business_date");--> statement-breakpoint
 CREATE INDEX "statement_imports_merchant_idx" ON "statement_imports" USING btree ("merchant_id","id");--> statement-breakpoint
 CREATE INDEX "channels_code_idx" ON "channels" USING btree ("code");--> statement-breakpoint
-ALTER TABLE "channels" ADD CONSTRAINT "channels_provider_valid" CHECK ("channels"."provider" in ('sandbox', 'bank_transfer', 'manual'));
+ALTER TABLE "channels" ADD CONSTRAINT "channels_provider_valid" CHECK ("channels"."provider" in ('sandbox', 'bank_transfer', 'manual', 'razorpay'));

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobInsert, JobQueue, QueueName } from '../../db/jobs.ts';
-import type { ChannelPorts, FollowUp } from './adapters/adapter.ts';
+import { decrypt } from '../../lib/crypto.ts';
+import type { ChannelPorts, ChannelSecrets, FollowUp } from './adapters/adapter.ts';
 import { allAdapters } from './adapters/registry.ts';
 import { channelsRepository } from './channels.repository.ts';
 
@@ -24,9 +25,11 @@ export async function followUpInsert(
   return followUp ? jobs.insertOf(followUp.queue, followUp.data, optionsOf(followUp)) : undefined;
 }
 
-type Deps = Omit<ChannelPorts, 'findChannel' | 'send' | 'random'> & {
+type Deps = Omit<ChannelPorts, 'findChannel' | 'send' | 'random' | 'secretsOf'> & {
   db: Db;
   jobs: JobQueue;
+  /** APP_KEY: channels' secrets are kept encrypted under it. */
+  appKey: Buffer;
   random?: () => number;
 };
 
@@ -36,11 +39,14 @@ export function createChannelJobs({
   db,
   jobs,
   random = () => randomInt(0, 1_000_000) / 1_000_000,
+  appKey,
   ...rest
 }: Deps) {
   const ports: ChannelPorts = {
     ...rest,
     random,
+    secretsOf: (channel) =>
+      channel.secrets ? (JSON.parse(decrypt(appKey, channel.secrets)) as ChannelSecrets) : {},
     findChannel: (id) => channelsRepository.findById(db, id),
     send: (followUp) => db.transaction((tx) => sendFollowUp(jobs, tx, followUp)),
   };

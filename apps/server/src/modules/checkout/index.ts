@@ -32,7 +32,22 @@ export function registerCheckoutModule(app: FastifyInstance, { db, collections, 
       const order = /^C\d{8,40}$/.test(tradeNo) ? await collections.findAny(tradeNo) : undefined;
       const channel = order ? await findChannelById(db, order.channelId) : undefined;
       const adapter = channel ? adapterFor(channel.provider) : undefined;
-      if (!order || !channel || !adapter?.payInstructions) throw notFound('The order was not found.');
+      if (!order || !channel || !adapter) throw notFound('The order was not found.');
+      // A provider's own page (a payment link) once it is made: the payer goes on there.
+      if (order.payUrl && /^https?:\/\//.test(order.payUrl) && order.status === 'to_be_paid')
+        return reply.header('cache-control', 'no-store').redirect(order.payUrl, 302);
+      if (!adapter.payInstructions) {
+        // Being made by the provider's job: the page looks again in two seconds.
+        if (order.payUrl?.startsWith('/pay/') && order.status === 'to_be_paid')
+          return reply
+            .header('cache-control', 'no-store')
+            .header('content-security-policy', "default-src 'none'")
+            .type('text/html; charset=utf-8')
+            .send(
+              '<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>…</title></head><body><p>One moment: your payment page is being prepared.</p></body></html>',
+            );
+        throw notFound('The order was not found.');
+      }
       const merchant = await collections.merchantOf(order.merchantId);
       if (!merchant) throw notFound('The order was not found.');
       const currency = order.currency as Currency;

@@ -218,6 +218,14 @@ export const collectionsRepository = {
     return row;
   },
 
+  /** An unpaid order's provider reference and provider page (a payment link made after the order). */
+  setProviderLink: async (db: DbOrTx, tradeNo: string, channelRef: string, payUrl: string) => {
+    await db
+      .update(collections)
+      .set({ channelRef, payUrl })
+      .where(and(eq(collections.tradeNo, tradeNo), eq(collections.status, 'to_be_paid')));
+  },
+
   /** A state change from to_be_paid only: a second, racing one finds nothing and changes nothing. */
   finish: async (
     tx: Tx,

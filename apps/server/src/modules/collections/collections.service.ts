@@ -424,6 +424,9 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
 
   /** Any merchant's order by its number (a channel's checkout page and its adapter's jobs). */
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
+  /** A provider's own pay page for an unpaid order (its payment link): the order's pay_url leads there. */
+  const setProviderLink = (tradeNo: string, providerRef: string, payUrl: string) =>
+    repo.setProviderLink(db, tradeNo, providerRef, payUrl);
   /** findAny in the caller's transaction. */
   const findAnyIn = (tx: Tx, tradeNo: string) => repo.findAnyByTradeNo(tx, tradeNo);
   /** The number and name of the merchant an order is paid to, as the sandbox's checkout page shows them. */
@@ -444,6 +447,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     consoleView: collectionView,
     findAny,
     findAnyIn,
+    setProviderLink,
     merchantOf,
   };
 }

@@ -4,7 +4,7 @@ import { dayRange } from '@paydesk/shared/time-zone.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { decrypt, sha256Hex } from '../../lib/crypto.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { adapterFor, type ChannelRow, type ChannelSecrets } from '../channels/index.ts';
+import { adapterFor, type ChannelRow, type ChannelSecrets, type ReceivedPayment } from '../channels/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -23,8 +23,8 @@ type Deps = {
   db: Db;
   now: () => Date;
   appKey: Buffer;
-  collections: Pick<CollectionsService, 'finishIn' | 'findAnyIn' | 'finish'>;
-  payouts: Pick<PayoutsService, 'transition'>;
+  collections: Pick<CollectionsService, 'finishIn' | 'findAnyIn' | 'finish' | 'findAny'>;
+  payouts: Pick<PayoutsService, 'transition' | 'findAny'>;
   ledger: Pick<Ledger, 'post'>;
 };
 
@@ -61,6 +61,7 @@ export function createReconciliationService({ db, now, appKey, collections, payo
         reason = parsed.reason;
         continue;
       }
+      if (parsed.invalid) throw new ValidationError({ body: [parsed.invalid] });
       const zone = await zoneOf(channel.merchantId);
       const counts = tally();
       const at = now();
@@ -76,22 +77,33 @@ export function createReconciliationService({ db, now, appKey, collections, payo
     throw new AppError(401, reason, { code: ERROR_CODES.signatureInvalid });
   }
 
-  /** An order's end a provider reported (a payment link paid, a payout processed); a repeat is a no-op. */
+  /**
+   * An order's end a provider reported (a payout processed); a repeat is a no-op. One provider account
+   * notifies one address for all its channels, so the order may be of another channel: it must be the same
+   * merchant's, on a channel of the same provider, or the report is ignored.
+   */
   async function applyReport(
     channel: ChannelRow,
     report: { tradeNo: string; providerRef: string | null; outcome: string; reason?: string | null },
   ) {
+    if (report.outcome !== 'succeeded' && report.outcome !== 'failed') return;
     const ref = report.providerRef ?? undefined;
+    const isPayout = report.tradeNo.startsWith('P');
+    const order = isPayout
+      ? await payouts.findAny(report.tradeNo)
+      : await collections.findAny(report.tradeNo);
+    if (!order || order.merchantId !== channel.merchantId) return;
+    const own = await repo.channel(db, order.channelId);
+    if (!own || own.provider !== channel.provider) return;
     try {
-      if (channel.kind === 'collection' && (report.outcome === 'succeeded' || report.outcome === 'failed'))
-        await collections.finish(report.tradeNo, report.outcome === 'succeeded' ? 'paid' : 'failed', ref);
-      if (channel.kind === 'payout' && (report.outcome === 'succeeded' || report.outcome === 'failed'))
+      if (isPayout)
         await payouts.transition(
           report.tradeNo,
           report.outcome === 'succeeded' ? 'success' : 'failed',
           report.reason ?? null,
           ref,
         );
+      else await collections.finish(report.tradeNo, report.outcome === 'succeeded' ? 'paid' : 'failed', ref);
     } catch (error) {
       if (error instanceof AppError && (error.status === 409 || error.status === 404)) return;
       throw error;
@@ -429,7 +441,16 @@ export function createReconciliationService({ db, now, appKey, collections, payo
     );
   }
 
-  return { notify, importStatement, show, resolve, close };
+  /** A payment a provider's job found (a status query): applied once, as a notification would. */
+  async function receive(channel: ChannelRow, payment: ReceivedPayment) {
+    const zone = await zoneOf(channel.merchantId);
+    const at = now();
+    return transactionWithRetry(db, (tx) =>
+      receivePayment(tx, collections, channel, zone, payment, { kind: 'notification', at }),
+    );
+  }
+
+  return { notify, importStatement, show, resolve, close, receive };
 }
 
 /** The demo seed's live history: payments the bank notified, written as they were applied. */

@@ -79,7 +79,13 @@ export type ReceivedPayment = {
 
 export type ParsedNotification =
   | { verified: false; reason: string }
-  | { verified: true; reports: OrderReport[]; payments?: ReceivedPayment[] };
+  | {
+      verified: true;
+      reports: OrderReport[];
+      payments?: ReceivedPayment[];
+      /** Signed, but not a body we can read: answered 422 with this, nothing applied. */
+      invalid?: string;
+    };
 
 /** A channel's secrets, decrypted for the one call that needs them (never logged, never answered). */
 export type ChannelSecrets = Record<string, string>;
@@ -140,16 +146,39 @@ export type ChannelPorts = {
   settings: AdapterSettings;
   findChannel: (id: number) => Promise<ChannelRow | undefined>;
   collections: {
-    findAny: (
-      tradeNo: string,
-    ) => Promise<{ status: string; channelId: number; channelRef: string | null } | undefined>;
+    findAny: (tradeNo: string) => Promise<
+      | {
+          tradeNo: string;
+          status: string;
+          channelId: number;
+          channelRef: string | null;
+          amountMinor: bigint;
+          currency: string;
+          expiresAt: Date;
+          outTradeNo: string;
+          payerName: string | null;
+        }
+      | undefined
+    >;
     finish: (tradeNo: string, status: 'paid' | 'failed', channelRef?: string) => Promise<unknown>;
+    /** The provider's own page for an unpaid order (a payment link) and its number for it. */
+    setProviderLink: (tradeNo: string, providerRef: string, payUrl: string) => Promise<unknown>;
   };
   payouts: {
-    findAny: (
-      tradeNo: string,
-    ) => Promise<
-      { status: string; channelId: number; channelRef: string | null; accountNo: string } | undefined
+    findAny: (tradeNo: string) => Promise<
+      | {
+          tradeNo: string;
+          status: string;
+          channelId: number;
+          channelRef: string | null;
+          accountNo: string;
+          amountMinor: bigint;
+          currency: string;
+          payeeName: string;
+          ifsc: string | null;
+          accountType: string;
+        }
+      | undefined
     >;
     transition: (
       tradeNo: string,
@@ -158,6 +187,12 @@ export type ChannelPorts = {
       channelRef?: string,
     ) => Promise<unknown>;
   };
+  /** Money a provider says reached the platform for an order (applied once by its id, DESIGN 13). */
+  receive: (channel: ChannelRow, payment: ReceivedPayment) => Promise<unknown>;
+  /** The channel's secrets, decrypted for the call that needs them. */
+  secretsOf: (channel: ChannelRow) => ChannelSecrets;
+  /** Logs what a provider answered that we could not read (the order stays as it was). */
+  warn: (detail: Record<string, unknown>, message: string) => void;
   /** Sends a follow-up job in a transaction of its own. */
   send: (followUp: FollowUp) => Promise<void>;
 };

@@ -3,6 +3,7 @@ import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { AdapterSettings, ChannelAdapter } from './adapter.ts';
 import { bankTransferAdapter } from './bank_transfer/index.ts';
 import { manualAdapter } from './manual/index.ts';
+import { razorpayAdapter } from './razorpay/index.ts';
 import { sandboxAdapter } from './sandbox/index.ts';
 
 // The registry (DESIGN 13): the one place that maps a provider's name to its adapter. A new provider is
@@ -12,6 +13,7 @@ const ADAPTERS: Record<Provider, ChannelAdapter> = {
   sandbox: sandboxAdapter,
   bank_transfer: bankTransferAdapter,
   manual: manualAdapter,
+  razorpay: razorpayAdapter,
 };
 
 export { PROVIDERS, type Provider };
