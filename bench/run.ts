@@ -45,6 +45,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAl
       "console build: the login route's JavaScript + CSS (target < 170 KB gzip), each page's own chunks beyond the shared layout (target < 80 KB gzip)",
     run: async () => (await import('./console.ts')).runConsole(),
   },
+  statement: {
+    about:
+      'statement import: N CSV lines (--rows N, default 20,000) matched against N open collections through statement:import vs COPY FROM of the same file (target >= 0.2), peak memory < 200 MB',
+    run: async () => (await import('./statement.ts')).runStatement(),
+  },
   payouts: {
     about:
       'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, in slices interleaved with pgbench -N (target >= 0.25 both); CPU per payout; ledger:verify after each run',

@@ -311,9 +311,10 @@ export function writeDemoLiveGuide(
     guide,
     `# The demo's live channels
 
-Each demo merchant's live mode has a bank transfer channel (\`bank\`) and a manual payout channel
-(\`bank-payout\`). Switch the console to live mode to see their orders. See the README, "Connect a real
-channel", for what each step does.
+This merchant's live mode has a bank transfer channel (\`bank\`) and a manual payout channel
+(\`bank-payout\`): log in as its ROOT (the console opens in live mode) to see their orders. The commands
+below use the default DATA_DIR; give yours as npm start did. See the README, "Connect a real channel", for
+what each step does.
 
 ${sections.join('\n')}`,
   );
