@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { callbackEvents, collections, operatorActions, receivedPayments } from '../../src/db/schema/index.ts';
 import { signNotification } from '../../src/modules/channels/adapters/bank_transfer/index.ts';
-import { ensureLocalOperatorToken, OPERATOR_HEADER } from '../../src/modules/ops/index.ts';
+import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import { opsPost } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // A live bank transfer channel as a payer and a bank see it (DESIGN 13): the pay page's account, amount,
@@ -27,17 +28,7 @@ const ACCOUNT = {
   bank_bin: '970436',
 };
 
-const opsCall = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    headers: {
-      authorization: `Bearer ${token}`,
-      [OPERATOR_HEADER]: 'Olga Ops',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { payload: JSON.stringify(body) } : {}),
-  });
+const opsCall = (_method: 'POST', url: string, body: unknown) => opsPost(ctx.app, token, url, body);
 
 const notify = (body: unknown, signWith = secret, code = 'vn-bank') => {
   const raw = JSON.stringify(body);

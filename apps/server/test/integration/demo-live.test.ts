@@ -1,12 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOps } from '../../src/cli/ops-commands.ts';
-import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import { signNotification } from '../../src/modules/channels/adapters/bank_transfer/index.ts';
 import { DEMO_LIVE_GUIDE, seedDemo } from '../../src/modules/demo/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
+import { opsRunner } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // The demo's live channels as a new user tries them (DESIGN 13, issue 36's "done when"), by the guide the
@@ -17,16 +16,11 @@ let ctx: TestContext;
 let token: string;
 let guide: string;
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    connect: async (): Promise<OpsTransport> => injectTransport(ctx.app, token),
-    defaultOperator: 'New Operator',
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(
+  () => ctx.app,
+  () => token,
+  'New Operator',
+);
 
 beforeAll(async () => {
   ctx = await createTestApp();

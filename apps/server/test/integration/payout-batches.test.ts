@@ -3,8 +3,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOps } from '../../src/cli/ops-commands.ts';
-import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import type { Db } from '../../src/db/client.ts';
 import { payouts } from '../../src/db/schema/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
@@ -17,6 +15,7 @@ import {
   type GatewayMerchant,
 } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
+import { opsRunner } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Payouts the platform's staff pay through their own bank (DESIGN 13, the manual provider): they wait in
@@ -30,16 +29,11 @@ let token: string;
 let m: GatewayMerchant;
 const tradeNos: string[] = [];
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    connect: async (): Promise<OpsTransport> => injectTransport(ctx.app, token),
-    defaultOperator: 'Paula Payouts',
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(
+  () => ctx.app,
+  () => token,
+  'Paula Payouts',
+);
 
 const channel = () => ['--merchant', m.merchant.no, '--channel', 'cn-manual'];
 const file = (name: string) => path.join(ctx.config.dataDir, name);

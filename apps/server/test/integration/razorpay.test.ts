@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { collections, payouts, receivedPayments } from '../../src/db/schema/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
-import { ensureLocalOperatorToken, OPERATOR_HEADER } from '../../src/modules/ops/index.ts';
+import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { DEMO_PAYEES } from '../../src/modules/payouts/index.ts';
 import {
   createGatewayMerchant,
@@ -13,6 +13,7 @@ import {
 } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
 import { type RazorpayStandIn, startRazorpayStandIn } from '../helpers/razorpay-stand-in.ts';
+import { opsPost } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // The razorpay adapter against a local stand-in of Razorpay's API (test/helpers/razorpay-stand-in.ts
@@ -30,17 +31,7 @@ let clock = new Date(Math.floor(Date.now() / 1000) * 1000);
 const now = () => clock;
 const WEBHOOK_SECRET = 'whsec-standin-0123456789abcdef';
 
-const opsCall = (url: string, body: unknown) =>
-  ctx.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      authorization: `Bearer ${token}`,
-      [OPERATOR_HEADER]: 'Olga Ops',
-      'content-type': 'application/json',
-    },
-    payload: JSON.stringify(body),
-  });
+const opsCall = (url: string, body: unknown) => opsPost(ctx.app, token, url, body);
 
 const run = (queue: 'razorpay.collect' | 'razorpay.payout' | 'razorpay.query', tradeNo: string) =>
   ctx.app.services.channelJobs.run(queue, { trade_no: tradeNo });

@@ -3,8 +3,6 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '@paydesk/shared/time-zone.ts';
-import { runOps } from '../../src/cli/ops-commands.ts';
-import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import type { Db } from '../../src/db/client.ts';
 import { callbackEvents, collections, receivedPayments } from '../../src/db/schema/index.ts';
 import { signNotification } from '../../src/modules/channels/adapters/bank_transfer/index.ts';
@@ -17,6 +15,7 @@ import {
   type GatewayMerchant,
 } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
+import { opsRunner } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // A bank transfer channel's day reconciled from the command line (DESIGN 13): a statement with every kind of
@@ -33,16 +32,11 @@ const clock = new Date(Math.floor(Date.now() / 1000) * 1000);
 const now = () => clock;
 let day: string;
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    connect: async (): Promise<OpsTransport> => injectTransport(ctx.app, token),
-    defaultOperator: 'Rita Recon',
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const ops = opsRunner(
+  () => ctx.app,
+  () => token,
+  'Rita Recon',
+);
 
 const channelDay = () => ['--merchant', m.merchant.no, '--channel', 'vn-bank', '--date', day];
 

@@ -14,6 +14,7 @@ export {
   claimOperatorAction,
   findMerchantByNo,
   hasMerchants,
+  merchantIdByNo,
   insertMerchant,
 } from './ops.service.ts';
 /** The operator API's request and response shapes, shared with the ops command line. */
@@ -61,4 +62,4 @@ export function registerOpsModule(
 }
 export { createOperatorGuard, operatorOf, type Operator, type OperatorGuard } from './operator-auth.ts';
 export type { ActionContext, ActionResult } from './ops.service.ts';
-export { operatorContextOf, runOperatorAction } from './operator-action.ts';
+export { answerAction, operatorContextOf, runOperatorAction } from './operator-action.ts';

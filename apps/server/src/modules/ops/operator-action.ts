@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '@paydesk/shared';
 import type { Db, Tx } from '../../db/client.ts';
 import { ValidationError } from '../../lib/errors.ts';
@@ -18,6 +18,12 @@ export function operatorContextOf(request: FastifyRequest, reason: string): Acti
   const parsed = IdempotencyKeyHeaderSchema.safeParse(header);
   if (!parsed.success) throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
   return { operator: operatorOf(request), reason, idempotencyKey: parsed.data };
+}
+
+/** 201 for a change made now; 200 with Idempotent-Replayed for a repeat of one made before. */
+export function answerAction<T>(reply: FastifyReply, result: ActionResult<T>) {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
 }
 
 const canonicalJson = (value: unknown): string =>

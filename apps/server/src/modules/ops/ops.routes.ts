@@ -29,6 +29,7 @@ import {
   RejectWithdrawalBodySchema,
   WithdrawalDecisionBodySchema,
 } from './ops.schemas.ts';
+import { answerAction } from './operator-action.ts';
 import type { ActionContext, ActionResult, DemoSigning, OpsService } from './ops.service.ts';
 
 type Deps = {
@@ -47,11 +48,7 @@ function contextOf(request: FastifyRequest, reason: string): ActionContext {
   return { operator: operatorOf(request), reason, idempotencyKey: parsed.data };
 }
 
-/** 201 for a change made now; 200 with Idempotent-Replayed for a repeat of one made before. */
-function answer<T>(reply: FastifyReply, result: ActionResult<T>) {
-  if (result.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
-}
+const answer = answerAction;
 
 // Each route names the scope its token needs (DESIGN 9): read lists and shows, review decides on top-ups
 // and withdrawals, funds moves money, admin manages merchants, users, channels and tokens.

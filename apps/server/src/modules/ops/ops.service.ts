@@ -628,6 +628,13 @@ export function createOpsService({
 /** A merchant by its number (the top-ups' operator review filters by it). */
 export const findMerchantByNo = repo.findMerchantByNo;
 
+/** The id of a merchant's row of this mode, for an operator route that names it (404 when there is none). */
+export async function merchantIdByNo(db: Db, no: string, mode: Mode): Promise<number> {
+  const merchant = await repo.findMerchantByNo(db, no, mode);
+  if (!merchant) throw notFound(`No ${mode} merchant ${no}.`);
+  return merchant.id;
+}
+
 /** The demo seed: whether any merchant exists yet, its merchants, and its operator actions' records. */
 export const hasMerchants = repo.hasMerchants;
 export const insertMerchant = repo.insertMerchant;

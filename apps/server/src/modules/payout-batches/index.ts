@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../lib/errors.ts';
-import { createOperatorGuard, findMerchantByNo, operatorContextOf } from '../ops/index.ts';
+import { createOperatorGuard, merchantIdByNo, operatorContextOf } from '../ops/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import { createPayoutBatchesService } from './payout-batches.service.ts';
 import {
@@ -29,11 +28,7 @@ export function registerPayoutBatchesModule(
   const service = createPayoutBatchesService({ db, now, payouts });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const operator = createOperatorGuard({ db, now });
-  const merchantId = async (no: string, mode: 'live' | 'test') => {
-    const merchant = await findMerchantByNo(db, no, mode);
-    if (!merchant) throw notFound(`No ${mode} merchant ${no}.`);
-    return merchant.id;
-  };
+  const merchantId = (no: string, mode: 'live' | 'test') => merchantIdByNo(db, no, mode);
   const created = (reply: FastifyReply, data: unknown) => reply.status(201).send({ data });
 
   r.post(

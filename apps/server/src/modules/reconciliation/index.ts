@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../lib/errors.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { createOperatorGuard, findMerchantByNo, operatorContextOf } from '../ops/index.ts';
+import { answerAction, createOperatorGuard, merchantIdByNo, operatorContextOf } from '../ops/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import { createReconciliationService, type ReconciliationService } from './reconciliation.service.ts';
 import {
@@ -61,11 +60,7 @@ export function registerReconciliationModule(
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const operator = createOperatorGuard({ db, now });
-  const merchantId = async (no: string, mode: 'live' | 'test') => {
-    const merchant = await findMerchantByNo(db, no, mode);
-    if (!merchant) throw notFound(`No ${mode} merchant ${no}.`);
-    return merchant.id;
-  };
+  const merchantId = (no: string, mode: 'live' | 'test') => merchantIdByNo(db, no, mode);
 
   r.post(
     '/ops/v1/statements/import',
@@ -83,8 +78,7 @@ export function registerReconciliationModule(
         },
         operatorContextOf(request, body.reason),
       );
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
+      return answerAction(reply, result);
     },
   );
 
@@ -114,8 +108,7 @@ export function registerReconciliationModule(
         },
         operatorContextOf(request, b.reason),
       );
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
+      return answerAction(reply, result);
     },
   );
 
@@ -130,8 +123,7 @@ export function registerReconciliationModule(
         b.date,
         operatorContextOf(request, b.reason),
       );
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(result.replayed ? 200 : 201).send({ data: result.data });
+      return answerAction(reply, result);
     },
   );
 

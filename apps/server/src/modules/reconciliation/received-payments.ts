@@ -1,4 +1,3 @@
-import type { Currency } from '@paydesk/shared';
 import type { PaymentProblem } from '@paydesk/shared/channels/reconciliation.schemas.ts';
 import { tradeNoInReference } from '@paydesk/shared/channels/reconciliation.schemas.ts';
 import { localDate } from '@paydesk/shared/time-zone.ts';
@@ -76,5 +75,3 @@ export async function receivePayment(
   await repo.setOutcome(tx, saved.id, { status: 'matched', problem: null, collectionId: order.id });
   return 'matched';
 }
-
-export const currencyOfChannel = (channel: ChannelRow) => channel.currency as Currency;

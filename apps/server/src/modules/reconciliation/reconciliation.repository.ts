@@ -188,18 +188,4 @@ export const reconciliationRepository = {
     const [row] = await db.select().from(collections).where(eq(collections.id, id));
     return row;
   },
-
-  unresolvedCount: async (db: DbOrTx, channelId: number, businessDate: string) => {
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(receivedPayments)
-      .where(
-        and(
-          eq(receivedPayments.channelId, channelId),
-          eq(receivedPayments.businessDate, businessDate),
-          sql`${receivedPayments.status} in ('unknown', 'review')`,
-        ),
-      );
-    return row?.n ?? 0;
-  },
 };

@@ -6,14 +6,8 @@ import { AmountError, type Currency, fromMinor, toMinor } from '@paydesk/shared'
 import { banksOf, isIfscFormat } from '@paydesk/shared/payouts/bank-rules.ts';
 import { safeEqual } from '../../../../lib/crypto.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import type {
-  ChannelAdapter,
-  OrderReport,
-  ParsedNotification,
-  PayInstructions,
-  ReceivedPayment,
-} from '../adapter.ts';
-import { COLLECTION_OUTCOMES } from '../outcomes.ts';
+import type { ChannelAdapter, ParsedNotification, PayInstructions, ReceivedPayment } from '../adapter.ts';
+import { ourCollectionReport } from '../outcomes.ts';
 
 // The bank transfer provider (DESIGN 13): the payer pays the platform's receiving account from their own
 // bank, writing the order's trade_no as the reference. Our pay page (modules/checkout) shows the account,
@@ -221,12 +215,7 @@ export const bankTransferAdapter: ChannelAdapter = {
     return { reference: order.tradeNo, fields, ...(qr ? { qr } : {}) };
   },
   // The bank has no API to ask: our order (paid by a notification or a statement) is what it knows.
-  async queryCollection(_channel, tradeNo, ports): Promise<OrderReport | undefined> {
-    const order = await ports.collections.findAny(tradeNo);
-    if (!order) return undefined;
-    const outcome = COLLECTION_OUTCOMES[order.status as keyof typeof COLLECTION_OUTCOMES];
-    return { tradeNo, providerRef: order.channelRef, outcome };
-  },
+  queryCollection: (_channel, tradeNo, ports) => ourCollectionReport(tradeNo, ports),
   submitPayout: () => {
     throw new Error('A bank transfer channel takes collections only.');
   },

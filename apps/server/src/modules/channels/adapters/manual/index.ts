@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CURRENCIES, type Currency } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import { BATCH_FIELDS, type BatchLayout, type ChannelAdapter, type OrderReport } from '../adapter.ts';
-import { PAYOUT_OUTCOMES } from '../outcomes.ts';
+import { BATCH_FIELDS, type BatchLayout, type ChannelAdapter } from '../adapter.ts';
+import { ourPayoutReport } from '../outcomes.ts';
 
 // The manual provider (DESIGN 13): payouts the platform's staff pay through their bank's own means. A
 // payout waits in the operator's queue (pending); payout:batch-export writes the bank's file in the
@@ -100,12 +100,7 @@ export const manualAdapter: ChannelAdapter = {
   // It waits in the operator's queue: no job, nothing sent.
   submitPayout: () => ({}),
   // Staff pay it; our order is what it knows.
-  async queryPayout(_channel, tradeNo, ports): Promise<OrderReport | undefined> {
-    const row = await ports.payouts.findAny(tradeNo);
-    if (!row) return undefined;
-    const outcome = PAYOUT_OUTCOMES[row.status as keyof typeof PAYOUT_OUTCOMES];
-    return { tradeNo, providerRef: row.channelRef, outcome };
-  },
+  queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
   refundCollection: async () => ({ supported: false }),
   parseNotification: () => ({ verified: false, reason: 'A manual channel sends no notifications.' }),
   // Until an operator exports it, nobody has it; after, the bank may have it: never sent elsewhere.

@@ -11,7 +11,7 @@ import type {
   ProviderFailure,
   ReceivedPayment,
 } from '../adapter.ts';
-import { COLLECTION_OUTCOMES, PAYOUT_OUTCOMES } from '../outcomes.ts';
+import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // Razorpay (DESIGN 13; INR, live and test): collections by Payment Links, payouts by RazorpayX's
 // composite Payout API with its X-Payout-Idempotency header, notifications verified with
@@ -157,6 +157,13 @@ const job = (queue: string, tradeNo: string, startAfter?: Date): FollowUp => ({
   ...(startAfter ? { startAfter } : {}),
 });
 
+/** An answer of a shape Razorpay does not document: logged, and the order is left as it was. */
+const unreadable = (ports: ChannelPorts, tradeNo: string, body: unknown, what: string) =>
+  ports.warn(
+    { trade_no: tradeNo, answer: body },
+    `Razorpay answered ${what} we cannot read; the order is left as it was.`,
+  );
+
 /** A job whose step could not be done for now: pg-boss runs it again (every step is idempotent). */
 class TryAgain extends Error {}
 
@@ -175,10 +182,7 @@ async function collect(tradeNo: string, ports: ChannelPorts, secrets: (c: Channe
   if (!found.ok) throw new TryAgain(`Razorpay did not answer about the payment link of ${tradeNo}.`);
   const list = PaymentLinkListSchema.safeParse(found.body);
   if (!list.success) {
-    ports.warn(
-      { trade_no: tradeNo, answer: found.body },
-      'Razorpay answered a list we cannot read; the order is left as it was.',
-    );
+    unreadable(ports, tradeNo, found.body, 'a list');
     return;
   }
   const existing = list.data.payment_links[0];
@@ -215,10 +219,7 @@ async function collect(tradeNo: string, ports: ChannelPorts, secrets: (c: Channe
   }
   const link = PaymentLinkSchema.safeParse(answer.body);
   if (!link.success) {
-    ports.warn(
-      { trade_no: tradeNo, answer: answer.body },
-      'Razorpay answered a payment link we cannot read; the order is left as it was.',
-    );
+    unreadable(ports, tradeNo, answer.body, 'a payment link');
     return;
   }
   await ports.collections.setProviderLink(tradeNo, link.data.id, link.data.short_url);
@@ -270,10 +271,7 @@ async function submit(tradeNo: string, ports: ChannelPorts, secrets: (c: Channel
   }
   const payout = PayoutSchema.safeParse(answer.body);
   if (!payout.success) {
-    ports.warn(
-      { trade_no: tradeNo, answer: answer.body },
-      'Razorpay answered a payout we cannot read; the payout is left as it was.',
-    );
+    unreadable(ports, tradeNo, answer.body, 'a payout');
     return;
   }
   await unlessMoved(() => ports.payouts.transition(tradeNo, 'processing', null, payout.data.id));
@@ -311,10 +309,7 @@ async function query(tradeNo: string, ports: ChannelPorts, secrets: (c: ChannelR
     if (!answer.ok) throw new TryAgain(`Razorpay did not answer about the payout ${tradeNo}.`);
     const payout = PayoutSchema.safeParse(answer.body);
     if (!payout.success) {
-      ports.warn(
-        { trade_no: tradeNo, answer: answer.body },
-        'Razorpay answered a payout we cannot read; the payout is left as it was.',
-      );
+      unreadable(ports, tradeNo, answer.body, 'a payout');
       return;
     }
     await endPayout(tradeNo, payout.data, ports);
@@ -333,10 +328,7 @@ async function query(tradeNo: string, ports: ChannelPorts, secrets: (c: ChannelR
   if (!answer.ok) throw new TryAgain(`Razorpay did not answer about the payment link of ${tradeNo}.`);
   const link = PaymentLinkSchema.safeParse(answer.body);
   if (!link.success) {
-    ports.warn(
-      { trade_no: tradeNo, answer: answer.body },
-      'Razorpay answered a payment link we cannot read; the order is left as it was.',
-    );
+    unreadable(ports, tradeNo, answer.body, 'a payment link');
     return;
   }
   const captured = (link.data.payments ?? []).filter((p) => p.status === 'captured');
@@ -470,25 +462,10 @@ export const razorpayAdapter: ChannelAdapter = {
     payUrl: `/pay/${encodeURIComponent(order.tradeNo)}`,
     followUp: job(QUEUE.collect, order.tradeNo),
   }),
-  async queryCollection(_channel, tradeNo, ports) {
-    const order = await ports.collections.findAny(tradeNo);
-    if (!order) return undefined;
-    return {
-      tradeNo,
-      providerRef: order.channelRef,
-      outcome: COLLECTION_OUTCOMES[order.status as keyof typeof COLLECTION_OUTCOMES],
-    };
-  },
+  // Razorpay is asked by the query job, which reports through the ports; between runs our order is what we know.
+  queryCollection: (_channel, tradeNo, ports) => ourCollectionReport(tradeNo, ports),
   submitPayout: (_channel, order) => ({ followUp: job(QUEUE.payout, order.tradeNo) }),
-  async queryPayout(_channel, tradeNo, ports) {
-    const row = await ports.payouts.findAny(tradeNo);
-    if (!row) return undefined;
-    return {
-      tradeNo,
-      providerRef: row.channelRef,
-      outcome: PAYOUT_OUTCOMES[row.status as keyof typeof PAYOUT_OUTCOMES],
-    };
-  },
+  queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
   // Refunds through Razorpay's refund API come with the refunds issue (DESIGN 14).
   refundCollection: async () => ({ supported: false }),
   parseNotification: (channel, { headers, rawBody }, secrets) =>

@@ -4,8 +4,8 @@ import { CURRENCIES, type Currency } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import type { ChannelAdapter, ChannelPorts, FollowUp, OrderReport } from '../adapter.ts';
-import { COLLECTION_OUTCOMES, PAYOUT_OUTCOMES } from '../outcomes.ts';
+import type { ChannelAdapter, ChannelPorts, FollowUp } from '../adapter.ts';
+import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // The sandbox provider (DESIGN 6): the reference adapter, so every order's whole life runs on one machine.
 // A collection is paid on the hosted test checkout (/sandbox/pay/{trade_no}, modules/sandbox) or, in
@@ -105,19 +105,9 @@ export const sandboxAdapter: ChannelAdapter = {
       : {}),
   }),
   // The sandbox keeps no state of its own: our order is what it knows.
-  async queryCollection(_channel, tradeNo, ports): Promise<OrderReport | undefined> {
-    const order = await ports.collections.findAny(tradeNo);
-    if (!order) return undefined;
-    const outcome = COLLECTION_OUTCOMES[order.status as keyof typeof COLLECTION_OUTCOMES];
-    return { tradeNo, providerRef: order.channelRef, outcome };
-  },
+  queryCollection: (_channel, tradeNo, ports) => ourCollectionReport(tradeNo, ports),
   submitPayout: (_channel, order) => ({ followUp: job(order.tradeNo) }),
-  async queryPayout(_channel, tradeNo, ports): Promise<OrderReport | undefined> {
-    const row = await ports.payouts.findAny(tradeNo);
-    if (!row) return undefined;
-    const outcome = PAYOUT_OUTCOMES[row.status as keyof typeof PAYOUT_OUTCOMES];
-    return { tradeNo, providerRef: row.channelRef, outcome };
-  },
+  queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
   refundCollection: async () => ({ supported: false }),
   // Its one notification is its own checkout page's form (result=paid|failed), served by this server.
   parseNotification(_channel, { tradeNo, rawBody }) {
