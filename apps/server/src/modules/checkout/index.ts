@@ -70,6 +70,7 @@ export function registerCheckoutModule(app: FastifyInstance, { db, collections, 
         now: now().toISOString(),
         returnUrl: order.returnUrl,
         transfer: {
+          testMode: merchant.mode === 'test',
           reference: instructions.reference,
           fields: instructions.fields,
           ...(instructions.qr

@@ -403,3 +403,30 @@ describe('pickLanguage', () => {
     },
   );
 });
+
+describe('a bank transfer (a real channel, DESIGN 13)', () => {
+  const transfer = {
+    reference: 'C20250501083000123456789',
+    fields: [
+      { name: 'bank' as const, value: 'Vietcombank' },
+      { name: 'account_no' as const, value: '0071000888999' },
+    ],
+  };
+
+  it.each(PAY_PAGE_LANGUAGES)(
+    'shows the account and reference, no buttons; a test order says so (%s)',
+    (lang) => {
+      const t = PAY_PAGE_TEXTS[lang];
+      const live = visibleText(render({ lang, transfer }));
+      expect(live).toContain(`${t.field_bank} Vietcombank`);
+      expect(live).toContain(`${t.reference} ${transfer.reference}`);
+      expect(live).toContain(t.transferNote);
+      expect(render({ lang, transfer })).not.toContain('<button');
+      expect(live).not.toContain(t.sandboxBanner);
+      expect(live).not.toContain(t.testTransferBanner);
+      expect(visibleText(render({ lang, transfer: { ...transfer, testMode: true } }))).toContain(
+        t.testTransferBanner,
+      );
+    },
+  );
+});

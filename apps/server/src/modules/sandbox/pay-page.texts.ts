@@ -43,6 +43,7 @@ const en = {
   field_ifsc: 'IFSC',
   field_pix_key: 'Pix key',
   field_upi_id: 'UPI ID',
+  testTransferBanner: 'Test mode — no real money: this order is paid only by a test notification',
 };
 
 export type PayPageTexts = { [Key in keyof typeof en]: string };
@@ -84,6 +85,7 @@ const zhCn: PayPageTexts = {
   field_ifsc: 'IFSC 代码',
   field_pix_key: 'Pix 密钥',
   field_upi_id: 'UPI 账户',
+  testTransferBanner: '测试模式 — 不涉及真实资金：该订单仅能由测试通知完成支付',
 };
 
 const vi: PayPageTexts = {
@@ -125,6 +127,8 @@ const vi: PayPageTexts = {
   field_ifsc: 'IFSC',
   field_pix_key: 'Khóa Pix',
   field_upi_id: 'UPI ID',
+  testTransferBanner:
+    'Chế độ thử nghiệm — không có tiền thật: đơn hàng này chỉ được thanh toán bằng thông báo thử nghiệm',
 };
 
 export const PAY_PAGE_TEXTS: Record<PayPageLanguage, PayPageTexts> = { en, 'zh-cn': zhCn, vi };

@@ -43,6 +43,8 @@ export type PayPageInput = {
    * sandbox's Pay and Fail buttons. `qrSvg` is the QR code already drawn (an inline SVG we made).
    */
   transfer?: {
+    /** A test-mode order (DESIGN 12): the page says no real money is involved. */
+    testMode?: boolean;
     reference: string;
     fields: { name: TransferField; value: string }[];
     qr?: { standard: 'vietqr' | 'pix' | 'upi'; payload: string; svg: string };
@@ -202,9 +204,12 @@ export function renderPayPage(
         ? renderTransfer(input, input.transfer, t)
         : renderPayable(input, t);
   const title = input.transfer ? t.transferTitle : t.title;
-  const banner = input.transfer
-    ? ''
-    : `\n    <p class="sandbox-banner" role="note">${e(t.sandboxBanner)}</p>`;
+  const bannerText = !input.transfer
+    ? t.sandboxBanner
+    : input.transfer.testMode
+      ? t.testTransferBanner
+      : null;
+  const banner = bannerText ? `\n    <p class="sandbox-banner" role="note">${e(bannerText)}</p>` : '';
 
   const languageLinks = PAY_PAGE_LANGUAGES.map((language) => {
     const current = language === input.lang ? ' aria-current="true"' : '';
