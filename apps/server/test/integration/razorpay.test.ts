@@ -301,6 +301,22 @@ describe('payouts by RazorpayX', () => {
     expect((await payout(quiet)).status).toBe('success');
   });
 
+  it('a processed notification for a payout whose answer was lost still ends it', async () => {
+    const tradeNo = await newPayout('rzpx-5', '60.00');
+    rzp.failNext('lose_answer', '/v1/payouts');
+    await expect(run('razorpay.payout', tradeNo)).rejects.toThrow(/did not answer/);
+    expect((await payout(tradeNo)).status).toBe('pending');
+    const entity = rzp.settle(
+      [...rzp.payouts.values()].find((p) => p.reference_id === tradeNo)!.id,
+      'processed',
+    );
+    expect((await notify('payout.processed', { payout: { entity } })).statusCode).toBe(200);
+    expect((await payout(tradeNo)).status).toBe('success');
+    // The retry of the lost call finds it ended and sends nothing.
+    await run('razorpay.payout', tradeNo);
+    expect(rzp.requests.filter((r) => r.idempotency === tradeNo)).toHaveLength(1);
+  });
+
   it('a payout Razorpay refuses fails at once with its reason', async () => {
     const tradeNo = await newPayout('rzpx-4');
     rzp.failNext('bad_request', '/v1/payouts');

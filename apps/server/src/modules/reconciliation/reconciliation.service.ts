@@ -96,6 +96,9 @@ export function createReconciliationService({ db, now, appKey, collections, payo
     const own = await repo.channel(db, order.channelId);
     if (!own || own.provider !== channel.provider) return;
     try {
+      // Its answer was lost before it moved: it is on its way, then ended.
+      if (isPayout && order.status === 'pending')
+        await payouts.transition(report.tradeNo, 'processing', null, ref);
       if (isPayout)
         await payouts.transition(
           report.tradeNo,
