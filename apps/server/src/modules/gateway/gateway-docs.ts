@@ -108,7 +108,9 @@ with your access key, and Paydesk tells you about every finished order with a si
 ## Overview
 
 1. Your server **creates a collection** (\`POST /gateway/v1/collections\`) and sends the payer to the
-   \`pay_url\` of the answer.
+   \`pay_url\` of the answer. What it opens is the channel's: on a bank transfer channel, a Paydesk page
+   with the account, the exact amount, the reference to write and the country's QR code (VietQR, Pix,
+   UPI); on a Razorpay channel, Razorpay's payment page; on the sandbox, a test checkout.
 2. The payer pays (or not) before \`expires_at\` (30 minutes by default).
 3. Paydesk **calls your notify URL** with \`collection.paid\`, \`collection.closed\` or \`collection.failed\`;
    you verify the signature, answer 2xx, and deliver the goods.
