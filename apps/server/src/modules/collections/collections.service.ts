@@ -321,8 +321,10 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     status: 'paid' | 'failed' | 'closed',
     channelRef?: string,
     paidBy?: Date,
+    /** The order as the caller just read it in this transaction (saves reading it again). */
+    known?: CollectionRow,
   ): Promise<CollectionRow> {
-    const order = await repo.findAnyByTradeNo(tx, tradeNo);
+    const order = known ?? (await repo.findAnyByTradeNo(tx, tradeNo));
     if (!order) throw notFound('The order was not found.');
     const at = now();
     const payerTime = status === 'paid' && paidBy ? paidBy : at;

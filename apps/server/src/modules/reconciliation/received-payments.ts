@@ -27,6 +27,23 @@ export async function receivePayment(
   payment: ReceivedPayment,
   source: PaymentSource,
 ): Promise<ReceiveOutcome> {
+  // The order first, so the payment is written once with its outcome (a statement has many lines).
+  const tradeNo = tradeNoInReference(payment.reference);
+  const found = tradeNo ? await collections.findAnyIn(tx, tradeNo) : undefined;
+  // Only an order of this channel: the money is on this channel's account.
+  const order = found && found.channelId === channel.id ? found : undefined;
+  const problem: PaymentProblem | null = !order
+    ? null
+    : order.amountMinor !== payment.amountMinor
+      ? 'amount_differs'
+      : order.status === 'paid'
+        ? 'already_paid'
+        : order.status !== 'to_be_paid'
+          ? 'not_payable'
+          : null;
+  const outcome: Exclude<ReceiveOutcome, 'seen'> = !order ? 'unknown' : problem ? 'review' : 'matched';
+  // The payment's key is taken first: a second arrival of the same payment (a notification racing its
+  // statement line) waits here for the first to commit, then finds it and applies nothing.
   const saved = await repo.insertPayment(tx, {
     merchantId: channel.merchantId,
     channelId: channel.id,
@@ -39,7 +56,9 @@ export async function receivePayment(
     payer: payment.payer ?? null,
     notifiedAt: source.kind === 'notification' ? source.at : null,
     statementImportId: source.kind === 'statement' ? source.importId : null,
-    status: 'unknown',
+    collectionId: order?.id ?? null,
+    status: outcome,
+    problem,
   });
   if (!saved) {
     const existing = await repo.findPayment(tx, channel.id, payment.txnId);
@@ -51,27 +70,14 @@ export async function receivePayment(
       );
     return 'seen';
   }
-  const tradeNo = tradeNoInReference(payment.reference);
-  const order = tradeNo ? await collections.findAnyIn(tx, tradeNo) : undefined;
-  // Only an order of this channel: the money is on this channel's account.
-  if (!order || order.channelId !== channel.id) {
-    await repo.setOutcome(tx, saved.id, { status: 'unknown', problem: null, collectionId: null });
-    return 'unknown';
-  }
-  const review = async (problem: PaymentProblem) => {
-    await repo.setOutcome(tx, saved.id, { status: 'review', problem, collectionId: order.id });
-    return 'review' as const;
-  };
-  if (order.amountMinor !== payment.amountMinor) return review('amount_differs');
-  if (order.status === 'paid') return review('already_paid');
-  if (order.status !== 'to_be_paid') return review('not_payable');
+  if (outcome !== 'matched' || !order) return outcome;
   try {
-    await collections.finishIn(tx, order.tradeNo, 'paid', payment.txnId, payment.paidAt);
+    await collections.finishIn(tx, order.tradeNo, 'paid', payment.txnId, payment.paidAt, order);
   } catch (error) {
     // Expired before the payer paid, or paid meanwhile by something else: a difference to decide.
-    if (error instanceof AppError && error.status === 409) return review('not_payable');
-    throw error;
+    if (!(error instanceof AppError && error.status === 409)) throw error;
+    await repo.setOutcome(tx, saved.id, { status: 'review', problem: 'not_payable', collectionId: order.id });
+    return 'review';
   }
-  await repo.setOutcome(tx, saved.id, { status: 'matched', problem: null, collectionId: order.id });
   return 'matched';
 }
