@@ -42,6 +42,8 @@ export type JobInsert = { text: string; params: unknown[] };
 /** What modules enqueue through: always inside the caller's transaction. */
 export type JobQueue = {
   send(tx: Tx, queue: QueueName, data: object, options?: SendJobOptions): Promise<void>;
+  /** Many jobs of one queue in one statement (a statement import's callbacks), in the caller's transaction. */
+  sendMany(tx: Tx, queue: QueueName, data: object[]): Promise<void>;
   /**
    * The statement send() would run, not run: for a write that enqueues its job within its own one
    * statement (a CTE), so the job still commits or rolls back with the change that causes it.
@@ -103,6 +105,14 @@ export function createJobRunner(connection: JobConnection): JobRunner {
   return {
     async send(tx, queue, data, options = {}) {
       await boss.send(queue, data, sendOptionsOf(inTransaction(tx), options));
+    },
+    async sendMany(tx, queue, data) {
+      if (data.length === 0) return;
+      await boss.insert(
+        queue,
+        data.map((item) => ({ data: item, ...SEND_DEFAULTS })),
+        { db: inTransaction(tx) },
+      );
     },
     async insertOf(queue, data, options = {}) {
       let captured: JobInsert | undefined;

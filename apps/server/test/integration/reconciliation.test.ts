@@ -3,7 +3,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '@paydesk/shared/time-zone.ts';
-import type { Db } from '../../src/db/client.ts';
+import { type Db, queryRows } from '../../src/db/client.ts';
 import { callbackEvents, collections, receivedPayments } from '../../src/db/schema/index.ts';
 import { signNotification } from '../../src/modules/channels/adapters/bank_transfer/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
@@ -169,6 +169,29 @@ describe("a channel's day", () => {
       await status(orders.C),
       await status(orders.D),
     ]).toEqual(['paid', 'paid', 'to_be_paid', 'to_be_paid']);
+    // B, paid by the statement: its collection.paid callback (queued for delivery) and its attempt.
+    const [b] = await db.select().from(collections).where(eq(collections.tradeNo, orders.B));
+    expect(b.channelRef).toBe('S2');
+    const events = await db
+      .select()
+      .from(callbackEvents)
+      .where(and(eq(callbackEvents.refType, 'collection'), eq(callbackEvents.refId, b.id)));
+    expect(events.map((e) => [e.type, e.status])).toEqual([['collection.paid', 'pending']]);
+    expect(JSON.parse(events[0].payload).data).toMatchObject({
+      trade_no: orders.B,
+      status: 'paid',
+      livemode: true,
+    });
+    const [job] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pgboss.job where name = 'callback.deliver' and data->>'id' = ${events[0].id}`,
+    );
+    expect(job.n).toBe(1);
+    const [attempt] = await queryRows<{ outcome: string; channel_ref: string }>(
+      db,
+      sql`select outcome, channel_ref from channel_attempts where order_kind = 'collection' and order_id = ${b.id}`,
+    );
+    expect(attempt).toEqual({ outcome: 'succeeded', channel_ref: 'S2' });
 
     const shown = await ops('reconcile:show', ...channelDay(), '--json');
     const report = JSON.parse(shown.out);

@@ -6,6 +6,10 @@ export type CallbackEventRow = typeof callbackEvents.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
 
 export const callbacksRepository = {
+  insertEvents: async (tx: Tx, rows: (typeof callbackEvents.$inferInsert)[]): Promise<void> => {
+    if (rows.length > 0) await tx.insert(callbackEvents).values(rows);
+  },
+
   insertEvent: async (tx: Tx, row: typeof callbackEvents.$inferInsert): Promise<CallbackEventRow> => {
     const [saved] = await tx.insert(callbackEvents).values(row).returning();
     return saved;

@@ -62,6 +62,43 @@ export function createCallbacksService(deps: Deps) {
     return live;
   }
 
+  /**
+   * enqueue for many events at once (a statement import pays thousands of orders): one insert of the
+   * events and one of their jobs, in the caller's transaction. Events without a URL are skipped.
+   */
+  async function enqueueMany(tx: Tx, inputs: EnqueueInput[]): Promise<number> {
+    const at = now();
+    const urls = new Map<number, string | null>();
+    const rows = [];
+    for (const input of inputs) {
+      if (!urls.has(input.merchantId))
+        urls.set(input.merchantId, (await settingsOf(tx, input.merchantId))?.notifyUrl ?? null);
+      const url = input.url ?? urls.get(input.merchantId) ?? null;
+      if (!url) continue;
+      const id = newEventId(at);
+      const data = { ...input.data, livemode: await livemodeOf(tx, input.merchantId) };
+      const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data });
+      rows.push({
+        id,
+        merchantId: input.merchantId,
+        type: input.type,
+        refType: input.refType,
+        refId: input.refId,
+        url,
+        payload,
+        nextAttemptAt: at,
+        createdAt: at,
+      });
+    }
+    await repo.insertEvents(tx, rows);
+    await jobs.sendMany(
+      tx,
+      'callback.deliver',
+      rows.map((row) => ({ id: row.id })),
+    );
+    return rows.length;
+  }
+
   /** Writes the event in the caller's transaction and queues its first attempt; null when no URL is set. */
   async function enqueue(tx: Tx, input: EnqueueInput): Promise<CallbackEventRow | null> {
     const url = input.url ?? (await settingsOf(tx, input.merchantId))?.notifyUrl ?? null;
@@ -191,7 +228,7 @@ export function createCallbacksService(deps: Deps) {
     );
   }
 
-  return { enqueue, attempt, resend, eventsOf };
+  return { enqueue, enqueueMany, attempt, resend, eventsOf };
 }
 
 /** When the merchant's server first took one of these callbacks (a 2xx answer), for an order's timeline. */

@@ -34,6 +34,24 @@ export const attemptsRepository = {
     return row;
   },
 
+  /** recordOutcome for many orders of one merchant and kind at once (their latest attempts). */
+  recordOutcomes: async (
+    tx: Tx,
+    order: { kind: AttemptOrderKind; merchantId: number },
+    items: { orderId: number; channelRef: string }[],
+    set: { outcome: AttemptOutcome; at: Date },
+  ): Promise<void> => {
+    if (items.length === 0) return;
+    await tx.execute(sql`
+      update channel_attempts a
+         set outcome = ${set.outcome}, updated_at = ${set.at}, channel_ref = v.ref
+        from (select unnest(${sql.param(items.map((i) => i.orderId))}::bigint[]) as order_id,
+                     unnest(${sql.param(items.map((i) => i.channelRef))}::text[]) as ref) v
+       where a.id = (select max(b.id) from channel_attempts b
+                      where b.merchant_id = ${order.merchantId} and b.order_kind = ${order.kind}
+                        and b.order_id = v.order_id)`);
+  },
+
   /** An order's attempts, oldest first, with their channel's code; only the merchant's own. */
   listOf: (db: DbOrTx, merchantId: number, kind: AttemptOrderKind, orderId: number) =>
     db

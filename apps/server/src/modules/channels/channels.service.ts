@@ -25,6 +25,8 @@ export async function hasOpenChannelFor(db: DbOrTx, merchantId: number, mode: Mo
 
 /** How an order's attempt on its channel ended, in the order's transaction (channel_attempts). */
 export const recordAttemptOutcome = attemptsRepository.recordOutcome;
+/** recordAttemptOutcome for many orders at once (a statement import's). */
+export const recordAttemptOutcomes = attemptsRepository.recordOutcomes;
 
 /** An order's attempts on channels as the console's detail drawer shows them; only the merchant's own. */
 export async function attemptsOf(

@@ -17,6 +17,7 @@ export {
   listChannelsOfMerchant,
   openChannel,
   recordAttemptOutcome,
+  recordAttemptOutcomes,
 } from './channels.service.ts';
 // Channel adapters (DESIGN 13): services reach a provider only through its adapter, by the registry.
 export type {

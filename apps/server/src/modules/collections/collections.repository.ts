@@ -226,6 +226,37 @@ export const collectionsRepository = {
       .where(and(eq(collections.tradeNo, tradeNo), eq(collections.status, 'to_be_paid')));
   },
 
+  /** Many unpaid orders paid at once (each with its channel reference); those no longer unpaid are left. */
+  payMany: async (
+    tx: Tx,
+    items: { id: number; channelRef: string }[],
+    at: Date,
+  ): Promise<CollectionRow[]> => {
+    if (items.length === 0) return [];
+    const ids = sql.param(items.map((i) => i.id));
+    const refs = sql.param(items.map((i) => i.channelRef));
+    return tx
+      .update(collections)
+      .set({ status: 'paid', paidAt: at, channelRef: sql`v.ref` })
+      .from(sql`(select unnest(${ids}::bigint[]) as id, unnest(${refs}::text[]) as ref) v`)
+      .where(and(sql`${collections.id} = v.id`, eq(collections.status, 'to_be_paid')))
+      .returning();
+  },
+
+  /** Orders of a channel by their numbers. */
+  ofChannelByTradeNos: (db: DbOrTx, channelId: number, tradeNos: string[]) =>
+    tradeNos.length === 0
+      ? Promise.resolve([] as CollectionRow[])
+      : db
+          .select()
+          .from(collections)
+          .where(
+            and(
+              eq(collections.channelId, channelId),
+              sql`${collections.tradeNo} = any(${sql.param(tradeNos)}::text[])`,
+            ),
+          ),
+
   /** A state change from to_be_paid only: a second, racing one finds nothing and changes nothing. */
   finish: async (
     tx: Tx,

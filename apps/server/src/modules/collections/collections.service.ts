@@ -23,6 +23,7 @@ import {
   COLLECTION_OUTCOMES,
   findOpenChannel,
   recordAttemptOutcome,
+  recordAttemptOutcomes,
   takesNewOrders,
   sendFollowUp,
 } from '../channels/index.ts';
@@ -356,6 +357,46 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     return row;
   }
 
+  /**
+   * finishIn(paid) for many orders of one channel at once (a statement import): one update, one update of
+   * their attempts and one insert of their callbacks. Answers the orders it paid; one no longer unpaid (a
+   * race) is left out, for the caller to keep for review.
+   */
+  async function payManyIn(
+    tx: Tx,
+    merchantId: number,
+    items: { order: CollectionRow; channelRef: string }[],
+  ): Promise<CollectionRow[]> {
+    const at = now();
+    const paid = await repo.payMany(
+      tx,
+      items.map((i) => ({ id: i.order.id, channelRef: i.channelRef })),
+      at,
+    );
+    await recordAttemptOutcomes(
+      tx,
+      { kind: 'collection', merchantId },
+      paid.map((row) => ({ orderId: row.id, channelRef: row.channelRef ?? '' })),
+      { outcome: COLLECTION_OUTCOMES.paid, at },
+    );
+    await callbacks.enqueueMany(
+      tx,
+      paid.map((row) => ({
+        merchantId: row.merchantId,
+        type: 'collection.paid' as const,
+        refType: 'collection',
+        refId: row.id,
+        url: row.notifyUrl,
+        data: gatewayFields(row),
+      })),
+    );
+    return paid;
+  }
+
+  /** Orders of a channel by their numbers (a statement's lines), in the caller's transaction. */
+  const ofChannelIn = (tx: Tx, channelId: number, tradeNos: string[]) =>
+    repo.ofChannelByTradeNos(tx, channelId, tradeNos);
+
   async function notify(tx: Tx, row: CollectionRow) {
     await callbacks.enqueue(tx, {
       merchantId: row.merchantId,
@@ -449,6 +490,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     consoleView: collectionView,
     findAny,
     findAnyIn,
+    payManyIn,
+    ofChannelIn,
     setProviderLink,
     merchantOf,
   };

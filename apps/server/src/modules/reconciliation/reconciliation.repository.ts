@@ -39,6 +39,41 @@ export const reconciliationRepository = {
     return saved;
   },
 
+  /** Many new payments at once; answers those written (a transaction id received before is not). */
+  insertPayments: async (tx: Tx, rows: NewReceivedPayment[]) =>
+    rows.length === 0
+      ? []
+      : tx
+          .insert(receivedPayments)
+          .values(rows)
+          .onConflictDoNothing()
+          .returning({ id: receivedPayments.id, txnId: receivedPayments.txnId }),
+
+  /** Payments received before, now listed by a statement (the first statement that lists each). */
+  markListed: async (tx: Tx, channelId: number, txnIds: string[], statementImportId: number) => {
+    if (txnIds.length === 0) return;
+    await tx
+      .update(receivedPayments)
+      .set({
+        statementImportId: sql`coalesce(${receivedPayments.statementImportId}, ${statementImportId}::bigint)`,
+      })
+      .where(
+        and(
+          eq(receivedPayments.channelId, channelId),
+          sql`${receivedPayments.txnId} = any(${sql.param(txnIds)}::text[])`,
+        ),
+      );
+  },
+
+  /** Payments whose order could not be paid after all (raced): kept for review. */
+  markNotPayable: async (tx: Tx, ids: number[]) => {
+    if (ids.length === 0) return;
+    await tx
+      .update(receivedPayments)
+      .set({ status: 'review', problem: 'not_payable' })
+      .where(sql`${receivedPayments.id} = any(${sql.param(ids)}::bigint[])`);
+  },
+
   findPayment: async (db: DbOrTx, channelId: number, txnId: string) => {
     const [row] = await db
       .select()

@@ -11,7 +11,7 @@ import type { Ledger } from '../ledger/index.ts';
 import { transactionWithRetry } from '../ledger/index.ts';
 import type { ActionContext, ActionResult } from '../ops/index.ts';
 import { runOperatorAction } from '../ops/index.ts';
-import { receivePayment, type ReceiveOutcome } from './received-payments.ts';
+import { receivePayment, receiveStatementLines, type ReceiveOutcome } from './received-payments.ts';
 import { reconciliationRepository as repo } from './reconciliation.repository.ts';
 import { type CsvColumns, DEFAULT_CSV_COLUMNS, parseStatement, StatementError } from './statements/parse.ts';
 
@@ -23,7 +23,10 @@ type Deps = {
   db: Db;
   now: () => Date;
   appKey: Buffer;
-  collections: Pick<CollectionsService, 'finishIn' | 'findAnyIn' | 'finish' | 'findAny'>;
+  collections: Pick<
+    CollectionsService,
+    'finishIn' | 'findAnyIn' | 'finish' | 'findAny' | 'ofChannelIn' | 'payManyIn'
+  >;
   payouts: Pick<PayoutsService, 'transition' | 'findAny'>;
   ledger: Pick<Ledger, 'post'>;
 };
@@ -172,20 +175,19 @@ export function createReconciliationService({ db, now, appKey, collections, payo
         newLines: 0,
         importedBy: context.operator.name,
       });
-      const counts = tally();
       // A line with a day but no time was paid some time that day (the merchant's): its start.
       const dayStart = dayRange(input.date, zone).start;
-      for (const { dateOnly, ...line } of parsed.credits) {
-        const outcome = await receivePayment(
-          tx,
-          collections,
-          channel,
-          zone,
-          { ...line, currency, paidAt: dateOnly ? dayStart : line.paidAt },
-          { kind: 'statement', importId: row.id, businessDate: input.date },
-        );
-        counts[outcome] += 1;
-      }
+      const counts = await receiveStatementLines(
+        tx,
+        collections,
+        channel,
+        parsed.credits.map(({ dateOnly, line: _line, ...line }) => ({
+          ...line,
+          currency,
+          paidAt: dateOnly ? dayStart : line.paidAt,
+        })),
+        { importId: row.id, businessDate: input.date },
+      );
       await repo.setNewLines(tx, row.id, parsed.credits.length - counts.seen);
       return {
         data: {
