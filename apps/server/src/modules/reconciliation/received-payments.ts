@@ -89,7 +89,7 @@ export async function receiveStatementLines(
         problem,
       })),
     );
-    const writtenIds = new Map(written.map((w) => [w.txnId, w.id]));
+    const writtenIds = new Map(written.map((w) => [w.txn_id, w.id]));
     const seen = judged.filter((j) => !writtenIds.has(j.line.txnId));
     await repo.markListed(
       tx,

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import {
   channels,
   collections,
@@ -39,15 +39,30 @@ export const reconciliationRepository = {
     return saved;
   },
 
-  /** Many new payments at once; answers those written (a transaction id received before is not). */
-  insertPayments: async (tx: Tx, rows: NewReceivedPayment[]) =>
-    rows.length === 0
-      ? []
-      : tx
-          .insert(receivedPayments)
-          .values(rows)
-          .onConflictDoNothing()
-          .returning({ id: receivedPayments.id, txnId: receivedPayments.txnId }),
+  /**
+   * Many new payments at once, as column arrays (one statement, a handful of parameters however many
+   * lines); answers those written: a transaction id received before is not.
+   */
+  insertPayments: async (tx: Tx, rows: NewReceivedPayment[]) => {
+    if (rows.length === 0) return [];
+    const column = <T>(pick: (row: NewReceivedPayment) => T) => sql.param(rows.map(pick));
+    return queryRows<{ id: number; txn_id: string }>(
+      tx,
+      sql`insert into received_payments (merchant_id, channel_id, txn_id, reference, amount_minor, currency,
+                                         paid_at, business_date, payer, statement_import_id, collection_id,
+                                         status, problem)
+          select * from unnest(${column((r) => r.merchantId)}::bigint[], ${column((r) => r.channelId)}::bigint[],
+                               ${column((r) => r.txnId)}::text[], ${column((r) => r.reference)}::text[],
+                               ${column((r) => String(r.amountMinor))}::bigint[], ${column((r) => r.currency)}::text[],
+                               ${column((r) => (r.paidAt as Date).toISOString())}::timestamptz[],
+                               ${column((r) => r.businessDate)}::date[], ${column((r) => r.payer ?? null)}::text[],
+                               ${column((r) => r.statementImportId ?? null)}::bigint[],
+                               ${column((r) => r.collectionId ?? null)}::bigint[], ${column((r) => r.status)}::text[],
+                               ${column((r) => r.problem ?? null)}::text[])
+          on conflict (channel_id, txn_id) do nothing
+          returning id::int as id, txn_id`,
+    );
+  },
 
   /** Payments received before, now listed by a statement (the first statement that lists each). */
   markListed: async (tx: Tx, channelId: number, txnIds: string[], statementImportId: number) => {
