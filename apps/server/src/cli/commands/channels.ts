@@ -1,4 +1,4 @@
-import { DEFAULT_PROVIDER } from '@paydesk/shared/channels/providers.ts';
+import { DEFAULT_PROVIDER, PROVIDERS } from '@paydesk/shared/channels/providers.ts';
 import {
   CloseChannelBodySchema,
   ListChannelsQuerySchema,
@@ -37,7 +37,7 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
       code: { value: '<code>', required: true, help: 'what merchants send as channel, e.g. sandbox' },
       kind: { value: 'collection|payout', required: true, help: 'what the channel does' },
       provider: {
-        value: 'sandbox|bank_transfer|manual',
+        value: PROVIDERS.join('|'),
         help: 'the adapter that talks to the channel (default sandbox); see README "Connect a real channel"',
       },
       settings: { value: '<json>', help: "the provider's settings, e.g. the receiving account, as JSON" },

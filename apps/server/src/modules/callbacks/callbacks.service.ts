@@ -62,6 +62,24 @@ export function createCallbacksService(deps: Deps) {
     return live;
   }
 
+  /** The event row of one callback to `url`, its payload signed later by delivery. */
+  async function eventRow(tx: Tx, input: EnqueueInput, url: string, at: Date) {
+    const id = newEventId(at);
+    const data = { ...input.data, livemode: await livemodeOf(tx, input.merchantId) };
+    const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data });
+    return {
+      id,
+      merchantId: input.merchantId,
+      type: input.type,
+      refType: input.refType,
+      refId: input.refId,
+      url,
+      payload,
+      nextAttemptAt: at,
+      createdAt: at,
+    };
+  }
+
   /**
    * enqueue for many events at once (a statement import pays thousands of orders): one insert of the
    * events and one of their jobs, in the caller's transaction. Events without a URL are skipped.
@@ -71,24 +89,10 @@ export function createCallbacksService(deps: Deps) {
     const urls = new Map<number, string | null>();
     const rows = [];
     for (const input of inputs) {
-      if (!urls.has(input.merchantId))
+      if (!input.url && !urls.has(input.merchantId))
         urls.set(input.merchantId, (await settingsOf(tx, input.merchantId))?.notifyUrl ?? null);
       const url = input.url ?? urls.get(input.merchantId) ?? null;
-      if (!url) continue;
-      const id = newEventId(at);
-      const data = { ...input.data, livemode: await livemodeOf(tx, input.merchantId) };
-      const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data });
-      rows.push({
-        id,
-        merchantId: input.merchantId,
-        type: input.type,
-        refType: input.refType,
-        refId: input.refId,
-        url,
-        payload,
-        nextAttemptAt: at,
-        createdAt: at,
-      });
+      if (url) rows.push(await eventRow(tx, input, url, at));
     }
     await repo.insertEvents(tx, rows);
     await jobs.sendMany(
@@ -103,22 +107,8 @@ export function createCallbacksService(deps: Deps) {
   async function enqueue(tx: Tx, input: EnqueueInput): Promise<CallbackEventRow | null> {
     const url = input.url ?? (await settingsOf(tx, input.merchantId))?.notifyUrl ?? null;
     if (!url) return null;
-    const at = now();
-    const id = newEventId(at);
-    const data = { ...input.data, livemode: await livemodeOf(tx, input.merchantId) };
-    const payload = JSON.stringify({ id, type: input.type, created_at: at.toISOString(), data });
-    const event = await repo.insertEvent(tx, {
-      id,
-      merchantId: input.merchantId,
-      type: input.type,
-      refType: input.refType,
-      refId: input.refId,
-      url,
-      payload,
-      nextAttemptAt: at,
-      createdAt: at,
-    });
-    await jobs.send(tx, 'callback.deliver', { id });
+    const event = await repo.insertEvent(tx, await eventRow(tx, input, url, now()));
+    await jobs.send(tx, 'callback.deliver', { id: event.id });
     return event;
   }
 

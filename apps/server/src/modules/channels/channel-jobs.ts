@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobInsert, JobQueue, QueueName } from '../../db/jobs.ts';
-import { decrypt } from '../../lib/crypto.ts';
-import type { ChannelPorts, ChannelSecrets, FollowUp } from './adapters/adapter.ts';
+import type { ChannelPorts, FollowUp } from './adapters/adapter.ts';
 import { allAdapters } from './adapters/registry.ts';
 import { channelsRepository } from './channels.repository.ts';
+import { openChannelSecrets } from './channels.service.ts';
 
 // The adapters' own background work (their follow-up jobs): jobs/workers.ts runs every queue an adapter
 // declares through here, and the adapter drives our orders through the ports below, never a service
@@ -45,8 +45,7 @@ export function createChannelJobs({
   const ports: ChannelPorts = {
     ...rest,
     random,
-    secretsOf: (channel) =>
-      channel.secrets ? (JSON.parse(decrypt(appKey, channel.secrets)) as ChannelSecrets) : {},
+    secretsOf: (channel) => openChannelSecrets(appKey, channel),
     findChannel: (id) => channelsRepository.findById(db, id),
     send: (followUp) => db.transaction((tx) => sendFollowUp(jobs, tx, followUp)),
   };

@@ -1,6 +1,8 @@
 import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { decrypt } from '../../lib/crypto.ts';
+import type { ChannelSecrets } from './adapters/adapter.ts';
 import { attemptsRepository } from './attempts.repository.ts';
 import { channelsRepository } from './channels.repository.ts';
 import { providerServesMode } from './adapters/registry.ts';
@@ -22,6 +24,10 @@ export async function hasOpenChannelFor(db: DbOrTx, merchantId: number, mode: Mo
   const providers = await channelsRepository.openProviders(db, merchantId);
   return providers.some((provider) => providerServesMode(provider, mode));
 }
+
+/** A channel's secrets (channels.secrets, encrypted under APP_KEY), for the one call that needs them. */
+export const openChannelSecrets = (appKey: Buffer, channel: { secrets: string | null }): ChannelSecrets =>
+  channel.secrets ? (JSON.parse(decrypt(appKey, channel.secrets)) as ChannelSecrets) : {};
 
 /** How an order's attempt on its channel ended, in the order's transaction (channel_attempts). */
 export const recordAttemptOutcome = attemptsRepository.recordOutcome;

@@ -16,6 +16,7 @@ export {
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,
+  openChannelSecrets,
   recordAttemptOutcome,
   recordAttemptOutcomes,
 } from './channels.service.ts';

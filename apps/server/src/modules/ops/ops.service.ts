@@ -6,7 +6,7 @@ import {
   CURRENCY_OF_COUNTRY,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { decrypt, encrypt, randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { encrypt, randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { conflict, notFound, ValidationError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import type { FundFlowRow, Ledger } from '../ledger/index.ts';
@@ -25,6 +25,7 @@ import {
   adapterFor,
   findOpenOrClosedChannel,
   openChannel as openChannelRow,
+  openChannelSecrets,
   percentToPpm,
   presentChannel,
   providerServesMode,
@@ -414,10 +415,7 @@ export function createOpsService({
     }
     // Opened again without secrets: it keeps its own (the bank's integration goes on working).
     const existing = await findOpenOrClosedChannel(db, merchant.id, body.kind, body.code);
-    const kept: Record<string, string> =
-      existing?.secrets && !body.secrets
-        ? (JSON.parse(decrypt(appKey, existing.secrets)) as Record<string, string>)
-        : {};
+    const kept = existing && !body.secrets ? openChannelSecrets(appKey, existing) : {};
     const generated: Record<string, string> = {};
     const secrets: Record<string, string> = {};
     for (const secret of adapter.secrets) {

@@ -2,9 +2,9 @@ import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared'
 import type { ResolutionAction, StatementFormat } from '@paydesk/shared/channels/reconciliation.schemas.ts';
 import { dayRange } from '@paydesk/shared/time-zone.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { decrypt, sha256Hex } from '../../lib/crypto.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { adapterFor, type ChannelRow, type ChannelSecrets, type ReceivedPayment } from '../channels/index.ts';
+import { adapterFor, type ChannelRow, openChannelSecrets, type ReceivedPayment } from '../channels/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -36,8 +36,7 @@ export type ReconciliationService = ReturnType<typeof createReconciliationServic
 const tally = () => ({ matched: 0, review: 0, unknown: 0, seen: 0 }) satisfies Record<ReceiveOutcome, number>;
 
 export function createReconciliationService({ db, now, appKey, collections, payouts, ledger }: Deps) {
-  const secretsOf = (channel: ChannelRow): ChannelSecrets =>
-    channel.secrets ? (JSON.parse(decrypt(appKey, channel.secrets)) as ChannelSecrets) : {};
+  const secretsOf = (channel: ChannelRow) => openChannelSecrets(appKey, channel);
 
   async function zoneOf(merchantId: number): Promise<string> {
     const merchant = await repo.merchant(db, merchantId);
