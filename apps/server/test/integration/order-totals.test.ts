@@ -8,6 +8,7 @@ import {
   foldOrderHourlySlots,
   horizonMoved,
   type OrderFilter,
+  orderRollupMoves,
 } from '../../src/modules/lists/index.ts';
 import { sweepExpired } from '../../src/jobs/housekeeping.ts';
 import { collectionsList } from '../../src/modules/collections/index.ts';
@@ -264,6 +265,40 @@ describe('the rollup folded by housekeeping', () => {
     expect(latest!.getTime()).toBeLessThanOrEqual(lastHour);
     expect(latest!.getTime()).toBeGreaterThanOrEqual(lastHour - 3_600_000);
     expect(await minutesOff()).toBe(0);
+  });
+
+  it('counts orders paid in bulk (a statement import) once, grouped, in their hours and closed minutes', async () => {
+    const { db } = ctx.database;
+    const paidBefore = await scan('collections', { merchantId: m.merchant.id, status: 'paid' });
+    const moves = orderRollupMoves('collection', 'to_be_paid');
+    const paid = await db.transaction(async (tx) => {
+      // Two bulk updates, as two batches of one import, then the moves counted once at the end.
+      const first = await moves.standAside(tx, () =>
+        queryRows<{ id: number }>(
+          tx,
+          sql`update collections set status = 'paid'
+              where status = 'to_be_paid' and id % 4 = 1 returning id`,
+        ),
+      );
+      const second = await moves.standAside(tx, () =>
+        queryRows<{ id: number }>(
+          tx,
+          sql`update collections set status = 'paid'
+              where status = 'to_be_paid' and id % 4 = 3 returning id`,
+        ),
+      );
+      await moves.apply(tx);
+      return first.length + second.length;
+    });
+    expect(paid).toBeGreaterThan(100);
+    const paidAfter = await scan('collections', { merchantId: m.merchant.id, status: 'paid' });
+    expect(paidAfter.count).toBeGreaterThan(paidBefore.count);
+    // Counted once: not by the row triggers as well (twice), nor left out.
+    expect(await collectionsList.totals(db, { merchantId: m.merchant.id, status: 'paid' })).toEqual(
+      paidAfter,
+    );
+    expect(await minutesOff()).toBe(0);
+    await sumsHold();
   });
 
   it.runIf(testDatabaseKind() === 'postgres')(

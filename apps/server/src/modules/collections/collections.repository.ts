@@ -29,7 +29,7 @@ import {
   nonceClaimRow,
   type NonceClaimSql,
 } from '../gateway/index.ts';
-import { orderDashboard, orderOfMerchant } from '../lists/index.ts';
+import { orderDashboard, orderOfMerchant, type OrderRollupMoves } from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -231,16 +231,19 @@ export const collectionsRepository = {
     tx: Tx,
     items: { id: number; channelRef: string }[],
     at: Date,
+    rollups: OrderRollupMoves,
   ): Promise<CollectionRow[]> => {
     if (items.length === 0) return [];
     const ids = sql.param(items.map((i) => i.id));
     const refs = sql.param(items.map((i) => i.channelRef));
-    return tx
-      .update(collections)
-      .set({ status: 'paid', paidAt: at, channelRef: sql`v.ref` })
-      .from(sql`(select unnest(${ids}::bigint[]) as id, unnest(${refs}::text[]) as ref) v`)
-      .where(and(sql`${collections.id} = v.id`, eq(collections.status, 'to_be_paid')))
-      .returning();
+    return rollups.standAside(tx, () =>
+      tx
+        .update(collections)
+        .set({ status: 'paid', paidAt: at, channelRef: sql`v.ref` })
+        .from(sql`(select unnest(${ids}::bigint[]) as id, unnest(${refs}::text[]) as ref) v`)
+        .where(and(sql`${collections.id} = v.id`, eq(collections.status, 'to_be_paid')))
+        .returning(),
+    );
   },
 
   /** Orders of a channel by their numbers. */

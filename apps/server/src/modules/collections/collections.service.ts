@@ -28,6 +28,7 @@ import {
   sendFollowUp,
 } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
+import { orderRollupMoves, type OrderRollupMoves } from '../lists/index.ts';
 import {
   type CollectionRow,
   collectionsRepository as repo,
@@ -360,18 +361,21 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
   /**
    * finishIn(paid) for many orders of one channel at once (a statement import): one update, one update of
    * their attempts and one insert of their callbacks. Answers the orders it paid; one no longer unpaid (a
-   * race) is left out, for the caller to keep for review.
+   * race) is left out, for the caller to keep for review. Their rollups are counted by `rollups`
+   * (paidRollups), which the caller applies once, after its last batch.
    */
   async function payManyIn(
     tx: Tx,
     merchantId: number,
     items: { order: CollectionRow; channelRef: string }[],
+    rollups: OrderRollupMoves,
   ): Promise<CollectionRow[]> {
     const at = now();
     const paid = await repo.payMany(
       tx,
       items.map((i) => ({ id: i.order.id, channelRef: i.channelRef })),
       at,
+      rollups,
     );
     await recordAttemptOutcomes(
       tx,
@@ -392,6 +396,9 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     );
     return paid;
   }
+
+  /** The rollups of orders payManyIn pays: applied by the caller after its last batch, before the commit. */
+  const paidRollups = () => orderRollupMoves('collection', 'to_be_paid');
 
   /** Orders of a channel by their numbers (a statement's lines), in the caller's transaction. */
   const ofChannelIn = (tx: Tx, channelId: number, tradeNos: string[]) =>
@@ -491,6 +498,7 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     findAny,
     findAnyIn,
     payManyIn,
+    paidRollups,
     ofChannelIn,
     setProviderLink,
     merchantOf,

@@ -47,5 +47,7 @@ export {
   type OrderDayRow,
   orderDaySeries,
   type OrderFilter,
+  orderRollupMoves,
+  type OrderRollupMoves,
   type OrderTotals,
 } from './order-rollups.ts';

@@ -340,3 +340,37 @@ export async function orderDaySeries(
     amountMinor: BigInt(String(r.amount)),
   }));
 }
+
+/** Order ids a single rollup statement counts at most (a statement of 1 M lines: 20 statements). */
+const MOVES_CHUNK = 50_000;
+
+/**
+ * The rollups of orders changed in bulk (a statement import pays thousands in one transaction): the bulk
+ * update runs under `standAside`, so the orders' row triggers do not count them one at a time (the same
+ * slot rows updated thousands of times in one transaction, each update slower than the last), and the
+ * moves are counted by `apply`, grouped, once the last order has changed: call it last, before the
+ * commit, where the row triggers would have taken the slots' locks (migration 0034).
+ */
+export function orderRollupMoves(kind: 'collection' | 'payout', fromStatus: string) {
+  const ids: number[] = [];
+  return {
+    /** Runs the update of orders leaving `fromStatus` with their row triggers standing aside. */
+    async standAside<T extends { id: number }>(tx: Tx, update: () => Promise<T[]>): Promise<T[]> {
+      await tx.execute(sql`select set_config('paydesk.order_rollups', 'by_caller', true)`);
+      const rows = await update();
+      await tx.execute(sql`select set_config('paydesk.order_rollups', '', true)`);
+      for (const row of rows) ids.push(row.id);
+      return rows;
+    },
+    /** Counts every order moved so far, grouped (order_rollups_moved), then forgets them. */
+    async apply(tx: Tx): Promise<void> {
+      for (let start = 0; start < ids.length; start += MOVES_CHUNK)
+        await tx.execute(
+          sql`select order_rollups_moved(${kind}, ${fromStatus}, ${sql.param(ids.slice(start, start + MOVES_CHUNK))}::bigint[])`,
+        );
+      ids.length = 0;
+    },
+  };
+}
+
+export type OrderRollupMoves = ReturnType<typeof orderRollupMoves>;

@@ -43,17 +43,19 @@ const STATEMENT_BATCH = 2000;
  * A statement's lines applied in batches, in the caller's transaction, with the same rules as
  * receivePayment: each batch reads its orders once, writes its payments in one insert (a transaction id
  * received before is only marked as listed), and pays its matched orders in one update with their attempts
- * and callbacks. Two lines of one order in a file: the second is kept as already paid.
+ * and callbacks; their rollups are counted once, after the last batch. Two lines of one order in a file:
+ * the second is kept as already paid.
  */
 export async function receiveStatementLines(
   tx: Tx,
-  collections: Pick<CollectionsService, 'ofChannelIn' | 'payManyIn'>,
+  collections: Pick<CollectionsService, 'ofChannelIn' | 'payManyIn' | 'paidRollups'>,
   channel: ChannelRow,
   lines: ReceivedPayment[],
   statement: { importId: number; businessDate: string },
 ): Promise<Record<ReceiveOutcome, number>> {
   const counts: Record<ReceiveOutcome, number> = { matched: 0, review: 0, unknown: 0, seen: 0 };
   const claimed = new Set<number>();
+  const rollups = collections.paidRollups();
   for (let start = 0; start < lines.length; start += STATEMENT_BATCH) {
     const batch = lines.slice(start, start + STATEMENT_BATCH);
     const tradeNos = batch.map((line) => tradeNoInReference(line.reference));
@@ -106,6 +108,7 @@ export async function receiveStatementLines(
           tx,
           channel.merchantId,
           toPay.map((j) => ({ order: j.order!, channelRef: j.line.txnId })),
+          rollups,
         )
       ).map((row) => row.id),
     );
@@ -116,6 +119,8 @@ export async function receiveStatementLines(
     );
     for (const j of fresh) counts[raced.includes(j) ? 'review' : j.outcome] += 1;
   }
+  // Last, where the orders' row triggers would have counted them at the commit.
+  await rollups.apply(tx);
   return counts;
 }
 

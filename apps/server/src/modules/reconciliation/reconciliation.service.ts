@@ -25,7 +25,7 @@ type Deps = {
   appKey: Buffer;
   collections: Pick<
     CollectionsService,
-    'finishIn' | 'findAnyIn' | 'finish' | 'findAny' | 'ofChannelIn' | 'payManyIn'
+    'finishIn' | 'findAnyIn' | 'finish' | 'findAny' | 'ofChannelIn' | 'payManyIn' | 'paidRollups'
   >;
   payouts: Pick<PayoutsService, 'transition' | 'findAny'>;
   ledger: Pick<Ledger, 'post'>;
