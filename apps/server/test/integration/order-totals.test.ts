@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../../src/db/client.ts';
 import {
   closeOrderMinutes,
+  deleteOrdersCounted,
   foldOrderHourlySlots,
   horizonMoved,
   type OrderFilter,
@@ -22,13 +23,14 @@ import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/te
 
 let ctx: TestContext;
 let m: GatewayMerchant;
+let other: GatewayMerchant;
 const START = Date.parse('2026-11-20T00:00:00Z');
 const SPAN_MS = 3 * 24 * 3_600_000;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
-  const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
+  other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey);
   const db = ctx.database.db;
   // 600 of each over three days and two merchants, then a third of them move on, as the life cycles do.
   for (const merchant of [m, other]) {
@@ -297,6 +299,26 @@ describe('the rollup folded by housekeeping', () => {
     expect(await collectionsList.totals(db, { merchantId: m.merchant.id, status: 'paid' })).toEqual(
       paidAfter,
     );
+    expect(await minutesOff()).toBe(0);
+    await sumsHold();
+  });
+
+  it('takes a merchant’s deleted orders (its test data) out of its hours and closed minutes at once', async () => {
+    const { db } = ctx.database;
+    const id = other.merchant.id;
+    const deleted = await db.transaction(async (tx) => [
+      await deleteOrdersCounted(tx, 'collection', id),
+      await deleteOrdersCounted(tx, 'payout', id),
+    ]);
+    expect(deleted).toEqual([300, 300]);
+    expect(await collectionsList.totals(db, { merchantId: id })).toEqual(
+      await scan('collections', { merchantId: id }),
+    );
+    expect(await payoutsList.totals(db, { merchantId: id, status: 'success' })).toEqual({
+      count: 0,
+      amountMinor: 0n,
+      feeMinor: 0n,
+    });
     expect(await minutesOff()).toBe(0);
     await sumsHold();
   });

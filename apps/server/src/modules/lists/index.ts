@@ -43,6 +43,7 @@ export {
 } from './rollup-sums.ts';
 export {
   closeOrderMinutes,
+  deleteOrdersCounted,
   foldOrderHourlySlots,
   type OrderDayRow,
   orderDaySeries,

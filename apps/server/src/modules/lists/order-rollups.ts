@@ -374,3 +374,51 @@ export function orderRollupMoves(kind: 'collection' | 'payout', fromStatus: stri
 }
 
 export type OrderRollupMoves = ReturnType<typeof orderRollupMoves>;
+
+/**
+ * Deletes every order of one kind of a merchant (its test data) and takes them out of the rollups in the
+ * same statement, grouped: their row triggers stand aside, as for orderRollupMoves (one trigger an order
+ * made 40,000 orders take 5 s, a million hours). An order of an hour closed into minutes leaves its minute
+ * too, the horizon read under the shared lock the close takes exclusively. Answers how many it deleted.
+ */
+export async function deleteOrdersCounted(
+  tx: Tx,
+  kind: 'collection' | 'payout',
+  merchantId: number,
+): Promise<number> {
+  const table = sql.identifier(kind === 'collection' ? 'collections' : 'payouts');
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${ORDER_MINUTES_LOCK})`);
+  const [horizon] = await queryRows<{ before: Date | string | null }>(
+    tx,
+    sql`select before from rollup_horizons where rollup = ${ORDER_MINUTE_HORIZON}`,
+  );
+  const closed = horizon?.before ? new Date(horizon.before).toISOString() : null;
+  await tx.execute(sql`select set_config('paydesk.order_rollups', 'by_caller', true)`);
+  const [row] = await queryRows<{ deleted: number }>(
+    tx,
+    sql`with gone as (
+          delete from ${table} where merchant_id = ${merchantId}
+          returning id, merchant_id, status, created_at, amount_minor, fee_minor),
+        hours as (
+          insert into order_hourly as o (kind, merchant_id, status, hour, slot, orders, amount_minor, fee_minor)
+          select ${kind}, merchant_id, status,
+                 date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00'), 1 + id % 16,
+                 -count(*), -sum(amount_minor), -sum(fee_minor)
+            from gone group by 2, 3, 4, 5
+          on conflict (merchant_id, kind, status, hour, slot) do update
+            set orders = o.orders + excluded.orders, amount_minor = o.amount_minor + excluded.amount_minor,
+                fee_minor = o.fee_minor + excluded.fee_minor),
+        minutes as (
+          insert into order_minutely as o (kind, merchant_id, status, minute, orders, amount_minor, fee_minor)
+          select ${kind}, merchant_id, status,
+                 date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'),
+                 -count(*), -sum(amount_minor), -sum(fee_minor)
+            from gone where created_at < ${closed}::timestamptz group by 2, 3, 4
+          on conflict (merchant_id, kind, status, minute) do update
+            set orders = o.orders + excluded.orders, amount_minor = o.amount_minor + excluded.amount_minor,
+                fee_minor = o.fee_minor + excluded.fee_minor)
+        select count(*)::int as deleted from gone`,
+  );
+  await tx.execute(sql`select set_config('paydesk.order_rollups', '', true)`);
+  return row!.deleted;
+}

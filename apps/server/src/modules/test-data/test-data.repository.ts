@@ -1,14 +1,15 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, queryRows, type Tx } from '../../db/client.ts';
 import { exportTasks, merchants, testDataDeletions } from '../../db/schema/index.ts';
+import { deleteOrdersCounted } from '../lists/index.ts';
 
 export type TestDataDeletionRow = typeof testDataDeletions.$inferSelect;
 
 /**
  * The test objects of a test twin, outside the ledger (which erases its own): reconciliation (resolutions,
  * received payments, statement imports, closed days), callbacks and their attempts, channel attempts, orders, Idempotency-Keys, settlements, daily reports and exports. Orders go
- * before the settlements they name; the rollup triggers take each deleted order and settlement out of the
- * dashboard's and lists' sums.
+ * before the settlements they name, each kind taken out of the dashboard's and lists' sums at once
+ * (deleteOrdersCounted), the settlements by their rollup triggers.
  */
 export async function deleteTestObjects(tx: Tx, merchantId: number): Promise<void> {
   await tx.execute(sql`delete from callback_attempts where event_id in
@@ -20,11 +21,12 @@ export async function deleteTestObjects(tx: Tx, merchantId: number): Promise<voi
     'reconciliation_days',
     'callback_events',
     'channel_attempts',
-    'collections',
-    'payouts',
-    'idempotency_keys',
-    'settlements',
   ]) {
+    await tx.execute(sql`delete from ${sql.identifier(table)} where merchant_id = ${merchantId}`);
+  }
+  await deleteOrdersCounted(tx, 'collection', merchantId);
+  await deleteOrdersCounted(tx, 'payout', merchantId);
+  for (const table of ['idempotency_keys', 'settlements']) {
     await tx.execute(sql`delete from ${sql.identifier(table)} where merchant_id = ${merchantId}`);
   }
 }
