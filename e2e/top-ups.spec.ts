@@ -19,7 +19,8 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   page,
 }) => {
   await logIn(page, INR_ROOT, { language: 'en' });
-  // Top-ups are live only (DESIGN 12); the demo merchant has no live channel and opens in test mode.
+  // Top-ups are live only (DESIGN 12). The INR demo merchant opens in live mode (its Razorpay channel);
+  // the switch says so rather than counting on it.
   await switchMode(page, 'live');
   const availableBefore = await page.getByTestId('funds-available').innerText();
 

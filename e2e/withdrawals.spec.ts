@@ -89,8 +89,8 @@ test('withdraw from the console, rejected with the command line: the history say
     'withdrawal e2e',
   );
   await logIn(page, email);
-  // Withdrawals are live only (DESIGN 12), of the live money ops moved in; the demo merchant has no live
-  // channel and opens in test mode.
+  // Withdrawals are live only (DESIGN 12), of the live money ops moved in; the switch says so rather than
+  // counting on the merchant's default.
   await switchMode(page, 'live');
   const nextCode = await guardMoney(page);
 

@@ -249,8 +249,16 @@ export async function buildApp({
   const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
   const payouts = payoutsModule.payouts;
   registerDashboardModule(app, ctx, { collections, payouts });
-  const sandbox = createSandboxService({ db, collections, payouts, now, isEnabled: config.sandboxEnabled });
-  registerSandboxModule(app, { db, collections, payouts, now, isEnabled: config.sandboxEnabled });
+  const sandboxDeps = {
+    db,
+    collections,
+    payouts,
+    now,
+    isEnabled: config.sandboxEnabled,
+    appKey: config.appKey,
+  };
+  const sandbox = createSandboxService(sandboxDeps);
+  registerSandboxModule(app, sandboxDeps);
   await registerGatewayModule(
     app,
     ctx,

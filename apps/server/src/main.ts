@@ -74,7 +74,8 @@ if (wantsDemo) {
   for (const other of DEMO_OTHER_MERCHANTS)
     banner.push(`  ROOT      ${other.email}  /  ${DEMO_PASSWORD}  (${other.no}, ${other.currency})`);
   const guide = path.join(config.dataDir, DEMO_LIVE_GUIDE);
-  if (existsSync(guide)) banner.push(`Live channels (bank transfer, manual payouts, statements): ${guide}`);
+  if (existsSync(guide))
+    banner.push(`Live channels (bank transfer, manual payouts, statements, Razorpay): ${guide}`);
 }
 console.log(banner.join('\n') + '\n');
 

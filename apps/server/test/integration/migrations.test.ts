@@ -63,6 +63,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'payouts',
     'postings',
     'rate_limits',
+    'razorpay_stand_in_links',
     'received_payments',
     'recharges',
     'reconciliation_days',

@@ -138,15 +138,21 @@ describe('the demo merchant', () => {
       // The sandbox history is test mode's (DESIGN 12). Live mode has no channel yet, so the console opens
       // in test mode; except the VND merchant's, which has the live channels of DESIGN 13: the bank
       // transfer channel's orders (two paid by the bank's notification, three waiting) and payouts waiting
-      // for the operator's batch.
+      // for the operator's batch; and the INR merchant's, with its Razorpay channel on the demo's stand-in
+      // (one order paid, one waiting for its payer).
       const liveDemo = currency === 'VND';
+      const razorpayDemo = currency === 'INR';
       expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe(
-        liveDemo ? 'live' : 'test',
+        liveDemo || razorpayDemo ? 'live' : 'test',
       );
       const live = (await root.get('/api/merchant/collections')).json();
-      expect(live.meta).toMatchObject({ mode: 'live', total: liveDemo ? 5 : 0 });
+      expect(live.meta).toMatchObject({ mode: 'live', total: liveDemo ? 5 : razorpayDemo ? 2 : 0 });
       expect(live.data.map((o: { status: string }) => o.status).sort()).toEqual(
-        liveDemo ? ['paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid'] : [],
+        liveDemo
+          ? ['paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid']
+          : razorpayDemo
+            ? ['paid', 'to_be_paid']
+            : [],
       );
       expect(
         (await root.get('/api/merchant/payouts')).json().data.map((p: { status: string }) => p.status),

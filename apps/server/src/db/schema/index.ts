@@ -11,3 +11,4 @@ export * from './top-ups.ts';
 export * from './exports.ts';
 export * from './test-data.ts';
 export * from './reconciliation.ts';
+export * from './stand-ins.ts';

@@ -13,6 +13,7 @@ import { claimOperatorAction, actionRefNo } from '../ops/index.ts';
 import { DEMO_PAYEES, seedPayoutRow } from '../payouts/index.ts';
 import { seedReceivedPayment } from '../reconciliation/index.ts';
 import type { DemoMerchant } from './demo-collections.ts';
+import type { DemoRazorpay } from './demo-razorpay.ts';
 
 // The demo's live mode (DESIGN 13): each merchant's live row has a bank transfer collection channel of its
 // country (code `bank`, its notifications at POST /channels/bank/notify), a little live history (orders paid
@@ -266,6 +267,7 @@ export function writeDemoLiveGuide(
   dataDir: string,
   channels: DemoLiveChannel[],
   port: number | string,
+  razorpay?: DemoRazorpay,
 ): string {
   const folder = path.join(dataDir, 'demo');
   mkdirSync(folder, { recursive: true });
@@ -316,10 +318,25 @@ This merchant's live mode has a bank transfer channel (\`bank\`) and a manual pa
 below use the default DATA_DIR; give yours as npm start did. See the README, "Connect a real channel", for
 what each step does.
 
-${sections.join('\n')}`,
+${sections.join('\n')}${razorpay ? razorpaySection(razorpay, port) : ''}`,
   );
   return guide;
 }
+
+/** The Razorpay channel's part of the guide. */
+const razorpaySection = (r: DemoRazorpay, port: number | string) => `
+## ${r.merchantNo} (INR): Razorpay
+
+This merchant's live mode has a Razorpay channel (\`payment-links\`) whose base address is the demo's own
+stand-in of Razorpay's API (\`http://127.0.0.1:${port}/sandbox/razorpay\`; a real channel is opened with
+Razorpay's address and your keys, see the README).
+
+- Order ${r.waiting.tradeNo} (${r.waiting.amount} INR) waits for its payer: open its Razorpay page,
+  ${r.waiting.payUrl}, and press Pay. The stand-in sends the signed \`payment_link.paid\` webhook to
+  \`/channels/payment-links/notify\`, and the order is paid (log in as root@inr.demo.paydesk.test).
+- A new order on it from your server: \`POST /gateway/v1/collections\` with \`"channel": "payment-links"\`; its
+  \`pay_url\` becomes the payment link's page once the link is made (a job, within seconds).
+`;
 
 /** An operator's live deposit, as funds:transfer-in posts it, two hours back. */
 async function depositLive(tx: Tx, merchant: DemoMerchant, deposit: bigint, now: Date) {

@@ -5,5 +5,6 @@ export {
   DEMO_OTHER_MERCHANTS,
   DEMO_PASSWORD,
   DEMO_USERS,
+  RAZORPAY_DEMO_MERCHANT,
   seedDemo,
 } from './seed-demo.ts';

@@ -17,6 +17,7 @@ import {
 } from './demo-collections.ts';
 import { seedDemoWithdrawals } from './demo-withdrawals.ts';
 import { type DemoLiveChannel, seedDemoLiveChannels, writeDemoLiveGuide } from './demo-live-channels.ts';
+import { type DemoRazorpay, seedDemoRazorpay } from './demo-razorpay.ts';
 
 export const DEMO_PASSWORD = 'paydesk-demo';
 export const DEMO_MERCHANT_NO = 'M100001';
@@ -66,6 +67,12 @@ export const DEMO_OTHER_MERCHANTS: {
 export const LIVE_DEMO_MERCHANT = 'M100004';
 
 /**
+ * The demo merchant with a live Razorpay channel (INR), pointed at the demo's stand-in of Razorpay at this
+ * server's address (the port npm start serves on); it opens the console in live mode too.
+ */
+export const RAZORPAY_DEMO_MERCHANT = 'M100002';
+
+/**
  * Seeds the demo merchants, their users, history, channels, access keys and orders into an empty database;
  * does nothing otherwise.
  */
@@ -85,8 +92,9 @@ export async function seedDemo(
     /** Where the live channels' guide and statements go (DATA_DIR/demo), and the server's port for its links. */
     guide?: { dataDir: string; port: number | string };
     /**
-     * The live channels of LIVE_DEMO_MERCHANT (default true). Off for a database from before migration
-     * 0033, which has no table for received payments (the mode migration's test seeds one).
+     * The live channels of LIVE_DEMO_MERCHANT and RAZORPAY_DEMO_MERCHANT (default true). Off for a
+     * database from before migration 0033, which has no table for received payments (the mode
+     * migration's test seeds one).
      */
     liveChannels?: boolean;
   },
@@ -94,6 +102,7 @@ export async function seedDemo(
   if (await hasMerchants(db)) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const live: DemoLiveChannel[] = [];
+  let razorpay: DemoRazorpay | undefined;
   const seeded = await db.transaction(async (tx) => {
     const rows = await insertMerchant(tx, {
       no: DEMO_MERCHANT_NO,
@@ -132,6 +141,14 @@ export async function seedDemo(
         roles: ['ROOT'],
       });
       await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
+      if (liveChannels && other.no === RAZORPAY_DEMO_MERCHANT)
+        razorpay = await seedDemoRazorpay(
+          tx,
+          appKey,
+          { id: pair.live.id, no: other.no, currency: other.currency, timeZone: other.timeZone },
+          now,
+          `http://127.0.0.1:${guide?.port ?? 8080}`,
+        );
       if (liveChannels && other.no === LIVE_DEMO_MERCHANT)
         live.push(
           await seedDemoLiveChannels(
@@ -144,7 +161,7 @@ export async function seedDemo(
     }
     return true;
   });
-  if (seeded && guide) writeDemoLiveGuide(guide.dataDir, live, guide.port);
+  if (seeded && guide) writeDemoLiveGuide(guide.dataDir, live, guide.port, razorpay);
   return seeded;
 }
 

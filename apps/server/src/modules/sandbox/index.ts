@@ -15,6 +15,7 @@ import {
   type PayPageCurrency,
   type PayPageStatus,
 } from './pay-page.ts';
+import { registerRazorpayStandIn } from './razorpay-stand-in.ts';
 
 // The sandbox channel's pages and operator (DESIGN section 6): its adapter
 // (modules/channels/adapters/sandbox) says what its orders need and runs its jobs (auto mode, payouts);
@@ -30,6 +31,8 @@ type Deps = {
   now: () => Date;
   /** config.sandboxEnabled */
   isEnabled: boolean;
+  /** config.appKey: the Razorpay stand-in opens its channels' secrets. */
+  appKey: Buffer;
 };
 
 /** What a production server without --demo answers an operator who opens or drives the sandbox. */
@@ -77,9 +80,13 @@ export function createSandboxService({ collections, payouts, isEnabled }: Deps) 
   return { assertEnabled, complete, isEnabled };
 }
 
-export function registerSandboxModule(app: FastifyInstance, { collections, now, isEnabled }: Deps): void {
+export function registerSandboxModule(
+  app: FastifyInstance,
+  { db, collections, now, isEnabled, appKey }: Deps,
+): void {
   // Off: no route at all, so /sandbox/... answers the plain JSON 404 of any unknown API path.
   if (!isEnabled) return;
+  registerRazorpayStandIn(app, { db, appKey, now });
   app.register(async (scope) => {
     // The page's forms post application/x-www-form-urlencoded.
     scope.addContentTypeParser(
@@ -152,6 +159,8 @@ export function registerSandboxModule(app: FastifyInstance, { collections, now, 
     );
   });
 }
+
+export { insertStandInLink, razorpayStandInUrl } from './razorpay-stand-in.ts';
 
 // The same page serves a real channel's bank transfer (modules/checkout): one design, three languages.
 export {

@@ -66,7 +66,8 @@ async function call(
   const auth = Buffer.from(`${settings.key_id}:${secrets.key_secret ?? ''}`).toString('base64');
   let response: Response;
   try {
-    response = await fetch(new URL(path, settings.base_url), {
+    // The base address may have a path of its own (a stand-in's): the API's path goes after it.
+    response = await fetch(`${settings.base_url.replace(/\/+$/, '')}${path}`, {
       method,
       headers: {
         authorization: `Basic ${auth}`,
