@@ -22,6 +22,14 @@ let dataDir: string;
 const order = async (tradeNo: string) =>
   (await db.select().from(collections).where(eq(collections.tradeNo, tradeNo)))[0]!;
 const pathOf = (url: string) => new URL(url).pathname;
+/** The page's Pay button, as a browser submits its form. */
+const press = (link: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `${pathOf(link)}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -64,7 +72,7 @@ describe('the INR demo merchant’s Razorpay channel', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('₹799.00');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    const paid = await ctx.app.inject({ method: 'POST', url: `${pathOf(link!)}/pay` });
+    const paid = await press(link!);
     expect([paid.statusCode, paid.headers.location]).toEqual([303, pathOf(link!)]);
     const after = await order(tradeNo!);
     expect(after).toMatchObject({ status: 'paid', channelRef: expect.stringMatching(/^pay_/) });
@@ -73,7 +81,7 @@ describe('the INR demo merchant’s Razorpay channel', () => {
     );
 
     // Pressed again (a second tab): nothing more is sent or paid.
-    await ctx.app.inject({ method: 'POST', url: `${pathOf(link!)}/pay` });
+    await press(link!);
     const payments = await db
       .select({ status: receivedPayments.status })
       .from(receivedPayments)
@@ -129,7 +137,7 @@ describe('the stand-in’s API, as the razorpay adapter calls it', () => {
 
     const page = await ctx.app.inject({ method: 'GET', url: pathOf(linked.payUrl!) });
     expect(page.body).toContain('₹1,250.50');
-    await ctx.app.inject({ method: 'POST', url: `${pathOf(linked.payUrl!)}/pay` });
+    await press(linked.payUrl!);
     expect((await order(tradeNo)).status).toBe('paid');
     // The status query (for a webhook that never came) reads the paid link and changes nothing more.
     await ctx.app.services.channelJobs.run('razorpay.query', { trade_no: tradeNo });

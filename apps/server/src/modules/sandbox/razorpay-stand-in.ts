@@ -82,6 +82,12 @@ export function registerRazorpayStandIn(app: FastifyInstance, { db, appKey, now 
     (await db.select().from(razorpayStandInLinks).where(eq(razorpayStandInLinks.id, id)))[0];
 
   app.register(async (scope) => {
+    // The payer's page posts its form (application/x-www-form-urlencoded; nothing in it is read).
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, _body, done) => done(null, {}),
+    );
     scope.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
