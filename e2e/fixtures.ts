@@ -35,8 +35,19 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 
 export { expect };
 
-/** Logs in through the console's login page, in whatever language it shows. */
-export async function logIn(page: Page, email: string, { language = 'en' as 'en' | 'zh-cn' | 'vi' } = {}) {
+/**
+ * Logs in through the console's login page, in whatever language it shows, then puts the console in the
+ * mode the spec walks: test by default (the demo's sandbox history is test mode's, and every demo merchant
+ * has live channels, so the console opens in live mode); `mode: null` leaves the merchant's default.
+ */
+export async function logIn(
+  page: Page,
+  email: string,
+  {
+    language = 'en' as 'en' | 'zh-cn' | 'vi',
+    mode = 'test' as 'live' | 'test' | null,
+  }: { language?: 'en' | 'zh-cn' | 'vi'; mode?: 'live' | 'test' | null } = {},
+) {
   await page.addInitScript((lng) => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', lng);
   }, language);
@@ -45,13 +56,13 @@ export async function logIn(page: Page, email: string, { language = 'en' as 'en'
   await page.locator('input#password').fill(DEMO_PASSWORD);
   await page.locator('button[type=submit]').click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  if (mode) await switchMode(page, mode);
 }
 
 /**
- * Puts the console in live or test mode through the header's switch, as a user does (DESIGN 12). A demo
- * merchant with no live channel opens in test mode, so a spec of a live flow (top-ups, withdrawals, money
- * moved by `npm run ops`, which is live unless told otherwise) says so here rather than counting on the
- * default. The choice is kept for the user in this browser, across reloads and pages.
+ * Puts the console in live or test mode through the header's switch, as a user does (DESIGN 12): a spec
+ * says which mode it walks rather than counting on the merchant's default (logIn's `mode`). The choice is
+ * kept for the user in this browser, across reloads and pages.
  */
 export async function switchMode(page: Page, mode: 'live' | 'test') {
   const toggle = page.getByTestId('mode-switch');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, runOps, switchMode, test } from './fixtures.ts';
+import { DEMO, expect, logIn, runOps, test } from './fixtures.ts';
 
 // An operator moves money with the ops command line (against the running server, found in its DATA_DIR);
 // the merchant's finance user sees it on the Dashboard and on Funds > Transactions, in Chinese.
@@ -65,9 +65,8 @@ test('money moved with the ops command line shows on the Dashboard and Funds > T
   );
   const { balance } = frozen;
 
-  await logIn(page, DEMO.FINANCE, { language: 'zh-cn' });
-  // ops moves live money (its default mode); the demo merchant has no live channel and opens in test mode.
-  await switchMode(page, 'live');
+  // ops moves live money (its default mode).
+  await logIn(page, DEMO.FINANCE, { language: 'zh-cn', mode: 'live' });
   const cards = page.getByTestId('funds-cards');
   await expect(cards.getByTestId('funds-total')).toContainText('总资金');
   await expect(cards.getByTestId('funds-total')).toContainText(grouped(balance.total));

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createUser, enableStepUp, expect, logIn, switchMode, test } from './fixtures.ts';
+import { createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
 
 // Send money from the console, one journey per payout form variant (DESIGN section 4): China in Chinese,
 // India in English, Brazil in Vietnamese. Each user is new (made with ops user:create), turns two-factor on
@@ -22,9 +22,8 @@ const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:
 /** Signs the new user in, turns the step-up on, opens Send money; the phone's next codes. */
 async function openSendMoney(page: Page, merchant: string, texts: Texts) {
   const email = await createUser(merchant, 'ROOT', `payout-${texts.language}`);
+  // Paid on the sandbox channel, in test mode (logIn's default).
   await logIn(page, email, { language: texts.language });
-  // Paid on the sandbox channel, in test mode: the INR merchant opens in live mode (its Razorpay channel).
-  await switchMode(page, 'test');
   const nextCode = await enableStepUp(page, PAYMENT_PASSWORD);
   await page.goto('/behalfPay/apply');
   return nextCode;

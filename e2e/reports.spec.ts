@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, switchMode, test } from './fixtures.ts';
+import { DEMO, expect, logIn, test } from './fixtures.ts';
 
 // What a finance team opens every morning: the Dashboard with its charts, the daily reports that reconcile
 // with Funds > Transactions, and Contact us, in English, Chinese and Vietnamese.
@@ -85,10 +85,9 @@ test('the Dashboard reads in Chinese, its charts too (zh-cn)', async ({ page }) 
 test('daily reports reconcile to the cent with Funds > Transactions of the same day (en, zh-cn)', async ({
   page,
 }) => {
-  await logIn(page, DEMO.FINANCE);
   // The demo's five weeks of fund history are live money, and the report's call below (no X-Mode) reads live
-  // mode: the page must show the same mode (the demo merchant opens in test mode, having no live channel).
-  await switchMode(page, 'live');
+  // mode: the page must show the same mode.
+  await logIn(page, DEMO.FINANCE, { mode: 'live' });
   await page.goto('/fund/dailyReport');
   const rows = page.locator('.data-table tbody tr.data-table__row:visible');
   await expect(rows.first()).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, switchMode, test } from './fixtures.ts';
+import { DEMO, expect, logIn, test } from './fixtures.ts';
 
 const sidebar = (page: Page) => page.locator('.sidebar');
 const tabs = (page: Page) => page.locator('.tags-view');
@@ -88,9 +88,8 @@ test('tags view: Dashboard pinned, pages from the menu become tabs, close others
 test('pages are kept alive: a half-filled form survives a tab switch, not the closing of its tab', async ({
   page,
 }) => {
-  await logIn(page, DEMO.ROOT);
-  // The top-up form is live only (DESIGN 12); the demo merchant has no live channel and opens in test mode.
-  await switchMode(page, 'live');
+  // The top-up form is live only (DESIGN 12).
+  await logIn(page, DEMO.ROOT, { mode: 'live' });
   await expandSidebar(page);
   await openFromMenu(page, 'Top-ups', 'Top-up');
   const amount = page.getByRole('textbox', { name: 'Recharge amount' });

@@ -13,15 +13,25 @@ const modeSwitch = (page: Page) => page.getByTestId('mode-switch');
 test('the Test mode switch: the band on every page, X-Mode: test on every call, top-ups live only', async ({
   page,
 }) => {
-  await logIn(page, await createUser('M100001', 'ROOT', 'test-mode-switch'));
-  // The demo merchant has no open live channel: the console opens in test mode (DESIGN 12, as Stripe opens
-  // a new account), on its sandbox history.
-  await expect(band(page)).toContainText('Test data');
-  await expect(modeSwitch(page)).toBeChecked();
+  await logIn(page, await createUser('M100001', 'ROOT', 'test-mode-switch'), { mode: null });
+  // The demo merchant has open live channels (bank transfer, manual payouts): the console opens in live
+  // mode (DESIGN 12; a merchant without one would open in test mode, as Stripe opens a new account).
+  await expect(modeSwitch(page)).not.toBeChecked();
+  await expect(band(page)).toHaveCount(0);
+
+  // Switching reads the list again, in test mode (X-Mode: test), on the sandbox history, with the band.
   await page.goto('/collection/payments');
   await expect(rows(page).first()).toBeVisible();
+  const testList = page.waitForRequest(
+    (request) =>
+      request.url().includes('/api/merchant/collections') && request.headers()['x-mode'] === 'test',
+  );
+  await modeSwitch(page).click();
+  await testList;
+  await expect(band(page)).toContainText('Test data');
+  await expect(rows(page).first()).toBeVisible();
 
-  // Switching reads the list again, in live mode (no X-Mode: test), and the band goes.
+  // And back: the list again, in live mode (no X-Mode), and the band goes; then test mode once more.
   const liveList = page.waitForRequest(
     (request) =>
       request.url().includes('/api/merchant/collections') && request.headers()['x-mode'] === undefined,
@@ -29,14 +39,7 @@ test('the Test mode switch: the band on every page, X-Mode: test on every call, 
   await modeSwitch(page).click();
   await liveList;
   await expect(band(page)).toHaveCount(0);
-
-  // And back: the list again, in test mode.
-  const testList = page.waitForRequest(
-    (request) =>
-      request.url().includes('/api/merchant/collections') && request.headers()['x-mode'] === 'test',
-  );
   await modeSwitch(page).click();
-  await testList;
   await expect(band(page)).toContainText('Test data');
 
   // The band stays on every page, and the choice outlives a reload.
@@ -67,8 +70,8 @@ test('test mode: the sandbox history, test funds, a test payout, and back to liv
   await logIn(page, email);
   const nextCode = await enableStepUp(page, PAYMENT_PASSWORD);
 
-  // Test mode (the demo merchant has no live channel, so the console opens in it): the sandbox history of
-  // the demo, and every list says it is of test mode.
+  // Test mode (logIn switches to it): the sandbox history of the demo, and every list says it is of test
+  // mode.
   const testList = page.waitForResponse(
     (response) =>
       response.url().includes('/api/merchant/collections?') &&

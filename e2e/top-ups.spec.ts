@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, logIn, runOps, switchMode, test } from './fixtures.ts';
+import { expect, logIn, runOps, test } from './fixtures.ts';
 
 // A top-up end to end: the merchant sends USDT, submits the amount and the transfer's screenshot in the
 // console; an operator approves it with the command line (the USDT received and the rate); the history shows
@@ -18,10 +18,8 @@ const rows = (page: Page) => page.locator('.data-table tbody tr.data-table__row:
 test('top up with a screenshot, approve it with the ops command line, see the balance rise', async ({
   page,
 }) => {
-  await logIn(page, INR_ROOT, { language: 'en' });
-  // Top-ups are live only (DESIGN 12). The INR demo merchant opens in live mode (its Razorpay channel);
-  // the switch says so rather than counting on it.
-  await switchMode(page, 'live');
+  // Top-ups are live only (DESIGN 12).
+  await logIn(page, INR_ROOT, { language: 'en', mode: 'live' });
   const availableBefore = await page.getByTestId('funds-available').innerText();
 
   await page.goto('/recharge/topup');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { DEMO_PASSWORD, expect, logIn, runOps, switchMode, test } from './fixtures.ts';
+import { DEMO_PASSWORD, expect, logIn, runOps, test } from './fixtures.ts';
 
 // Withdraw end to end: a finance user of the INR demo merchant (its own, so no other spec sees its balance
 // move) withdraws USDT from the console behind the payment password and a Google code; an operator rejects
@@ -88,10 +88,8 @@ test('withdraw from the console, rejected with the command line: the history say
     '--reason',
     'withdrawal e2e',
   );
-  await logIn(page, email);
-  // Withdrawals are live only (DESIGN 12), of the live money ops moved in; the switch says so rather than
-  // counting on the merchant's default.
-  await switchMode(page, 'live');
+  // Withdrawals are live only (DESIGN 12), of the live money ops moved in.
+  await logIn(page, email, { mode: 'live' });
   const nextCode = await guardMoney(page);
 
   await page.goto('/withdrawal/apply');

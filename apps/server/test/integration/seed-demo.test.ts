@@ -20,10 +20,11 @@ describe('the demo merchant', () => {
     // Live mode: the operator's transfers (149,789.24 available, 5,000.00 frozen) - withdrawals at 7.1:
     // 3,550.00 paid (500 USDT, free), 575.10 and 362.10 held, 862.65 given back.
     const balance = (await finance.get('/api/merchant/balance')).json().data;
+    // And the live bank channels' three payouts waiting for the operator's batch: 3,292.75 held.
     expect(balance).toEqual({
       total: '151239.24',
-      available: '145302.04',
-      locked: '5937.20',
+      available: '142009.29',
+      locked: '9229.95',
       currency: 'CNY',
     });
     // Test mode (DESIGN 12: the sandbox's history): 100,000.00 of test funds + the settled batch (830.95
@@ -41,8 +42,8 @@ describe('the demo merchant', () => {
     const testList = (await finance.get('/api/merchant/fund-flows?per_page=100', TEST)).json();
     expect(list.meta).toMatchObject({
       mode: 'live',
-      total: 27,
-      sums: { money_in: '172882.64', money_out: '27580.60' },
+      total: 30,
+      sums: { money_in: '172882.64', money_out: '30873.35' },
     });
     expect(testList.meta).toMatchObject({
       mode: 'test',
@@ -50,7 +51,14 @@ describe('the demo merchant', () => {
       sums: { money_in: '100896.00', money_out: '323.92' },
     });
     expect(new Set(list.data.map((e: { type: string }) => e.type))).toEqual(
-      new Set(['transfer_in', 'transfer_out', 'funds_frozen', 'withdrawal', 'withdrawal_rejected']),
+      new Set([
+        'transfer_in',
+        'transfer_out',
+        'funds_frozen',
+        'withdrawal',
+        'withdrawal_rejected',
+        'payout_deduction',
+      ]),
     );
     expect(new Set(testList.data.map((e: { type: string }) => e.type))).toEqual(
       new Set(['transfer_in', 'collection_settlement', 'payout_deduction', 'payout_refund']),
@@ -88,7 +96,7 @@ describe('the demo merchant', () => {
       { code: 'withdrawals_payable:CNY', kind: 'withdrawals_payable', channel: null, balance: '3550.00' },
     ]);
     expect(cny('live')).toMatchObject({
-      merchants: { available: '145302.04', locked: '5937.20', count: 1 },
+      merchants: { available: '142009.29', locked: '9229.95', count: 1 },
       total: '0.00',
     });
     expect(cny('test').accounts).toEqual([
@@ -117,7 +125,9 @@ describe('the demo merchant', () => {
       total: '0.00',
     });
     expect(books.currencies.map((c) => `${c.mode} ${c.currency}`).sort()).toEqual([
+      'live BRL',
       'live CNY',
+      'live INR',
       'live VND',
       'test BRL',
       'test CNY',
@@ -135,28 +145,22 @@ describe('the demo merchant', () => {
       ['root@vnd.demo.paydesk.test', 'VND'],
     ]) {
       const root = await loginAs(ctx.app, email, DEMO_PASSWORD);
-      // The sandbox history is test mode's (DESIGN 12). Live mode has no channel yet, so the console opens
-      // in test mode; except the VND merchant's, which has the live channels of DESIGN 13: the bank
-      // transfer channel's orders (two paid by the bank's notification, three waiting) and payouts waiting
-      // for the operator's batch; and the INR merchant's, with its Razorpay channel on the demo's stand-in
-      // (one order paid, one waiting for its payer).
-      const liveDemo = currency === 'VND';
+      // The sandbox history is test mode's (DESIGN 12). Live mode has the live channels of DESIGN 13, so
+      // the console opens in live mode: the bank transfer channel's orders (two paid by the bank's
+      // notification, three waiting) and payouts waiting for the operator's batch; the INR merchant's
+      // Razorpay channel on the demo's stand-in adds one order paid and one waiting for its payer.
       const razorpayDemo = currency === 'INR';
-      expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe(
-        liveDemo || razorpayDemo ? 'live' : 'test',
-      );
+      expect((await root.get('/api/merchant/user')).json().data.merchant.default_mode).toBe('live');
       const live = (await root.get('/api/merchant/collections')).json();
-      expect(live.meta).toMatchObject({ mode: 'live', total: liveDemo ? 5 : razorpayDemo ? 2 : 0 });
+      expect(live.meta).toMatchObject({ mode: 'live', total: razorpayDemo ? 7 : 5 });
       expect(live.data.map((o: { status: string }) => o.status).sort()).toEqual(
-        liveDemo
-          ? ['paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid']
-          : razorpayDemo
-            ? ['paid', 'to_be_paid']
-            : [],
+        razorpayDemo
+          ? ['paid', 'paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid', 'to_be_paid']
+          : ['paid', 'paid', 'to_be_paid', 'to_be_paid', 'to_be_paid'],
       );
       expect(
         (await root.get('/api/merchant/payouts')).json().data.map((p: { status: string }) => p.status),
-      ).toEqual(liveDemo ? ['pending', 'pending', 'pending'] : []);
+      ).toEqual(['pending', 'pending', 'pending']);
       const get = (url: string) => root.get(url, { 'x-mode': 'test' });
       const orders = (await get('/api/merchant/collections?per_page=100')).json();
       expect(new Set(orders.data.map((o: { status: string }) => o.status))).toEqual(
@@ -192,8 +196,9 @@ describe('the demo merchant', () => {
       ok: true,
       merchants_checked: 8,
       modes: [
-        // M100001's operator history; the VND merchant's live deposit and its three payout holds.
-        { mode: 'live', merchants_checked: 4, entries_checked: 32 },
+        // M100001's operator history; each merchant's three live payout holds, and the live deposits of
+        // those with no live money before.
+        { mode: 'live', merchants_checked: 4, entries_checked: 43 },
         // Each twin's starting test funds, and the CNY twin's sandbox history.
         { mode: 'test', merchants_checked: 4, entries_checked: 60 },
       ],

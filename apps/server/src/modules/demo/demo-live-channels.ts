@@ -15,7 +15,7 @@ import { seedReceivedPayment } from '../reconciliation/index.ts';
 import type { DemoMerchant } from './demo-collections.ts';
 import type { DemoRazorpay } from './demo-razorpay.ts';
 
-// The demo's live mode (DESIGN 13): each merchant's live row has a bank transfer collection channel of its
+// The demo's live mode (DESIGN 13): every merchant's live row has a bank transfer collection channel of its
 // country (code `bank`, its notifications at POST /channels/bank/notify), a little live history (orders paid
 // by the bank's notification, orders waiting for the payer), a manual payout channel (`bank-payout`) with
 // payouts waiting for the operator's batch, and a statement of the day in DATA_DIR/demo to import: one
@@ -313,8 +313,9 @@ export function writeDemoLiveGuide(
     guide,
     `# The demo's live channels
 
-This merchant's live mode has a bank transfer channel (\`bank\`) and a manual payout channel
-(\`bank-payout\`): log in as its ROOT (the console opens in live mode) to see their orders. The commands
+Each demo merchant's live mode has a bank transfer channel of its country (\`bank\`) and a manual payout
+channel (\`bank-payout\`): log in as its ROOT (the console opens in live mode; its sandbox history is in
+test mode) to see their orders. The commands
 below use the default DATA_DIR; give yours as npm start did. See the README, "Connect a real channel", for
 what each step does.
 

@@ -60,15 +60,8 @@ export const DEMO_OTHER_MERCHANTS: {
 ];
 
 /**
- * The demo merchant whose live mode has real channels (DESIGN 13: bank transfer with VietQR, manual
- * payouts, a statement to import). With a live channel the console opens in live mode (DESIGN 12); the
- * others keep opening in test mode on their sandbox history, as the browser tests walk them.
- */
-export const LIVE_DEMO_MERCHANT = 'M100004';
-
-/**
- * The demo merchant with a live Razorpay channel (INR), pointed at the demo's stand-in of Razorpay at this
- * server's address (the port npm start serves on); it opens the console in live mode too.
+ * The demo merchant with a live Razorpay channel (INR) beside its bank transfer, pointed at the demo's
+ * stand-in of Razorpay at this server's address (the port npm start serves on).
  */
 export const RAZORPAY_DEMO_MERCHANT = 'M100002';
 
@@ -92,9 +85,11 @@ export async function seedDemo(
     /** Where the live channels' guide and statements go (DATA_DIR/demo), and the server's port for its links. */
     guide?: { dataDir: string; port: number | string };
     /**
-     * The live channels of LIVE_DEMO_MERCHANT and RAZORPAY_DEMO_MERCHANT (default true). Off for a
-     * database from before migration 0033, which has no table for received payments (the mode
-     * migration's test seeds one).
+     * Every merchant's live channels (DESIGN 13; default true): bank transfer of its country with a little
+     * history and a statement to import, manual payouts, and RAZORPAY_DEMO_MERCHANT's Razorpay. With them
+     * the console opens in live mode (DESIGN 12); the sandbox history is test mode's. Off for a database
+     * from before migration 0033, which has no table for received payments (the mode migration's test
+     * seeds one).
      */
     liveChannels?: boolean;
   },
@@ -126,6 +121,15 @@ export async function seedDemo(
     await seedReceiveMoney(tx, appKey, rows, { currency: 'CNY', timeZone: 'Asia/Shanghai' }, now);
     if (files) await seedDemoTopUps(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
+    if (liveChannels)
+      live.push(
+        await seedDemoLiveChannels(
+          tx,
+          appKey,
+          { id: merchant.id, no: DEMO_MERCHANT_NO, currency: 'CNY', timeZone: 'Asia/Shanghai' },
+          now,
+        ),
+      );
     for (const other of DEMO_OTHER_MERCHANTS) {
       const pair = (await insertMerchant(tx, {
         no: other.no,
@@ -141,15 +145,7 @@ export async function seedDemo(
         roles: ['ROOT'],
       });
       await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
-      if (liveChannels && other.no === RAZORPAY_DEMO_MERCHANT)
-        razorpay = await seedDemoRazorpay(
-          tx,
-          appKey,
-          { id: pair.live.id, no: other.no, currency: other.currency, timeZone: other.timeZone },
-          now,
-          `http://127.0.0.1:${guide?.port ?? 8080}`,
-        );
-      if (liveChannels && other.no === LIVE_DEMO_MERCHANT)
+      if (liveChannels)
         live.push(
           await seedDemoLiveChannels(
             tx,
@@ -157,6 +153,14 @@ export async function seedDemo(
             { id: pair.live.id, no: other.no, currency: other.currency, timeZone: other.timeZone },
             now,
           ),
+        );
+      if (liveChannels && other.no === RAZORPAY_DEMO_MERCHANT)
+        razorpay = await seedDemoRazorpay(
+          tx,
+          appKey,
+          { id: pair.live.id, no: other.no, currency: other.currency, timeZone: other.timeZone },
+          now,
+          `http://127.0.0.1:${guide?.port ?? 8080}`,
         );
     }
     return true;
