@@ -186,7 +186,7 @@ describe('the demo merchant', () => {
       ok: true,
       merchants_checked: 8,
       modes: [
-        // M100001's operator history; the VND merchant's live deposit and its three payout holds.
+        // M100001's operator history; the VND merchant's live transfer-in and its three payout holds.
         { mode: 'live', merchants_checked: 4, entries_checked: 32 },
         // Each twin's starting test funds, and the CNY twin's sandbox history.
         { mode: 'test', merchants_checked: 4, entries_checked: 60 },
