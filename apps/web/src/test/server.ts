@@ -82,7 +82,7 @@ export function recordCalls({ page = false }: { page?: boolean } = {}): Call[] {
  * mock API answers) cannot send a jsdom File in a form, nor can a handler read a form's file while File is
  * jsdom's. Call it before the page renders; `vi.unstubAllGlobals()` puts jsdom's back.
  */
-export async function useNodeMultipart() {
+export async function stubNodeMultipart() {
   const form = await new Response(new URLSearchParams()).formData();
   vi.stubGlobal('FormData', form.constructor);
   vi.stubGlobal('File', NodeFile);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TopUp, TopUpOptions } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { apiError, http, json, server, useNodeMultipart } from '../../../test/server.ts';
+import { apiError, http, json, server, stubNodeMultipart } from '../../../test/server.ts';
 import TopUpPage from './top-up-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
@@ -53,7 +53,7 @@ beforeEach(async () => {
     'URL',
     Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }),
   );
-  await useNodeMultipart();
+  await stubNodeMultipart();
   posted = [];
   server.use(
     http.get('/api/merchant/recharge-options', () => json({ data: OPTIONS })),
