@@ -83,7 +83,7 @@ test('top up with a screenshot, approve it with the ops command line, see the ba
   await expect(drawer).toContainText('83.2');
   await page.keyboard.press('Escape');
 
-  // Funds > Transactions: the recharge entry, newest first, and the balance after it.
+  // Funds > Transactions: the top-up entry (type recharge), newest first, and the balance after it.
   await page.goto('/fund/fundWater');
   const entry = rows(page).first();
   await expect(entry).toContainText('Top-up');

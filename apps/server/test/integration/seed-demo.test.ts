@@ -196,8 +196,8 @@ describe('the demo merchant', () => {
       ok: true,
       merchants_checked: 8,
       modes: [
-        // M100001's operator history; each merchant's three live payout holds, and the live deposits of
-        // those with no live money before.
+        // M100001's operator history; each merchant's three live payout holds, and the live transfers-in
+        // of those with no live money before.
         { mode: 'live', merchants_checked: 4, entries_checked: 43 },
         // Each twin's starting test funds, and the CNY twin's sandbox history.
         { mode: 'test', merchants_checked: 4, entries_checked: 60 },

@@ -449,7 +449,7 @@ describe('npm run ops -- topup:*', () => {
     expect(list.code).toBe(0);
     expect(list.out).toContain(recharge_no);
 
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'topup-cli-')), 'shot.png');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'top-up-cli-')), 'shot.png');
     const show = await cli('topup:show', '--no', recharge_no, '--screenshot', file);
     expect(show.code).toBe(0);
     expect(show.out).toContain('pending review');
@@ -496,7 +496,7 @@ describe('npm run ops -- topup:show over HTTP (a running server)', () => {
   it('writes the same bytes the console serves', async () => {
     const m = await merchantWithUsers();
     const { recharge_no } = await submitted(m.clients.ROOT, '5');
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'topup-http-')), 'shot.png');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'top-up-http-')), 'shot.png');
     const out: string[] = [];
     const code = await runOps(['topup:show', '--no', recharge_no, '--screenshot', file], {
       io: { out: (t) => out.push(t), err: (t) => out.push(t) },

@@ -1,22 +1,64 @@
+import { delay } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import { changeLanguage } from '../i18n/index.ts';
+import { http as mock, HttpResponse, server } from '../test/server.ts';
 import { type AlertOptions, type ConfirmOptions, setFeedback } from './feedback.ts';
 import { configureHttp, http, HttpError, REQUEST_TIMEOUT_MS, resetHttpStateForTests } from './http.ts';
 import { registerPasswordPrompt } from './password-prompt.ts';
 
+/** An answer of the mock API: JSON with this status (no body when none is given) and these headers. */
 const json = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
+  new HttpResponse(body === undefined ? null : JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
   });
+
+type Answer = Response | ((request: Request) => Response | Promise<Response>);
 
 let alerts: (AlertOptions & { afterClose: () => void })[];
 let confirms: ConfirmOptions[];
 let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;
 let onSessionExpired: ReturnType<typeof vi.fn<() => void>>;
-let fetchMock: ReturnType<typeof vi.fn>;
+/** Every request the mock API received, in order, as the client sent it (a copy, its body unread). */
+let received: Request[];
+
+/** The mock API answers every call, whatever its path, with this (a response, or one made per request). */
+const answerAll = (answer: Answer) =>
+  server.use(
+    mock.all('*', ({ request }) => {
+      received.push(request.clone());
+      return typeof answer === 'function' ? answer(request) : answer.clone();
+    }),
+  );
+
+/** The mock API answers the next calls, whatever their paths, with these, one each, in order. */
+const answerInTurn = (...answers: Response[]) =>
+  server.use(
+    ...answers.map((answer) =>
+      mock.all(
+        '*',
+        ({ request }) => {
+          received.push(request.clone());
+          return answer;
+        },
+        { once: true },
+      ),
+    ),
+  );
+
+/** A request's path and query, as the client asked for it. */
+const pathOf = (request: Request) => {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+};
+
+/** An answer that never comes: the call waits until it is aborted. */
+const never = async (): Promise<Response> => {
+  await delay('infinite');
+  return new HttpResponse(null, { status: 204 });
+};
 
 const clearCookies = () => {
   for (const cookie of document.cookie.split(';')) {
@@ -34,6 +76,7 @@ beforeEach(() => {
   confirms = [];
   navigate = vi.fn<(path: string) => void>();
   onSessionExpired = vi.fn<() => void>();
+  received = [];
   resetHttpStateForTests();
   setFeedback({
     alert: (options) => alerts.push(options),
@@ -41,14 +84,12 @@ beforeEach(() => {
     toast: vi.fn(),
   });
   configureHttp({ navigate, onSessionExpired });
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
   clearCookies();
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const settle = (promise: Promise<unknown>) => promise.catch((error: unknown) => error);
@@ -56,7 +97,10 @@ const settle = (promise: Promise<unknown>) => promise.catch((error: unknown) => 
 describe('the HTTP client sends', () => {
   it('credentials, JSON, the browser time zone and the XSRF token', async () => {
     document.cookie = 'XSRF-TOKEN=abc%2Bdef';
-    fetchMock.mockResolvedValue(json(200, { ok: true }));
+    answerAll(json(200, { ok: true }));
+    // The credentials mode never reaches the mock API (MSW sees the request below fetch, where Node has
+    // dropped it): watched on its way into fetch, which still sends the call.
+    const sent = vi.spyOn(globalThis, 'fetch');
     await expect(
       http.put(
         '/api/thing',
@@ -66,48 +110,46 @@ describe('the HTTP client sends', () => {
     ).resolves.toEqual({
       ok: true,
     });
-    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
-    expect(url).toBe('/api/thing?page=2');
-    expect(init.credentials).toBe('include');
-    expect(init.method).toBe('PUT');
-    expect(init.body).toBe('{"a":1}');
-    const headers = init.headers as Record<string, string>;
-    expect(headers.Accept).toBe('application/json');
-    expect(headers['Content-Type']).toBe('application/json');
-    expect(headers['X-XSRF-TOKEN']).toBe('abc+def');
-    expect(headers['X-Timezone']).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(pathOf(request)).toBe('/api/thing?page=2');
+    expect(sent.mock.calls.map(([, init]) => init?.credentials)).toEqual(['include']);
+    expect(request.method).toBe('PUT');
+    expect(await request.text()).toBe('{"a":1}');
+    expect(request.headers.get('Accept')).toBe('application/json');
+    expect(request.headers.get('Content-Type')).toBe('application/json');
+    expect(request.headers.get('X-XSRF-TOKEN')).toBe('abc+def');
+    expect(request.headers.get('X-Timezone')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 
   it('asks for the XSRF cookie first when there is none, once for concurrent calls', async () => {
-    fetchMock.mockImplementation(async (url: string) => {
-      if (url === '/api/csrf-cookie') {
-        document.cookie = 'XSRF-TOKEN=fresh';
-        return new Response(null, { status: 204 });
-      }
-      return new Response(null, { status: 204 });
+    answerAll((request) => {
+      // The server's answer sets the cookie; here the handler does, as the browser would on reading it.
+      if (pathOf(request) === '/api/csrf-cookie') document.cookie = 'XSRF-TOKEN=fresh';
+      return new HttpResponse(null, { status: 204 });
     });
     await Promise.all([http.post('/api/a'), http.post('/api/b')]);
-    const urls = fetchMock.mock.calls.map(([url]) => url);
-    expect(urls.filter((url) => url === '/api/csrf-cookie')).toHaveLength(1);
-    const post = fetchMock.mock.calls.find(([url]) => url === '/api/a')![1] as RequestInit;
-    expect((post.headers as Record<string, string>)['X-XSRF-TOKEN']).toBe('fresh');
+    expect(received.map(pathOf).sort()).toEqual(['/api/a', '/api/b', '/api/csrf-cookie']);
+    expect(pathOf(received[0])).toBe('/api/csrf-cookie');
+    for (const post of received.slice(1)) expect(post.headers.get('X-XSRF-TOKEN')).toBe('fresh');
   });
 
   it('multipart bodies as they are, without a JSON content type', async () => {
     document.cookie = 'XSRF-TOKEN=t';
-    fetchMock.mockResolvedValue(json(200, { two_factor: false }));
+    answerAll(json(200, { two_factor: false }));
     const form = new FormData();
     form.set('email', 'a@b.c');
     await http.post('/api/login', form);
-    const init = fetchMock.mock.calls[0][1] as RequestInit;
-    expect(init.body).toBe(form);
-    expect((init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+    const [request] = received;
+    // The browser's own multipart type with its boundary, not the JSON type a plain body gets.
+    expect(request.headers.get('Content-Type')).toMatch(/^multipart\/form-data; boundary=/);
+    expect(Object.fromEntries(await request.formData())).toEqual({ email: 'a@b.c' });
   });
 });
 
 describe('the error catalogue (spec section 8)', () => {
   it('401: one "log in again" dialog however many calls fail; OK resets and goes to login', async () => {
-    fetchMock.mockImplementation(async () => json(401, { message: 'Unauthenticated.' }));
+    answerAll(json(401, { message: 'Unauthenticated.' }));
     const errors = await Promise.all([
       settle(http.get('/api/a')),
       settle(http.get('/api/b')),
@@ -131,10 +173,10 @@ describe('the error catalogue (spec section 8)', () => {
   });
 
   it("403: goes to /403 and says 'Forbidden. Please contact our support team', with or without a body", async () => {
-    fetchMock.mockResolvedValueOnce(
+    answerInTurn(
       json(403, { message: 'You do not have permission to do this.', code: 'forbidden' }),
+      json(403),
     );
-    fetchMock.mockResolvedValueOnce(json(403));
     await settle(http.get('/api/merchant/access-key'));
     expect(navigate).toHaveBeenCalledWith('/403');
     expect(alerts.map((a) => a.content)).toEqual(['Forbidden. Please contact our support team']);
@@ -145,7 +187,7 @@ describe('the error catalogue (spec section 8)', () => {
 
   it("419: 'The page has expired, please refresh and try again'", async () => {
     document.cookie = 'XSRF-TOKEN=stale';
-    fetchMock.mockResolvedValue(json(419, { message: 'CSRF token mismatch.', code: 'csrf_mismatch' }));
+    answerAll(json(419, { message: 'CSRF token mismatch.', code: 'csrf_mismatch' }));
     await settle(http.post('/api/x', {}));
     expect(alerts.map((a) => a.content)).toEqual(['The page has expired, please refresh and try again']);
     expect(navigate).not.toHaveBeenCalled();
@@ -153,7 +195,7 @@ describe('the error catalogue (spec section 8)', () => {
 
   it("422 validation_failed: an alert with the server's message and the button 'Got it'", async () => {
     document.cookie = 'XSRF-TOKEN=t';
-    fetchMock.mockResolvedValue(
+    answerAll(
       json(422, {
         message: 'The amount field is required.',
         code: 'validation_failed',
@@ -169,7 +211,7 @@ describe('the error catalogue (spec section 8)', () => {
 
   it('422 handled by the caller (a form): no dialog, field errors to show in place', async () => {
     document.cookie = 'XSRF-TOKEN=t';
-    fetchMock.mockResolvedValue(
+    answerAll(
       json(422, {
         message: 'These credentials do not match our records.',
         code: 'bad_credentials',
@@ -183,10 +225,10 @@ describe('the error catalogue (spec section 8)', () => {
   });
 
   it("500: 'System error' (the server_error code), or when the answer is not JSON at all", async () => {
-    fetchMock.mockResolvedValueOnce(
+    answerInTurn(
       json(500, { message: 'System error', code: 'server_error', request_id: 'req-1' }),
+      new HttpResponse('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
     );
-    fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 502 }));
     await settle(http.get('/api/x'));
     alerts[0].afterClose();
     await settle(http.get('/api/y'));
@@ -197,14 +239,14 @@ describe('the error catalogue (spec section 8)', () => {
   });
 
   it("a code this console does not know yet: the server's message as sent", async () => {
-    fetchMock.mockResolvedValue(json(409, { message: 'The channel is closed.', code: 'channel_closed' }));
+    answerAll(json(409, { message: 'The channel is closed.', code: 'channel_closed' }));
     const error = (await settle(http.get('/api/x'))) as HttpError;
     expect(error.code).toBe('channel_closed');
     expect(alerts.map((a) => a.content)).toEqual(['The channel is closed.']);
   });
 
   it('the same message from several calls at once is one alert', async () => {
-    fetchMock.mockImplementation(async () => json(500));
+    answerAll(json(500));
     await Promise.all([settle(http.get('/a')), settle(http.get('/b'))]);
     expect(alerts).toHaveLength(1);
     alerts[0].afterClose();
@@ -215,12 +257,7 @@ describe('the error catalogue (spec section 8)', () => {
   it('a call that takes more than 50 s is abandoned with an alert', async () => {
     vi.useFakeTimers();
     expect(REQUEST_TIMEOUT_MS).toBe(50_000);
-    fetchMock.mockImplementation(
-      (_url: string, init: RequestInit) =>
-        new Promise((_resolve, reject) => {
-          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-        }),
-    );
+    answerAll(never);
     const pending = settle(http.get('/api/slow'));
     await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
     expect(alerts).toHaveLength(0);
@@ -232,12 +269,7 @@ describe('the error catalogue (spec section 8)', () => {
   });
 
   it('a call the page cancels shows nothing', async () => {
-    fetchMock.mockImplementation(
-      (_url: string, init: RequestInit) =>
-        new Promise((_resolve, reject) => {
-          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-        }),
-    );
+    answerAll(never);
     const controller = new AbortController();
     const pending = settle(http.get('/api/x', { signal: controller.signal }));
     controller.abort();
@@ -248,9 +280,7 @@ describe('the error catalogue (spec section 8)', () => {
   it("shows the code's text in the user's language, never the server's English", async () => {
     await changeLanguage('zh-cn');
     try {
-      fetchMock.mockResolvedValue(
-        json(400, { message: 'This feature is not enabled yet', code: 'two_factor_required' }),
-      );
+      answerAll(json(400, { message: 'This feature is not enabled yet', code: 'two_factor_required' }));
       await settle(http.get('/api/x'));
       expect(alerts[0].content).toBe('此功能尚未开启');
       expect(alerts[0].okText).toBe('知道了');
@@ -268,7 +298,7 @@ describe('codes with fields, time left and password confirmation', () => {
   it('a 422 with a domain code shows its text under the field the server names, in the user language', async () => {
     await changeLanguage('zh-cn');
     try {
-      fetchMock.mockResolvedValue(
+      answerAll(
         json(422, {
           message: 'The provided password was incorrect.',
           code: ERROR_CODES.passwordIncorrect,
@@ -286,7 +316,7 @@ describe('codes with fields, time left and password confirmation', () => {
   });
 
   it("a 422 validation_failed keeps the server's own message under each field", async () => {
-    fetchMock.mockResolvedValue(
+    answerAll(
       json(422, {
         message: 'The name field is required. (and 1 more error)',
         code: ERROR_CODES.validationFailed,
@@ -306,9 +336,7 @@ describe('codes with fields, time left and password confirmation', () => {
   });
 
   it('429: "try again in N seconds" from Retry-After, as an alert or, for a form, under its field', async () => {
-    fetchMock.mockImplementation(async () =>
-      json(429, { message: 'Too many attempts.', code: 'throttled' }, { 'retry-after': '42' }),
-    );
+    answerAll(() => json(429, { message: 'Too many attempts.', code: 'throttled' }, { 'retry-after': '42' }));
     const alerted = (await settle(http.post('/api/x', {}))) as HttpError;
     expect(alerts.map((a) => a.content)).toEqual(['Too many attempts. Please try again in 42 seconds.']);
     expect(alerted.formErrors('code')).toEqual([]);
@@ -321,9 +349,7 @@ describe('codes with fields, time left and password confirmation', () => {
   });
 
   it('423 payment_locked: the minutes left, from Retry-After', async () => {
-    fetchMock.mockResolvedValue(
-      json(423, { message: 'Locked.', code: 'payment_locked' }, { 'retry-after': '1741' }),
-    );
+    answerAll(json(423, { message: 'Locked.', code: 'payment_locked' }, { 'retry-after': '1741' }));
     const error = (await settle(
       http.put('/api/merchant/payment-password', {}, { handled: [423] }),
     )) as HttpError;
@@ -340,7 +366,7 @@ describe('codes with fields, time left and password confirmation', () => {
     });
     const unregister = registerPasswordPrompt(prompt);
     try {
-      fetchMock.mockImplementation(async () =>
+      answerAll(() =>
         isConfirmed
           ? json(200, { data: { ended: 2 } })
           : json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' }),
@@ -352,7 +378,7 @@ describe('codes with fields, time left and password confirmation', () => {
       ]);
       expect([a.data.ended, b.data.ended]).toEqual([2, 2]);
       expect(prompt).toHaveBeenCalledTimes(1);
-      expect(fetchMock).toHaveBeenCalledTimes(4);
+      expect(received.map(pathOf)).toEqual(Array(4).fill('/api/user/other-browser-sessions'));
       expect(alerts).toHaveLength(0);
     } finally {
       unregister();
@@ -360,7 +386,7 @@ describe('codes with fields, time left and password confirmation', () => {
   });
 
   it('423 password_confirmation_required: closing the prompt cancels quietly; without a prompt it is an alert', async () => {
-    fetchMock.mockImplementation(async () =>
+    answerAll(() =>
       json(423, { message: 'Password confirmation required.', code: 'password_confirmation_required' }),
     );
     const unregister = registerPasswordPrompt(async () => false);
@@ -368,7 +394,7 @@ describe('codes with fields, time left and password confirmation', () => {
     unregister();
     expect(cancelled.kind).toBe('cancelled');
     expect(alerts).toHaveLength(0);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(received).toHaveLength(1);
 
     await settle(http.post('/api/user/two-factor-recovery-codes'));
     expect(alerts.map((a) => a.content)).toEqual(['Please confirm your password first.']);
@@ -379,7 +405,7 @@ describe('answers are parsed with the shared schemas', () => {
   const Schema = z.object({ data: z.object({ total: z.string(), count: z.coerce.number() }) });
 
   it('resolves to what the schema parses', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3', extra: true } }));
+    answerAll(json(200, { data: { total: '1.00', count: '3', extra: true } }));
     await expect(http.get('/api/x', { schema: Schema })).resolves.toEqual({
       data: { total: '1.00', count: 3 },
     });
@@ -387,7 +413,7 @@ describe('answers are parsed with the shared schemas', () => {
 
   it("an answer the schema refuses is a 'System error' and a console error naming the call", async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
-    fetchMock.mockResolvedValue(json(200, { data: { total: 1 } }));
+    answerAll(json(200, { data: { total: 1 } }));
     const error = (await settle(http.get('/api/x', { schema: Schema }))) as HttpError;
     expect(error.kind).toBe('contract');
     expect(alerts.map((a) => [a.content, a.kind])).toEqual([['System error', 'error']]);
@@ -396,14 +422,14 @@ describe('answers are parsed with the shared schemas', () => {
   });
 
   it('takes the promise of a schema (one still loading) and parses with it once the answer is in', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3' } }));
+    answerAll(json(200, { data: { total: '1.00', count: '3' } }));
     await expect(http.get('/api/x', { schema: Promise.resolve(Schema) })).resolves.toEqual({
       data: { total: '1.00', count: 3 },
     });
   });
 
   it('a schema that fails to load fails the call as the network would', async () => {
-    fetchMock.mockResolvedValue(json(200, { data: { total: '1.00', count: '3' } }));
+    answerAll(json(200, { data: { total: '1.00', count: '3' } }));
     const schema = Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
     const error = (await settle(http.get('/api/x', { schema }))) as HttpError;
     expect([error.kind, error.status]).toEqual(['network', 0]);
@@ -411,7 +437,7 @@ describe('answers are parsed with the shared schemas', () => {
   });
 
   it("a caller may claim the refusal ('contract') and show it its own way", async () => {
-    fetchMock.mockResolvedValue(json(200, { data: null }));
+    answerAll(json(200, { data: null }));
     const error = (await settle(http.get('/api/x', { schema: Schema, handled: ['contract'] }))) as HttpError;
     expect(error.kind).toBe('contract');
     expect(alerts).toHaveLength(0);

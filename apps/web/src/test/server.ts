@@ -1,5 +1,7 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
+import { File as NodeFile } from 'node:buffer';
+import { vi } from 'vitest';
 
 // One mock API for every web test (MSW): the handlers below answer what any page asks on its way in; a
 // test adds its own with `server.use(...)`, which setup.ts drops after each test. A call no handler
@@ -73,6 +75,17 @@ export function recordCalls({ page = false }: { page?: boolean } = {}): Call[] {
     void bodyOf(request.clone()).then((body) => (call.body = body));
   });
   return calls;
+}
+
+/**
+ * Node's own FormData and File in place of jsdom's, for a test that uploads a file: Node's fetch (which the
+ * mock API answers) cannot send a jsdom File in a form, nor can a handler read a form's file while File is
+ * jsdom's. Call it before the page renders; `vi.unstubAllGlobals()` puts jsdom's back.
+ */
+export async function stubNodeMultipart() {
+  const form = await new Response(new URLSearchParams()).formData();
+  vi.stubGlobal('FormData', form.constructor);
+  vi.stubGlobal('File', NodeFile);
 }
 
 /** The signed-in user as TEST_USER with these changes (its permissions, two-factor...), for this test. */

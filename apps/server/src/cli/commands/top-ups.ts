@@ -103,7 +103,7 @@ export const TOP_UP_COMMANDS: Record<string, CommandSpec> = {
     },
     examples: [
       'npm run ops -- topup:show --no R20261123101500123456123456',
-      'npm run ops -- topup:show --no R20261123101500123456123456 --screenshot /tmp/topup.png',
+      'npm run ops -- topup:show --no R20261123101500123456123456 --screenshot /tmp/top-up.png',
     ],
   },
   'topup:approve': {

@@ -193,16 +193,16 @@ const csvCell = (value: string | null) => {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-/** A live opening deposit, a manual payout channel and three payouts waiting for the operator's batch. */
+/** A live opening transfer-in, a manual payout channel and three payouts waiting for the operator's batch. */
 async function seedManualPayouts(tx: Tx, merchant: DemoMerchant, now: Date): Promise<number> {
   const currency = merchant.currency as keyof typeof ACCOUNTS;
   const country = ({ CNY: 'CN', INR: 'IN', BRL: 'BR', VND: 'VN' } as const)[currency];
   const vnd = currency === 'VND';
   const ledger = createLedger();
-  const deposit = toMinor(vnd ? '50000000' : '20000.00', currency);
-  // A merchant whose live balance cannot hold the payouts gets an operator's live deposit first.
-  if ((await ledger.balanceOf(tx, merchant.id)).availableMinor < deposit)
-    await depositLive(tx, merchant, deposit, now);
+  const openingMinor = toMinor(vnd ? '50000000' : '20000.00', currency);
+  // A merchant whose live balance cannot hold the payouts gets an operator's live transfer-in first.
+  if ((await ledger.balanceOf(tx, merchant.id)).availableMinor < openingMinor)
+    await transferInLive(tx, merchant, openingMinor, now);
   const channel = await openChannel(tx, {
     merchantId: merchant.id,
     code: 'bank-payout',
@@ -339,8 +339,8 @@ Razorpay's address and your keys, see the README).
   \`pay_url\` becomes the payment link's page once the link is made (a job, within seconds).
 `;
 
-/** An operator's live deposit, as funds:transfer-in posts it, two hours back. */
-async function depositLive(tx: Tx, merchant: DemoMerchant, deposit: bigint, now: Date) {
+/** An operator's live transfer-in, as funds:transfer-in posts it, two hours back. */
+async function transferInLive(tx: Tx, merchant: DemoMerchant, amountMinor: bigint, now: Date) {
   const currency = merchant.currency;
   const ledger = createLedger();
   const action = (await claimOperatorAction(tx, {
@@ -349,13 +349,13 @@ async function depositLive(tx: Tx, merchant: DemoMerchant, deposit: bigint, now:
     merchantId: merchant.id,
     reason: 'Demo live deposit',
     idempotencyKey: `demo:${merchant.no}:live-deposit`,
-    detail: { request: { merchant: merchant.no, amount: fromMinor(deposit, currency) } },
+    detail: { request: { merchant: merchant.no, amount: fromMinor(amountMinor, currency) } },
     createdAt: new Date(now.getTime() - 2 * 3_600_000),
   }))!;
   await ledger.post(tx, {
     merchantId: merchant.id,
     type: 'transfer_in',
-    amountMinor: deposit,
+    amountMinor,
     refType: 'operator_action',
     refId: String(action.id),
     refNo: actionRefNo(action.id),

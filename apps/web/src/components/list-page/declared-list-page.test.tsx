@@ -55,7 +55,7 @@ const orders = listApi('test-orders', {
 });
 const OrdersPage = declaredListPage({
   name: 'order',
-  namespace: 'collection',
+  namespace: 'collections',
   title: 'routes:payments',
   query: Query,
   api: orders,

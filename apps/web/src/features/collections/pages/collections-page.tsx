@@ -18,7 +18,7 @@ import { COLLECTION_STATUS, SETTLEMENT_STATUS } from '../components/statuses.ts'
 /** Receive money > Transactions: the merchant's collection (pay-in) orders, newest first. */
 export default declaredListPage({
   name: 'collection',
-  namespace: 'collection',
+  namespace: 'collections',
   title: 'routes:payments',
   query: CollectionListQuerySchema,
   api: collectionsApi,

@@ -7,7 +7,7 @@ import { SettlementOrders } from '../components/settlement-orders.tsx';
 /** Receive money > Settlements: the batches that moved paid orders into the balance, newest first. */
 export default declaredListPage({
   name: 'settlement',
-  namespace: 'collection',
+  namespace: 'collections',
   title: 'routes:settlements',
   query: SettlementListQuerySchema,
   api: settlementsApi,

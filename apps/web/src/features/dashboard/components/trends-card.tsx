@@ -19,7 +19,7 @@ const KINDS = {
   collection: {
     path: '/collection/payments',
     paid: 'paid',
-    namespace: 'collection',
+    namespace: 'collections',
     statuses: COLLECTION_STATUSES,
     color: '#409EFF',
   },
@@ -71,7 +71,7 @@ export function TrendsCard({
   series: DashboardSeries | undefined;
   currency: Currency;
 }) {
-  const { t } = useTranslation(['dashboard', 'collection', 'payouts']);
+  const { t } = useTranslation(['dashboard', 'collections', 'payouts']);
   const navigate = useNavigate();
   const [period, setPeriod] = useState<Period>(7);
 

@@ -18,7 +18,7 @@ export function ScreenshotThumb({
   /** The whole image at this width (the drawer) rather than a square crop (the list). */
   whole?: boolean;
 }) {
-  const { t } = useTranslation('topup');
+  const { t } = useTranslation('top-ups');
   const [failed, setFailed] = useState(false);
   if (failed) return <PictureOutlined title={t('screenshotFailed')} aria-label={t('screenshotFailed')} />;
   return (

@@ -51,7 +51,7 @@ const isPositiveAmount = (value: string) => AmountSchema.safeParse(value).succes
 
 /** Picks one PNG or JPG and shows it before it is sent (a Form control: value + onChange). */
 function ScreenshotPicker({ value, onChange }: { value?: File; onChange?: (file: File) => void }) {
-  const { t } = useTranslation('topup');
+  const { t } = useTranslation('top-ups');
   const preview = useMemo(() => (value ? URL.createObjectURL(value) : null), [value]);
   useEffect(
     () => () => {
@@ -98,7 +98,7 @@ function ScreenshotPicker({ value, onChange }: { value?: File; onChange?: (file:
  * and size are checked here too, before anything is sent.
  */
 export function TopUpForm({ options }: { options: TopUpOptions }) {
-  const { t } = useTranslation('topup');
+  const { t } = useTranslation('top-ups');
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [form] = Form.useForm<TopUpFormValues>();

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TopUp, TopUpOptions } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { apiError, http, json, server } from '../../../test/server.ts';
+import { apiError, http, json, server, stubNodeMultipart } from '../../../test/server.ts';
 import TopUpPage from './top-up-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
@@ -38,8 +38,14 @@ const created: TopUp = {
   reviewed_at: null,
 };
 
-/** The forms the page posted, as it handed them to fetch (jsdom's FormData is not one Node's fetch can read). */
-let posted: FormData[];
+/** What the mock API read from each multipart body the page posted: its fields and its file. */
+type Posted = {
+  amount: FormDataEntryValue | null;
+  currency: FormDataEntryValue | null;
+  network: FormDataEntryValue | null;
+  screenshot: { name: string; type: string; size: number } | null;
+};
+let posted: Posted[];
 
 beforeEach(async () => {
   await changeLanguage('en');
@@ -47,20 +53,29 @@ beforeEach(async () => {
     'URL',
     Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }),
   );
+  await stubNodeMultipart();
+  posted = [];
   server.use(
     http.get('/api/merchant/recharge-options', () => json({ data: OPTIONS })),
-    http.post('/api/merchant/recharges', () => json({ data: created }, 201)),
+    http.post('/api/merchant/recharges', async ({ request }) => {
+      // As the server reads it: a multipart body, its fields and the screenshot as a file.
+      if (!request.headers.get('content-type')?.startsWith('multipart/form-data; boundary=')) {
+        return apiError(415, 'unsupported_media_type');
+      }
+      const form = await request.formData();
+      const file = form.get('screenshot');
+      posted.push({
+        amount: form.get('amount'),
+        currency: form.get('currency'),
+        network: form.get('network'),
+        screenshot: file instanceof File ? { name: file.name, type: file.type, size: file.size } : null,
+      });
+      return json({ data: created }, 201);
+    }),
   );
-  posted = [];
-  const send = globalThis.fetch;
-  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
-    if (init?.body instanceof FormData) posted.push(init.body);
-    return send(input, init);
-  });
 });
 
 afterEach(() => {
-  vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
@@ -122,12 +137,14 @@ describe('Top-up', { timeout: 60_000 }, () => {
     expect(screen.getByAltText('Screenshot preview').getAttribute('src')).toBe('blob:preview');
     await user().click(screen.getByRole('button', { name: 'Submit for review' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/recharge/record'));
-    expect(posted).toHaveLength(1);
-    const [form] = posted;
-    expect(form.get('amount')).toBe('100.5');
-    expect(form.get('currency')).toBe('USDT');
-    expect(form.get('network')).toBe('ERC20');
-    expect((form.get('screenshot') as File).name).toBe('exactly-2m.png');
+    expect(posted).toEqual([
+      {
+        amount: '100.5',
+        currency: 'USDT',
+        network: 'ERC20',
+        screenshot: { name: 'exactly-2m.png', type: 'image/png', size: 2 * 1024 * 1024 },
+      },
+    ]);
   });
 
   it("shows the server's refusal of the screenshot under it (415)", async () => {

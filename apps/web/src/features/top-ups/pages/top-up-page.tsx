@@ -9,7 +9,7 @@ export default function TopUpPage() {
   return (
     <MoneyFormPage
       title={t('topUp')}
-      namespace="topup"
+      namespace="top-ups"
       options={useTopUpOptions()}
       form={(options) => <TopUpForm options={options} />}
     />

@@ -33,7 +33,7 @@ const clipped = (text: string | null, maxWidth: number) =>
 /** Top-ups > Top-up history: the merchant's top-ups, their review and what each credited. */
 export default declaredListPage({
   name: 'top-up',
-  namespace: 'topup',
+  namespace: 'top-ups',
   title: 'routes:topUpRecord',
   query: TopUpListQuerySchema,
   api: topUpsApi,

@@ -70,7 +70,7 @@ export function withdrawalCostOf(amount: string | undefined, options: Withdrawal
  * wallet and the network.
  */
 export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
-  const { t } = useTranslation('withdrawal');
+  const { t } = useTranslation('withdrawals');
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [form] = Form.useForm<FormValues>();
@@ -234,7 +234,7 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         </SubmitRow>
       </Form>
       <ConfirmSendModal
-        namespace="withdrawal"
+        namespace="withdrawals"
         item={review}
         onSend={(item) => void send(item)}
         onClose={() => setReview(null)}

@@ -9,7 +9,7 @@ export default function WithdrawalApplyPage() {
   return (
     <MoneyFormPage
       title={t('withdrawalApply')}
-      namespace="withdrawal"
+      namespace="withdrawals"
       options={useWithdrawalOptions()}
       needsTwoFactor
       form={(options) => <WithdrawalForm options={options} />}

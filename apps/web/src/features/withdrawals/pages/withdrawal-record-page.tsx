@@ -42,7 +42,7 @@ const localField = (
 /** Withdrawals > Withdrawal history: the merchant's withdrawals, newest first. */
 export default declaredListPage({
   name: 'withdrawal',
-  namespace: 'withdrawal',
+  namespace: 'withdrawals',
   title: 'routes:withdrawalRecord',
   query: WithdrawalListQuerySchema,
   api: withdrawalsApi,
