@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LinkBody } from '../../src/modules/sandbox/razorpay-stand-in.ts';
 
 // A local stand-in for Razorpay's API (DESIGN 13: its base address is configuration), answering the
 // documented requests with the documented answers, from Razorpay's public API documentation:
@@ -16,21 +17,7 @@ import type { AddressInfo } from 'node:net';
 //   of the raw body with the webhook secret) and the payment_link.paid and payout.* payloads.
 // Faults on demand: the next call answers 500, hangs (a timeout), or answers a body of another shape.
 
-type Link = {
-  id: string;
-  entity: 'payment_link';
-  short_url: string;
-  status: 'created' | 'paid' | 'expired' | 'cancelled';
-  reference_id: string;
-  amount: number;
-  amount_paid: number;
-  currency: string;
-  description: string;
-  expire_by: number;
-  created_at: number;
-  payments:
-    { payment_id: string; amount: number; created_at: number; method: string; status: string }[] | null;
-};
+type Link = LinkBody;
 type Payout = {
   id: string;
   entity: 'payout';

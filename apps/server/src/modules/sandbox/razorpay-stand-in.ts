@@ -19,7 +19,8 @@ import { escapeHtml, payPageCsp } from './pay-page.ts';
 
 const PREFIX = '/sandbox/razorpay';
 
-type LinkBody = {
+/** A Payment Link entity as Razorpay's API answers it (docs: Payment Links, the entity). */
+export type LinkBody = {
   id: string;
   entity: 'payment_link';
   short_url: string;
