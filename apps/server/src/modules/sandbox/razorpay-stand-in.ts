@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '@paydesk/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
 import { razorpayStandInLinks } from '../../db/schema/index.ts';
 import { type ChannelRow, listAllChannels, openChannelSecrets } from '../channels/index.ts';
 import { escapeHtml, payPageCsp } from './pay-page.ts';
@@ -39,9 +41,14 @@ export type LinkBody = {
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex').slice(0, 14)}`;
 
-/** An error as Razorpay words it (docs: Errors). */
+/**
+ * An error as Razorpay words it (docs: Errors: `error`), with this server's `message` and `code` beside it
+ * (every 4xx of ours carries them; the adapter reads only `error`).
+ */
 function refuse(reply: FastifyReply, status: number, description: string, field?: string) {
   return reply.status(status).send({
+    message: description,
+    code: status === 401 ? ERROR_CODES.unauthenticated : ERROR_CODES.badRequest,
     error: {
       code: status === 401 ? 'BAD_REQUEST_ERROR' : status >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST_ERROR',
       description,
@@ -150,13 +157,13 @@ export function registerRazorpayStandIn(app: FastifyInstance, { db, appKey, now 
     // The payer's hosted page (short_url), and its Pay button.
     scope.get<{ Params: { id: string } }>(`${PREFIX}/i/:id`, async (request, reply) => {
       const row = await linkRow(request.params.id);
-      if (!row) return reply.status(404).type('text/plain; charset=utf-8').send('Payment link not found.');
+      if (!row) throw notFound('The payment link was not found.');
       return page(reply, row.body as LinkBody);
     });
 
     scope.post<{ Params: { id: string } }>(`${PREFIX}/i/:id/pay`, async (request, reply) => {
       const row = await linkRow(request.params.id);
-      if (!row) return reply.status(404).type('text/plain; charset=utf-8').send('Payment link not found.');
+      if (!row) throw notFound('The payment link was not found.');
       const link = row.body as LinkBody;
       if (link.status === 'created') {
         const payment = {
