@@ -5,7 +5,7 @@ import { ERROR_CODES } from '@paydesk/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { razorpayStandInLinks } from '../../db/schema/index.ts';
-import { type ChannelRow, listAllChannels, openChannelSecrets } from '../channels/index.ts';
+import { type ChannelRow, findChannelById, listAllChannels, openChannelSecrets } from '../channels/index.ts';
 import { escapeHtml, payPageCsp } from './pay-page.ts';
 
 // Razorpay's Payment Links, stood in by the demo itself (DESIGN 13: the INR merchant's Razorpay channel
@@ -50,7 +50,8 @@ function refuse(reply: FastifyReply, status: number, description: string, field?
     message: description,
     code: status === 401 ? ERROR_CODES.unauthenticated : ERROR_CODES.badRequest,
     error: {
-      code: status === 401 ? 'BAD_REQUEST_ERROR' : status >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST_ERROR',
+      // Razorpay answers a wrong key (401) and a refused request (400) alike.
+      code: 'BAD_REQUEST_ERROR',
       description,
       source: 'business',
       step: 'payment_initiation',
@@ -191,7 +192,7 @@ export function registerRazorpayStandIn(app: FastifyInstance, { db, appKey, now 
     link: LinkBody,
     payment: NonNullable<LinkBody['payments']>[number],
   ): Promise<void> {
-    const channel = (await listAllChannels(db)).find((c) => c.id === channelId);
+    const channel = await findChannelById(db, channelId);
     if (!channel) return;
     const secret = openChannelSecrets(appKey, channel).webhook_secret ?? '';
     const body = JSON.stringify({
