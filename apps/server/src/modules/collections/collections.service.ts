@@ -467,7 +467,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;
     const attempts = await attemptsOf(db, viewer.merchantId, 'collection', row.id);
-    return { ...collectionView(row, settlementNo), timeline, callbacks: events, attempts };
+    const refunded = fromMinor(row.refundedMinor, row.currency as Currency);
+    return { ...collectionView(row, settlementNo), timeline, refunded, callbacks: events, attempts };
   }
 
   const { today, series } = repo.dashboard(db);

@@ -76,6 +76,7 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
     { step: 'created', at: '2026-03-01T00:30:00Z' },
     { step: 'paid', at: '2026-03-01T00:31:05Z' },
   ],
+  refunded: '0.00',
   callbacks,
   attempts: [
     {
