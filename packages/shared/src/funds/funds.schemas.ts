@@ -44,7 +44,12 @@ export const CAPTURE_TYPE_OF_HOLD = {
 } as const satisfies Partial<Record<HoldType, string>>;
 
 /** The type of a journal entry: the fund flow type it shows as, or the capture it records. */
-export const JOURNAL_ENTRY_TYPES = [...FUND_FLOW_TYPES, 'payout_paid', 'withdrawal_paid', 'refund_paid'] as const;
+export const JOURNAL_ENTRY_TYPES = [
+  ...FUND_FLOW_TYPES,
+  'payout_paid',
+  'withdrawal_paid',
+  'refund_paid',
+] as const;
 export type JournalEntryType = (typeof JOURNAL_ENTRY_TYPES)[number];
 
 /**

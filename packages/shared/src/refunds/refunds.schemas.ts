@@ -98,7 +98,9 @@ export type RefundListResponse = z.infer<typeof RefundListResponseSchema>;
 
 // GET /api/merchant/refunds/{refund_no}; POST /api/merchant/collections/{trade_no}/refunds answers it (201)
 export const RefundDetailSchema = RefundSchema.extend({
-  timeline: z.array(z.object({ step: z.enum(['created', 'succeeded', 'failed', 'notified']), at: z.string() })),
+  timeline: z.array(
+    z.object({ step: z.enum(['created', 'succeeded', 'failed', 'notified']), at: z.string() }),
+  ),
   callbacks: z.array(CallbackEventSchema),
   attempts: z.array(ChannelAttemptSchema),
 });

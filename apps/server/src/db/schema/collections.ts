@@ -220,7 +220,9 @@ export const collections = pgTable(
     /** Frozen at creation: round_half_up(amount x rate) + fixed. */
     feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
     /** What its refunds in processing or succeeded took back (DESIGN 14); never above the amount. */
-    refundedMinor: bigint('refunded_minor', { mode: 'bigint' }).notNull().default(sql`0`),
+    refundedMinor: bigint('refunded_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     currency: text('currency').notNull(),
     status: text('status').notNull().default('to_be_paid'),
     settlementStatus: text('settlement_status').notNull().default('unsettled'),

@@ -29,7 +29,9 @@ export const dailyReports = pgTable(
     payoutCount: integer('payout_count').notNull(),
     refundsMinor: bigint('refunds_minor', { mode: 'bigint' }).notNull(),
     /** Refunds of collections (DESIGN 14) less those that failed and came back: signed (money out is negative). */
-    collectionRefundsMinor: bigint('collection_refunds_minor', { mode: 'bigint' }).notNull().default(sql`0`),
+    collectionRefundsMinor: bigint('collection_refunds_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     topUpsMinor: bigint('top_ups_minor', { mode: 'bigint' }).notNull(),
     withdrawalsMinor: bigint('withdrawals_minor', { mode: 'bigint' }).notNull(),
     transfersMinor: bigint('transfers_minor', { mode: 'bigint' }).notNull(),
