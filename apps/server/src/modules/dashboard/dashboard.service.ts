@@ -50,6 +50,8 @@ export function createDashboardService({
       timezone: viewer.timeZone,
       collection,
       payout,
+      // Wired to the refunds module in the next commit.
+      refunds: null,
       series: { days: days.map((d) => d.day), collection: collectionSeries, payout: payoutSeries },
     };
   }
