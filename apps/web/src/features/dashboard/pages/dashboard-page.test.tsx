@@ -35,6 +35,7 @@ const TODAY: Dashboard = {
   today: '2026-03-05',
   timezone: '+08:00',
   series: noSeries,
+  refunds: null,
   collection: {
     paid_amount: '123456.7',
     paid_count: 1520,
@@ -107,6 +108,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
       series: noSeries,
       collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
       payout: null,
+      refunds: null,
     };
     renderPage();
     const card = await screen.findByTestId('today-collection');
@@ -117,7 +119,14 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
 
   it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
     perms = ['dashboard:view', 'funds:view', 'collection:view'];
-    answer = { today: '2026-03-05', timezone: '+08:00', series: noSeries, collection: null, payout: null };
+    answer = {
+      today: '2026-03-05',
+      timezone: '+08:00',
+      series: noSeries,
+      collection: null,
+      payout: null,
+      refunds: null,
+    };
     let release: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => {
       release = resolve;
