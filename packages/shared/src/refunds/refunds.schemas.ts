@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ChannelAttemptSchema } from '../channels/attempts.schemas.ts';
 import { CallbackEventSchema } from '../collections/collections.schemas.ts';
 import { AmountSchema, CurrencySchema } from '../money.ts';
 import { CursorListMetaSchema, emptyToUndefined } from '../pagination.ts';
@@ -76,6 +75,7 @@ export const RefundListQuerySchema = timeRangeListQuery({
   out_refund_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
   trade_no: z.preprocess(emptyToUndefined, z.string().trim().max(64).optional()),
   status: z.preprocess(emptyToUndefined, RefundStatusSchema.optional()),
+  channel: z.preprocess(emptyToUndefined, z.string().trim().max(48).optional()),
 });
 export type RefundListQuery = z.infer<typeof RefundListQuerySchema>;
 
@@ -102,7 +102,6 @@ export const RefundDetailSchema = RefundSchema.extend({
     z.object({ step: z.enum(['created', 'succeeded', 'failed', 'notified']), at: z.string() }),
   ),
   callbacks: z.array(CallbackEventSchema),
-  attempts: z.array(ChannelAttemptSchema),
 });
 export type RefundDetail = z.infer<typeof RefundDetailSchema>;
 export const RefundDetailResponseSchema = z.object({ data: RefundDetailSchema });

@@ -2,6 +2,8 @@ CREATE TABLE "refunds" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "refunds_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"merchant_id" bigint NOT NULL,
 	"collection_id" bigint NOT NULL,
+	"trade_no" text NOT NULL,
+	"out_trade_no" text NOT NULL,
 	"channel_id" bigint NOT NULL,
 	"channel_code" text NOT NULL,
 	"refund_no" text NOT NULL,
@@ -29,6 +31,8 @@ ALTER TABLE "holds" DROP CONSTRAINT "holds_type_valid";--> statement-breakpoint
 ALTER TABLE "journal_entries" DROP CONSTRAINT "journal_entries_type_valid";--> statement-breakpoint
 ALTER TABLE "callback_events" DROP CONSTRAINT "callback_events_type_valid";--> statement-breakpoint
 ALTER TABLE "callback_events" DROP CONSTRAINT "callback_events_ref_type_valid";--> statement-breakpoint
+ALTER TABLE "list_daily" DROP CONSTRAINT "list_daily_list_valid";--> statement-breakpoint
+ALTER TABLE "list_hourly" DROP CONSTRAINT "list_hourly_list_valid";--> statement-breakpoint
 ALTER TABLE "daily_reports" DROP CONSTRAINT "daily_reports_balanced";--> statement-breakpoint
 ALTER TABLE "collections" ADD COLUMN "refunded_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "daily_reports" ADD COLUMN "collection_refunds_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
@@ -48,5 +52,31 @@ ALTER TABLE "journal_entries" ADD CONSTRAINT "journal_entries_type_valid" CHECK 
 ALTER TABLE "callback_events" ADD CONSTRAINT "callback_events_type_valid" CHECK ("callback_events"."type" in ('collection.paid', 'collection.closed', 'collection.failed', 'payout.succeeded', 'payout.failed', 'payout.refunded', 'refund.succeeded', 'refund.failed'));--> statement-breakpoint
 ALTER TABLE "callback_events" ADD CONSTRAINT "callback_events_ref_type_valid" CHECK ("callback_events"."ref_type" in ('collection', 'payout', 'refund'));--> statement-breakpoint
 ALTER TABLE "collections" ADD CONSTRAINT "collections_refunded_valid" CHECK ("collections"."refunded_minor" >= 0 and "collections"."refunded_minor" <= "collections"."amount_minor" and ("collections"."refunded_minor" = 0 or "collections"."status" = 'paid'));--> statement-breakpoint
+ALTER TABLE "list_daily" ADD CONSTRAINT "list_daily_list_valid" CHECK ("list_daily"."list" in ('recharge', 'withdrawal', 'settlement', 'refund'));--> statement-breakpoint
+ALTER TABLE "list_hourly" ADD CONSTRAINT "list_hourly_list_valid" CHECK ("list_hourly"."list" in ('recharge', 'withdrawal', 'settlement', 'refund'));--> statement-breakpoint
 ALTER TABLE "daily_reports" ADD CONSTRAINT "daily_reports_balanced" CHECK ("daily_reports"."closing_minor" = "daily_reports"."opening_minor" + "daily_reports"."collection_net_minor" + "daily_reports"."payout_deducted_minor"
-          + "daily_reports"."refunds_minor" + "daily_reports"."collection_refunds_minor" + "daily_reports"."top_ups_minor" + "daily_reports"."withdrawals_minor" + "daily_reports"."transfers_minor" + "daily_reports"."freezes_minor");
+          + "daily_reports"."refunds_minor" + "daily_reports"."collection_refunds_minor" + "daily_reports"."top_ups_minor" + "daily_reports"."withdrawals_minor" + "daily_reports"."transfers_minor" + "daily_reports"."freezes_minor");--> statement-breakpoint
+-- Hand-written: keeps list_hourly and list_daily in step with refunds (the Refunds list's sums, DESIGN 8),
+-- as migration 0015 does for top-ups, withdrawals and settlements: status, channel as the facet, amount.
+CREATE FUNCTION "refunds_list_hourly"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    PERFORM list_hourly_add('refund', OLD.merchant_id, OLD.status, OLD.channel_code, OLD.created_at,
+                            -1, -OLD.amount_minor, 0, 0);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    PERFORM list_hourly_add('refund', NEW.merchant_id, NEW.status, NEW.channel_code, NEW.created_at,
+                            1, NEW.amount_minor, 0, 0);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "refunds_list_hourly" AFTER INSERT OR DELETE ON "refunds"
+  FOR EACH ROW EXECUTE FUNCTION refunds_list_hourly();
+--> statement-breakpoint
+CREATE TRIGGER "refunds_list_hourly_update"
+  AFTER UPDATE OF merchant_id, status, channel_code, created_at, amount_minor ON "refunds"
+  FOR EACH ROW WHEN (OLD.merchant_id IS DISTINCT FROM NEW.merchant_id OR OLD.status IS DISTINCT FROM NEW.status
+    OR OLD.channel_code IS DISTINCT FROM NEW.channel_code OR OLD.created_at IS DISTINCT FROM NEW.created_at
+    OR OLD.amount_minor IS DISTINCT FROM NEW.amount_minor)
+  EXECUTE FUNCTION refunds_list_hourly();

@@ -20,6 +20,9 @@ export const refunds = pgTable(
     collectionId: bigint('collection_id', { mode: 'number' })
       .notNull()
       .references(() => collections.id),
+    /** The order's numbers, copied at creation (they never change): the list reads and filters by them. */
+    tradeNo: text('trade_no').notNull(),
+    outTradeNo: text('out_trade_no').notNull(),
     channelId: channelIdColumn(),
     channelCode: text('channel_code').notNull(),
     refundNo: text('refund_no').notNull().unique(),

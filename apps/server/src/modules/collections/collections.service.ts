@@ -520,3 +520,6 @@ function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currenc
 export const seedCollectionRow = repo.insert;
 export const attachToSettlement = repo.attachToBatch;
 export const markCollectionsSettled = repo.markSettled;
+/** Refunds (DESIGN 14): the order's refundable amount taken and given back, in the refund's transaction. */
+export const claimCollectionRefund = repo.claimRefund;
+export const giveBackCollectionRefund = repo.giveBackRefund;
