@@ -15,7 +15,7 @@ export const refund = (refundNo: string, changes: Partial<Refund> = {}): Refund 
   created_at: '2026-03-02T01:00:00Z',
   finished_at: '2026-03-02T01:00:05Z',
   failure_reason: null,
-  channel: 'sandbox',
+  channel: 'cn-main',
   source: 'console',
   ...changes,
 });
