@@ -208,6 +208,8 @@ describe('Collection drawer: refunds', { timeout: 60_000 }, () => {
     answerRefund = () => {
       const [next, ...rest] = answers;
       answers = rest;
+      // Another refund of the order was made elsewhere meanwhile: the first refusal says so.
+      refunded = '200.00';
       return next;
     };
     const { user, drawer } = await openDrawer();
@@ -222,6 +224,11 @@ describe('Collection drawer: refunds', { timeout: 60_000 }, () => {
       expect(errorUnder(form, 'Refund amount')).toBe('The refund is more than what is left of the order.'),
     );
     expect(refundPosts()[0].body).toMatchObject({ amount: '1134.50', out_refund_no: 'RF-1' });
+    // The drawer reads the order again: its figures and the form's limit are the server's.
+    await waitFor(() => expect(fieldOf(drawer, 'Refundable')).toBe('1,034.50 Yuan'));
+    expect(within(form).getByText('At most 1,034.50 Yuan, what is left of the order.')).toBeInTheDocument();
+    await user.clear(within(form).getByLabelText('Refund amount'));
+    await user.type(within(form).getByLabelText('Refund amount'), '500');
 
     await user.click(submit);
     await waitFor(() =>
@@ -233,8 +240,23 @@ describe('Collection drawer: refunds', { timeout: 60_000 }, () => {
       'This order cannot be refunded in its current state.',
     );
     expect(refundPosts()).toHaveLength(3);
+    expect(refundPosts()[2].body).toMatchObject({ amount: '500', out_refund_no: 'RF-1' });
     // Still open: nothing was refunded.
     expect(screen.getByRole('form', { name: 'Refund order C1' })).toBeInTheDocument();
+  });
+
+  it('tells a user without two-factor authentication where to enable it', async () => {
+    answerRefund = () => apiError(400, 'two_factor_required');
+    const { user, drawer } = await openDrawer();
+    await user.click(await within(drawer).findByRole('button', { name: /Refund/ }));
+    const form = await refundDialog('Refund order C1');
+    await fillFactors(user, form);
+    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('This feature is not enabled yet');
+    expect(within(form).getByRole('link', { name: /Go to Security/ })).toHaveAttribute(
+      'href',
+      '/setting/accountSecurity',
+    );
   });
 
   it('offers no Refund action without refund:create, nor once the order is refunded in full', async () => {
