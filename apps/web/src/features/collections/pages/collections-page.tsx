@@ -12,8 +12,8 @@ import {
   orderFilters,
   orderSections,
 } from '../../../components/list-page/index.ts';
-import { OrderRefunds, refundableOf } from '../../refunds/index.ts';
 import { MoneyText } from '../../../components/money-text.tsx';
+import { OrderRefunds, refundableOf } from '../../refunds/index.ts';
 import { collectionsApi } from '../api/get-collections.ts';
 import { COLLECTION_STATUS, SETTLEMENT_STATUS } from '../components/statuses.ts';
 
