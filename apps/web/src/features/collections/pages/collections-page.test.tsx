@@ -18,6 +18,7 @@ import {
   attemptRows,
   channelAttemptRows,
 } from '../../../test/list.ts';
+import { refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import CollectionsPage from './collections-page.tsx';
@@ -110,6 +111,8 @@ beforeEach(async () => {
     http.post('/api/merchant/collections/:tradeNo/notify', ({ params }) =>
       answerNotify(String(params.tradeNo)),
     ),
+    // A paid order's drawer lists its refunds (collection-refund.test.tsx tests them).
+    http.get('/api/merchant/refunds', () => json(refundPage([]))),
   );
 });
 
