@@ -28,12 +28,13 @@ describe('the demo merchant', () => {
       currency: 'CNY',
     });
     // Test mode (DESIGN 12: the sandbox's history): 100,000.00 of test funds + the settled batch (830.95
-    // gross - 12.46 fees) - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held.
+    // gross - 12.46 fees) - payouts: 121.96 + 40.17 + 11.07 captured, 9.99 refunded; 77.61 and 5.59 still held;
+    // - refunds of the settled orders (DESIGN 14): 42.66 out (a third of 128.00); 4.59 held and given back.
     const TEST = { 'x-mode': 'test' };
     const testBalance = (await finance.get('/api/merchant/balance', TEST)).json().data;
     expect(testBalance).toEqual({
-      total: '100655.28',
-      available: '100572.08',
+      total: '100612.62',
+      available: '100529.42',
       locked: '83.20',
       currency: 'CNY',
     });
@@ -47,8 +48,8 @@ describe('the demo merchant', () => {
     });
     expect(testList.meta).toMatchObject({
       mode: 'test',
-      total: 12,
-      sums: { money_in: '100896.00', money_out: '323.92' },
+      total: 15,
+      sums: { money_in: '100900.59', money_out: '371.17' },
     });
     expect(new Set(list.data.map((e: { type: string }) => e.type))).toEqual(
       new Set([
@@ -61,7 +62,14 @@ describe('the demo merchant', () => {
       ]),
     );
     expect(new Set(testList.data.map((e: { type: string }) => e.type))).toEqual(
-      new Set(['transfer_in', 'collection_settlement', 'payout_deduction', 'payout_refund']),
+      new Set([
+        'transfer_in',
+        'collection_settlement',
+        'payout_deduction',
+        'payout_refund',
+        'refund',
+        'refund_reversal',
+      ]),
     );
     // Newest first, the newest from yesterday, the oldest five weeks back, each with an operator reference.
     const times = list.data.map((e: { created_at: string }) => Date.parse(e.created_at));
@@ -73,7 +81,7 @@ describe('the demo merchant', () => {
       [...list.data, ...testList.data].every((e: { ref_no: string | null; ref_type: string }) =>
         e.ref_type === 'test_funds'
           ? e.ref_no === null
-          : /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23})$/.test(e.ref_no ?? ''),
+          : /^(OA\d{8}|S\d{22}|P\d{23}|W\d{23}|R\d{23})$/.test(e.ref_no ?? ''),
       ),
     ).toBe(true);
     expect(list.data[0].available_after).toBe(balance.available);
@@ -110,7 +118,8 @@ describe('the demo merchant', () => {
         code: 'test:channel_clearing:sandbox:CNY',
         kind: 'channel_clearing',
         channel: 'sandbox',
-        balance: '-830.95',
+        // The settled batch's gross, less the refund that went back to its payer through the channel.
+        balance: '-788.29',
       },
       { code: 'test:fee_revenue:CNY', kind: 'fee_revenue', channel: null, balance: '16.81' },
       {
@@ -121,7 +130,7 @@ describe('the demo merchant', () => {
       },
     ]);
     expect(cny('test')).toMatchObject({
-      merchants: { available: '100572.08', locked: '83.20', count: 1 },
+      merchants: { available: '100529.42', locked: '83.20', count: 1 },
       total: '0.00',
     });
     expect(books.currencies.map((c) => `${c.mode} ${c.currency}`).sort()).toEqual([
@@ -199,8 +208,9 @@ describe('the demo merchant', () => {
         // M100001's operator history; each merchant's three live payout holds, and the live transfers-in
         // of those with no live money before.
         { mode: 'live', merchants_checked: 4, entries_checked: 43 },
-        // Each twin's starting test funds, and the CNY twin's sandbox history.
-        { mode: 'test', merchants_checked: 4, entries_checked: 60 },
+        // Each twin's starting test funds, and its sandbox history (with a refund that left and one
+        // that came back: four entries each).
+        { mode: 'test', merchants_checked: 4, entries_checked: 76 },
       ],
     });
   });

@@ -229,7 +229,11 @@ export const collectionsRepository = {
           sql`${collections.refundedMinor} + ${amountMinor} <= ${collections.amountMinor}`,
         ),
       )
-      .returning({ refundedMinor: collections.refundedMinor });
+      .returning({
+        refundedMinor: collections.refundedMinor,
+        tradeNo: collections.tradeNo,
+        outTradeNo: collections.outTradeNo,
+      });
     return row;
   },
 

@@ -8,6 +8,8 @@ import { seedAccessKey, seedIpWhitelist } from '../access-key/index.ts';
 import { type ChannelRow, openChannel } from '../channels/index.ts';
 import {
   attachToSettlement,
+  claimCollectionRefund,
+  giveBackCollectionRefund,
   markCollectionsSettled,
   markSettlementSettled,
   newTradeNo,
@@ -16,6 +18,7 @@ import {
 } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { DEMO_PAYEES, seedPayoutRow } from '../payouts/index.ts';
+import { seedRefundRow } from '../refunds/index.ts';
 
 // The demo's receive-money data (DESIGN section 4): open sandbox channels, an access key whitelisted for
 // this machine, and collection orders in every state (to be paid, paid, settled, closed, failed) over the
@@ -129,7 +132,7 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
     });
     if (row && step.status === 'paid' && step.daysAgo > 0) settle.push(row);
   }
-  if (settle.length === 0) return;
+  if (settle.length === 0) return settle;
   const gross = settle.reduce((s, o) => s + o.amountMinor, 0n);
   const fee = settle.reduce((s, o) => s + o.feeMinor, 0n);
   const batch = await seedSettlementRow(tx, {
@@ -169,6 +172,80 @@ export async function seedDemoCollections(tx: Tx, merchant: DemoMerchant, channe
   });
   await markCollectionsSettled(tx, batch.id, now);
   await markSettlementSettled(tx, batch.id, entry.entryId, now);
+  return settle;
+}
+
+/**
+ * Refunds of the demo's settled orders (DESIGN 14), posted through the ledger as their life cycle posts
+ * them: a partial one that succeeded (held, then out through the channel) and one that failed (held, then
+ * back); so Receive money > Refunds and the fund flows show both on first start.
+ */
+export async function seedDemoRefunds(
+  tx: Tx,
+  merchant: DemoMerchant,
+  channel: ChannelRow,
+  orders: { id: number; amountMinor: bigint }[],
+  now: Date,
+) {
+  const ledger = createLedger();
+  const plan = [
+    { order: orders[0], part: 3n, status: 'succeeded', reason: 'One item returned' },
+    { order: orders[1] ?? orders[0], part: 10n, status: 'failed', reason: 'Customer asked for a refund' },
+  ] as const;
+  for (const [index, step] of plan.entries()) {
+    if (!step.order) continue;
+    const at = new Date(now.getTime() + (index + 1) * 1000);
+    const amountMinor = step.order.amountMinor / step.part;
+    const order = await claimCollectionRefund(tx, merchant.id, step.order.id, amountMinor);
+    if (!order) continue;
+    const refundNo = newTradeNo('R', at);
+    const row = await seedRefundRow(tx, {
+      merchantId: merchant.id,
+      collectionId: step.order.id,
+      tradeNo: order.tradeNo,
+      outTradeNo: order.outTradeNo,
+      channelId: channel.id,
+      channelCode: channel.code,
+      refundNo,
+      outRefundNo: `DEMO-REFUND-${index + 1}`,
+      source: 'console',
+      amountMinor,
+      currency: merchant.currency,
+      status: step.status,
+      reason: step.reason,
+      failureReason: step.status === 'failed' ? 'Sandbox: the payer account refused the refund.' : null,
+      finishedAt: new Date(at.getTime() + 60_000),
+      createdAt: at,
+    });
+    if (!row) continue;
+    const { hold } = await ledger.hold(tx, {
+      merchantId: merchant.id,
+      type: 'refund',
+      amountMinor,
+      refType: 'refund',
+      refId: String(row.id),
+      refNo: refundNo,
+      note: order.tradeNo,
+      // At the time of writing, as the payouts' captures before it (a back-dated entry may not precede them).
+      idempotencyKey: `refund:${row.id}:hold`,
+    });
+    if (step.status === 'succeeded') {
+      await ledger.capture(tx, {
+        merchantId: merchant.id,
+        holdId: hold.id,
+        channel: channel.code,
+        idempotencyKey: `refund:${row.id}:succeeded`,
+      });
+    } else {
+      await ledger.release(tx, {
+        merchantId: merchant.id,
+        holdId: hold.id,
+        idempotencyKey: `refund:${row.id}:failed`,
+        note: row.failureReason,
+      });
+      await giveBackCollectionRefund(tx, step.order.id, amountMinor);
+    }
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   seedDemoAccessKey,
   seedDemoChannels,
   seedDemoCollections,
+  seedDemoRefunds,
   seedDemoPayouts,
 } from './demo-collections.ts';
 import { seedDemoWithdrawals } from './demo-withdrawals.ts';
@@ -192,8 +193,9 @@ async function seedReceiveMoney(
   );
   const channel = await seedDemoChannels(tx, merchant);
   await seedDemoAccessKey(tx, appKey, merchant, rows.live.id);
-  await seedDemoCollections(tx, merchant, channel, now);
+  const settled = await seedDemoCollections(tx, merchant, channel, now);
   await seedDemoPayouts(tx, merchant, now);
+  await seedDemoRefunds(tx, merchant, channel, settled, now);
 }
 
 /** When the demo's test funds came: before the oldest of its sandbox history. */

@@ -13,6 +13,8 @@ import { refundsList } from './refunds.list.ts';
 export type { RefundRow } from './refunds.repository.ts';
 export { refundsList } from './refunds.list.ts';
 export { type RefundsService, refundView } from './refunds.service.ts';
+/** The demo seed's history: refunds written as they ended. */
+export { seedRefundRow } from './refunds.service.ts';
 
 /** Refunds of paid collections (DESIGN 14): the console's action and list, the gateway's calls, the ledger's holds. */
 export function registerRefundsModule(

@@ -412,3 +412,6 @@ export function createRefundsService({
     completeByOperator,
   };
 }
+
+/** The demo seed's history: a refund written as it ended (its ledger entries are the seed's to post). */
+export const seedRefundRow = repo.insert;
