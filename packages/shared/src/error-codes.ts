@@ -84,6 +84,9 @@ export const ERROR_CODES = {
   statementInvalid: 'statement_invalid',
   reconciliationOpen: 'reconciliation_open',
   notBatchChannel: 'not_batch_channel',
+  // Limits and risk rules (DESIGN 14): `limit` or `list` in the body names which.
+  limitExceeded: 'limit_exceeded',
+  blocked: 'blocked',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

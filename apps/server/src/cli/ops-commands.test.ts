@@ -38,6 +38,12 @@ const EVERY_COMMAND = [
   'payout:batch-import',
   'payout:mark-paid',
   'payout:mark-failed',
+  'limit:set',
+  'limit:clear',
+  'limit:list',
+  'block:add',
+  'block:remove',
+  'block:list',
 ];
 
 describe('the ops command table', () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
+import type { LimitsService } from '../limits/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { collectionsConsoleRoutes, collectionsGatewayRoutes } from './collections.routes.ts';
@@ -32,7 +33,7 @@ export {
 export function registerCollectionsModule(
   app: FastifyInstance,
   ctx: AppContext,
-  { callbacks }: { callbacks: CallbacksService },
+  { callbacks, limits }: { callbacks: CallbacksService; limits: LimitsService },
 ) {
   const collections = createCollectionsService({
     db: ctx.db,
@@ -41,6 +42,7 @@ export function registerCollectionsModule(
     now: ctx.now,
     publicUrl: ctx.config.publicUrl,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+    limits,
   });
   const settlements = createSettlementsService({
     db: ctx.db,
