@@ -8,6 +8,7 @@ export * from './limits.schemas.ts';
 export {
   blocked,
   limitExceeded,
+  createLimitsService,
   type LimitsService,
   normaliseBlockValue,
   type OrderToCheck,
