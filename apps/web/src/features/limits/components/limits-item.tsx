@@ -12,15 +12,16 @@ export function LimitsItem({
   kind,
   limits,
   format,
+  unit,
 }: {
   kind: LimitKind;
   limits: MerchantLimits | undefined;
-  /** An amount of the limits' currency as the form shows money. */
+  /** An amount of the limits' currency as the form shows money, and the currency's unit. */
   format: (value: string) => string;
+  unit: string;
 }) {
   const { t } = useTranslation('limits');
   if (!hasLimits(limits)) return null;
-  const unit = limits.currency;
   const lines: string[] = [];
   if (limits.per_order_min !== null || limits.per_order_max !== null) {
     lines.push(

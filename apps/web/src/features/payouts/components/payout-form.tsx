@@ -340,7 +340,12 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
             <FigureItem label={t('form.total')} testId="payout-total" strong>
               <MoneyText value={cost?.total} currency={currency} unit="code" />
             </FigureItem>
-            <LimitsItem kind="payout" limits={limits} format={(v) => formatMoney(v, currency)} />
+            <LimitsItem
+              kind="payout"
+              limits={limits}
+              format={(v) => formatMoney(v, currency)}
+              unit={currencyUnit(currency)}
+            />
             <AvailableItem
               label={t('form.available')}
               testId="payout-available"

@@ -221,7 +221,7 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         <FigureItem label={t('form.deducted')} testId="withdrawal-deducted" strong>
           <MoneyText value={cost?.localTotal} currency={currency} unit="code" />
         </FigureItem>
-        <LimitsItem kind="withdrawal" limits={limits} format={formatUsdt} />
+        <LimitsItem kind="withdrawal" limits={limits} format={formatUsdt} unit="USDT" />
         <AvailableItem
           label={t('form.available')}
           testId="withdrawal-available"
