@@ -93,7 +93,7 @@ async function stateOf(merchantId: number) {
 }
 
 async function expectRefused(
-  call: Promise<{
+  call: () => Promise<{
     statusCode: number;
     body: string;
     json(): { code: string; limit?: string; list?: string };
@@ -102,7 +102,7 @@ async function expectRefused(
   refusal: { limit: string } | { list: string },
 ) {
   const before = await stateOf(merchantId);
-  const answer = await call;
+  const answer = await call();
   expect(answer.statusCode, answer.body).toBe(422);
   const body = answer.json();
   if ('limit' in refusal) expect(body).toMatchObject({ code: 'limit_exceeded', limit: refusal.limit });
@@ -119,7 +119,7 @@ describe('payout limits', () => {
     await setLimits(m, 'payout', { daily_amount: '250.00' });
     expect((await payout(m)).statusCode).toBe(201);
     expect((await payout(m)).statusCode).toBe(201);
-    await expectRefused(payout(m), m.merchant.id, { limit: 'daily_amount' });
+    await expectRefused(() => payout(m), m.merchant.id, { limit: 'daily_amount' });
     const refused = await payout(m);
     expect(refused.json().message).toBe(
       "This payout would pass today's limit of 250.00 CNY (50.00 CNY left today).",
@@ -138,14 +138,14 @@ describe('payout limits', () => {
       daily_count: 3,
       payee_daily_count: 2,
     });
-    await expectRefused(payout(m, { amount: '9.99' }), m.merchant.id, { limit: 'per_order_min' });
-    await expectRefused(payout(m, { amount: '500.01' }), m.merchant.id, { limit: 'per_order_max' });
+    await expectRefused(() => payout(m, { amount: '9.99' }), m.merchant.id, { limit: 'per_order_min' });
+    await expectRefused(() => payout(m, { amount: '500.01' }), m.merchant.id, { limit: 'per_order_max' });
     expect((await payout(m, { amount: '500.00' })).statusCode).toBe(201);
     expect((await payout(m, { amount: '10.00' })).statusCode).toBe(201);
     // A third payout to the same account on the day.
-    await expectRefused(payout(m), m.merchant.id, { limit: 'payee_daily_count' });
+    await expectRefused(() => payout(m), m.merchant.id, { limit: 'payee_daily_count' });
     expect((await payout(m, { account_no: '6222020200112239999' })).statusCode).toBe(201);
-    await expectRefused(payout(m, { account_no: '6222020200112238888' }), m.merchant.id, {
+    await expectRefused(() => payout(m, { account_no: '6222020200112238888' }), m.merchant.id, {
       limit: 'daily_count',
     });
   });
@@ -183,7 +183,7 @@ describe('payout limits', () => {
     clock = new Date('2026-11-27T04:00:00Z');
     const m = await payer();
     await setLimits(m, 'payout', { per_order_max: '50.00' });
-    await expectRefused(payout(m), m.merchant.id, { limit: 'per_order_max' });
+    await expectRefused(() => payout(m), m.merchant.id, { limit: 'per_order_max' });
     const [twin] = await ctx.database.db
       .select({ id: merchants.id })
       .from(merchants)
@@ -207,16 +207,16 @@ describe('daily limits follow the merchant’s local day', () => {
     const m = await payer(zone);
     await setLimits(m, 'payout', { daily_count: 1, daily_amount: '150.00' });
     expect((await payout(m)).statusCode).toBe(201);
-    await expectRefused(payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
+    await expectRefused(() => payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
     // A second before midnight: still the same day.
     clock = new Date(at - 1_000);
-    await expectRefused(payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
+    await expectRefused(() => payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
     // Midnight: a new day, a new count and amount.
     clock = new Date(at);
     expect((await payout(m)).statusCode).toBe(201);
-    await expectRefused(payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
+    await expectRefused(() => payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
     clock = new Date(at + 60_000);
-    await expectRefused(payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
+    await expectRefused(() => payout(m, { amount: '10.00' }), m.merchant.id, { limit: 'daily_count' });
     const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
     const shown = (await root.get('/api/merchant/limits?kind=payout')).json().data;
     expect(shown).toMatchObject({ used_count: 1, remaining_count: 0, remaining_amount: '50.00' });
@@ -269,7 +269,7 @@ describe('block lists', () => {
       value: '6222020200112233445',
       added: true,
     });
-    await expectRefused(payout(m), m.merchant.id, { list: 'payee_account' });
+    await expectRefused(() => payout(m), m.merchant.id, { list: 'payee_account' });
     expect((await payout(m, { account_no: '6222020200112230001' })).statusCode).toBe(201);
     // Taken off the list, it goes again.
     const removed = await ops('POST', '/ops/v1/blocks/remove', {
@@ -305,7 +305,7 @@ describe('block lists', () => {
         })
       ).statusCode,
     ).toBe(201);
-    await expectRefused(collect('203.0.113.77'), m.merchant.id, { list: 'payer_ip' });
+    await expectRefused(() => collect('203.0.113.77'), m.merchant.id, { list: 'payer_ip' });
     expect((await collect('198.51.100.1')).statusCode).toBe(201);
     expect((await collect()).statusCode).toBe(201);
     const bad = await collect('not-an-ip');
@@ -339,9 +339,9 @@ describe('block lists', () => {
       ).statusCode,
     ).toBe(201);
     await setLimits(m, 'withdrawal', { per_order_max: '50', daily_amount: '60' });
-    const refusal = async (promise: Promise<unknown>) => {
+    const refusal = async (call: () => Promise<unknown>) => {
       const before = await stateOf(m.merchant.id);
-      const error = (await promise.then(
+      const error = (await call().then(
         () => undefined,
         (e: unknown) => e,
       )) as { status: number; code: string; fields: Record<string, unknown> };
@@ -349,18 +349,18 @@ describe('block lists', () => {
       return { status: error.status, code: error.code, ...error.fields };
     };
     // The same address in lower case is the same wallet.
-    expect(await refusal(request('10', 'ERC20', ETH.toLowerCase()))).toEqual({
+    expect(await refusal(() => request('10', 'ERC20', ETH.toLowerCase()))).toEqual({
       status: 422,
       code: 'blocked',
       list: 'wallet_address',
     });
-    expect(await refusal(request('50.000001', 'TRC20', TRON))).toEqual({
+    expect(await refusal(() => request('50.000001', 'TRC20', TRON))).toEqual({
       status: 422,
       code: 'limit_exceeded',
       limit: 'per_order_max',
     });
     await request('50', 'TRC20', TRON);
-    expect(await refusal(request('10.5', 'TRC20', TRON))).toEqual({
+    expect(await refusal(() => request('10.5', 'TRC20', TRON))).toEqual({
       status: 422,
       code: 'limit_exceeded',
       limit: 'daily_amount',
