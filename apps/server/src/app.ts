@@ -313,6 +313,7 @@ export async function buildApp({
     housekeeping: async () => {
       await sweepExpired(db, now());
       await deleteExpiredPayoutKeys(db, now());
+      await limits.sweepUsage();
       await exports.sweep();
     },
   };

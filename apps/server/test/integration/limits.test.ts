@@ -111,13 +111,13 @@ async function expectRefused(
 }
 
 describe('payout limits', () => {
-  it('refuses a payout over the daily cap with the limit named, even after the one-statement way served it', async () => {
+  it('refuses a payout over the daily cap with the limit named, counting the day’s payouts before the cap was set', async () => {
     clock = new Date('2026-11-27T04:00:00Z');
     const m = await payer();
-    // Served by the one-statement way (its channel is remembered from here on).
+    // Served by the one-statement way (its channel is remembered from here on), before any limit.
     expect((await payout(m)).statusCode).toBe(201);
     await setLimits(m, 'payout', { daily_amount: '250.00' });
-    expect((await payout(m)).statusCode).toBe(201);
+    // The day's first payout counts: 100.00 used, 150.00 left.
     expect((await payout(m)).statusCode).toBe(201);
     await expectRefused(() => payout(m), m.merchant.id, { limit: 'daily_amount' });
     const refused = await payout(m);
@@ -126,6 +126,7 @@ describe('payout limits', () => {
     );
     // What is left still goes.
     expect((await payout(m, { amount: '50.00' })).statusCode).toBe(201);
+    await expectRefused(() => payout(m, { amount: '1.00' }), m.merchant.id, { limit: 'daily_amount' });
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
@@ -229,7 +230,8 @@ describe('20 payouts racing a daily cap', () => {
     const m = await payer();
     // Its channel remembered, so the race would take the one-statement (and group-committed) way.
     expect((await payout(m, { amount: '1.00' })).statusCode).toBe(201);
-    await setLimits(m, 'payout', { daily_amount: '1000.00' });
+    // 1.00 used: ten payouts of 100.00 fit exactly.
+    await setLimits(m, 'payout', { daily_amount: '1001.00' });
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         payout(m, { amount: '100.00', account_no: `62220202001122${String(10_000 + i)}` }),
@@ -366,6 +368,25 @@ describe('block lists', () => {
       limit: 'daily_amount',
     });
     await request('10', 'TRC20', TRON);
+  });
+});
+
+describe('the day counters', () => {
+  it('are swept by housekeeping once 40 days old, and today’s kept', async () => {
+    clock = new Date('2026-11-27T04:00:00Z');
+    const m = await payer();
+    await setLimits(m, 'payout', { daily_count: 5 });
+    expect((await payout(m)).statusCode).toBe(201);
+    await ctx.database.db.execute(
+      sql`insert into limit_usage (merchant_id, kind, day, subject, amount_minor, count)
+          values (${m.merchant.id}, 'payout', '2026-10-01', '', 500, 1)`,
+    );
+    await ctx.app.services.housekeeping();
+    const days = await queryRows<{ day: string }>(
+      ctx.database.db,
+      sql`select day::text as day from limit_usage where merchant_id = ${m.merchant.id} and subject = ''`,
+    );
+    expect(days.map((d) => d.day)).toEqual(['2026-11-27']);
   });
 });
 

@@ -152,6 +152,50 @@ export const limitsRepository = {
     return row ? { amountMinor: BigInt(row.amount_minor), count: Number(row.count) } : undefined;
   },
 
+  /**
+   * Today's usage as the day's orders of the kind give it (all of them, as the counter counts them: made,
+   * whatever became of them), written over the counter rows: for a kind that gets its first limit, whose
+   * orders were not counted until now. Payouts count per payee account too. `start`/`end`: the local day.
+   */
+  async seedUsage(
+    db: DbOrTx,
+    key: { merchantId: number; kind: LimitKind; day: string },
+    range: { start: Date; end: Date },
+  ) {
+    const { merchantId, kind, day } = key;
+    const from = range.start.toISOString();
+    const to = range.end.toISOString();
+    // The orders' own tables, read only: the kind's orders of the day.
+    const orders =
+      kind === 'payout'
+        ? sql`select amount_minor, 'payee:' || upper(account_no) as payee from payouts
+               where merchant_id = ${merchantId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz`
+        : kind === 'collection'
+          ? sql`select amount_minor, null::text as payee from collections
+                 where merchant_id = ${merchantId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz`
+          : sql`select amount_usdt_minor as amount_minor, null::text as payee from withdrawals
+                 where merchant_id = ${merchantId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz`;
+    await queryRows(
+      db,
+      sql`with o as (${orders}),
+           sums as (
+             select '' as subject, coalesce(sum(amount_minor), 0)::bigint as amount_minor, count(*)::int as count from o
+             union all
+             select payee, sum(amount_minor)::bigint, count(*)::int from o where payee is not null group by payee
+           )
+          insert into limit_usage (merchant_id, kind, day, subject, amount_minor, count)
+          select ${merchantId}::bigint, ${kind}::text, ${day}::date, subject, amount_minor, count from sums
+          on conflict (merchant_id, kind, day, subject) do update
+             set amount_minor = excluded.amount_minor, count = excluded.count
+          returning 1`,
+    );
+  },
+
+  /** Housekeeping: the counters of days long gone. */
+  async deleteUsageBefore(db: DbOrTx, day: string) {
+    await db.delete(limitUsage).where(sql`${limitUsage.day} < ${day}::date`);
+  },
+
   async usageOf(
     db: DbOrTx,
     key: { merchantId: number; kind: LimitKind; day: string; subject: string },

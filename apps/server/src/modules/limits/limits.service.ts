@@ -11,7 +11,7 @@ import {
   PAYEE_ACCOUNT_PATTERN,
 } from '@paydesk/shared/limits/limits.schemas.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
-import { localDate } from '@paydesk/shared/time-zone.ts';
+import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
 import { walletAddressIssue } from '@paydesk/shared/withdrawals/wallet-address.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
@@ -30,7 +30,8 @@ import type { BlockBody, ClearLimitsBody, SetLimitsBody } from './limits.schemas
 // a refusal (422 limit_exceeded with `limit`, or 422 blocked with `list`) rolls everything back: nothing
 // is written. Daily figures are of the merchant's local day and counted in limit_usage by a conditional
 // upsert (addUsage), never read-then-write, so racing orders never pass a cap together. Usage is counted
-// while the merchant has limits of the kind; orders count when created, whatever becomes of them.
+// while the merchant has limits of the kind (a kind's first limit starts it from the day's orders so far);
+// orders count when created, whatever becomes of them.
 
 /** What an order being created brings to the check. */
 export type OrderToCheck = {
@@ -300,6 +301,11 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
         );
       }
       const row = await repo.saveLimits(tx, id, body.kind, values, context.operator.name, now());
+      // The kind's first limit: its orders were not counted until now, so today's count starts from them.
+      if (!current && rules) {
+        const day = localDate(now(), rules.timezone);
+        await repo.seedUsage(tx, { merchantId: id, kind: body.kind, day }, dayRange(day, rules.timezone));
+      }
       return { data: { merchant: body.merchant, mode: body.mode, ...limitsView(row, body.kind, currency) } };
     });
   }
@@ -394,5 +400,21 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
     });
   }
 
-  return { enforce, forMerchant, listLimits, setLimits, clearLimits, listBlocks, addBlock, removeBlock };
+  /** Housekeeping: drops the day counters older than 40 days (a daily limit reads today's only). */
+  async function sweepUsage() {
+    const cutoff = new Date(now().getTime() - 40 * 86_400_000).toISOString().slice(0, 10);
+    await repo.deleteUsageBefore(db, cutoff);
+  }
+
+  return {
+    enforce,
+    forMerchant,
+    listLimits,
+    setLimits,
+    clearLimits,
+    listBlocks,
+    addBlock,
+    removeBlock,
+    sweepUsage,
+  };
 }
