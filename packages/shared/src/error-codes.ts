@@ -84,6 +84,10 @@ export const ERROR_CODES = {
   statementInvalid: 'statement_invalid',
   reconciliationOpen: 'reconciliation_open',
   notBatchChannel: 'not_batch_channel',
+  // Refunds (DESIGN 14).
+  refundExceedsAmount: 'refund_exceeds_amount',
+  invalidState: 'invalid_state',
+  outRefundNoTaken: 'out_refund_no_taken',
   // Limits and risk rules (DESIGN 14): `limit` or `list` in the body names which.
   limitExceeded: 'limit_exceeded',
   blocked: 'blocked',

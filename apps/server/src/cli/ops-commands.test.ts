@@ -38,6 +38,8 @@ const EVERY_COMMAND = [
   'payout:batch-import',
   'payout:mark-paid',
   'payout:mark-failed',
+  'refund:list',
+  'refund:complete',
   'limit:set',
   'limit:clear',
   'limit:list',

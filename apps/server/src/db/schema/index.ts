@@ -12,4 +12,5 @@ export * from './exports.ts';
 export * from './test-data.ts';
 export * from './reconciliation.ts';
 export * from './stand-ins.ts';
+export * from './refunds.ts';
 export * from './limits.ts';
