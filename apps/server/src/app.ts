@@ -39,6 +39,7 @@ import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
 import { createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
+import { registerLimitsModule } from './modules/limits/index.ts';
 import {
   GATEWAY_API_DESCRIPTION,
   type GatewayLimitOptions,
@@ -246,8 +247,13 @@ export async function buildApp({
     openSecret: (encrypted) => decrypt(config.appKey, encrypted),
     ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
   });
-  const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
-  const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
+  const limitsModule = registerLimitsModule(app, ctx);
+  const { limits } = limitsModule;
+  const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, {
+    callbacks,
+    limits,
+  });
+  const payoutsModule = registerPayoutsModule(app, ctx, { callbacks, limits });
   const payouts = payoutsModule.payouts;
   const refundsModule = registerRefundsModule(app, ctx, { callbacks, collections });
   const refunds = refundsModule.refunds;
@@ -272,8 +278,9 @@ export async function buildApp({
     },
     gatewayLimits,
   );
-  const { withdrawals } = registerWithdrawalsModule(app, ctx);
+  const { withdrawals } = registerWithdrawalsModule(app, ctx, { limits });
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
+  limitsModule.opsRoutes();
   const reconciliation = registerReconciliationModule(app, ctx, { collections, payouts });
   const channelJobs = createChannelJobs({
     db,
@@ -311,6 +318,7 @@ export async function buildApp({
     housekeeping: async () => {
       await sweepExpired(db, now());
       await deleteExpiredPayoutKeys(db, now());
+      await limits.sweepUsage();
       await exports.sweep();
     },
   };

@@ -88,6 +88,9 @@ export const ERROR_CODES = {
   refundExceedsAmount: 'refund_exceeds_amount',
   invalidState: 'invalid_state',
   outRefundNoTaken: 'out_refund_no_taken',
+  // Limits and risk rules (DESIGN 14): `limit` or `list` in the body names which.
+  limitExceeded: 'limit_exceeded',
+  blocked: 'blocked',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

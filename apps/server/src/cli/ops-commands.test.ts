@@ -40,6 +40,12 @@ const EVERY_COMMAND = [
   'payout:mark-failed',
   'refund:list',
   'refund:complete',
+  'limit:set',
+  'limit:clear',
+  'limit:list',
+  'block:add',
+  'block:remove',
+  'block:list',
 ];
 
 describe('the ops command table', () => {

@@ -5,6 +5,7 @@ import { CHANNEL_COMMANDS } from './commands/channels.ts';
 import { type CommandSpec, type Data, EXIT, type OptionSpec, type Values } from './commands/command-spec.ts';
 import { FUNDS_COMMANDS } from './commands/funds.ts';
 import { LEDGER_COMMANDS } from './commands/ledger.ts';
+import { LIMIT_COMMANDS } from './commands/limits.ts';
 import { MERCHANT_COMMANDS } from './commands/merchants.ts';
 import { ORDER_COMMANDS } from './commands/orders.ts';
 import { PAYOUT_BATCH_COMMANDS } from './commands/payout-batches.ts';
@@ -40,6 +41,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...RECONCILIATION_COMMANDS,
   ...PAYOUT_BATCH_COMMANDS,
   ...REFUND_COMMANDS,
+  ...LIMIT_COMMANDS,
 };
 
 export function commandUsage(name: string): string {

@@ -31,6 +31,8 @@ const SCOPE_OF: Record<string, Scope> = {
   'GET /ops/v1/ledger/verify': 'read',
   'GET /ops/v1/ledger/trial-balance': 'read',
   'GET /ops/v1/withdrawals': 'read',
+  'GET /ops/v1/limits': 'read',
+  'GET /ops/v1/blocks': 'read',
   'GET /ops/v1/topups': 'read',
   'GET /ops/v1/refunds': 'read',
   'GET /ops/v1/topups/:no': 'read',
@@ -63,6 +65,10 @@ const SCOPE_OF: Record<string, Scope> = {
   'GET /ops/v1/operator-tokens': 'admin',
   'POST /ops/v1/operator-tokens': 'admin',
   'POST /ops/v1/operator-tokens/revoke': 'admin',
+  'POST /ops/v1/limits': 'admin',
+  'POST /ops/v1/limits/clear': 'admin',
+  'POST /ops/v1/blocks': 'admin',
+  'POST /ops/v1/blocks/remove': 'admin',
 };
 
 const DAY_MS = 86_400_000;

@@ -79,6 +79,8 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'GET /api/merchant/payouts': 'payout:view',
   'GET /api/merchant/payouts/:trade_no': 'payout:view',
   'POST /api/merchant/payouts/:trade_no/notify': 'payout:notify',
+  // What the payout and withdrawal forms show before submit: the permission follows ?kind= (the route's own).
+  'GET /api/merchant/limits': SIGNED_IN,
   'GET /api/merchant/withdrawal-options': 'withdrawal:create',
   'POST /api/merchant/withdrawals': 'withdrawal:create',
   'GET /api/merchant/withdrawals': 'withdrawal:view',

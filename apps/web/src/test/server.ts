@@ -30,10 +30,30 @@ export const apiError = (status: number, code: string, message = code) =>
 export const fieldError = (field: string, code: string, message: string, status = 422) =>
   HttpResponse.json({ message, code, errors: { [field]: [message] } }, { status });
 
+/** GET /api/merchant/limits of a merchant without limits of the kind. */
+export const noLimits = (kind: string) => ({
+  kind,
+  currency: kind === 'withdrawal' ? 'USDT' : 'CNY',
+  day: '2026-03-01',
+  per_order_min: null,
+  per_order_max: null,
+  daily_amount: null,
+  daily_count: null,
+  payee_daily_count: null,
+  used_amount: kind === 'withdrawal' ? '0.000000' : '0.00',
+  used_count: 0,
+  remaining_amount: null,
+  remaining_count: null,
+});
+
 export const defaultHandlers: RequestHandler[] = [
   http.get('/api/csrf-cookie', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/merchant/user', () => json({ data: TEST_USER })),
   http.post('/api/logout', () => new HttpResponse(null, { status: 204 })),
+  // The payout and withdrawal forms ask which limits apply (DESIGN 14): none unless a test says so.
+  http.get('/api/merchant/limits', ({ request }) =>
+    json({ data: noLimits(new URL(request.url).searchParams.get('kind') ?? 'payout') }),
+  ),
 ];
 
 export const server = setupServer(...defaultHandlers);

@@ -83,6 +83,11 @@ export const CreateCollectionBodySchema = z.object({
   return_url: OptionalUrl,
   payer_name: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()),
   note: z.preprocess(emptyToUndefined, z.string().trim().max(255).optional()),
+  /** The payer's IP address as the merchant's site saw it: checked against the payer IP block list (DESIGN 14). */
+  payer_ip: z.preprocess(
+    emptyToUndefined,
+    z.union([z.ipv4(), z.ipv6()], { error: 'The payer_ip must be an IPv4 or IPv6 address.' }).optional(),
+  ),
 });
 export type CreateCollectionBody = z.infer<typeof CreateCollectionBodySchema>;
 

@@ -13,3 +13,4 @@ export * from './test-data.ts';
 export * from './reconciliation.ts';
 export * from './stand-ins.ts';
 export * from './refunds.ts';
+export * from './limits.ts';

@@ -1,3 +1,4 @@
+import { noRiskRulesWhere } from '../../db/risk-rules.ts';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
@@ -48,7 +49,8 @@ function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceC
   const insert = `insert into collections (${names})
     select ${params}
      where exists (
-       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, firstOpen)})
+       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, firstOpen)}
+          and ${noRiskRulesWhere('collection', 'c.merchant_id')})
        ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
@@ -105,6 +107,7 @@ function insertManyClaimingText(given: string[]): string {
         from r
        where ${nonceClaimedBy('r')}
          and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.first_open')})
+         and ${noRiskRulesWhere('collection', 'r.merchant_id')}
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
     ), ${attemptInsertCte('collection', 'ins')}

@@ -28,6 +28,7 @@ import {
   sendFollowUp,
 } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
+import type { LimitsService } from '../limits/index.ts';
 import { orderRollupMoves, type OrderRollupMoves } from '../lists/index.ts';
 import {
   type CollectionRow,
@@ -51,6 +52,8 @@ type Deps = {
   publicUrl: string;
   /** What this server's configuration allows the channels' adapters (takesNewOrders). */
   adapterSettings: AdapterSettings;
+  /** The merchant's limits and payer IP block list (DESIGN 14), checked in the order's transaction. */
+  limits: Pick<LimitsService, 'enforce'>;
 };
 
 /**
@@ -114,7 +117,15 @@ export function collectionView(row: CollectionRow, settlementNo: string | null =
 
 export type CollectionsService = ReturnType<typeof createCollectionsService>;
 
-export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, adapterSettings }: Deps) {
+export function createCollectionsService({
+  db,
+  jobs,
+  callbacks,
+  now,
+  publicUrl,
+  adapterSettings,
+  limits,
+}: Deps) {
   // The adapter's pay page: a path of this server gets its public address in front.
   const payUrlOf = (row: CollectionRow) =>
     row.payUrl === null ? '' : row.payUrl.startsWith('/') ? `${publicUrl}${row.payUrl}` : row.payUrl;
@@ -224,17 +235,20 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     const order = newOrder(merchant, body, channel, amountMinor);
     const saved = (row: CollectionRow | undefined, db: DbOrTx) =>
       row ?? outTradeNoTaken(db, merchant.id, body);
-    // The order and its attempt alone are one statement: no transaction, no job (the expiry sweep closes
-    // it once due). An adapter that follows the order up (the sandbox's auto mode) has its job queued in
-    // the order's transaction.
-    if (!adapterFor(channel.provider).collectionFollowsUp(channel)) {
-      return withFreshTradeNo(async () => saved(await repo.insert(db, order.values()), db));
-    }
+    // The order, its attempt and (an adapter that follows the order up: the sandbox's auto mode) its job
+    // commit together, after the merchant's limits and payer IP block list (DESIGN 14): a refusal rolls
+    // back, nothing written. The one-statement way above is for merchants without any (noRiskRulesWhere).
+    const followsUp = adapterFor(channel.provider).collectionFollowsUp(channel);
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
+        await limits.enforce(tx, {
+          merchantId: merchant.id,
+          kind: 'collection',
+          amountMinor,
+          ...(body.payer_ip === undefined ? {} : { payerIp: body.payer_ip }),
+        });
         const row = await saved(await repo.insert(tx, order.values()), tx);
-        const { followUp } = order.start(row.tradeNo);
-        await sendFollowUp(jobs, tx, followUp);
+        if (followsUp) await sendFollowUp(jobs, tx, order.start(row.tradeNo).followUp);
         return row;
       }),
     );

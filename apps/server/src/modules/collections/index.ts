@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
+import type { LimitsService } from '../limits/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { collectionsConsoleRoutes, collectionsGatewayRoutes } from './collections.routes.ts';
@@ -34,7 +35,7 @@ export {
 export function registerCollectionsModule(
   app: FastifyInstance,
   ctx: AppContext,
-  { callbacks }: { callbacks: CallbacksService },
+  { callbacks, limits }: { callbacks: CallbacksService; limits: LimitsService },
 ) {
   const collections = createCollectionsService({
     db: ctx.db,
@@ -43,6 +44,7 @@ export function registerCollectionsModule(
     now: ctx.now,
     publicUrl: ctx.config.publicUrl,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+    limits,
   });
   const settlements = createSettlementsService({
     db: ctx.db,

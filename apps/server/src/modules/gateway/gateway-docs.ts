@@ -239,6 +239,8 @@ was wrong.
 | 422 \`channel_unavailable\` | You have no open channel for this kind of order (or not the \`channel\` you named). |
 | 422 \`insufficient_funds\` | A payout or refund larger than your available balance; nothing was written. |
 | 422 \`refund_exceeds_amount\` | The refund is more than what is left of the collection (its amount less its refunds in processing or succeeded). |
+| 422 \`limit_exceeded\` | A limit set on your account refuses the order; \`limit\` names it (\`per_order_min\`, \`per_order_max\`, \`daily_amount\`, \`daily_count\` in your time zone's day, \`payee_daily_count\`); nothing was written. |
+| 422 \`blocked\` | The payee account, or the collection's \`payer_ip\`, is on your account's block list; \`list\` names it; nothing was written. |
 | 422 \`idempotency_key_reused\` | The same \`Idempotency-Key\` with a different request body. |
 | 429 \`throttled\` | Too many requests: more than your quota of signed calls a minute, or too many refused calls from your IP address. Wait the number of seconds in the \`Retry-After\` header. |
 | 5xx \`server_error\`, \`service_unavailable\` | Retry later with a new nonce. A collection is retried with the same \`out_trade_no\` (a 409 then means the first attempt went through), a payout with the same \`Idempotency-Key\`. |

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
+import type { LimitsService } from '../limits/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { payoutsConsoleRoutes, payoutsGatewayRoutes } from './payouts.routes.ts';
 import { createPayoutsService } from './payouts.service.ts';
@@ -27,7 +28,7 @@ export { DEMO_PAYEES } from './demo-payees.ts';
 export function registerPayoutsModule(
   app: FastifyInstance,
   ctx: AppContext,
-  { callbacks }: { callbacks: CallbacksService },
+  { callbacks, limits }: { callbacks: CallbacksService; limits: LimitsService },
 ) {
   const payouts = createPayoutsService({
     db: ctx.db,
@@ -36,6 +37,7 @@ export function registerPayoutsModule(
     ledger: createLedger(),
     now: ctx.now,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+    limits,
   });
   listRoutes(app, ctx, [payoutsList]);
   payoutsConsoleRoutes(app, {

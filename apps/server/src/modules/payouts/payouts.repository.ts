@@ -1,3 +1,4 @@
+import { noRiskRulesWhere } from '../../db/risk-rules.ts';
 import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
@@ -144,6 +145,7 @@ function insertHoldingText(
          select 1
           where exists (select 1 from n)
             and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, firstOpen)})
+            and ${noRiskRulesWhere('payout', at('merchantId'))}
             and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
                               and o.out_trade_no = ${at('outTradeNo')})
             ${keyGate}
@@ -263,6 +265,7 @@ function insertHoldingManyText(
       select r.* from r
        where ${nonceClaimedBy('r')}
          and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.first_open')})
+         and ${noRiskRulesWhere('payout', 'r.merchant_id')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
          ${key.gate}
     ), ${legs}, p as (

@@ -39,6 +39,7 @@ import {
 import type { DeferredClaim } from '../gateway/index.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
+import type { LimitsService } from '../limits/index.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
 // rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
@@ -124,6 +125,8 @@ type Deps = {
   now: () => Date;
   /** What this server's configuration allows the channels' adapters (takesNewOrders). */
   adapterSettings: AdapterSettings;
+  /** The merchant's limits and block lists (DESIGN 14), checked in the creation's transaction. */
+  limits: Pick<LimitsService, 'enforce'>;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -202,7 +205,7 @@ export function payoutView(row: PayoutRow): Payout {
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
-export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapterSettings }: Deps) {
+export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapterSettings, limits }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
   const keyed = keyedCreate({ db, now });
@@ -299,6 +302,14 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
         await inTransaction.first?.(tx);
+        // Limits and block lists (DESIGN 14): a refusal rolls this transaction back, nothing written.
+        // The one-statement way never runs for a merchant that has any (noRiskRulesWhere).
+        await limits.enforce(tx, {
+          merchantId: merchant.id,
+          kind: 'payout',
+          amountMinor: payout.amountMinor,
+          payeeAccount: input.account_no.replace(/\s+/g, ''),
+        });
         const values = payout.values();
         const row = await repo.insert(tx, values);
         if (!row) {

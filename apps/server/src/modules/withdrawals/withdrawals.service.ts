@@ -20,6 +20,7 @@ import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { type WithdrawalRow, withdrawalsRepository as repo } from './withdrawals.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
+import type { LimitsService } from '../limits/index.ts';
 
 // Withdrawals (DESIGN sections 3 and 4). The merchant asks for an amount of USDT to a wallet; the fee is
 // USDT too (zero for the day's free ones). Both are converted to the merchant's currency at the configured
@@ -48,6 +49,8 @@ type Deps = {
   ledger: Pick<Ledger, 'hold' | 'capture' | 'release' | 'balanceOf' | 'findHoldByKey'>;
   settings: Config['withdrawals'];
   now: () => Date;
+  /** The merchant's limits and wallet block list (DESIGN 14), checked in the request's transaction. */
+  limits: Pick<LimitsService, 'enforce'>;
 };
 
 const USDT: Currency = 'USDT';
@@ -84,7 +87,7 @@ export function presentWithdrawal(row: WithdrawalRow): Withdrawal {
 
 export type WithdrawalsService = ReturnType<typeof createWithdrawalsService>;
 
-export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
+export function createWithdrawalsService({ db, ledger, settings, now, limits }: Deps) {
   const feeMinor = toMinor(settings.feeUsdt, USDT);
   const minMinor = toMinor(settings.minUsdt, USDT);
   const present = presentWithdrawal;
@@ -176,6 +179,13 @@ export function createWithdrawalsService({ db, ledger, settings, now }: Deps) {
     const at = now();
     return transactionWithRetry(db, async (tx) => {
       await repo.lockMerchantRequests(tx, merchant.id);
+      // Limits (USDT amounts) and the wallet block list: a refusal rolls back, nothing written.
+      await limits.enforce(tx, {
+        merchantId: merchant.id,
+        kind: 'withdrawal',
+        amountMinor,
+        walletAddress: input.address,
+      });
       const isFree = (await freeLeftToday(merchant, tx)) > 0;
       const fee = isFree ? 0n : feeMinor;
       const feeLocalMinor = fee === 0n ? 0n : usdtToLocalMinor(fee, rate, merchant.currency);

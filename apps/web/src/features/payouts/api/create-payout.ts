@@ -48,6 +48,7 @@ export function useCreatePayout() {
         payoutChannelsQueryKey,
         ['merchant', 'balance'],
         ['merchant', 'dashboard'],
+        ['merchant', 'limits'],
       ])
         void queryClient.invalidateQueries({ queryKey });
     },

@@ -26,6 +26,7 @@ import { isTwoFactorRequired, StepUpFields } from '../../../components/step-up-f
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
+import { LimitsItem, limitIssueOf, useLimitIssueText, useLimits } from '../../limits/index.ts';
 import { isPossibleDuplicate, useCreatePayout } from '../api/create-payout.ts';
 import type { PayoutChannels } from '../api/get-payout-channels.ts';
 import {
@@ -37,7 +38,7 @@ import {
   type PayeeValues,
   taxIdOf,
 } from '../payee-rules.ts';
-import { type AmountIssue, amountIssueOf, payoutCostOf } from '../payout-amount.ts';
+import { type AmountIssue, amountIssueOf, amountMinorOf, payoutCostOf } from '../payout-amount.ts';
 import { PayoutSummary } from './payout-summary.tsx';
 
 type PayoutFormValues = {
@@ -68,6 +69,8 @@ const FIELD_OF_CODE: Partial<Record<string, FieldName>> = {
   [ERROR_CODES.insufficientFunds]: 'amount',
   [ERROR_CODES.amountOutOfRange]: 'amount',
   [ERROR_CODES.channelUnavailable]: 'channel',
+  [ERROR_CODES.limitExceeded]: 'amount',
+  [ERROR_CODES.blocked]: 'account_no',
 };
 
 /** The body of POST /api/merchant/payouts: the channel's country's bank fields only, trimmed. */
@@ -112,6 +115,9 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
   const { refusal, clearRefusal, showRefusal } = useFormRefusal<FieldName>(form, FIELD_OF_CODE);
   const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
   const autoBankName = useRef<string | undefined>(undefined);
+  // The limits an operator set (DESIGN 14): shown before submit, and checked with the amount.
+  const limits = useLimits('payout').data;
+  const limitIssueText = useLimitIssueText('payout');
 
   const { channels, currency } = answer;
   const channelOf = (code: unknown) => channels.find((item) => item.code === code);
@@ -173,6 +179,12 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
       const current = channelOf(getFieldValue('channel'));
       const issue = current ? amountIssueOf(value, current) : value?.trim() ? undefined : 'required';
       if (issue) throw new Error(current ? amountText(issue, current) : t('rules.amount'));
+      const minor = current && amountMinorOf(value, current.currency);
+      const limit = minor ? limitIssueOf(minor, limits) : undefined;
+      if (current && limit) {
+        const money = (v: string) => formatMoney(v, current.currency);
+        throw new Error(limitIssueText(limit, money, currencyUnit(current.currency)));
+      }
     },
   });
 
@@ -328,6 +340,12 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
             <FigureItem label={t('form.total')} testId="payout-total" strong>
               <MoneyText value={cost?.total} currency={currency} unit="code" />
             </FigureItem>
+            <LimitsItem
+              kind="payout"
+              limits={limits}
+              format={(v) => formatMoney(v, currency)}
+              unit={currencyUnit(currency)}
+            />
             <AvailableItem
               label={t('form.available')}
               testId="payout-available"

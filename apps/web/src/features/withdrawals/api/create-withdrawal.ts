@@ -36,6 +36,7 @@ export function useCreateWithdrawal() {
         withdrawalOptionsQueryKey,
         ['merchant', 'balance'],
         ['merchant', 'dashboard'],
+        ['merchant', 'limits'],
       ])
         void queryClient.invalidateQueries({ queryKey });
     },

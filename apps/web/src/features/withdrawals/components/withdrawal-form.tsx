@@ -21,6 +21,7 @@ import { currencyUnit, MoneyText } from '../../../components/money-text.tsx';
 import { isTwoFactorRequired, StepUpFields } from '../../../components/step-up-fields.tsx';
 import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
 import { isHttpError } from '../../../lib/http.ts';
+import { LimitsItem, limitIssueOf, useLimitIssueText, useLimits } from '../../limits/index.ts';
 import { useCreateWithdrawal } from '../api/create-withdrawal.ts';
 import type { WithdrawalOptions } from '../api/get-withdrawal-options.ts';
 import { formatUsdt } from './usdt.ts';
@@ -41,6 +42,8 @@ const FIELD_OF_CODE: Partial<Record<string, FieldName>> = {
   [ERROR_CODES.insufficientFunds]: 'amount',
   [ERROR_CODES.amountOutOfRange]: 'amount',
   [ERROR_CODES.invalidWalletAddress]: 'address',
+  [ERROR_CODES.limitExceeded]: 'amount',
+  [ERROR_CODES.blocked]: 'address',
 };
 
 /** What this withdrawal costs now, in USDT and in the merchant's currency; undefined until the amount is one. */
@@ -78,6 +81,9 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
   const [review, setReview] = useState<CreateWithdrawalBody | null>(null);
   const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
   const { refusal, clearRefusal, showRefusal } = useFormRefusal<FieldName>(form, FIELD_OF_CODE);
+  // The limits an operator set (DESIGN 14), in USDT: shown before submit, and checked with the amount.
+  const limits = useLimits('withdrawal').data;
+  const limitIssueText = useLimitIssueText('withdrawal');
 
   const currency = options.local_currency;
   const amount = Form.useWatch('amount', form);
@@ -100,6 +106,8 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
       if (!USDT_AMOUNT.test(text)) throw new Error(t('rules.amountFormat'));
       if (toMinor(text, 'USDT') < toMinor(options.min_amount, 'USDT'))
         throw new Error(t('rules.amountMin', { min: formatUsdt(options.min_amount) }));
+      const limit = limitIssueOf(toMinor(text, 'USDT'), limits);
+      if (limit) throw new Error(limitIssueText(limit, formatUsdt, 'USDT'));
     },
   };
 
@@ -213,6 +221,7 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         <FigureItem label={t('form.deducted')} testId="withdrawal-deducted" strong>
           <MoneyText value={cost?.localTotal} currency={currency} unit="code" />
         </FigureItem>
+        <LimitsItem kind="withdrawal" limits={limits} format={formatUsdt} unit="USDT" />
         <AvailableItem
           label={t('form.available')}
           testId="withdrawal-available"
