@@ -41,6 +41,7 @@ export function registerCollectionsModule(
     now: ctx.now,
     publicUrl: ctx.config.publicUrl,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+    ...(ctx.random ? { random: ctx.random } : {}),
   });
   const settlements = createSettlementsService({
     db: ctx.db,

@@ -8,6 +8,7 @@ import { DEMO_PAYEES } from '../payouts/index.ts';
 import { type OperatorGuard, operatorOf } from './operator-auth.ts';
 import {
   CloseChannelBodySchema,
+  RouteChannelBodySchema,
   DemoCollectionBodySchema,
   DemoPayoutBodySchema,
   RunSettlementBodySchema,
@@ -121,6 +122,13 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
     { ...operator('admin'), schema: { body: CloseChannelBodySchema } },
     async (request, reply) =>
       answer(reply, await ops.closeChannel(request.body, contextOf(request, request.body.reason))),
+  );
+
+  r.post(
+    '/ops/v1/channels/route',
+    { ...operator('admin'), schema: { body: RouteChannelBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.routeChannel(request.body, contextOf(request, request.body.reason))),
   );
 
   r.post(

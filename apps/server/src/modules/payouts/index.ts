@@ -26,6 +26,7 @@ export function registerPayoutsModule(
     ledger: createLedger(),
     now: ctx.now,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+    ...(ctx.random ? { random: ctx.random } : {}),
   });
   listRoutes(app, ctx, [payoutsList]);
   payoutsConsoleRoutes(app, {
