@@ -14,7 +14,7 @@ import {
   gatewayCall,
   type GatewayMerchant,
 } from '../factories/gateway.ts';
-import { opsPost } from '../helpers/ops.ts';
+import { opsPost, opsRunner } from '../helpers/ops.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Routing (DESIGN 14): several open channels of a kind per merchant, the highest priority's shared by
@@ -290,9 +290,23 @@ describe('routing', () => {
     expect(opened.statusCode).toBe(422);
     expect(opened.json().errors).toHaveProperty('weight');
     expect((await route(m, 'nope', 'collection', { weight: 5 })).statusCode).toBe(404);
+    // The command line: usage naming the option, nothing sent.
+    const cli = opsRunner(
+      () => ctx.app,
+      () => token,
+      'Olga Ops',
+    );
+    const args = ['--merchant', m.merchant.no, '--mode', 'test', '--code', 'main', '--kind', 'collection'];
+    const bad = await cli('channel:route', ...args, '--weight', '-1', '--reason', 'routing');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--weight');
+    const good = await cli('channel:route', ...args, '--priority', '3', '--reason', 'routing');
+    expect(good.code, good.err).toBe(0);
+    expect(good.out).toContain('priority 3 weight 100');
+    await route(m, 'main', 'collection', { priority: 0 });
     const rows = await db.select().from(channels).where(eq(channels.merchantId, m.merchant.id));
     expect(rows.map((r) => [r.code, r.priority, r.weight])).toEqual([['main', 0, 100]]);
-    expect(await actionsOf(m, 'channel.route')).toEqual(before);
+    expect(await actionsOf(m, 'channel.route')).toHaveLength(before.length + 2);
   });
 });
 

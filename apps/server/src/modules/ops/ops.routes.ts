@@ -213,7 +213,7 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
             signedGatewayPost(signing, '/gateway/v1/collections', {
               out_trade_no: trafficNo(),
               amount: demoAmount(signing.currency, 2000),
-              channel: body.channel,
+              ...(body.routed ? {} : { channel: body.channel }),
             }),
         );
         return demoAnswer(reply, result);

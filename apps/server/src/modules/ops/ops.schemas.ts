@@ -284,6 +284,8 @@ export const DemoCollectionBodySchema = z.object({
   /** Demo traffic runs on the sandbox, which serves test mode only: test unless told. */
   mode: ModeSchema.default('test'),
   channel: ChannelCodeSchema.default('sandbox-auto'),
+  /** No channel sent: the merchant's routing chooses (DESIGN 14), so a channel taken down shows. */
+  routed: z.boolean({ error: 'The routed field is true or false.' }).default(false),
   /** It signs with the merchant's secret and may move its funds: recorded like every change. */
   reason: ReasonSchema,
 });
