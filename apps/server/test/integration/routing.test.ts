@@ -376,6 +376,27 @@ describe('failover', () => {
     });
     const balance = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });
     expect(balance.json().data).toMatchObject({ available: '9899.00', locked: '101.00' });
+
+    // The operator, having asked the provider, ends it: paid (a payout not in review on a channel that
+    // pays by itself is still not theirs to end).
+    const endBody = { merchant: m.merchant.no, mode: 'test', bank_reference: 'UTR-1', reason: 'checked' };
+    const other = await pay(m);
+    expect(other.channel).toBe('lost');
+    const notInReview = await ops('/ops/v1/payouts/mark-paid', {
+      ...endBody,
+      channel: 'lost',
+      trade_no: other.trade_no,
+    });
+    expect(notInReview.statusCode).toBe(409);
+    const ended = await ops('/ops/v1/payouts/mark-paid', {
+      ...endBody,
+      channel: 'lost',
+      trade_no: made.trade_no,
+    });
+    expect(ended.statusCode, ended.body).toBe(201);
+    const [paid] = await db.select().from(payouts).where(eq(payouts.tradeNo, made.trade_no));
+    expect(paid.status).toBe('success');
+    expect((await attemptsOf('payout', made.trade_no)).map((a) => a.outcome)).toEqual(['succeeded']);
   });
 
   it('a collection failing safely moves to the next channel with a new attempt, the same trade_no', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { AttemptOrderKind, AttemptOutcome } from '@paydesk/shared/channels/attempts.schemas.ts';
 import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
 import { channelAttempts, channels } from '../../db/schema/index.ts';
@@ -51,6 +51,23 @@ export const attemptsRepository = {
        where a.id = (select max(b.id) from channel_attempts b
                       where b.merchant_id = ${order.merchantId} and b.order_kind = ${order.kind}
                         and b.order_id = v.order_id)`);
+  },
+
+  /** An order's latest attempt (undefined: none). */
+  latestOf: async (db: DbOrTx, merchantId: number, kind: AttemptOrderKind, orderId: number) => {
+    const [row] = await db
+      .select()
+      .from(channelAttempts)
+      .where(
+        and(
+          eq(channelAttempts.merchantId, merchantId),
+          eq(channelAttempts.orderKind, kind),
+          eq(channelAttempts.orderId, orderId),
+        ),
+      )
+      .orderBy(desc(channelAttempts.id))
+      .limit(1);
+    return row;
   },
 
   /** The channels an order has been tried on (its attempts'). */

@@ -132,6 +132,15 @@ export async function nextChannelFor(
   return pickChannel(table.channels, order.amountMinor, now, random, new Set(tried));
 }
 
+/**
+ * Whether a payout was left for an operator's review (DESIGN 14): its provider call may have reached the
+ * provider, so failover never sends it again; an operator ends it (payout:mark-paid, payout:mark-failed).
+ */
+export async function isLeftForReview(db: DbOrTx, payout: { id: number; merchantId: number }) {
+  const latest = await attemptsRepository.latestOf(db, payout.merchantId, 'payout', payout.id);
+  return latest?.outcome === 'processing' && (latest.answerSummary as { review?: boolean })?.review === true;
+}
+
 /** A new attempt of an order on the channel it now has (a failover). */
 export const addAttempt = attemptsRepository.insertForOrder;
 /** A routing decision in the operator's audit log (operator_actions, by "routing"). */

@@ -21,6 +21,7 @@ export {
   findOpenChannel,
   findOpenOrClosedChannel,
   hasOpenChannelFor,
+  isLeftForReview,
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,
