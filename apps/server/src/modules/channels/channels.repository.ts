@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce, queryRows, type Tx } from '../../db/client.ts';
 import { channels, operatorActions } from '../../db/schema/index.ts';
 
@@ -95,7 +95,7 @@ export const channelsRepository = {
     change: { action: string; cooldownUntil: Date | null; healthSince: Date | null; at: Date },
     detail: Record<string, unknown>,
   ): Promise<void> => {
-    await tx
+    const changed = await tx
       .update(channels)
       .set({
         cooldownUntil: change.cooldownUntil,
@@ -106,7 +106,17 @@ export const channelsRepository = {
                          where o.merchant_id = ${channel.merchantId} and o.kind = ${channel.kind})
                          + interval '1 millisecond')`,
       })
-      .where(eq(channels.id, channel.id));
+      .where(
+        and(
+          eq(channels.id, channel.id),
+          // Only from the health it was read in: of two orders ending together, one records the change.
+          channel.cooldownUntil === null
+            ? isNull(channels.cooldownUntil)
+            : eq(channels.cooldownUntil, channel.cooldownUntil),
+        ),
+      )
+      .returning({ id: channels.id });
+    if (changed.length === 0) return;
     await channelsRepository.audit(tx, {
       action: change.action,
       merchantId: channel.merchantId,
