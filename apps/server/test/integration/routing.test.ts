@@ -221,6 +221,45 @@ describe('routing', () => {
     expect((await collect(m)).channel).toBe('third');
   });
 
+  it('routes payouts the same way, each held once on the channel it went to', async () => {
+    const m = await newMerchant();
+    await fundMerchant(db, m.merchant.id, 1_000_000n);
+    await openChannel(m, 'pay-a', 'payout', { priority: 0, weight: 100 });
+    await openChannel(m, 'pay-b', 'payout', { priority: 0, weight: 100, fee_rate: '2' });
+    await openChannel(m, 'pay-c', 'payout', { priority: -1 });
+    const chosen: string[] = [];
+    for (const d of [0.2, 0.8, 0.4, 0.6]) {
+      draw = d;
+      chosen.push((await pay(m)).channel);
+    }
+    expect(chosen).toEqual(['pay-a', 'pay-b', 'pay-a', 'pay-b']);
+    const rows = await db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.merchantId, m.merchant.id))
+      .orderBy(payouts.id);
+    expect(rows.map((r) => [r.channelCode, r.feeMinor])).toEqual([
+      ['pay-a', 100n],
+      ['pay-b', 200n],
+      ['pay-a', 100n],
+      ['pay-b', 200n],
+    ]);
+    const balance = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });
+    expect(balance.json().data).toMatchObject({ available: '9594.00', locked: '406.00' });
+    // Both taken down: the next priority's.
+    for (const code of ['pay-a', 'pay-b']) {
+      const closed = await ops('/ops/v1/channels/close', {
+        merchant: m.merchant.no,
+        mode: 'test',
+        code,
+        kind: 'payout',
+        reason: 'outage',
+      });
+      expect(closed.statusCode).toBe(201);
+    }
+    expect((await pay(m)).channel).toBe('pay-c');
+  });
+
   it('writes a routed order in one statement while the routing table holds, none once a channel changed', async () => {
     const m = await newMerchant();
     for (const code of ['a', 'b', 'c']) await openChannel(m, code, 'collection', { priority: 0 });
