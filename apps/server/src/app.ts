@@ -99,6 +99,8 @@ export type AppDeps = {
   logStream?: DestinationStream;
   /** The clock of every time rule; tests pass theirs. */
   now?: () => Date;
+  /** In [0, 1): how routing shares orders among channels by weight; tests pass theirs. */
+  random?: () => number;
   /** Delivers callbacks (tests may pass one with a short timeout). */
   deliverTimeoutMs?: number;
   /** Where files go; by default from the configuration (DATA_DIR/files or STORAGE_URL). */
@@ -128,6 +130,7 @@ export async function buildApp({
   logger,
   logStream,
   now = () => new Date(),
+  random,
   deliverTimeoutMs,
   storage: givenStorage,
   exports: exportOptions,
@@ -234,7 +237,7 @@ export async function buildApp({
       ...(config.storage.url ? { storageUrl: config.storage.url } : {}),
       ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
     });
-  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now, storage };
+  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now, storage, random };
   registerSecurityModule(app, ctx);
   registerLedgerModule(app, ctx);
   const accessKeys = registerAccessKeyModule(app, ctx);

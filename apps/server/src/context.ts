@@ -16,6 +16,8 @@ export type AppContext = {
   jobs: JobQueue;
   /** The clock every rule of time reads (expiry, signatures' window, retries); tests inject theirs. */
   now: () => Date;
+  /** In [0, 1): routing's share by weight (DESIGN 14); tests inject theirs. Crypto-random when absent. */
+  random?: () => number;
   /** Screenshots and export files: local disk or S3 (lib/storage). */
   storage: FileStorage;
 };

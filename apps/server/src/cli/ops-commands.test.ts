@@ -13,6 +13,7 @@ const EVERY_COMMAND = [
   'funds:unfreeze',
   'channel:open',
   'channel:close',
+  'channel:route',
   'channel:list',
   'settlement:run',
   'sandbox:complete',

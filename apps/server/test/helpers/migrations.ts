@@ -30,10 +30,17 @@ export function folderUpTo(folder: string, count: number) {
 
 /**
  * Today's code writes columns that migrations after `folderUpTo`'s cut add (0033: channels.settings and
- * secrets). A test populating an older database with today's code borrows them, and gives them back before
- * the later migrations run and add them for good.
+ * secrets; 0036: channels' routing and health). A test populating an older database with today's code
+ * borrows them, and gives them back before the later migrations run and add them for good.
  */
 export const LATER_COLUMNS = {
-  lend: sql`alter table channels add column settings jsonb not null default '{}', add column secrets text`,
-  giveBack: sql`alter table channels drop column settings, drop column secrets`,
+  lend: sql`do $$ begin alter table channels add column settings jsonb not null default '{}', add column secrets text,
+    add column priority integer not null default 0, add column weight integer not null default 100,
+    add column cooldown_until timestamptz, add column health_since timestamptz;
+    alter table collections add column refunded_minor bigint not null default 0;
+    alter table daily_reports add column collection_refunds_minor bigint not null default 0; end $$`,
+  giveBack: sql`do $$ begin alter table channels drop column settings, drop column secrets, drop column priority,
+    drop column weight, drop column cooldown_until, drop column health_since;
+    alter table collections drop column refunded_minor;
+    alter table daily_reports drop column collection_refunds_minor; end $$`,
 };

@@ -79,7 +79,7 @@ export type TestContext = {
 
 export async function createTestApp(
   overrides: NodeJS.ProcessEnv = {},
-  options: Pick<AppDeps, 'now' | 'deliverTimeoutMs' | 'storage' | 'exports' | 'gateway'> & {
+  options: Pick<AppDeps, 'now' | 'random' | 'deliverTimeoutMs' | 'storage' | 'exports' | 'gateway'> & {
     /** A database made beforehand (one migrated to an earlier version, say); a fresh one otherwise. */
     database?: TestDatabase;
   } = {},

@@ -158,6 +158,8 @@ describe('creating a collection through the gateway', () => {
       minAmountMinor: 100n,
       maxAmountMinor: 5_000_000n,
       settlementCycle: 'T1',
+      // Below the first, as ops channel:open puts a channel opened without a priority (routing).
+      priority: -1,
       openedBy: 'test',
     });
     expect((await order('TERMS-7', '100.00')).json().data).toMatchObject({ channel: 'sandbox', fee: '2.00' });

@@ -116,6 +116,37 @@ describe('ops demo:traffic', () => {
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  it('routed: new orders go to the next channel once the first is taken down (DESIGN 14)', async () => {
+    const routed = (...extra: string[]) =>
+      ops(
+        'demo:traffic',
+        '--merchant',
+        'M100001',
+        '--routed',
+        '--rate',
+        '20',
+        '--duration',
+        '1',
+        '--payouts',
+        '0',
+        ...extra,
+      );
+    const channelsOf = async (from: number) => (await trafficOrders()).slice(from).map((o) => o.channel_code);
+    let seen = (await trafficOrders()).length;
+    expect((await routed()).out).toContain('collections created: 20');
+    // Test mode's two collection channels: `sandbox` first, `sandbox-auto` routed below it.
+    expect(new Set(await channelsOf(seen))).toEqual(new Set(['sandbox']));
+    const down = await ops(
+      'channel:close',
+      ...['--merchant', 'M100001', '--mode', 'test', '--code', 'sandbox', '--kind', 'collection'],
+      ...['--reason', 'bank outage'],
+    );
+    expect(down.code, down.err).toBe(0);
+    seen = (await trafficOrders()).length;
+    expect((await routed()).out).toContain('collections created: 20');
+    expect(new Set(await channelsOf(seen))).toEqual(new Set(['sandbox-auto']));
+  });
+
   it('refuses a merchant without a key, and bad options, changing nothing', async () => {
     const before = (await trafficOrders()).length;
     const unknown = await ops('demo:traffic', '--merchant', 'M999999', '--duration', '1');

@@ -62,6 +62,7 @@ const SCOPE_OF: Record<string, Scope> = {
   'POST /ops/v1/users': 'admin',
   'POST /ops/v1/channels/open': 'admin',
   'POST /ops/v1/channels/close': 'admin',
+  'POST /ops/v1/channels/route': 'admin',
   'GET /ops/v1/operator-tokens': 'admin',
   'POST /ops/v1/operator-tokens': 'admin',
   'POST /ops/v1/operator-tokens/revoke': 'admin',

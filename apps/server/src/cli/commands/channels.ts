@@ -3,10 +3,11 @@ import {
   CloseChannelBodySchema,
   ListChannelsQuerySchema,
   OpenChannelBodySchema,
+  RouteChannelBodySchema,
 } from '../../modules/ops/index.ts';
 import { type CommandSpec, MERCHANT, MODE, REASON, table } from './command-spec.ts';
 
-// A merchant's channels: channel:open|close|list.
+// A merchant's channels: channel:open|close|route|list.
 
 type ChannelView = {
   merchant: string;
@@ -21,12 +22,16 @@ type ChannelView = {
   settlement_cycle: string | null;
   sandbox_mode: string;
   provider: string;
+  priority: number;
+  weight: number;
+  cooldown_until: string | null;
 };
 
 const channelLine = (c: ChannelView) =>
   `${c.merchant} ${c.kind} channel ${c.code} (${c.status}): fee ${c.fee_rate}% + ${c.fixed_fee} ${c.currency}, ` +
   `${c.min_amount} to ${c.max_amount}${c.settlement_cycle ? `, settles ${c.settlement_cycle}` : ''}, ` +
-  `${c.provider}${c.provider === DEFAULT_PROVIDER ? ` ${c.sandbox_mode}` : ''}.`;
+  `${c.provider}${c.provider === DEFAULT_PROVIDER ? ` ${c.sandbox_mode}` : ''}, ` +
+  `priority ${c.priority} weight ${c.weight}${c.cooldown_until ? `, cooling down until ${c.cooldown_until}` : ''}.`;
 
 export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
   'channel:open': {
@@ -52,6 +57,11 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
       'sandbox-mode': { value: 'manual|auto', help: 'auto: orders finish by themselves (demo traffic)' },
       'success-rate': { value: '<percent>', help: 'auto mode: share of orders paid (default 90)' },
       'delay-seconds': { value: '<n>', help: 'auto mode: seconds before an order finishes (default 5)' },
+      priority: {
+        value: '<n>',
+        help: 'routing: higher first (default: kept when opened again, else below the others of its kind)',
+      },
+      weight: { value: '<n>', help: "routing: its share among its priority's channels (default 100)" },
       reason: REASON,
     },
     changes: true,
@@ -86,6 +96,31 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
       'npm run ops -- channel:close --merchant M100001 --mode test --code sandbox --kind payout --reason "bank outage"',
     ],
   },
+  'channel:route': {
+    summary: "Set a channel's routing: orders go to the highest priority's channels, shared by weight.",
+    options: {
+      merchant: MERCHANT,
+      mode: MODE,
+      code: { value: '<code>', required: true, help: 'the channel code' },
+      kind: { value: 'collection|payout', required: true, help: 'the channel kind' },
+      priority: { value: '<n>', help: 'higher first; same priority: shared by weight' },
+      weight: { value: '<n>', help: "a whole number of at least 1: its share among its priority's channels" },
+      reason: REASON,
+    },
+    changes: true,
+    schema: RouteChannelBodySchema,
+    request: (body) => ({ method: 'POST', path: '/ops/v1/channels/route', body }),
+    print: (data) => {
+      const before = data.before as { priority: number; weight: number };
+      return [
+        `Routed: ${channelLine(data.channel as ChannelView)}`,
+        `Before: priority ${before.priority} weight ${before.weight}.`,
+      ];
+    },
+    examples: [
+      'npm run ops -- channel:route --merchant M100001 --mode test --code sandbox-backup --kind collection --priority 10 --weight 30 --reason "share with the backup bank"',
+    ],
+  },
   'channel:list': {
     summary: "List channels, every merchant's or one's.",
     options: { merchant: { value: '<no>', help: 'only this merchant' }, mode: MODE },
@@ -107,8 +142,12 @@ export const CHANNEL_COMMANDS: Record<string, CommandSpec> = {
         `${c.min_amount} - ${c.max_amount}`,
         c.settlement_cycle ?? '',
         c.sandbox_mode,
+        `${c.priority}/${c.weight}${c.cooldown_until ? ' cooling' : ''}`,
       ]);
-      return table(['MERCHANT', 'KIND', 'CODE', 'STATUS', 'CUR', 'FEE', 'LIMITS', 'CYCLE', 'SANDBOX'], rows);
+      return table(
+        ['MERCHANT', 'KIND', 'CODE', 'STATUS', 'CUR', 'FEE', 'LIMITS', 'CYCLE', 'SANDBOX', 'ROUTE'],
+        rows,
+      );
     },
     examples: [
       'npm run ops -- channel:list',

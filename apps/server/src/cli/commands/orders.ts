@@ -70,6 +70,7 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
       rate: { value: '<per second>', help: 'orders per second (default 2)' },
       duration: { value: '<seconds>', help: 'how long (default 60)' },
       channel: { value: '<code>', help: 'the collection channel (default sandbox-auto, the auto mode)' },
+      routed: { help: "send no channel: the merchant's routing chooses (priority, weight, health)" },
       payouts: {
         value: '<percent>',
         help: 'share of the orders that are payouts on sandbox-pay (default 30)',
@@ -85,7 +86,13 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
     request: (input) => ({
       method: 'POST',
       path: '/ops/v1/demo/collections',
-      body: { merchant: input.merchant, mode: input.mode, channel: input.channel, reason: input.reason },
+      body: {
+        merchant: input.merchant,
+        mode: input.mode,
+        channel: input.channel,
+        routed: input.routed,
+        reason: input.reason,
+      },
     }),
     print: (data) => [JSON.stringify(data)],
     run: async ({ input, send, io, json }) => {
@@ -145,6 +152,9 @@ export const ORDER_COMMANDS: Record<string, CommandSpec> = {
       const created = (counts.get('collections created') ?? 0) + (counts.get('payouts created') ?? 0);
       return created > 0 ? EXIT.ok : EXIT.failed;
     },
-    examples: ['npm run ops -- demo:traffic --merchant M100001 --rate 5 --duration 60'],
+    examples: [
+      'npm run ops -- demo:traffic --merchant M100001 --rate 5 --duration 60',
+      'npm run ops -- demo:traffic --merchant M100001 --routed --rate 2 --duration 30 --payouts 0',
+    ],
   },
 };

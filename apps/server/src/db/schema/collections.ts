@@ -78,6 +78,19 @@ export const channels = pgTable(
     /** The provider's secrets (notification secret, API key secret): JSON, AES-256-GCM under APP_KEY. */
     secrets: text('secrets'),
     status: text('status').notNull().default('open'),
+    /**
+     * Routing (DESIGN 14): an order goes to the highest-priority open channels of its kind that accept
+     * its amount (higher first), shared among them by weight.
+     */
+    priority: integer('priority').notNull().default(0),
+    weight: integer('weight').notNull().default(100),
+    /**
+     * Health: skipped until then after its failures passed the threshold (routing.ts), then given a small
+     * share until it recovers; null while healthy.
+     */
+    cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
+    /** Its health counts the attempts made from then on (its last cool-down's start); null: all. */
+    healthSince: timestamp('health_since', { withTimezone: true }),
     openedBy: text('opened_by').notNull(),
     closedBy: text('closed_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -104,6 +117,10 @@ export const channels = pgTable(
           and (${t.settlementCycle} is null or ${t.settlementCycle} in (${quotedList(SETTLEMENT_CYCLES)}))`,
     ),
     check('channels_expiry_valid', sql`${t.expiryMinutes} between 1 and 1440`),
+    check(
+      'channels_routing_valid',
+      sql`${t.priority} between -1000000 and 1000000 and ${t.weight} between 1 and 1000000`,
+    ),
     check(
       'channels_sandbox_valid',
       sql`${t.sandboxSuccessPpm} between 0 and 1000000 and ${t.sandboxDelaySeconds} between 0 and 86400`,
@@ -137,7 +154,8 @@ export const channelAttempts = pgTable(
   (t) => [
     // An order's attempts, scoped by merchant (the merchant's foreign key too); the channel's key.
     index('channel_attempts_order_idx').on(t.merchantId, t.orderKind, t.orderId, t.id),
-    index('channel_attempts_channel_idx').on(t.channelId),
+    // A channel's latest attempts (its health, routing.ts) and its foreign key.
+    index('channel_attempts_channel_idx').on(t.channelId, t.id),
     check('channel_attempts_kind_valid', sql`${t.orderKind} in (${quotedList(ATTEMPT_ORDER_KINDS)})`),
     check('channel_attempts_outcome_valid', sql`${t.outcome} in (${quotedList(ATTEMPT_OUTCOMES)})`),
   ],

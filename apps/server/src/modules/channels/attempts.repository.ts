@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { AttemptOrderKind, AttemptOutcome } from '@paydesk/shared/channels/attempts.schemas.ts';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { type DbOrTx, queryText, type Tx } from '../../db/client.ts';
 import { channelAttempts, channels } from '../../db/schema/index.ts';
+import { nextAttemptInsert } from './attempts.sql.ts';
 
 export type AttemptRow = typeof channelAttempts.$inferSelect;
 
@@ -50,6 +51,46 @@ export const attemptsRepository = {
        where a.id = (select max(b.id) from channel_attempts b
                       where b.merchant_id = ${order.merchantId} and b.order_kind = ${order.kind}
                         and b.order_id = v.order_id)`);
+  },
+
+  /** An order's latest attempt (undefined: none). */
+  latestOf: async (db: DbOrTx, merchantId: number, kind: AttemptOrderKind, orderId: number) => {
+    const [row] = await db
+      .select()
+      .from(channelAttempts)
+      .where(
+        and(
+          eq(channelAttempts.merchantId, merchantId),
+          eq(channelAttempts.orderKind, kind),
+          eq(channelAttempts.orderId, orderId),
+        ),
+      )
+      .orderBy(desc(channelAttempts.id))
+      .limit(1);
+    return row;
+  },
+
+  /** The channels an order has been tried on (its attempts'). */
+  channelsTried: async (db: DbOrTx, merchantId: number, kind: AttemptOrderKind, orderId: number) => {
+    const rows = await db
+      .selectDistinct({ channelId: channelAttempts.channelId })
+      .from(channelAttempts)
+      .where(
+        and(
+          eq(channelAttempts.merchantId, merchantId),
+          eq(channelAttempts.orderKind, kind),
+          eq(channelAttempts.orderId, orderId),
+        ),
+      );
+    return rows.map((row) => row.channelId);
+  },
+
+  /**
+   * A new attempt of an order on the channel it now has (a failover: the order keeps its trade_no),
+   * written as the order's own statement writes its first one.
+   */
+  insertForOrder: async (tx: Tx, kind: AttemptOrderKind, orderId: number, at: Date): Promise<void> => {
+    await queryText(tx, nextAttemptInsert(kind), [orderId, at.toISOString()]);
   },
 
   /** An order's attempts, oldest first, with their channel's code; only the merchant's own. */

@@ -35,3 +35,17 @@ export function attemptInsertCte(kind: AttemptOrderKind, from: string, name = 'a
       from ${from} o join channels ch on ch.id = o.channel_id
   )`;
 }
+
+/**
+ * A new attempt of an order (by its id, $1) on the channel it has now, pending since $2: a failover's
+ * next attempt (DESIGN 14; the order keeps its trade_no).
+ */
+export const nextAttemptInsert = (kind: AttemptOrderKind): string => {
+  const table = kind === 'collection' ? 'collections' : 'payouts';
+  return `insert into channel_attempts (order_kind, order_id, merchant_id, channel_id, provider, channel_ref,
+                                 request_summary, outcome, created_at, updated_at)
+    select '${kind}', o.id, o.merchant_id, o.channel_id, ch.provider, null,
+           ${requestSummary(kind, 'o')}, 'pending', $2::timestamptz, $2::timestamptz
+      from ${table} o join channels ch on ch.id = o.channel_id
+     where o.id = $1`;
+};

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobInsert, JobQueue, QueueName } from '../../db/jobs.ts';
 import type { ChannelPorts, FollowUp } from './adapters/adapter.ts';
-import { allAdapters } from './adapters/registry.ts';
+import { adapterFor, allAdapters } from './adapters/registry.ts';
 import { channelsRepository } from './channels.repository.ts';
 import { openChannelSecrets } from './channels.service.ts';
 
@@ -49,15 +49,18 @@ export function createChannelJobs({
     findChannel: (id) => channelsRepository.findById(db, id),
     send: (followUp) => db.transaction((tx) => sendFollowUp(jobs, tx, followUp)),
   };
-  const owners = new Map(allAdapters().flatMap((adapter) => adapter.queues.map((queue) => [queue, adapter])));
+  // A queue's owner by its provider's name, so an adapter a test puts in its place (useAdapter) runs it.
+  const owners = new Map(
+    allAdapters().flatMap((adapter) => adapter.queues.map((queue) => [queue, adapter.provider])),
+  );
   return {
     /** The queues the adapters' jobs run on. */
     queues: [...owners.keys()] as QueueName[],
     /** One job of an adapter's queue (idempotent: a job may run twice). */
     run: async (queue: QueueName, data: Record<string, unknown>): Promise<void> => {
-      const adapter = owners.get(queue);
-      if (!adapter) throw new Error(`No channel adapter works the queue ${queue}.`);
-      await adapter.runJob(queue, data, ports);
+      const provider = owners.get(queue);
+      if (!provider) throw new Error(`No channel adapter works the queue ${queue}.`);
+      await adapterFor(provider).runJob(queue, data, ports);
     },
     ports,
   };

@@ -7,12 +7,21 @@ import type { ChannelRow } from './channels.repository.ts';
 
 export type { ChannelRow, NewChannel } from './channels.repository.ts';
 export {
+  addAttempt,
   attemptsOf,
+  auditRouting,
   closeChannel,
+  lowestChannelPriority,
+  nextChannelFor,
+  routeOf,
+  routingTableOf,
+  type RoutingTable,
+  setChannelRoute,
   findChannelById,
   findOpenChannel,
   findOpenOrClosedChannel,
   hasOpenChannelFor,
+  isLeftForReview,
   listAllChannels,
   listChannelsOfMerchant,
   openChannel,
@@ -25,6 +34,7 @@ export type {
   AdapterSettings,
   ChannelAdapter,
   ChannelPorts,
+  FailOver,
   FollowUp,
   OrderReport,
   PayInstructions,
@@ -43,6 +53,8 @@ export {
   takesNewOrders,
   type Provider,
 } from './adapters/registry.ts';
+// Routing (DESIGN 14): its rules and the choice itself (pure).
+export { healthOf, pickChannel, ROUTING_RULES } from './routing.ts';
 // The sandbox's checkout page (modules/sandbox) and its operator's sandbox:complete use its own numbers.
 export { newSandboxReference, sandboxPayPath } from './adapters/sandbox/index.ts';
 export { createChannelJobs, type ChannelJobs, followUpInsert, sendFollowUp } from './channel-jobs.ts';
@@ -93,6 +105,10 @@ export function presentChannel(row: ChannelRow, merchantNo: string) {
     sandbox_success_rate: ppmToPercent(row.sandboxSuccessPpm),
     sandbox_delay_seconds: row.sandboxDelaySeconds,
     status: row.status,
+    priority: row.priority,
+    weight: row.weight,
+    /** Routing's view of its health: cooling (skipped until cooldown_until), probation, healthy. */
+    cooldown_until: row.cooldownUntil?.toISOString() ?? null,
     opened_by: row.openedBy,
     closed_by: row.closedBy,
     updated_at: row.updatedAt.toISOString(),

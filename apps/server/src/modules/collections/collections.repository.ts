@@ -41,15 +41,15 @@ export type NewCollection = typeof collections.$inferInsert;
  * nonce claim's parameters.
  */
 const insertOnChannelTexts = new Map<string, string>();
-function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceClaimSql): string {
-  const shape = `${given.join(',')}|${firstOpen}|${claim ? 'claim' : ''}`;
+function insertOnChannelText(given: string[], routed: boolean, claim?: NonceClaimSql): string {
+  const shape = `${given.join(',')}|${routed}|${claim ? 'claim' : ''}`;
   let text = insertOnChannelTexts.get(shape);
   if (text !== undefined) return text;
   const { names, params } = columnList(collections, given);
   const insert = `insert into collections (${names})
     select ${params}
      where exists (
-       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, firstOpen)}
+       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, routed)}
           and ${noRiskRulesWhere('collection', 'c.merchant_id')})
        ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
@@ -65,7 +65,7 @@ function insertOnChannelText(given: string[], firstOpen: boolean, claim?: NonceC
 }
 
 /** One call of insertOnChannelClaiming, and what it answers. */
-type Claiming = { row: NewCollection; seen: ChannelRow; firstOpen: boolean; claim: NonceClaimSql };
+type Claiming = { row: NewCollection; seen: ChannelRow; routed: boolean; claim: NonceClaimSql };
 type ClaimingAnswer = { current: boolean; claimed: boolean; row: CollectionRow | undefined };
 
 function claimingAnswer(saved: Record<string, unknown>): ClaimingAnswer {
@@ -76,9 +76,9 @@ function claimingAnswer(saved: Record<string, unknown>): ClaimingAnswer {
   };
 }
 
-async function insertOneClaiming(db: DbOrTx, { row, seen, firstOpen, claim }: Claiming) {
+async function insertOneClaiming(db: DbOrTx, { row, seen, routed, claim }: Claiming) {
   const given = givenKeys(row);
-  const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen, claim), [
+  const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, routed, claim), [
     ...driverValues(collections, row, given),
     ...rememberedChannelParams(seen),
     ...claim.params,
@@ -100,13 +100,13 @@ function insertManyClaimingText(given: string[]): string {
   const { names, definitions } = recordsetColumns(collections, given);
   text = `with r as (
       select * from json_to_recordset($1::json)
-        as r(i integer, first_open boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
+        as r(i integer, routed boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
     ), ${nonceClaimBatchCtes('r')}, ins as (
       insert into collections (${names.join(', ')})
       select ${names.map((name) => `r.${name}`).join(', ')}
         from r
        where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.first_open')})
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.routed')})
          and ${noRiskRulesWhere('collection', 'r.merchant_id')}
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
@@ -120,9 +120,9 @@ function insertManyClaimingText(given: string[]): string {
 
 async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAnswer[]> {
   const given = givenKeys(calls[0].row);
-  const input = calls.map(({ row, seen, firstOpen, claim }, i) => ({
+  const input = calls.map(({ row, seen, routed, claim }, i) => ({
     i,
-    first_open: firstOpen,
+    routed: routed,
     ...jsonColumns(collections, row, given),
     ...rememberedChannelRow(seen),
     ...nonceClaimRow(claim),
@@ -158,18 +158,18 @@ export const collectionsRepository = {
 
   /**
    * A new order in one statement on a channel the caller remembers: inserted only while the channel still
-   * reads exactly as remembered (open, the same terms) and, when the call named no channel, is still the
-   * merchant's first open one. Undefined when it does not, or when the merchant already used the
+   * reads exactly as remembered (open, the same terms) and, when the call named no channel (`routed`: it
+   * was chosen from the merchant's routing table), while no channel of the kind changed since. Undefined when it does not, or when the merchant already used the
    * out_trade_no: the caller reads the channel again and decides.
    */
   insertOnChannel: async (
     db: DbOrTx,
     row: NewCollection,
     seen: ChannelRow,
-    firstOpen: boolean,
+    routed: boolean,
   ): Promise<CollectionRow | undefined> => {
     const given = givenKeys(row);
-    const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, firstOpen), [
+    const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, routed), [
       ...driverValues(collections, row, given),
       ...rememberedChannelParams(seen),
     ]);
@@ -186,11 +186,11 @@ export const collectionsRepository = {
     db: Db,
     row: NewCollection,
     seen: ChannelRow,
-    firstOpen: boolean,
+    routed: boolean,
     claim: NonceClaimSql,
   ): Promise<ClaimingAnswer> =>
     // Calls that arrive together share one statement and one commit (group commit, createBatcher).
-    claimingBatcher(db, givenKeys(row).join(',')).submit({ row, seen, firstOpen, claim }),
+    claimingBatcher(db, givenKeys(row).join(',')).submit({ row, seen, routed, claim }),
 
   /** The merchant's order by our number or its own (another merchant's reads as none). */
   findOfMerchant: (db: DbOrTx, merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) =>
@@ -252,6 +252,28 @@ export const collectionsRepository = {
 
   findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
     const [row] = await db.select().from(collections).where(eq(collections.tradeNo, tradeNo));
+    return row;
+  },
+
+  /** An unpaid order the provider never had, moved to another channel (a failover, DESIGN 14). */
+  moveToChannel: async (
+    tx: Tx,
+    id: number,
+    fromChannelId: number,
+    set: { channelId: number; channelCode: string; payUrl: string },
+  ): Promise<CollectionRow | undefined> => {
+    const [row] = await tx
+      .update(collections)
+      .set(set)
+      .where(
+        and(
+          eq(collections.id, id),
+          eq(collections.channelId, fromChannelId),
+          eq(collections.status, 'to_be_paid'),
+          sql`${collections.channelRef} is null`,
+        ),
+      )
+      .returning();
     return row;
   },
 

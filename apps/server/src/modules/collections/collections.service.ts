@@ -21,9 +21,17 @@ import {
   type ChannelRow,
   channelUnavailable,
   COLLECTION_OUTCOMES,
+  findChannelById,
   findOpenChannel,
+  type FailOver,
+  nextChannelFor,
+  type ProviderFailure,
   recordAttemptOutcome,
   recordAttemptOutcomes,
+  addAttempt,
+  routeOf,
+  routingTableOf,
+  type RoutingTable,
   takesNewOrders,
   sendFollowUp,
 } from '../channels/index.ts';
@@ -54,7 +62,11 @@ type Deps = {
   adapterSettings: AdapterSettings;
   /** The merchant's limits and payer IP block list (DESIGN 14), checked in the order's transaction. */
   limits: Pick<LimitsService, 'enforce'>;
+  /** In [0, 1): how orders are shared among channels by weight (routing). */
+  random?: () => number;
 };
+
+const defaultRandom = () => randomInt(0, 1_000_000) / 1_000_000;
 
 /**
  * Ours, time-ordered: "C" + UTC yyyyMMddHHmmssSSS + 6 random digits. Two in the same millisecond may
@@ -125,6 +137,7 @@ export function createCollectionsService({
   publicUrl,
   adapterSettings,
   limits,
+  random = defaultRandom,
 }: Deps) {
   // The adapter's pay page: a path of this server gets its public address in front.
   const payUrlOf = (row: CollectionRow) =>
@@ -156,11 +169,11 @@ export function createCollectionsService({
   }
 
   /**
-   * The channel each merchant's calls last found open, per channel code asked for (none: the first open).
-   * A new order on it is one statement that inserts only while the channel still reads so (see
-   * insertOnChannel); anything else reads the channel again.
+   * The routing table each merchant's calls last read (DESIGN 14), or the channel a call named. A new order
+   * on the channel chosen from it in memory is one statement that inserts only while the channel (and,
+   * routed, every channel of the kind) still reads so (see insertOnChannel); anything else reads again.
    */
-  const channelMemory = new Map<string, ChannelRow>();
+  const channelMemory = new Map<string, RoutingTable>();
   const CHANNEL_MEMORY_MAX = 10_000;
   const memoryKeyOf = (merchant: MerchantRef, body: CreateCollectionBody) =>
     `${merchant.id}:${body.channel ?? ''}`;
@@ -200,7 +213,8 @@ export function createCollectionsService({
    * again.
    */
   function onRememberedChannel(merchant: MerchantRef, body: CreateCollectionBody, amountMinor: bigint) {
-    const seen = channelMemory.get(memoryKeyOf(merchant, body));
+    const table = channelMemory.get(memoryKeyOf(merchant, body));
+    const seen = table && (body.channel ? table.channels[0] : routeOf(table, amountMinor, now(), random));
     if (!seen || adapterFor(seen.provider).collectionFollowsUp(seen)) return undefined;
     try {
       return { seen, order: newOrder(merchant, body, seen, amountMinor) };
@@ -225,13 +239,13 @@ export function createCollectionsService({
       const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
-    const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
-    const channel = found && takesNewOrders(found, adapterSettings) ? found : undefined;
-    if (!channel) {
+    const table = await channelsFor(merchant, body);
+    if (!table) {
       channelMemory.delete(memoryKey);
       throw channelUnavailable('collection', body.channel);
     }
-    setNewest(channelMemory, memoryKey, channel, CHANNEL_MEMORY_MAX);
+    setNewest(channelMemory, memoryKey, table, CHANNEL_MEMORY_MAX);
+    const channel = body.channel ? table.channels[0] : routeOf(table, amountMinor, now(), random);
     const order = newOrder(merchant, body, channel, amountMinor);
     const saved = (row: CollectionRow | undefined, db: DbOrTx) =>
       row ?? outTradeNoTaken(db, merchant.id, body);
@@ -252,6 +266,51 @@ export function createCollectionsService({
         return row;
       }),
     );
+  }
+
+  /** The channel a call named (a table of one), else the merchant's routing table (DESIGN 14). */
+  async function channelsFor(merchant: MerchantRef, body: CreateCollectionBody) {
+    if (!body.channel) return routingTableOf(db, merchant.id, 'collection', adapterSettings);
+    const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
+    return found && takesNewOrders(found, adapterSettings)
+      ? { channels: [found], version: found.updatedAt }
+      : undefined;
+  }
+
+  /**
+   * A provider call for an unpaid order failed (DESIGN 14). Safe to retry elsewhere (its adapter says the
+   * provider never had it) and another channel takes it: the attempt fails and a new one starts there,
+   * the order keeping its trade_no, amount and fee ('moved'). Otherwise 'stay': its adapter goes on as
+   * it would (a collection moves no money, so nothing waits for review).
+   */
+  async function failOver(tradeNo: string, failure: ProviderFailure): Promise<FailOver> {
+    return transactionWithRetry(db, async (tx) => {
+      const order = await repo.findAnyByTradeNo(tx, tradeNo);
+      if (!order || order.status !== 'to_be_paid' || order.channelRef) return 'stay';
+      const from = await findChannelById(tx, order.channelId);
+      if (!from || !adapterFor(from.provider).isSafeToRetryElsewhere(failure)) return 'stay';
+      const at = now();
+      const ref = { kind: 'collection' as const, id: order.id, merchantId: order.merchantId };
+      const next = await nextChannelFor(
+        tx,
+        { ...ref, amountMinor: order.amountMinor },
+        adapterSettings,
+        at,
+        random,
+      );
+      if (!next) return 'stay';
+      const start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
+      const moved = await repo.moveToChannel(tx, order.id, from.id, {
+        channelId: next.id,
+        channelCode: next.code,
+        payUrl: start.payUrl,
+      });
+      if (!moved) return 'stay';
+      await recordAttemptOutcome(tx, ref, { outcome: 'failed', at, answer: { failure } });
+      await addAttempt(tx, 'collection', order.id, at);
+      await sendFollowUp(jobs, tx, start.followUp);
+      return 'moved';
+    });
   }
 
   /**
@@ -516,6 +575,7 @@ export function createCollectionsService({
     paidRollups,
     ofChannelIn,
     setProviderLink,
+    failOver,
     merchantOf,
   };
 }

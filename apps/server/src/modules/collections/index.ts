@@ -45,6 +45,7 @@ export function registerCollectionsModule(
     publicUrl: ctx.config.publicUrl,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
     limits,
+    ...(ctx.random ? { random: ctx.random } : {}),
   });
   const settlements = createSettlementsService({
     db: ctx.db,

@@ -55,10 +55,12 @@ export async function seedDemoChannels(tx: Tx, merchant: DemoMerchant) {
     feeRatePpm: 15_000,
     settlementCycle: 'T1',
   });
-  // For demo traffic: pays 90% of orders by itself after 3 s; settles T+0.
+  // For demo traffic: pays 90% of orders by itself after 3 s; settles T+0. Routed below the first, so an
+  // order that names no channel goes to it only while `sandbox` is down (DESIGN 14).
   await openChannel(tx, {
     ...base,
     code: 'sandbox-auto',
+    priority: -1,
     feeRatePpm: 12_000,
     fixedFeeMinor: merchant.currency === 'VND' ? 1000n : 50n,
     settlementCycle: 'T0',

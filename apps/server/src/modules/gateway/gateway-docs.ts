@@ -126,6 +126,9 @@ Refunds below).
   (see Amounts below).
 - **Times** are ISO 8601 in UTC: \`"2026-01-01T00:05:00.000Z"\`.
 - **Order numbers**: \`trade_no\` is Paydesk's; \`out_trade_no\` is yours and unique among your orders.
+- **Channels**: an order that names no \`channel\` goes to the channels Paydesk routes your orders to (by
+  priority and share, skipping one that is failing; an order the provider never received moves on to the
+  next one under the same \`trade_no\`); naming \`channel\` uses that one. The answer's \`channel\` says which.
 - This reference is also available as an OpenAPI 3.1 document at \`/gateway/openapi.json\`.
 
 ## Base URL

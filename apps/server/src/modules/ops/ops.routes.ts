@@ -8,6 +8,7 @@ import { DEMO_PAYEES } from '../payouts/index.ts';
 import { type OperatorGuard, operatorOf } from './operator-auth.ts';
 import {
   CloseChannelBodySchema,
+  RouteChannelBodySchema,
   DemoCollectionBodySchema,
   DemoPayoutBodySchema,
   RunSettlementBodySchema,
@@ -124,6 +125,13 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
   );
 
   r.post(
+    '/ops/v1/channels/route',
+    { ...operator('admin'), schema: { body: RouteChannelBodySchema } },
+    async (request, reply) =>
+      answer(reply, await ops.routeChannel(request.body, contextOf(request, request.body.reason))),
+  );
+
+  r.post(
     '/ops/v1/settlements/run',
     { ...operator('funds'), schema: { body: RunSettlementBodySchema } },
     async (request, reply) => answer(reply, await ops.runSettlement(contextOf(request, request.body.reason))),
@@ -205,7 +213,7 @@ export function opsRoutes(app: FastifyInstance, { ops, operator, sandboxEnabled 
             signedGatewayPost(signing, '/gateway/v1/collections', {
               out_trade_no: trafficNo(),
               amount: demoAmount(signing.currency, 2000),
-              channel: body.channel,
+              ...(body.routed ? {} : { channel: body.channel }),
             }),
         );
         return demoAnswer(reply, result);

@@ -180,6 +180,18 @@ const JsonObjectSchema = (field: string) =>
     z.record(z.string(), z.unknown(), { error: `The ${field} must be a JSON object.` }),
   );
 
+/** Routing (DESIGN 14): higher priority first; orders shared by weight among the same priority. */
+const PrioritySchema = z.coerce
+  .number({ error: 'The priority must be a whole number.' })
+  .int('The priority must be a whole number.')
+  .min(-1_000_000, 'The priority must be at least -1000000.')
+  .max(1_000_000, 'The priority may not be greater than 1000000.');
+const WeightSchema = z.coerce
+  .number({ error: 'The weight must be a whole number.' })
+  .int('The weight must be a whole number.')
+  .min(1, 'The weight must be at least 1.')
+  .max(1_000_000, 'The weight may not be greater than 1000000.');
+
 export const OpenChannelBodySchema = z
   .object({
     merchant: MerchantNoSchema,
@@ -208,6 +220,10 @@ export const OpenChannelBodySchema = z
     sandbox_mode: z.enum(SANDBOX_MODES).default(SANDBOX_MODES[0]),
     success_rate: PercentSchema('success_rate').default('90'),
     delay_seconds: z.coerce.number().int().min(0).max(86400).default(5),
+    /** Default: kept when opened again; a new channel goes below the merchant's others of its kind. */
+    priority: PrioritySchema.optional(),
+    /** Default: kept when opened again, else 100. */
+    weight: WeightSchema.optional(),
     reason: ReasonSchema,
   })
   .refine((b) => b.kind === 'collection' || b.cycle === undefined, {
@@ -224,6 +240,23 @@ export const CloseChannelBodySchema = z.object({
   reason: ReasonSchema,
 });
 export type CloseChannelBody = z.infer<typeof CloseChannelBodySchema>;
+
+/** A channel's place in routing (ops channel:route): its priority, its weight, or both. */
+export const RouteChannelBodySchema = z
+  .object({
+    merchant: MerchantNoSchema,
+    mode: ModeOptionSchema,
+    code: ChannelCodeSchema,
+    kind: ChannelKindSchema,
+    priority: PrioritySchema.optional(),
+    weight: WeightSchema.optional(),
+    reason: ReasonSchema,
+  })
+  .refine((b) => b.priority !== undefined || b.weight !== undefined, {
+    message: 'Give a priority, a weight, or both.',
+    path: ['priority'],
+  });
+export type RouteChannelBody = z.infer<typeof RouteChannelBodySchema>;
 
 export const ListChannelsQuerySchema = z.object({
   merchant: MerchantNoSchema.optional(),
@@ -251,6 +284,8 @@ export const DemoCollectionBodySchema = z.object({
   /** Demo traffic runs on the sandbox, which serves test mode only: test unless told. */
   mode: ModeSchema.default('test'),
   channel: ChannelCodeSchema.default('sandbox-auto'),
+  /** No channel sent: the merchant's routing chooses (DESIGN 14), so a channel taken down shows. */
+  routed: z.boolean({ error: 'The routed field is true or false.' }).default(false),
   /** It signs with the merchant's secret and may move its funds: recorded like every change. */
   reason: ReasonSchema,
 });

@@ -20,6 +20,8 @@ import {
 import { findUserByEmail, insertUser } from '../users/index.ts';
 import {
   closeChannel as closeChannelRow,
+  lowestChannelPriority,
+  setChannelRoute,
   listAllChannels,
   listChannelsOfMerchant,
   adapterFor,
@@ -41,6 +43,7 @@ import { type MerchantRow, opsRepository as repo } from './ops.repository.ts';
 import { operatorTokensRepository as tokens, type OperatorTokenRow } from './operator-tokens.repository.ts';
 import type {
   CloseChannelBody,
+  RouteChannelBody,
   OpenChannelBody,
   SandboxCompleteBody,
   CreateMerchantBody,
@@ -416,6 +419,11 @@ export function createOpsService({
     // Opened again without secrets: it keeps its own (the bank's integration goes on working).
     const existing = await findOpenOrClosedChannel(db, merchant.id, body.kind, body.code);
     const kept = existing && !body.secrets ? openChannelSecrets(appKey, existing) : {};
+    // Routing (DESIGN 14): opened again, it keeps its place; a new one goes below the others of its kind,
+    // so opening a channel never moves orders off the merchant's channels until an operator routes them.
+    const lowest = existing ? undefined : await lowestChannelPriority(db, merchant.id, body.kind);
+    const priority = body.priority ?? existing?.priority ?? (lowest === undefined ? 0 : lowest - 1);
+    const weight = body.weight ?? existing?.weight ?? 100;
     const generated: Record<string, string> = {};
     const secrets: Record<string, string> = {};
     for (const secret of adapter.secrets) {
@@ -449,6 +457,8 @@ export function createOpsService({
         sandboxSuccessPpm: percentToPpm(body.success_rate),
         sandboxDelaySeconds: body.delay_seconds,
         settings: settings.data,
+        priority,
+        weight,
         secrets: names.length ? encrypt(appKey, JSON.stringify(secrets)) : null,
         openedBy: context.operator.name,
       });
@@ -465,6 +475,26 @@ export function createOpsService({
       const row = await closeChannelRow(tx, merchant.id, body.kind, body.code, context.operator.name);
       if (!row) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
       return { data: { channel: presentChannel(row, merchant.no) } };
+    });
+  }
+
+  /** A channel's priority and weight (DESIGN 14): the next orders of its kind are routed by them. */
+  async function routeChannel(body: RouteChannelBody, context: ActionContext) {
+    const merchant = await merchantByNo(body.merchant, body.mode);
+    return act('channel.route', context, body, merchant.id, async (tx) => {
+      const before = await findOpenOrClosedChannel(tx, merchant.id, body.kind, body.code);
+      if (!before) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
+      const row = await setChannelRoute(tx, merchant.id, body.kind, body.code, {
+        ...(body.priority === undefined ? {} : { priority: body.priority }),
+        ...(body.weight === undefined ? {} : { weight: body.weight }),
+      });
+      if (!row) throw notFound(`${merchant.no} has no ${body.kind} channel ${body.code}.`);
+      return {
+        data: {
+          channel: presentChannel(row, merchant.no),
+          before: { priority: before.priority, weight: before.weight },
+        },
+      };
     });
   }
 
@@ -616,6 +646,7 @@ export function createOpsService({
     verify,
     openChannel,
     closeChannel,
+    routeChannel,
     runSettlement,
     completeSandbox,
     placeDemoOrder,

@@ -5,7 +5,7 @@ import { type Currency, ERROR_CODES, fromMinor } from '@paydesk/shared';
 import type { Db } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { adapterFor, type BatchLayout, type ChannelRow } from '../channels/index.ts';
+import { adapterFor, type BatchLayout, type ChannelRow, isLeftForReview } from '../channels/index.ts';
 import type { ActionContext } from '../ops/index.ts';
 import { claimOperatorAction } from '../ops/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
@@ -53,6 +53,19 @@ export function createPayoutBatchesService({ db, now, payouts }: Deps) {
         ERROR_CODES.notBatchChannel,
       );
     return { channel, layout };
+  }
+
+  /**
+   * The payout channel an operator ends one payout of: a batch channel's, or any channel's payout that
+   * routing left for review (its provider may have it: DESIGN 14).
+   */
+  async function channelToEnd(merchantId: number, code: string, tradeNo: string): Promise<ChannelRow> {
+    const channel = await repo.channel(db, merchantId, code);
+    if (channel && !adapterFor(channel.provider).batchLayout?.(channel)) {
+      const row = await repo.byTradeNo(db, tradeNo);
+      if (row && row.channelId === channel.id && (await isLeftForReview(db, row))) return channel;
+    }
+    return (await batchChannel(merchantId, code)).channel;
   }
 
   const render = (layout: BatchLayout, rows: BatchPayoutRow[]) =>
@@ -172,7 +185,7 @@ export function createPayoutBatchesService({ db, now, payouts }: Deps) {
     input: { merchantId: number; channel: string; tradeNo: string; bankReference: string },
     context: ActionContext,
   ) {
-    const { channel } = await batchChannel(input.merchantId, input.channel);
+    const channel = await channelToEnd(input.merchantId, input.channel, input.tradeNo);
     const result = await finishOne(channel, {
       tradeNo: input.tradeNo,
       result: 'paid',
@@ -192,7 +205,7 @@ export function createPayoutBatchesService({ db, now, payouts }: Deps) {
     input: { merchantId: number; channel: string; tradeNo: string; failure: string },
     context: ActionContext,
   ) {
-    const { channel } = await batchChannel(input.merchantId, input.channel);
+    const channel = await channelToEnd(input.merchantId, input.channel, input.tradeNo);
     const result = await finishOne(channel, {
       tradeNo: input.tradeNo,
       result: 'failed',

@@ -97,20 +97,20 @@ const keyRow = (merchantId: number, k: KeyAnswer) => {
 };
 
 /**
- * insertHoldingClaiming's statement, written once per shape (given columns, first open channel or a
+ * insertHoldingClaiming's statement, written once per shape (given columns, a channel routed to or a
  * named one, with or without a job, with or without an Idempotency-Key). Parameters: the payout's
  * values, the channel as remembered, the nonce claim's, the hold's, the key's, then the job's JSON.
  */
 const holdingTexts = new Map<string, string | undefined>();
 function insertHoldingText(
   given: string[],
-  firstOpen: boolean,
+  routed: boolean,
   claim: NonceClaimSql,
   hold: HoldInStatement,
   job: JobInsert | undefined,
   keyed: boolean,
 ): string | undefined {
-  const shape = `${given.join(',')}|${firstOpen}|${keyed}|${job ? job.text : ''}`;
+  const shape = `${given.join(',')}|${routed}|${keyed}|${job ? job.text : ''}`;
   if (holdingTexts.has(shape)) return holdingTexts.get(shape);
   const { names, params } = columnList(payouts, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
@@ -144,7 +144,7 @@ function insertHoldingText(
       : `with ${claim.ctes(claimFrom)}, ${keyCtes.lock}go as (
          select 1
           where exists (select 1 from n)
-            and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, firstOpen)})
+            and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, routed)})
             and ${noRiskRulesWhere('payout', at('merchantId'))}
             and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
                               and o.out_trade_no = ${at('outTradeNo')})
@@ -173,7 +173,7 @@ function insertHoldingText(
 type Holding = {
   row: NewPayout;
   seen: ChannelRow;
-  firstOpen: boolean;
+  routed: boolean;
   claim: NonceClaimSql;
   hold: HoldInStatement;
   job: JobInsert | undefined;
@@ -195,9 +195,9 @@ async function insertOneHolding(
   call: Omit<Holding, 'many' | 'holdRow' | 'key'>,
   key?: KeyAnswer,
 ) {
-  const { row, seen, firstOpen, claim, hold, job } = call;
+  const { row, seen, routed, claim, hold, job } = call;
   const given = givenKeys(row);
-  const text = insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined);
+  const text = insertHoldingText(given, routed, claim, hold, job, key !== undefined);
   if (text === undefined) return undefined;
   const [saved] = await queryText<Record<string, unknown>>(db, text, [
     ...driverValues(payouts, row, given),
@@ -259,12 +259,12 @@ function insertHoldingManyText(
     : { columns: '', lock: '', gate: '', stored: '' };
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
-        as r(i integer, first_open boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
+        as r(i integer, routed boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
              ${NONCE_CLAIM_COLUMNS}, ${many.columns}${key.columns})
     ), ${nonceClaimBatchCtes('r')}, ${key.lock}go as (
       select r.* from r
        where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.first_open')})
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.routed')})
          and ${noRiskRulesWhere('payout', 'r.merchant_id')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
          ${key.gate}
@@ -290,9 +290,9 @@ function insertHoldingManyText(
 async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
   const { row: first, many, job, key } = calls[0];
   const given = givenKeys(first);
-  const input = calls.map(({ row, seen, firstOpen, claim, holdRow, job, key }, i) => ({
+  const input = calls.map(({ row, seen, routed, claim, holdRow, job, key }, i) => ({
     i,
-    first_open: firstOpen,
+    routed: routed,
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(payouts, row, given),
@@ -352,7 +352,7 @@ export const payoutsRepository = {
     db: Db,
     row: NewPayout,
     seen: ChannelRow,
-    firstOpen: boolean,
+    routed: boolean,
     claim: NonceClaimSql,
     hold: HoldInStatement,
     job: JobInsert | undefined,
@@ -360,14 +360,14 @@ export const payoutsRepository = {
     batch?: { many: HoldManyInStatement; holdRow: Record<string, string> },
   ): Promise<HoldingAnswer | undefined> => {
     const given = givenKeys(row);
-    if (!batch || insertHoldingText(given, firstOpen, claim, hold, job, key !== undefined) === undefined)
-      return insertOneHolding(db, { row, seen, firstOpen, claim, hold, job }, key);
+    if (!batch || insertHoldingText(given, routed, claim, hold, job, key !== undefined) === undefined)
+      return insertOneHolding(db, { row, seen, routed, claim, hold, job }, key);
     // Calls that arrive together share one statement and one commit (group commit, createBatcher).
     const { many, holdRow } = batch;
     return holdingBatcher(db, `${given.join(',')}|${key !== undefined}|${job ? job.text : ''}`).submit({
       row,
       seen,
-      firstOpen,
+      routed,
       claim,
       hold,
       job,
@@ -383,6 +383,21 @@ export const payoutsRepository = {
 
   findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
     const [row] = await db.select().from(payouts).where(eq(payouts.tradeNo, tradeNo));
+    return row;
+  },
+
+  /** A pending payout the provider never had, moved to another channel (a failover, DESIGN 14). */
+  moveToChannel: async (
+    tx: Tx,
+    id: number,
+    fromChannelId: number,
+    set: { channelId: number; channelCode: string },
+  ): Promise<PayoutRow | undefined> => {
+    const [row] = await tx
+      .update(payouts)
+      .set(set)
+      .where(and(eq(payouts.id, id), eq(payouts.channelId, fromChannelId), eq(payouts.status, 'pending')))
+      .returning();
     return row;
   },
 

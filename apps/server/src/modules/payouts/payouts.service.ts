@@ -1,4 +1,5 @@
 import { type Currency, ERROR_CODES, fromMinor, toMinor } from '@paydesk/shared';
+import { randomInt } from 'node:crypto';
 import { type CallbackEventType, feeOf } from '@paydesk/shared/collections/collections.schemas.ts';
 import { maskAccount, payeeIssues } from '@paydesk/shared/payouts/bank-rules.ts';
 import {
@@ -22,8 +23,17 @@ import {
   type ChannelRow,
   channelUnavailable,
   findOpenChannel,
+  addAttempt,
+  auditRouting,
+  type FailOver,
+  findChannelById,
+  nextChannelFor,
   PAYOUT_OUTCOMES,
+  type ProviderFailure,
   recordAttemptOutcome,
+  routeOf,
+  routingTableOf,
+  type RoutingTable,
   takesNewOrders,
   followUpInsert,
   sendFollowUp,
@@ -127,7 +137,11 @@ type Deps = {
   adapterSettings: AdapterSettings;
   /** The merchant's limits and block lists (DESIGN 14), checked in the creation's transaction. */
   limits: Pick<LimitsService, 'enforce'>;
+  /** In [0, 1): how payouts are shared among channels by weight (routing). */
+  random?: () => number;
 };
+
+const defaultRandom = () => randomInt(0, 1_000_000) / 1_000_000;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -205,7 +219,16 @@ export function payoutView(row: PayoutRow): Payout {
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
-export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapterSettings, limits }: Deps) {
+export function createPayoutsService({
+  db,
+  jobs,
+  callbacks,
+  ledger,
+  now,
+  adapterSettings,
+  limits,
+  random = defaultRandom,
+}: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
   const keyed = keyedCreate({ db, now });
@@ -275,11 +298,12 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
   }
 
   /**
-   * The payout channel each merchant's gateway calls last found open, per channel code asked for (none:
-   * the first open). A payout on it is one statement that goes ahead only while the channel still reads
-   * so (createClaiming); anything else reads the channel again.
+   * The payout routing table each merchant's gateway calls last read (DESIGN 14), or the channel a call
+   * named. A payout on the channel chosen from it in memory is one statement that goes ahead only while
+   * the channel (and, routed, every payout channel of the merchant) still reads so (createClaiming);
+   * anything else reads again.
    */
-  const channelMemory = new Map<string, ChannelRow>();
+  const channelMemory = new Map<string, RoutingTable>();
   const CHANNEL_MEMORY_MAX = 10_000;
   const memoryKeyOf = (merchant: MerchantRef, input: PayoutInput) => `${merchant.id}:${input.channel ?? ''}`;
 
@@ -290,14 +314,14 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
     options: { source: 'console' | 'gateway'; userId?: number },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
-    const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
-    const channel = found && takesNewOrders(found, adapterSettings) ? found : undefined;
-    if (!channel) {
+    const table = await channelsFor(merchant, input);
+    if (!table) {
       channelMemory.delete(memoryKeyOf(merchant, input));
       throw channelUnavailable('payout', input.channel);
     }
     if (options.source === 'gateway')
-      setNewest(channelMemory, memoryKeyOf(merchant, input), channel, CHANNEL_MEMORY_MAX);
+      setNewest(channelMemory, memoryKeyOf(merchant, input), table, CHANNEL_MEMORY_MAX);
+    const channel = chosenFrom(table, merchant, input);
     const payout = newPayout(merchant, input, channel, options);
     return withFreshTradeNo(() =>
       transactionWithRetry(db, async (tx) => {
@@ -337,6 +361,80 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
         return row;
       }),
     );
+  }
+
+  /** The channel a call named (a table of one), else the merchant's payout routing table (DESIGN 14). */
+  async function channelsFor(merchant: MerchantRef, input: PayoutInput) {
+    if (!input.channel) return routingTableOf(db, merchant.id, 'payout', adapterSettings);
+    const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
+    return found && takesNewOrders(found, adapterSettings)
+      ? { channels: [found], version: found.updatedAt }
+      : undefined;
+  }
+
+  /** The named channel, or the one routing chooses for the amount (its first, for an amount it cannot read). */
+  function chosenFrom(table: RoutingTable, merchant: MerchantRef, input: PayoutInput): ChannelRow {
+    if (input.channel) return table.channels[0];
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(input.amount, merchant.currency);
+    } catch {
+      return table.channels[0];
+    }
+    return routeOf(table, amountMinor, now(), random);
+  }
+
+  /**
+   * The provider call for a pending payout failed (DESIGN 14). Safe to retry elsewhere (its adapter says
+   * the provider never had it) and another channel takes it: the attempt fails and a new one starts there,
+   * the payout keeping its trade_no, hold and fee ('moved'; 'stay' when no other channel takes it). Not
+   * safe: the provider may have it, so it is never sent again; it goes to processing with its hold, its
+   * attempt says why, and the operator's audit log lists it for review ('review').
+   */
+  async function failOver(tradeNo: string, failure: ProviderFailure): Promise<FailOver> {
+    return transactionWithRetry(db, async (tx) => {
+      const row = await repo.findAnyByTradeNo(tx, tradeNo);
+      if (!row || row.status !== 'pending') return 'stay';
+      const from = await findChannelById(tx, row.channelId);
+      if (!from) return 'stay';
+      const at = now();
+      const ref = { kind: 'payout' as const, id: row.id, merchantId: row.merchantId };
+      if (!adapterFor(from.provider).isSafeToRetryElsewhere(failure)) {
+        const held = await repo.transition(tx, row.id, 'pending', { status: 'processing', processingAt: at });
+        if (!held) return 'stay';
+        await recordAttemptOutcome(tx, ref, {
+          outcome: 'processing',
+          at,
+          answer: { failure, review: true },
+        });
+        await auditRouting(tx, {
+          action: 'payout.review',
+          merchantId: row.merchantId,
+          reason: `The ${from.code} channel's answer to payout ${tradeNo} never came: it may have reached the bank, so it is not sent again.`,
+          detail: { trade_no: tradeNo, channel: from.code, failure },
+          at,
+        });
+        return 'review';
+      }
+      const next = await nextChannelFor(
+        tx,
+        { ...ref, amountMinor: row.amountMinor },
+        adapterSettings,
+        at,
+        random,
+      );
+      if (!next) return 'stay';
+      const moved = await repo.moveToChannel(tx, row.id, from.id, {
+        channelId: next.id,
+        channelCode: next.code,
+      });
+      if (!moved) return 'stay';
+      await recordAttemptOutcome(tx, ref, { outcome: 'failed', at, answer: { failure } });
+      await addAttempt(tx, 'payout', row.id, at);
+      const { followUp } = adapterFor(next.provider).submitPayout(next, { tradeNo });
+      await sendFollowUp(jobs, tx, followUp);
+      return 'moved';
+    });
   }
 
   /**
@@ -398,7 +496,8 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
     claim: DeferredClaim,
     keyOf?: (row: PayoutRow) => KeyAnswer,
   ) {
-    const seen = channelMemory.get(memoryKeyOf(merchant, input));
+    const table = channelMemory.get(memoryKeyOf(merchant, input));
+    const seen = table && chosenFrom(table, merchant, input);
     let payout: ReturnType<typeof newPayout> | undefined;
     try {
       payout = seen && newPayout(merchant, input, seen, { source: 'gateway' });
@@ -613,6 +712,7 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
   return {
     create,
     transition,
+    failOver,
     findAny,
     findForMerchant,
     detail,

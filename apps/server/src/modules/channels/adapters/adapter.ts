@@ -155,6 +155,13 @@ export type BatchField = (typeof BATCH_FIELDS)[number];
  */
 export type ProviderFailure = { stage: 'connect' | 'refused' | 'unknown'; status?: number; code?: string };
 
+/**
+ * What became of an order whose provider call failed (ports' failOver, DESIGN 14): `moved` to another
+ * channel (a new attempt; the adapter stops), `review` (a payout that may have reached the provider,
+ * left for an operator; the adapter stops), `stay` (nothing changed: the adapter goes on as it would).
+ */
+export type FailOver = 'moved' | 'review' | 'stay';
+
 /** Our orders as an adapter's jobs and queries see them: passed in, never imported. */
 export type ChannelPorts = {
   now: () => Date;
@@ -180,6 +187,8 @@ export type ChannelPorts = {
     finish: (tradeNo: string, status: 'paid' | 'failed', channelRef?: string) => Promise<unknown>;
     /** The provider's own page for an unpaid order (a payment link) and its number for it. */
     setProviderLink: (tradeNo: string, providerRef: string, payUrl: string) => Promise<unknown>;
+    /** The provider call for an unpaid order failed: to the next channel when it is safe (FailOver). */
+    failOver: (tradeNo: string, failure: ProviderFailure) => Promise<FailOver>;
   };
   payouts: {
     findAny: (tradeNo: string) => Promise<
@@ -203,6 +212,11 @@ export type ChannelPorts = {
       reason?: string | null,
       channelRef?: string,
     ) => Promise<unknown>;
+    /**
+     * The provider call for a pending payout failed: to the next channel when it is safe, else left for
+     * review, never sent again (FailOver).
+     */
+    failOver: (tradeNo: string, failure: ProviderFailure) => Promise<FailOver>;
   };
   refunds: {
     findAny: (refundNo: string) => Promise<

@@ -18,6 +18,18 @@ const ADAPTERS: Record<Provider, ChannelAdapter> = {
 
 export { PROVIDERS, type Provider };
 
+/**
+ * Tests only: puts a stand-in in the place of a provider's adapter (an adapter that fails on purpose,
+ * routing's failover tests) until the answered function puts the real one back.
+ */
+export function useAdapter(provider: Provider, adapter: ChannelAdapter): () => void {
+  const real = ADAPTERS[provider];
+  ADAPTERS[provider] = adapter;
+  return () => {
+    ADAPTERS[provider] = real;
+  };
+}
+
 export const isProvider = (name: string): name is Provider => (PROVIDERS as readonly string[]).includes(name);
 
 /** The adapter of a channel's provider; a name no adapter has is a bug (the database's check refuses it). */

@@ -206,6 +206,12 @@ async function collect(tradeNo: string, ports: ChannelPorts, secrets: (c: Channe
     ...expireBy,
   });
   if (!answer.ok) {
+    // Never reached Razorpay: another channel of the merchant may take the order (DESIGN 14).
+    if (
+      answer.failure.stage === 'connect' &&
+      (await ports.collections.failOver(tradeNo, answer.failure)) !== 'stay'
+    )
+      return;
     if (answer.failure.stage === 'refused') {
       await unlessMoved(() => ports.collections.finish(tradeNo, 'failed'));
       ports.warn(
@@ -258,6 +264,13 @@ async function submit(tradeNo: string, ports: ChannelPorts, secrets: (c: Channel
     { 'x-payout-idempotency': tradeNo },
   );
   if (!answer.ok) {
+    // Never reached Razorpay: another payout channel may send it (DESIGN 14). An answer that never came
+    // is asked again with the same X-Payout-Idempotency (below), so it is never paid twice.
+    if (
+      answer.failure.stage === 'connect' &&
+      (await ports.payouts.failOver(tradeNo, answer.failure)) !== 'stay'
+    )
+      return;
     if (answer.failure.stage === 'refused') {
       // Refused: it never became a payout at Razorpay; the hold goes back.
       await unlessMoved(async () => {
