@@ -37,7 +37,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
 import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
-import { createCallbacksService } from './modules/callbacks/index.ts';
+import { callbacksConsoleRoutes, createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
 import {
   GATEWAY_API_DESCRIPTION,
@@ -245,6 +245,7 @@ export async function buildApp({
     openSecret: (encrypted) => decrypt(config.appKey, encrypted),
     ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
   });
+  callbacksConsoleRoutes(app, { callbacks, guards });
   const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
   const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
   const payouts = payoutsModule.payouts;

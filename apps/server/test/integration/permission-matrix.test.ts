@@ -69,6 +69,10 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'GET /api/merchant/collections': 'collection:view',
   'GET /api/merchant/collections/:trade_no': 'collection:view',
   'POST /api/merchant/collections/:trade_no/notify': 'collection:notify',
+  // Settings > Webhook deliveries (DESIGN 6): seen with the orders, resent as an order's callback is.
+  'GET /api/merchant/callbacks': 'collection:view',
+  'POST /api/merchant/callbacks/resend': 'collection:notify',
+  'POST /api/merchant/callbacks/:event_id/resend': 'collection:notify',
   'GET /api/merchant/settlements': 'collection:view',
   'GET /api/merchant/settlements/:settlement_no': 'collection:view',
   'GET /api/merchant/payout-channels': 'payout:create',
