@@ -81,27 +81,35 @@ async function failedOnce(m: GatewayMerchant, type: CallbackEventType, tradeNo: 
   return id;
 }
 
-/** Each event's number of delivery jobs queued so far (the worker runs one attempt per job). */
-async function jobsPerEvent(): Promise<Map<string, number>> {
-  const rows = await queryRows<{ id: string; count: number }>(
+type DeliveryJob = { job: string; id: string; at: string | null };
+
+/** Every delivery job queued so far, oldest first: the event and the time it was scheduled for. */
+const deliveryJobs = () =>
+  queryRows<DeliveryJob>(
     ctx.database.db,
-    sql`select data->>'id' as id, count(*)::int as count from pgboss.job
-        where name = 'callback.deliver' group by 1`,
+    sql`select id::text as job, data->>'id' as id, data->>'at' as at from pgboss.job
+        where name = 'callback.deliver' order by created_on, id`,
   );
-  return new Map(rows.map((r) => [r.id, Number(r.count)]));
+
+/** Each event's number of delivery jobs queued so far. */
+async function jobsPerEvent(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const { id } of await deliveryJobs()) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
 }
 
-/** The jobs queued since `before`, one attempt each, as the worker would run them. */
-async function runJobsSince(before: Map<string, number>): Promise<string[]> {
-  const after = await jobsPerEvent();
-  const ran: string[] = [];
-  for (const [id, count] of after) {
-    for (let i = before.get(id) ?? 0; i < count; i++) {
-      await callbacks().attempt(id);
-      ran.push(id);
-    }
+/**
+ * Runs the jobs queued since `before` (a deliveryJobs() snapshot) as the worker does (jobs/workers.ts:
+ * the event and the time it was scheduled for); answers the events that got an attempt.
+ */
+async function runJobsSince(before: DeliveryJob[]): Promise<string[]> {
+  const seen = new Set(before.map((j) => j.job));
+  const attempted: string[] = [];
+  for (const job of await deliveryJobs()) {
+    if (seen.has(job.job)) continue;
+    if (await callbacks().attempt(job.id, job.at ?? undefined)) attempted.push(job.id);
   }
-  return ran;
+  return attempted;
 }
 
 const consoleOf = async (m: GatewayMerchant, role: 'ROOT' | 'VIEWER' | 'OPERATOR' = 'ROOT') => {
@@ -290,12 +298,17 @@ describe('resending', () => {
     received.length = 0;
     failing = false;
 
-    const before = await jobsPerEvent();
+    const before = await deliveryJobs();
     const body = { type: 'collection.paid', from: isoDay(daysAgo(5)), to: isoDay(daysAgo(1)) };
-    const first = await root.post('/api/merchant/callbacks/resend', body);
-    expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toEqual({ data: { resent: 3, has_more: false } });
-    // A double click: those are queued already, none goes out twice.
+    // A double click: two calls at once queue each event once between them.
+    const clicks = await Promise.all([
+      root.post('/api/merchant/callbacks/resend', body),
+      root.post('/api/merchant/callbacks/resend', body),
+    ]);
+    for (const click of clicks) expect(click.statusCode, click.body).toBe(200);
+    expect(clicks.map((c) => c.json().data.resent).reduce((x: number, y: number) => x + y)).toBe(3);
+    expect(clicks.map((c) => c.json().data.has_more)).toEqual([false, false]);
+    // And a later one: those are queued already, none goes out twice.
     const again = await root.post('/api/merchant/callbacks/resend', body);
     expect(again.json()).toEqual({ data: { resent: 0, has_more: false } });
 
@@ -324,7 +337,7 @@ describe('resending', () => {
     failing = false;
     received.length = 0;
 
-    const before = await jobsPerEvent();
+    const before = await deliveryJobs();
     const resent = await root.post(`/api/merchant/callbacks/${mine}/resend`);
     expect(resent.statusCode, resent.body).toBe(200);
     expect(resent.json().data).toMatchObject({
@@ -351,6 +364,50 @@ describe('resending', () => {
     // None of the refused calls queued anything.
     expect(await jobsPerEvent()).toEqual(afterRun);
     expect(received).toHaveLength(1);
+  });
+
+  it('a resend of a still-failing event replaces its waiting retry: the stale retry job attempts nothing', async () => {
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const start = new Date();
+    const id = await event(m, 'collection.paid', 'C2026000000051', start);
+    // Five failures, each run by its job: the sixth attempt waits, due 1 h after the first.
+    let at: string | undefined;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const result = await callbacks().attempt(id, at);
+      expect(result).toMatchObject({ attempt, ok: false });
+      at = result!.nextAttemptAt!.toISOString();
+      if (attempt < 5) setClock(result!.nextAttemptAt!);
+    }
+    const waiting = (await deliveryJobs()).at(-1)!;
+    expect(waiting).toEqual({ job: expect.any(String), id, at });
+    const root = await consoleOf(m);
+    setClock(new Date(clock.getTime() + 60_000));
+    const afterRetries = await deliveryJobs();
+    expect((await root.post(`/api/merchant/callbacks/${id}/resend`)).statusCode).toBe(200);
+    received.length = 0;
+    // The resend's job runs (still failing: the next retry follows the schedule)...
+    expect(await runJobsSince(afterRetries)).toEqual([id]);
+    expect(received).toHaveLength(1);
+    // ...and the retry job the resend replaced, when its time comes, sends nothing.
+    setClock(new Date(waiting.at!));
+    expect(await callbacks().attempt(id, waiting.at!)).toBeNull();
+    expect(received).toHaveLength(1);
+    const row = (await root.get('/api/merchant/callbacks')).json().data[0];
+    expect(row).toMatchObject({ id, attempts: 6, status: 'pending' });
+  });
+
+  it('housekeeping keeps undelivered events: still listed after the sweep', async () => {
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const today = new Date();
+    const id = await failedOnce(
+      m,
+      'collection.failed',
+      'C2026000000061',
+      new Date(today.getTime() - 29 * DAY),
+    );
+    setClock(today);
+    await ctx.app.services.housekeeping();
+    expect(await listIds(await consoleOf(m))).toEqual([id]);
   });
 
   it('refuses a bad bulk resend with 422 and queues nothing', async () => {

@@ -113,6 +113,9 @@ function presentUndelivered(row: UndeliveredRow): UndeliveredCallbackListRespons
   };
 }
 
+/** A delivery job scheduled for `at` (the event's next_attempt_at it was sent for). */
+const deliveryJob = (id: string, at: Date) => ({ id, at: at.toISOString() });
+
 /** Time-ordered and unique: "evt_" + milliseconds (base 36) + 80 random bits. */
 const newEventId = (now: Date) =>
   `evt_${now.getTime().toString(36).padStart(9, '0')}${randomBytes(10).toString('hex')}`;
@@ -188,9 +191,12 @@ export function createCallbacksService(deps: Deps) {
    * One delivery attempt of a pending event (the job's work). Returns what happened, or null when the event
    * is not pending (delivered, given up, or another worker has it right now).
    */
-  async function attempt(id: string) {
+  async function attempt(id: string, scheduledFor?: string) {
     const found = await repo.findForDelivery(db, id);
     if (!found || found.event.status !== 'pending') return null;
+    // A retry's job names the time it was scheduled for; once a resend has moved the event's schedule on,
+    // that job is stale and does nothing (else every resend of a failing event would add a retry chain).
+    if (scheduledFor !== undefined && found.event.nextAttemptAt?.toISOString() !== scheduledFor) return null;
     const { event } = found;
     const webhookSecret = found.webhookSecretEncrypted ? deps.openSecret(found.webhookSecretEncrypted) : null;
     const startedAt = now();
@@ -253,7 +259,10 @@ export function createCallbacksService(deps: Deps) {
           deliveredAt: result.ok ? now() : null,
         },
       );
-      if (nextAttemptAt) await jobs.send(tx, 'callback.deliver', { id }, { startAfter: nextAttemptAt });
+      if (nextAttemptAt)
+        await jobs.send(tx, 'callback.deliver', deliveryJob(id, nextAttemptAt), {
+          startAfter: nextAttemptAt,
+        });
       return { attempt: number, ok: result.ok, statusCode: result.statusCode, nextAttemptAt };
     });
   }
@@ -263,8 +272,9 @@ export function createCallbacksService(deps: Deps) {
     const latest = await repo.latestOfRef(db, merchantId, refType, refId);
     if (!latest) throw notFound('This order has no callback to send again.');
     await db.transaction(async (tx) => {
-      await repo.requeue(tx, latest.id, now());
-      await jobs.send(tx, 'callback.deliver', { id: latest.id });
+      const at = now();
+      await repo.requeue(tx, latest.id, at);
+      await jobs.send(tx, 'callback.deliver', deliveryJob(latest.id, at));
     });
     const events = await eventsOf(db, merchantId, refType, refId);
     return events.find((e) => e.id === latest.id)!;
@@ -357,7 +367,7 @@ export function createCallbacksService(deps: Deps) {
       await jobs.sendMany(
         tx,
         'callback.deliver',
-        ids.map((id) => ({ id })),
+        ids.map((id) => deliveryJob(id, at)),
       );
       // The rest of the match (not yet queued): what a next call would send.
       const hasMore = ids.length === BULK_RESEND_LIMIT && (await repo.countPendingResend(tx, filter, at)) > 0;
@@ -370,8 +380,9 @@ export function createCallbacksService(deps: Deps) {
     const event = EVENT_ID.test(eventId) ? await repo.find(db, viewer.merchantId, eventId) : undefined;
     if (!event || !viewer.refTypes.includes(event.refType)) throw notFound('The event was not found.');
     await db.transaction(async (tx) => {
-      const queued = await repo.requeueUnlessQueued(tx, viewer.merchantId, event.id, now());
-      if (queued) await jobs.send(tx, 'callback.deliver', { id: event.id });
+      const at = now();
+      const queued = await repo.requeueUnlessQueued(tx, viewer.merchantId, event.id, at);
+      if (queued) await jobs.send(tx, 'callback.deliver', deliveryJob(event.id, at));
     });
     const [fresh, attempts] = await Promise.all([
       repo.find(db, viewer.merchantId, event.id),
