@@ -112,7 +112,7 @@ async function runJobsSince(before: DeliveryJob[]): Promise<string[]> {
   return attempted;
 }
 
-const consoleOf = async (m: GatewayMerchant, role: 'ROOT' | 'VIEWER' | 'OPERATOR' = 'ROOT') => {
+const consoleOf = async (m: GatewayMerchant, role: 'ROOT' | 'VIEWER' | 'FINANCE' = 'ROOT') => {
   const client = await loginAs(ctx.app, m.users[role].email, TEST_PASSWORD);
   client.mode = m.merchant.mode === 'test' ? 'test' : undefined;
   return client;
@@ -206,7 +206,7 @@ describe('GET /api/merchant/callbacks', () => {
   it("lists the merchant's undelivered events of the current mode, of the last 30 days, filtered by type and time", async () => {
     const live = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
       notifyUrl: receiverUrl,
-      roles: ['ROOT', 'VIEWER'],
+      roles: ['ROOT', 'VIEWER', 'FINANCE'],
     });
     const test = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
       notifyUrl: receiverUrl,
@@ -260,6 +260,13 @@ describe('GET /api/merchant/callbacks', () => {
     expect(await listIds(await consoleOf(other))).toEqual([othersOnly]);
     // A VIEWER sees the list (as the orders); it may not resend (the permission matrix checks 403).
     expect(await listIds(await consoleOf(live, 'VIEWER'))).toEqual([paid2, payout5, paid29]);
+    // A user granted collection:view and collection:notify alone sees and resends no payout's event.
+    await ctx.database.db.execute(
+      sql`update users set perms = array['collection:view', 'collection:notify'] where id = ${live.users.FINANCE.id}`,
+    );
+    const collectionsOnly = await consoleOf(live, 'FINANCE');
+    expect(await listIds(collectionsOnly)).toEqual([paid2, paid29]);
+    expect((await collectionsOnly.post(`/api/merchant/callbacks/${payout5}/resend`)).statusCode).toBe(404);
   });
 
   it('refuses bad filters with 422 and its code', async () => {

@@ -5,13 +5,13 @@ import { accessKeys, callbackAttempts, callbackEvents, merchants } from '../../d
 export type CallbackEventRow = typeof callbackEvents.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
 
-/** Which undelivered events: the merchant's, created in [from, to), of a type, of the ref types given. */
+/** Which undelivered events: the merchant's, created in [from, to), of a type, not of the hidden ref types. */
 export type UndeliveredFilter = {
   merchantId: number;
   from: Date;
   to?: Date;
   type?: string;
-  refTypes: readonly string[];
+  hiddenRefTypes: readonly string[];
 };
 
 /** An undelivered event as the console lists it, with its last attempt. */
@@ -40,10 +40,14 @@ const undeliveredWhere = (f: UndeliveredFilter) =>
       and e.created_at >= ${f.from}
       ${f.to ? sql`and e.created_at < ${f.to}` : sql``}
       ${f.type ? sql`and e.type = ${f.type}` : sql``}
-      and e.ref_type in (${sql.join(
-        f.refTypes.map((t) => sql`${t}`),
-        sql`, `,
-      )})`;
+      ${
+        f.hiddenRefTypes.length > 0
+          ? sql`and e.ref_type not in (${sql.join(
+              f.hiddenRefTypes.map((t) => sql`${t}`),
+              sql`, `,
+            )})`
+          : sql``
+      }`;
 
 /**
  * Queued a moment ago (a resend, or a retry that fell due within the last minute): its job is waiting, so a

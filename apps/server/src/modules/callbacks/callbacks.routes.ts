@@ -9,14 +9,14 @@ import {
   UndeliveredCallbackListResponseSchema,
 } from '@paydesk/shared/callbacks/callbacks.schemas.ts';
 import { authOf, type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
-import { type CallbacksService, type CallbackViewer, callbackRefTypesFor } from './callbacks.service.ts';
+import { type CallbacksService, type CallbackViewer, hiddenCallbackRefTypes } from './callbacks.service.ts';
 
 const EventIdParams = z.object({ event_id: z.string() });
 
-/** The signed-in user's events (the mode's merchant row), of the orders the user may see or resend. */
+/** The signed-in user's events (the mode's merchant row), but those of orders it may not see or resend. */
 const callbackViewerOf = (request: FastifyRequest, action: 'view' | 'resend'): CallbackViewer => {
   const { merchantId, timeZone } = viewerOf(request);
-  return { merchantId, timeZone, refTypes: callbackRefTypesFor(authOf(request).perms, action) };
+  return { merchantId, timeZone, hiddenRefTypes: hiddenCallbackRefTypes(authOf(request).perms, action) };
 };
 
 /**

@@ -60,24 +60,25 @@ const DAY_MS = 86_400_000;
 const TOTAL_CAP = 10_000;
 
 /**
- * Whose events a user may see or resend from the webhook deliveries page: those of the orders the user may
- * see (collection:view, payout:view) or send callbacks of (collection:notify, payout:notify).
+ * Events of orders a user may not see (payout:view) or send callbacks of (payout:notify) are left out for
+ * that user. Every other ref type (collections, and their refunds to come) needs only the route's own
+ * permission (collection:view to list, collection:notify to resend).
  */
 const REF_TYPE_PERMS = {
-  view: { collection: 'collection:view', payout: 'payout:view' },
-  resend: { collection: 'collection:notify', payout: 'payout:notify' },
+  view: { payout: 'payout:view' },
+  resend: { payout: 'payout:notify' },
 } as const satisfies Record<string, Record<string, Perm>>;
 
-export const callbackRefTypesFor = (
+export const hiddenCallbackRefTypes = (
   perms: readonly string[],
   action: keyof typeof REF_TYPE_PERMS,
 ): string[] =>
   Object.entries(REF_TYPE_PERMS[action])
-    .filter(([, perm]) => perms.includes(perm))
+    .filter(([, perm]) => !perms.includes(perm))
     .map(([refType]) => refType);
 
-/** Who asks, in which merchant row (its mode) and time zone, for the events of which ref types. */
-export type CallbackViewer = { merchantId: number; timeZone: string; refTypes: string[] };
+/** Who asks, in which merchant row (its mode) and time zone, and the ref types whose events it may not see. */
+export type CallbackViewer = { merchantId: number; timeZone: string; hiddenRefTypes: string[] };
 
 // The list's position: base64url of "<created_at ms>.<event id>" of the last row seen.
 const encodeEventCursor = (row: { createdAt: Date; id: string }) =>
@@ -312,7 +313,7 @@ export function createCallbacksService(deps: Deps) {
       from: from && from > since ? from : since,
       to,
       type: range.type,
-      refTypes: viewer.refTypes,
+      hiddenRefTypes: viewer.hiddenRefTypes,
     };
   }
 
@@ -327,16 +328,13 @@ export function createCallbacksService(deps: Deps) {
       type: query.type,
     });
     const cursor = query.cursor ? decodeEventCursor(query.cursor) : undefined;
-    const [rows, total] =
-      viewer.refTypes.length === 0
-        ? [[], 0]
-        : await Promise.all([
-            repo.undeliveredPage(db, filter, query.per_page + 1, {
-              cursor,
-              offset: (query.page - 1) * query.per_page,
-            }),
-            repo.countUndelivered(db, filter, TOTAL_CAP),
-          ]);
+    const [rows, total] = await Promise.all([
+      repo.undeliveredPage(db, filter, query.per_page + 1, {
+        cursor,
+        offset: (query.page - 1) * query.per_page,
+      }),
+      repo.countUndelivered(db, filter, TOTAL_CAP),
+    ]);
     const shown = rows.slice(0, query.per_page);
     const last = shown.at(-1);
     return {
@@ -360,7 +358,6 @@ export function createCallbacksService(deps: Deps) {
    */
   async function resendUndelivered(viewer: CallbackViewer, body: BulkResendCallbacksBody) {
     const filter = undeliveredFilter(viewer, { start: body.from, end: body.to, type: body.type });
-    if (viewer.refTypes.length === 0) return { resent: 0, has_more: false };
     return db.transaction(async (tx) => {
       const at = now();
       const ids = await repo.requeueUndelivered(tx, filter, at, BULK_RESEND_LIMIT);
@@ -378,7 +375,7 @@ export function createCallbacksService(deps: Deps) {
   /** Resend of one event from the webhook deliveries page: queued now (unless it already is), same webhook-id. */
   async function resendEvent(viewer: CallbackViewer, eventId: string): Promise<CallbackEvent> {
     const event = EVENT_ID.test(eventId) ? await repo.find(db, viewer.merchantId, eventId) : undefined;
-    if (!event || !viewer.refTypes.includes(event.refType)) throw notFound('The event was not found.');
+    if (!event || viewer.hiddenRefTypes.includes(event.refType)) throw notFound('The event was not found.');
     await db.transaction(async (tx) => {
       const at = now();
       const queued = await repo.requeueUnlessQueued(tx, viewer.merchantId, event.id, at);
