@@ -52,6 +52,7 @@ import { registerPayoutBatchesModule } from './modules/payout-batches/index.ts';
 import { createChannelJobs } from './modules/channels/index.ts';
 import { registerDashboardModule } from './modules/dashboard/index.ts';
 import { deleteExpiredPayoutKeys, registerPayoutsModule } from './modules/payouts/index.ts';
+import { registerRefundsModule } from './modules/refunds/index.ts';
 import { registerExportsModule } from './modules/exports/index.ts';
 import type { AccessKeyService } from './modules/access-key/index.ts';
 import { registerWithdrawalsModule } from './modules/withdrawals/index.ts';
@@ -249,7 +250,9 @@ export async function buildApp({
   const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, { callbacks });
   const payoutsModule = registerPayoutsModule(app, ctx, { callbacks });
   const payouts = payoutsModule.payouts;
-  registerDashboardModule(app, ctx, { collections, payouts });
+  const refundsModule = registerRefundsModule(app, ctx, { callbacks, collections });
+  const refunds = refundsModule.refunds;
+  registerDashboardModule(app, ctx, { collections, payouts, refunds });
   const sandboxDeps = {
     db,
     collections,
@@ -266,6 +269,7 @@ export async function buildApp({
     (gateway) => {
       gatewayRoutes(gateway);
       payoutsModule.gatewayRoutes(gateway);
+      refundsModule.gatewayRoutes(gateway);
     },
     gatewayLimits,
   );
@@ -279,6 +283,7 @@ export async function buildApp({
     settings: { sandboxEnabled: config.sandboxEnabled },
     collections,
     payouts,
+    refunds: { findAny: refunds.findAny, finish: refunds.finish },
     appKey: config.appKey,
     receive: (channel, payment) => reconciliation.receive(channel, payment),
     warn: (detail, message) => app.log.warn(detail, message),

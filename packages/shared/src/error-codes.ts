@@ -84,6 +84,10 @@ export const ERROR_CODES = {
   statementInvalid: 'statement_invalid',
   reconciliationOpen: 'reconciliation_open',
   notBatchChannel: 'not_batch_channel',
+  // Refunds (DESIGN 14).
+  refundExceedsAmount: 'refund_exceeds_amount',
+  invalidState: 'invalid_state',
+  outRefundNoTaken: 'out_refund_no_taken',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

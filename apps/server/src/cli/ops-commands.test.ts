@@ -38,6 +38,8 @@ const EVERY_COMMAND = [
   'payout:batch-import',
   'payout:mark-paid',
   'payout:mark-failed',
+  'refund:list',
+  'refund:complete',
 ];
 
 describe('the ops command table', () => {

@@ -9,6 +9,7 @@ import { MERCHANT_COMMANDS } from './commands/merchants.ts';
 import { ORDER_COMMANDS } from './commands/orders.ts';
 import { PAYOUT_BATCH_COMMANDS } from './commands/payout-batches.ts';
 import { RECONCILIATION_COMMANDS } from './commands/reconciliation.ts';
+import { REFUND_COMMANDS } from './commands/refunds.ts';
 import { TOKEN_COMMANDS } from './commands/tokens.ts';
 import { TOP_UP_COMMANDS } from './commands/top-ups.ts';
 import { WITHDRAWAL_COMMANDS } from './commands/withdrawals.ts';
@@ -38,6 +39,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...TOP_UP_COMMANDS,
   ...RECONCILIATION_COMMANDS,
   ...PAYOUT_BATCH_COMMANDS,
+  ...REFUND_COMMANDS,
 };
 
 export function commandUsage(name: string): string {

@@ -65,7 +65,7 @@ async function event(m: GatewayMerchant, type: CallbackEventType, tradeNo: strin
     callbacks().enqueue(tx, {
       merchantId: m.merchant.id,
       type,
-      refType: type.startsWith('payout.') ? 'payout' : 'collection',
+      refType: type.startsWith('payout.') ? 'payout' : type.startsWith('refund.') ? 'refund' : 'collection',
       refId: Number(tradeNo.replace(/\D/g, '')),
       url: null,
       data: { trade_no: tradeNo, status: 'paid' },
@@ -220,6 +220,8 @@ describe('GET /api/merchant/callbacks', () => {
     const paid29 = await failedOnce(live, 'collection.paid', 'C2026000000011', daysAgo(29));
     const payout5 = await failedOnce(live, 'payout.failed', 'P2026000000012', daysAgo(5));
     const paid2 = await failedOnce(live, 'collection.paid', 'C2026000000013', daysAgo(2));
+    // A refund's event: of its collection (its trade_no), seen with collection:view.
+    const refund3 = await failedOnce(live, 'refund.failed', 'C2026000000017', daysAgo(3));
     const delivered = await event(live, 'collection.paid', 'C2026000000014', daysAgo(1));
     failing = false;
     await callbacks().attempt(delivered);
@@ -230,27 +232,32 @@ describe('GET /api/merchant/callbacks', () => {
 
     const root = await consoleOf(live);
     // Newest first; delivered ones, test mode's, the other merchant's and those over 30 days are not listed.
-    expect(await listIds(root)).toEqual([paid2, payout5, paid29]);
+    expect(await listIds(root)).toEqual([paid2, refund3, payout5, paid29]);
     expect(await listIds(root, '?type=collection.paid')).toEqual([paid2, paid29]);
     expect(await listIds(root, `?start_time=${isoDay(daysAgo(6))}&end_time=${isoDay(daysAgo(3))}`)).toEqual([
+      refund3,
       payout5,
     ]);
     // A range reaching back further still ends at 30 days.
     expect(await listIds(root, `?start_time=${isoDay(daysAgo(40))}&type=collection.paid`)).not.toContain(old);
     // A day later the 29-day-old event has turned 30 and leaves the list.
     setClock(new Date(today.getTime() + DAY + HOUR));
-    expect(await listIds(root)).toEqual([paid2, payout5]);
+    expect(await listIds(root)).toEqual([paid2, refund3, payout5]);
     setClock(today);
 
     // Keyset pages: the cursor of page 1 gives page 2.
     const page1 = (await root.get('/api/merchant/callbacks?per_page=2')).json();
-    expect(page1.data.map((e: { id: string }) => e.id)).toEqual([paid2, payout5]);
-    expect(page1.meta).toMatchObject({ total: 3, page: 1, per_page: 2 });
+    expect(page1.data.map((e: { id: string }) => e.id)).toEqual([paid2, refund3]);
+    expect(page1.meta).toMatchObject({ total: 4, page: 1, per_page: 2 });
     const page2 = await root.get(
       `/api/merchant/callbacks?per_page=2&page=2&cursor=${page1.meta.next_cursor}`,
     );
-    expect(page2.json().data.map((e: { id: string }) => e.id)).toEqual([paid29]);
+    expect(page2.json().data.map((e: { id: string }) => e.id)).toEqual([payout5, paid29]);
     expect(page2.json().meta.next_cursor).toBeNull();
+
+    expect((await root.get('/api/merchant/callbacks?type=refund.failed')).json().data).toMatchObject([
+      { id: refund3, type: 'refund.failed', ref_type: 'refund', trade_no: 'C2026000000017' },
+    ]);
 
     // Test mode shows test mode's events only (the same users, X-Mode: test).
     const testRoot = await consoleOf(test);
@@ -259,13 +266,13 @@ describe('GET /api/merchant/callbacks', () => {
     expect(testList.meta.mode).toBe('test');
     expect(await listIds(await consoleOf(other))).toEqual([othersOnly]);
     // A VIEWER sees the list (as the orders); it may not resend (the permission matrix checks 403).
-    expect(await listIds(await consoleOf(live, 'VIEWER'))).toEqual([paid2, payout5, paid29]);
+    expect(await listIds(await consoleOf(live, 'VIEWER'))).toEqual([paid2, refund3, payout5, paid29]);
     // A user granted collection:view and collection:notify alone sees and resends no payout's event.
     await ctx.database.db.execute(
       sql`update users set perms = array['collection:view', 'collection:notify'] where id = ${live.users.FINANCE.id}`,
     );
     const collectionsOnly = await consoleOf(live, 'FINANCE');
-    expect(await listIds(collectionsOnly)).toEqual([paid2, paid29]);
+    expect(await listIds(collectionsOnly)).toEqual([paid2, refund3, paid29]);
     expect((await collectionsOnly.post(`/api/merchant/callbacks/${payout5}/resend`)).statusCode).toBe(404);
   });
 

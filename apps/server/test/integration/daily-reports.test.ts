@@ -43,6 +43,8 @@ const COLUMN: Record<FundFlowType, keyof DailyReport> = {
   transfer_out: 'transfers',
   funds_frozen: 'freezes',
   funds_unfrozen: 'freezes',
+  refund: 'collection_refunds',
+  refund_reversal: 'collection_refunds',
 };
 
 async function merchantIn(zone: Zone, currency: Currency) {

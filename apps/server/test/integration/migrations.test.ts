@@ -68,6 +68,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'recharges',
     'reconciliation_days',
     'reconciliation_resolutions',
+    'refunds',
     'rollup_horizons',
     'security_events',
     'sessions',

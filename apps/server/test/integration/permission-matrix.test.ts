@@ -69,6 +69,9 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'GET /api/merchant/collections': 'collection:view',
   'GET /api/merchant/collections/:trade_no': 'collection:view',
   'POST /api/merchant/collections/:trade_no/notify': 'collection:notify',
+  'POST /api/merchant/collections/:trade_no/refunds': 'refund:create',
+  'GET /api/merchant/refunds': 'collection:view',
+  'GET /api/merchant/refunds/:refund_no': 'collection:view',
   // Settings > Webhook deliveries (DESIGN 6): seen with the orders, resent as an order's callback is.
   'GET /api/merchant/callbacks': 'collection:view',
   'POST /api/merchant/callbacks/resend': 'collection:notify',

@@ -69,6 +69,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         perm: 'collection:view',
         load: () => import('../features/collections/pages/settlements-page.tsx'),
       },
+      {
+        // DESIGN 14: the refunds of the merchant's collections.
+        path: '/collection/refunds',
+        titleKey: 'routes:refunds',
+        perm: 'collection:view',
+        load: () => import('../features/refunds/pages/refunds-page.tsx'),
+      },
     ],
   },
   {

@@ -12,6 +12,8 @@ export const PERMS = [
   'dashboard:view',
   'collection:view',
   'collection:notify',
+  // Refund a paid collection (DESIGN 14): money leaves the balance, so ROOT and OPERATOR with both factors.
+  'refund:create',
   'payout:view',
   'payout:create',
   'payout:notify',
@@ -52,6 +54,7 @@ export const ROLE_PERMS: Record<Role, readonly Perm[]> = {
     ...EVERYONE,
     'collection:view',
     'collection:notify',
+    'refund:create',
     'payout:view',
     'payout:create',
     'payout:notify',

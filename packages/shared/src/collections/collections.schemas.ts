@@ -159,6 +159,8 @@ export const CALLBACK_EVENT_TYPES = [
   'payout.succeeded',
   'payout.failed',
   'payout.refunded',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 export type CallbackEventType = (typeof CALLBACK_EVENT_TYPES)[number];
 
@@ -196,6 +198,8 @@ export const TimelineItemSchema = z.object({ step: z.enum(TIMELINE_STEPS), at: z
 // GET /api/merchant/collections/{trade_no}
 export const CollectionDetailSchema = CollectionSchema.extend({
   timeline: z.array(TimelineItemSchema),
+  /** What its refunds took back so far, processing or succeeded (DESIGN 14); refundable = amount - refunded. */
+  refunded: z.string(),
   callbacks: z.array(CallbackEventSchema),
   /** Its attempts on channels (DESIGN 13), oldest first. */
   attempts: z.array(ChannelAttemptSchema),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TodayCollectionSchema } from '../collections/collections.schemas.ts';
+import { CurrencySchema } from '../money.ts';
 
 // ---- GET /api/merchant/dashboard: today's figures in the user's time zone (needs dashboard:view; the
 // collection card is there only for users with collection:view).
@@ -24,6 +25,14 @@ export const DashboardSeriesSchema = z.object({
 });
 export type DashboardSeries = z.infer<typeof DashboardSeriesSchema>;
 
+/** Refunds created today that did not fail (processing or succeeded): what leaves to payers (DESIGN 14). */
+export const TodayRefundsSchema = z.object({
+  amount: z.string(),
+  count: z.number(),
+  currency: CurrencySchema,
+});
+export type TodayRefunds = z.infer<typeof TodayRefundsSchema>;
+
 export const DashboardSchema = z.object({
   /** The user's local date the figures are for (YYYY-MM-DD). */
   today: z.string(),
@@ -32,6 +41,8 @@ export const DashboardSchema = z.object({
   collection: TodayCollectionSchema.nullable(),
   /** Today's payouts (paid = succeeded today), for users with payout:view; null otherwise. */
   payout: TodayCollectionSchema.nullable(),
+  /** Today's refunds of collections, for users with collection:view; null otherwise. */
+  refunds: TodayRefundsSchema.nullable(),
   /** Per-day figures for the charts, each null for a user who may not see that list. */
   series: DashboardSeriesSchema,
 });

@@ -13,6 +13,7 @@ export const EXPORT_KINDS = [
   'withdrawals',
   'fund_flows',
   'daily_reports',
+  'refunds',
 ] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const ExportKindSchema = z.enum(EXPORT_KINDS, {

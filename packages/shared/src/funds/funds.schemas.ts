@@ -15,6 +15,9 @@ export const FUND_FLOW_TYPES = [
   'transfer_out',
   'funds_frozen',
   'funds_unfrozen',
+  // Refunds of paid collections (DESIGN 14): the hold at creation, and its return when the refund fails.
+  'refund',
+  'refund_reversal',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 export const FundFlowTypeSchema = z.enum(FUND_FLOW_TYPES, {
@@ -22,7 +25,7 @@ export const FundFlowTypeSchema = z.enum(FUND_FLOW_TYPES, {
 });
 
 /** Types that move money out of available into a hold (payout in flight, withdrawal under review, freeze). */
-export const HOLD_TYPES = ['payout_deduction', 'withdrawal', 'funds_frozen'] as const;
+export const HOLD_TYPES = ['payout_deduction', 'withdrawal', 'funds_frozen', 'refund'] as const;
 export type HoldType = (typeof HOLD_TYPES)[number];
 
 /** Releasing a hold gives the money back with the entry type that matches what held it. */
@@ -30,16 +33,23 @@ export const RELEASE_TYPE_OF_HOLD: Record<HoldType, FundFlowType> = {
   payout_deduction: 'payout_refund',
   withdrawal: 'withdrawal_rejected',
   funds_frozen: 'funds_unfrozen',
+  refund: 'refund_reversal',
 };
 
 /** A captured hold leaves the merchant for good; its journal entry has no fund flow (DESIGN section 3). */
 export const CAPTURE_TYPE_OF_HOLD = {
   payout_deduction: 'payout_paid',
   withdrawal: 'withdrawal_paid',
+  refund: 'refund_paid',
 } as const satisfies Partial<Record<HoldType, string>>;
 
 /** The type of a journal entry: the fund flow type it shows as, or the capture it records. */
-export const JOURNAL_ENTRY_TYPES = [...FUND_FLOW_TYPES, 'payout_paid', 'withdrawal_paid'] as const;
+export const JOURNAL_ENTRY_TYPES = [
+  ...FUND_FLOW_TYPES,
+  'payout_paid',
+  'withdrawal_paid',
+  'refund_paid',
+] as const;
 export type JournalEntryType = (typeof JOURNAL_ENTRY_TYPES)[number];
 
 /**

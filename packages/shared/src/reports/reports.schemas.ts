@@ -46,7 +46,7 @@ export type DailyReportListQuery = z.infer<typeof DailyReportListQuerySchema>;
  * The money figures of a day (decimal strings, the merchant's currency). The balance is the available
  * balance; the day's entries are the fund flows of the day, so
  * closing = opening + (collection_amount - collection_fee) - (payout_amount + payout_fee) + refunds
- *           + top_ups + withdrawals + transfers + freezes.
+ *           + collection_refunds + top_ups + withdrawals + transfers + freezes.
  */
 export const DailyFiguresSchema = z.object({
   /** Settled collections credited that day: gross amount, order count and fee (net = amount - fee). */
@@ -59,6 +59,8 @@ export const DailyFiguresSchema = z.object({
   payout_fee: z.string(),
   /** Payouts given back (failed, rejected, cancelled, or returned by the bank): money in. */
   refunds: z.string(),
+  /** Refunds of collections to their payers (DESIGN 14) less those that failed: signed (money out is negative). */
+  collection_refunds: z.string(),
   /** Approved top-ups: money in. */
   top_ups: z.string(),
   /** Withdrawals requested less those rejected: signed (money out is negative). */

@@ -219,6 +219,10 @@ export const collections = pgTable(
     amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
     /** Frozen at creation: round_half_up(amount x rate) + fixed. */
     feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),
+    /** What its refunds in processing or succeeded took back (DESIGN 14); never above the amount. */
+    refundedMinor: bigint('refunded_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     currency: text('currency').notNull(),
     status: text('status').notNull().default('to_be_paid'),
     settlementStatus: text('settlement_status').notNull().default('unsettled'),
@@ -262,6 +266,10 @@ export const collections = pgTable(
     check('collections_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
     check('collections_amounts_valid', sql`${t.amountMinor} > 0 and ${t.feeMinor} >= 0`),
     check(
+      'collections_refunded_valid',
+      sql`${t.refundedMinor} >= 0 and ${t.refundedMinor} <= ${t.amountMinor} and (${t.refundedMinor} = 0 or ${t.status} = 'paid')`,
+    ),
+    check(
       'collections_settled_only_when_paid',
       sql`${t.settlementStatus} = 'unsettled' or (${t.status} = 'paid' and ${t.settlementId} is not null)`,
     ),
@@ -298,7 +306,7 @@ export const callbackEvents = pgTable(
       .where(sql`${t.status} <> 'delivered'`),
     check('callback_events_type_valid', sql`${t.type} in (${quotedList(CALLBACK_EVENT_TYPES)})`),
     check('callback_events_status_valid', sql`${t.status} in (${quotedList(CALLBACK_STATUSES)})`),
-    check('callback_events_ref_type_valid', sql`${t.refType} in ('collection', 'payout')`),
+    check('callback_events_ref_type_valid', sql`${t.refType} in ('collection', 'payout', 'refund')`),
   ],
 );
 

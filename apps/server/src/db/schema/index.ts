@@ -12,3 +12,4 @@ export * from './exports.ts';
 export * from './test-data.ts';
 export * from './reconciliation.ts';
 export * from './stand-ins.ts';
+export * from './refunds.ts';

@@ -129,7 +129,7 @@ export const listHourly = pgTable(
   (t) => [
     primaryKey({ columns: [t.merchantId, t.list, t.status, t.facet, t.hour] }),
     index('list_hourly_merchant_list_hour_idx').on(t.merchantId, t.list, t.hour),
-    check('list_hourly_list_valid', sql`${t.list} in ('recharge', 'withdrawal', 'settlement')`),
+    check('list_hourly_list_valid', sql`${t.list} in ('recharge', 'withdrawal', 'settlement', 'refund')`),
   ],
 );
 
@@ -155,6 +155,6 @@ export const listDaily = pgTable(
   (t) => [
     primaryKey({ columns: [t.merchantId, t.list, t.status, t.facet, t.day] }),
     index('list_daily_merchant_list_day_idx').on(t.merchantId, t.list, t.day),
-    check('list_daily_list_valid', sql`${t.list} in ('recharge', 'withdrawal', 'settlement')`),
+    check('list_daily_list_valid', sql`${t.list} in ('recharge', 'withdrawal', 'settlement', 'refund')`),
   ],
 );

@@ -28,6 +28,10 @@ export const dailyReports = pgTable(
     payoutFeeMinor: bigint('payout_fee_minor', { mode: 'bigint' }).notNull(),
     payoutCount: integer('payout_count').notNull(),
     refundsMinor: bigint('refunds_minor', { mode: 'bigint' }).notNull(),
+    /** Refunds of collections (DESIGN 14) less those that failed and came back: signed (money out is negative). */
+    collectionRefundsMinor: bigint('collection_refunds_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     topUpsMinor: bigint('top_ups_minor', { mode: 'bigint' }).notNull(),
     withdrawalsMinor: bigint('withdrawals_minor', { mode: 'bigint' }).notNull(),
     transfersMinor: bigint('transfers_minor', { mode: 'bigint' }).notNull(),
@@ -42,7 +46,7 @@ export const dailyReports = pgTable(
     check(
       'daily_reports_balanced',
       sql`${t.closingMinor} = ${t.openingMinor} + ${t.collectionNetMinor} + ${t.payoutDeductedMinor}
-          + ${t.refundsMinor} + ${t.topUpsMinor} + ${t.withdrawalsMinor} + ${t.transfersMinor} + ${t.freezesMinor}`,
+          + ${t.refundsMinor} + ${t.collectionRefundsMinor} + ${t.topUpsMinor} + ${t.withdrawalsMinor} + ${t.transfersMinor} + ${t.freezesMinor}`,
     ),
   ],
 );

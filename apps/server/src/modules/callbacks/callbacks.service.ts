@@ -48,7 +48,7 @@ type Deps = {
 export type EnqueueInput = {
   merchantId: number;
   type: CallbackEventType;
-  refType: 'collection' | 'payout';
+  refType: 'collection' | 'payout' | 'refund';
   refId: number;
   /** The order's own notify URL; the merchant's default when absent. */
   url: string | null;
@@ -269,7 +269,7 @@ export function createCallbacksService(deps: Deps) {
   }
 
   /** The merchant's Resend: the latest event of the order goes out again (same webhook-id, next attempt). */
-  async function resend(merchantId: number, refType: 'collection' | 'payout', refId: number) {
+  async function resend(merchantId: number, refType: 'collection' | 'payout' | 'refund', refId: number) {
     const latest = await repo.latestOfRef(db, merchantId, refType, refId);
     if (!latest) throw notFound('This order has no callback to send again.');
     await db.transaction(async (tx) => {

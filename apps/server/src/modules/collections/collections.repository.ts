@@ -213,6 +213,36 @@ export const collectionsRepository = {
   },
 
   /** Any merchant's order by our number: the hosted sandbox page and the channel's jobs. */
+  /**
+   * A refund's amount taken from what a paid order can still give back (DESIGN 14): one conditional update
+   * of the order's row, so racing refunds of one order queue on it and never pass its amount.
+   */
+  claimRefund: async (tx: Tx, merchantId: number, id: number, amountMinor: bigint) => {
+    const [row] = await tx
+      .update(collections)
+      .set({ refundedMinor: sql`${collections.refundedMinor} + ${amountMinor}` })
+      .where(
+        and(
+          eq(collections.id, id),
+          eq(collections.merchantId, merchantId),
+          eq(collections.status, 'paid'),
+          sql`${collections.refundedMinor} + ${amountMinor} <= ${collections.amountMinor}`,
+        ),
+      )
+      .returning({ refundedMinor: collections.refundedMinor });
+    return row;
+  },
+
+  /** A failed refund's amount given back to what the order can refund. */
+  giveBackRefund: async (tx: Tx, id: number, amountMinor: bigint) => {
+    const [row] = await tx
+      .update(collections)
+      .set({ refundedMinor: sql`${collections.refundedMinor} - ${amountMinor}` })
+      .where(and(eq(collections.id, id), sql`${collections.refundedMinor} >= ${amountMinor}`))
+      .returning({ refundedMinor: collections.refundedMinor });
+    return row;
+  },
+
   findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
     const [row] = await db.select().from(collections).where(eq(collections.tradeNo, tradeNo));
     return row;

@@ -467,7 +467,8 @@ export function createCollectionsService({ db, jobs, callbacks, now, publicUrl, 
     timeline.sort((a, b) => a.at.localeCompare(b.at));
     const settlementNo = row.settlementId ? await settlementNoOf(row.settlementId) : null;
     const attempts = await attemptsOf(db, viewer.merchantId, 'collection', row.id);
-    return { ...collectionView(row, settlementNo), timeline, callbacks: events, attempts };
+    const refunded = fromMinor(row.refundedMinor, row.currency as Currency);
+    return { ...collectionView(row, settlementNo), timeline, refunded, callbacks: events, attempts };
   }
 
   const { today, series } = repo.dashboard(db);
@@ -519,3 +520,6 @@ function checkLimits(channel: ChannelRow, amountMinor: bigint, currency: Currenc
 export const seedCollectionRow = repo.insert;
 export const attachToSettlement = repo.attachToBatch;
 export const markCollectionsSettled = repo.markSettled;
+/** Refunds (DESIGN 14): the order's refundable amount taken and given back, in the refund's transaction. */
+export const claimCollectionRefund = repo.claimRefund;
+export const giveBackCollectionRefund = repo.giveBackRefund;

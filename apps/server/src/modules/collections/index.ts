@@ -15,7 +15,9 @@ export { collectionsList } from './collections.list.ts';
 export { settlementsList } from './settlements.list.ts';
 export {
   attachToSettlement,
+  claimCollectionRefund,
   type CollectionsService,
+  giveBackCollectionRefund,
   markCollectionsSettled,
   newTradeNo,
   seedCollectionRow,

@@ -5,6 +5,7 @@ import type { Viewer } from '../../plugins/auth-context.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { SeriesDay } from '../lists/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
+import type { RefundsService } from '../refunds/index.ts';
 
 /** The last `count` local days up to today, oldest first, each with the instants it spans in the zone. */
 export function lastDays(today: string, count: number, timeZone: string): SeriesDay[] {
@@ -22,10 +23,12 @@ export type DashboardService = ReturnType<typeof createDashboardService>;
 export function createDashboardService({
   collections,
   payouts,
+  refunds,
   now,
 }: {
   collections: Pick<CollectionsService, 'today' | 'series'>;
   payouts: Pick<PayoutsService, 'today' | 'series'>;
+  refunds: Pick<RefundsService, 'today'>;
   now: () => Date;
 }) {
   /**
@@ -39,17 +42,19 @@ export function createDashboardService({
     const days = lastDays(today, DASHBOARD_SERIES_DAYS, viewer.timeZone);
     const seesCollections = hasPerm(perms, 'collection:view');
     const seesPayouts = hasPerm(perms, 'payout:view');
-    const [collection, payout, collectionSeries, payoutSeries] = await Promise.all([
+    const [collection, payout, collectionSeries, payoutSeries, refundsToday] = await Promise.all([
       seesCollections ? collections.today(viewer, day) : null,
       seesPayouts ? payouts.today(viewer, day) : null,
       seesCollections ? collections.series(viewer, days) : null,
       seesPayouts ? payouts.series(viewer, days) : null,
+      seesCollections ? refunds.today(viewer.merchantId, viewer.currency, day) : null,
     ]);
     return {
       today,
       timezone: viewer.timeZone,
       collection,
       payout,
+      refunds: refundsToday,
       series: { days: days.map((d) => d.day), collection: collectionSeries, payout: payoutSeries },
     };
   }

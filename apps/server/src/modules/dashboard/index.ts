@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
+import type { RefundsService } from '../refunds/index.ts';
 import { dashboardRoutes } from './dashboard.routes.ts';
 import { createDashboardService } from './dashboard.service.ts';
 
@@ -14,7 +15,14 @@ export { createDashboardService, type DashboardService, lastDays } from './dashb
 export function registerDashboardModule(
   app: FastifyInstance,
   { guards, now }: AppContext,
-  { collections, payouts }: { collections: CollectionsService; payouts: PayoutsService },
+  {
+    collections,
+    payouts,
+    refunds,
+  }: { collections: CollectionsService; payouts: PayoutsService; refunds: RefundsService },
 ): void {
-  dashboardRoutes(app, { dashboard: createDashboardService({ collections, payouts, now }), guards });
+  dashboardRoutes(app, {
+    dashboard: createDashboardService({ collections, payouts, refunds, now }),
+    guards,
+  });
 }

@@ -75,7 +75,7 @@ export type CloseHoldInput = {
 };
 
 export type CaptureInput = CloseHoldInput & {
-  /** The payout's channel: its clearing account receives the amount (payouts only). */
+  /** The payout's or refund's channel: its clearing account receives the amount. */
   channel?: string;
   /** The part of the hold that is our fee (fee revenue); the rest leaves to the channel or the wallet. */
   feeMinor?: bigint;
@@ -407,8 +407,9 @@ export function createLedger() {
     const captureType =
       holdType && (CAPTURE_TYPE_OF_HOLD as Partial<Record<HoldType, JournalEntryType>>)[holdType];
     if (holdType && !captureType) throw new LedgerUsageError(`A ${holdType} hold is only ever released.`);
-    const channel =
-      holdType === 'payout_deduction' ? assertChannel(input.channel, 'A payout capture') : undefined;
+    // A payout and a refund leave through their channel: its clearing account receives the amount.
+    const throughChannel = holdType === 'payout_deduction' || holdType === 'refund';
+    const channel = throughChannel ? assertChannel(input.channel, `A ${holdType} capture`) : undefined;
     const fee = input.feeMinor ?? 0n;
     if (found && (fee < 0n || fee > found.amountMinor))
       throw new LedgerUsageError('The fee must be within the hold.');
@@ -419,7 +420,7 @@ export function createLedger() {
     const platformLegs: PlatformLeg[] = [];
     if (away > 0n) {
       platformLegs.push(
-        hold.type === 'payout_deduction'
+        throughChannel
           ? { kind: 'channel_clearing', channel, amountMinor: away }
           : { kind: 'withdrawals_payable', amountMinor: away },
       );

@@ -299,8 +299,8 @@ export const orderRollup =
  */
 export const listRollup =
   <N extends string, K extends string>(
-    name: 'recharge' | 'withdrawal' | 'settlement',
-    columns: { status?: N; facet: N; a: K; b: K; c?: K },
+    name: 'recharge' | 'withdrawal' | 'settlement' | 'refund',
+    columns: { status?: N; facet: N; a: K; b?: K; c?: K },
   ): ListRollup<N, K> =>
   async (db, filter, list) => {
     // The rows' own values; listTotals adds merchantId, status and facet.
@@ -334,7 +334,7 @@ export const listRollup =
     return {
       count: t.count,
       [columns.a]: t.a,
-      [columns.b]: t.b,
+      ...(columns.b ? { [columns.b]: t.b } : {}),
       ...(columns.c ? { [columns.c]: t.c } : {}),
     } as ListTotals<K>;
   };

@@ -410,7 +410,7 @@ export type ListTotals = { count: number; a: bigint; b: bigint; c: bigint };
  */
 export async function listTotals(
   db: DbOrTx,
-  list: 'recharge' | 'withdrawal' | 'settlement',
+  list: 'recharge' | 'withdrawal' | 'settlement' | 'refund',
   filter: {
     merchantId: number;
     status?: string;

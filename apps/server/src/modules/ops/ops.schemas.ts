@@ -305,3 +305,21 @@ export const ListWithdrawalsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 export type ListWithdrawalsQuery = z.infer<typeof ListWithdrawalsQuerySchema>;
+
+// ---- Refunds refunded by hand (DESIGN 14): a bank transfer's payer is paid back by the platform's staff.
+
+export const OpsRefundListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type OpsRefundListQuery = z.infer<typeof OpsRefundListQuerySchema>;
+
+export const CompleteRefundBodySchema = z.object({
+  refund_no: z
+    .string(required('refund_no'))
+    .trim()
+    .regex(/^R\d{8,40}$/, 'The refund_no must be a refund number (R...).'),
+  result: z.enum(['succeeded', 'failed'], { error: 'The result must be succeeded or failed.' }),
+  /** Why; for a failed refund also what the merchant reads as its failure reason. */
+  reason: ReasonSchema,
+});
+export type CompleteRefundBody = z.infer<typeof CompleteRefundBodySchema>;

@@ -10,7 +10,17 @@ import { listRoutes } from '../lists/index.ts';
 
 export type { PayoutRow } from './payouts.repository.ts';
 export { payoutsList } from './payouts.list.ts';
-export { deleteExpiredPayoutKeys, type PayoutsService, seedPayoutRow } from './payouts.service.ts';
+export {
+  deleteExpiredPayoutKeys,
+  type IdempotencyInput,
+  keyedCreate,
+  type PayoutsService,
+  seedPayoutRow,
+  type StoredAnswer,
+  type TransactionHooks,
+} from './payouts.service.ts';
+// A signed call's Idempotency-Key and its stored answer (refunds use them as payouts do).
+export { idempotencyOf, sendStoredAnswer } from './payouts.routes.ts';
 export { DEMO_PAYEES } from './demo-payees.ts';
 
 /** Send money: payouts from the console and the gateway, their life cycle, ledger entries and callbacks. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fromMinor } from '@paydesk/shared';
@@ -29,7 +29,7 @@ import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../g
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, verifyStepUp } from '../security/index.ts';
 import type { PayoutRow } from './payouts.repository.ts';
-import type { IdempotencyInput, PayoutsService } from './payouts.service.ts';
+import type { IdempotencyInput, PayoutsService, StoredAnswer } from './payouts.service.ts';
 
 const TradeNoParams = z.object({ trade_no: z.string() });
 const ourNumber = (value: string) => {
@@ -156,6 +156,48 @@ const IdempotencyKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'The Idempotency-Key header is 1 to 255 printable characters.');
 
+/** A refusal as the error handler answers it: the body a replay of the key sends again. */
+const refusalOf = (error: AppError) => ({
+  message: error.message,
+  code: error.code,
+  ...('errors' in error ? { errors: error.errors } : {}),
+  ...error.fields,
+});
+
+/**
+ * A signed call's Idempotency-Key (DESIGN 6), when it sent one: the key, its body's hash, and how the
+ * call's answers read. A malformed key is refused (after the signature check, so it spends the nonce).
+ */
+export async function idempotencyOf<Row>(
+  request: FastifyRequest,
+  answerOf: (row: Row) => { status: number; body: unknown },
+): Promise<IdempotencyInput<Row> | undefined> {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const parsed = IdempotencyKeySchema.safeParse(header);
+  if (!parsed.success) {
+    // A refusal after the signature check spends the call's nonce, as on every route.
+    if (request.gatewayClaim) await request.gatewayClaim.confirm();
+    throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
+  }
+  return {
+    key: parsed.data,
+    requestHash: createHash('sha256')
+      .update(request.rawBody ?? Buffer.alloc(0))
+      .digest('hex'),
+    answerOf,
+    refusalOf,
+  };
+}
+
+/** A key's stored answer goes out as it was first sent, whatever its status. */
+export const sendStoredAnswer = (reply: FastifyReply, answer: StoredAnswer) =>
+  reply
+    .status(answer.status)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(answer.body);
+
 /** The gateway's payout routes (DESIGN section 6), with Idempotency-Key. */
 export function payoutsGatewayRoutes(
   { scope, requireSignature, requireSignatureDeferringClaim }: GatewayScope,
@@ -163,14 +205,6 @@ export function payoutsGatewayRoutes(
 ) {
   const r = scope.withTypeProvider<ZodTypeProvider>();
   const options = { preHandler: requireSignature, config: GATEWAY_ROUTE_CONFIG };
-
-  /** A refusal as the error handler answers it: the body a replay of the key sends again. */
-  const refusalOf = (error: AppError) => ({
-    message: error.message,
-    code: error.code,
-    ...('errors' in error ? { errors: error.errors } : {}),
-    ...error.fields,
-  });
 
   r.post(
     '/gateway/v1/payouts',
@@ -196,37 +230,15 @@ export function payoutsGatewayRoutes(
         notifyUrl: notify_url ?? null,
         note: note ?? null,
       };
-      const header = request.headers['idempotency-key'];
       const claim = request.gatewayClaim;
-      let idempotency: IdempotencyInput | undefined;
-      if (header !== undefined) {
-        const parsed = IdempotencyKeySchema.safeParse(header);
-        if (!parsed.success) {
-          // A refusal after the signature check spends the call's nonce, as on every route.
-          if (claim) await claim.confirm();
-          throw ValidationError.field('idempotency_key', parsed.error.issues[0].message);
-        }
-        idempotency = {
-          key: parsed.data,
-          requestHash: createHash('sha256')
-            .update(request.rawBody ?? Buffer.alloc(0))
-            .digest('hex'),
-          answerOf: (row: PayoutRow) => ({
-            status: 201,
-            body: { data: payouts.gatewayView(row, merchant.livemode) },
-          }),
-          refusalOf,
-        };
-      }
+      const idempotency = await idempotencyOf(request, (row: PayoutRow) => ({
+        status: 201,
+        body: { data: payouts.gatewayView(row, merchant.livemode) },
+      }));
       const answer = await payouts.create({ source: 'gateway', merchant, input, claim, idempotency });
       if (!answer.replayed)
         return reply.status(201).send({ data: payouts.gatewayView(answer.row, merchant.livemode) });
-      // The stored answer goes out as it was first sent, whatever its status.
-      return (reply as FastifyReply)
-        .status(answer.status)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(answer.body);
+      return sendStoredAnswer(reply, answer);
     },
   );
 

@@ -58,16 +58,16 @@ export type PayoutInput = PayeeFields & {
 };
 
 /** What a gateway payout's Idempotency-Key needs: the key, its body's hash, and how its answers read. */
-export type IdempotencyInput = {
+export type IdempotencyInput<Row = PayoutRow> = {
   key: string;
   requestHash: string;
-  answerOf: (row: PayoutRow) => { status: number; body: unknown };
+  answerOf: (row: Row) => { status: number; body: unknown };
   refusalOf: (error: AppError) => unknown;
 };
 /** A stored first answer of the key, replayed as it was sent. */
 export type StoredAnswer = { replayed: true; status: number; body: string };
-/** A payout this call created. */
-export type Created = { replayed: false; row: PayoutRow };
+/** A payout (or, through keyedCreate, any object) this call created. */
+export type Created<Row = PayoutRow> = { replayed: false; row: Row };
 
 /** A payout sent from the console's form, by a signed-in user. */
 export type ConsoleCreate = {
@@ -92,11 +92,11 @@ export type GatewayCreate = {
 };
 type CreateRequest = ConsoleCreate | GatewayCreate;
 
-type TransactionHooks = {
+export type TransactionHooks<Row = PayoutRow> = {
   /** First in the creation's transaction. */
   first?: (tx: Tx) => Promise<void>;
-  /** After the payout row, before the hold (the hold stays the last statement). */
-  beforeHold?: (tx: Tx, row: PayoutRow) => Promise<void>;
+  /** After the object's row, before the hold (the hold stays the last statement). */
+  beforeHold?: (tx: Tx, row: Row) => Promise<void>;
 };
 
 const PAYOUT_CREATE = 'payout.create';
@@ -205,6 +205,7 @@ export type PayoutsService = ReturnType<typeof createPayoutsService>;
 export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapterSettings }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
+  const keyed = keyedCreate({ db, now });
   const gatewayView = payoutGatewayView;
   const consoleView = payoutView;
   /**
@@ -417,86 +418,11 @@ export function createPayoutsService({ db, jobs, callbacks, ledger, now, adapter
     }
   }
 
-  /**
-   * A gateway payout under an Idempotency-Key (DESIGN 6): the key's answer is stored in the payout's own
-   * transaction, so after a crash at any moment the key has an answer exactly when the payout committed.
-   * A stored answer is replayed (another body: 422); while the first request runs, 409; a refusal is
-   * stored as the answer too.
-   */
-  async function createOnce(
-    merchant: MerchantRef,
-    input: PayoutInput,
-    idempotency: IdempotencyInput,
-  ): Promise<Created | StoredAnswer> {
-    const { key, requestHash } = idempotency;
-    const replayOf = (stored: NonNullable<Awaited<ReturnType<typeof repo.findKey>>>): StoredAnswer => {
-      if (stored.scope !== PAYOUT_CREATE || stored.requestHash !== requestHash) {
-        throw ValidationError.field(
-          'idempotency_key',
-          'This Idempotency-Key was used with a different request.',
-          ERROR_CODES.idempotencyKeyReused,
-        );
-      }
-      return { replayed: true, status: stored.responseStatus ?? 200, body: stored.responseBody ?? '{}' };
-    };
-    const stored = await repo.findKey(db, merchant.id, key, now());
-    if (stored) return replayOf(stored);
-    const keyRow = (status: number, body: unknown) => ({
-      merchantId: merchant.id,
-      key,
-      scope: PAYOUT_CREATE,
-      requestHash,
-      responseStatus: status,
-      responseBody: JSON.stringify(body),
-      at: now(),
-    });
-    try {
-      const row = await insertAndHold(
-        merchant,
-        input,
-        { source: 'gateway' },
-        {
-          first: async (tx) => {
-            if (!(await repo.lockKey(tx, merchant.id, key))) {
-              throw new AppError(
-                409,
-                'The first request with this Idempotency-Key is still being processed.',
-                {
-                  code: ERROR_CODES.idempotencyKeyInFlight,
-                },
-              );
-            }
-            // It may have committed between the look above and the lock.
-            const committed = await repo.findKey(tx, merchant.id, key, now());
-            if (committed) throw new KeyAnswered(replayOf(committed));
-          },
-          beforeHold: async (tx, row) => {
-            const answer = idempotency.answerOf(row);
-            await repo.storeKey(tx, keyRow(answer.status, answer.body));
-          },
-        },
-      );
-      return { replayed: false, row };
-    } catch (error) {
-      if (error instanceof KeyAnswered) return error.answer;
-      const inFlight = error instanceof AppError && error.code === ERROR_CODES.idempotencyKeyInFlight;
-      if (error instanceof AppError && error.status < 500 && !inFlight) {
-        // Nothing of the payout committed, and the key's lock went with its transaction. The refusal
-        // becomes the key's answer under the lock again, unless a request with the same key committed
-        // its answer in between: then that answer is this call's too, as it is every replay's (a client
-        // told 422 while its key replays 201 might send the payout again under a new key).
-        const first = await transactionWithRetry(db, async (tx) => {
-          await repo.waitForKey(tx, merchant.id, key);
-          const committed = await repo.findKey(tx, merchant.id, key, now());
-          if (committed) return replayOf(committed);
-          await repo.storeKey(tx, keyRow(error.status, idempotency.refusalOf(error)));
-          return undefined;
-        });
-        if (first) return first;
-      }
-      throw error;
-    }
-  }
+  /** A gateway payout under an Idempotency-Key (DESIGN 6): see `keyedCreate`. */
+  const createOnce = (merchant: MerchantRef, input: PayoutInput, idempotency: IdempotencyInput) =>
+    keyed(PAYOUT_CREATE, merchant.id, idempotency, (hooks) =>
+      insertAndHold(merchant, input, { source: 'gateway' }, hooks),
+    );
 
   /**
    * The near-duplicate rule of the console's form (DESIGN 4): a payout of this amount to this account in the
@@ -691,3 +617,79 @@ export const seedPayoutRow = repo.insert;
 
 /** Housekeeping: idempotency keys of console payouts past their window. */
 export const deleteExpiredPayoutKeys = repo.deleteExpiredKeys;
+
+/**
+ * A gateway creation under an Idempotency-Key (DESIGN 6: payouts, and refunds the same way). The key's
+ * answer is stored in the object's own transaction (the `beforeHold` hook), so after a crash at any moment
+ * the key has an answer exactly when the object committed. A stored answer is replayed (another body or
+ * another kind of call: 422); while the first request runs, 409; a refusal is stored as the answer too.
+ * `create` runs the creation's transaction with the hooks it is given.
+ */
+export function keyedCreate({ db, now }: { db: Db; now: () => Date }) {
+  return async function keyed<Row>(
+    scope: string,
+    merchantId: number,
+    idempotency: IdempotencyInput<Row>,
+    create: (hooks: TransactionHooks<Row>) => Promise<Row>,
+  ): Promise<Created<Row> | StoredAnswer> {
+    const { key, requestHash } = idempotency;
+    const replayOf = (stored: NonNullable<Awaited<ReturnType<typeof repo.findKey>>>): StoredAnswer => {
+      if (stored.scope !== scope || stored.requestHash !== requestHash) {
+        throw ValidationError.field(
+          'idempotency_key',
+          'This Idempotency-Key was used with a different request.',
+          ERROR_CODES.idempotencyKeyReused,
+        );
+      }
+      return { replayed: true, status: stored.responseStatus ?? 200, body: stored.responseBody ?? '{}' };
+    };
+    const stored = await repo.findKey(db, merchantId, key, now());
+    if (stored) return replayOf(stored);
+    const keyRow = (status: number, body: unknown) => ({
+      merchantId,
+      key,
+      scope,
+      requestHash,
+      responseStatus: status,
+      responseBody: JSON.stringify(body),
+      at: now(),
+    });
+    try {
+      const row = await create({
+        first: async (tx) => {
+          if (!(await repo.lockKey(tx, merchantId, key))) {
+            throw new AppError(409, 'The first request with this Idempotency-Key is still being processed.', {
+              code: ERROR_CODES.idempotencyKeyInFlight,
+            });
+          }
+          // It may have committed between the look above and the lock.
+          const committed = await repo.findKey(tx, merchantId, key, now());
+          if (committed) throw new KeyAnswered(replayOf(committed));
+        },
+        beforeHold: async (tx, row) => {
+          const answer = idempotency.answerOf(row);
+          await repo.storeKey(tx, keyRow(answer.status, answer.body));
+        },
+      });
+      return { replayed: false, row };
+    } catch (error) {
+      if (error instanceof KeyAnswered) return error.answer;
+      const inFlight = error instanceof AppError && error.code === ERROR_CODES.idempotencyKeyInFlight;
+      if (error instanceof AppError && error.status < 500 && !inFlight) {
+        // Nothing of the object committed, and the key's lock went with its transaction. The refusal
+        // becomes the key's answer under the lock again, unless a request with the same key committed
+        // its answer in between: then that answer is this call's too, as it is every replay's (a client
+        // told 422 while its key replays 201 might send the call again under a new key).
+        const first = await transactionWithRetry(db, async (tx) => {
+          await repo.waitForKey(tx, merchantId, key);
+          const committed = await repo.findKey(tx, merchantId, key, now());
+          if (committed) return replayOf(committed);
+          await repo.storeKey(tx, keyRow(error.status, idempotency.refusalOf(error)));
+          return undefined;
+        });
+        if (first) return first;
+      }
+      throw error;
+    }
+  };
+}

@@ -15,6 +15,7 @@ type MoneyColumn =
   | 'collectionNetMinor'
   | 'payoutDeductedMinor'
   | 'refundsMinor'
+  | 'collectionRefundsMinor'
   | 'topUpsMinor'
   | 'withdrawalsMinor'
   | 'transfersMinor'
@@ -35,6 +36,8 @@ export const COLUMN_OF_TYPE: Record<FundFlowType, MoneyColumn> = {
   transfer_out: 'transfersMinor',
   funds_frozen: 'freezesMinor',
   funds_unfrozen: 'freezesMinor',
+  refund: 'collectionRefundsMinor',
+  refund_reversal: 'collectionRefundsMinor',
 };
 
 export const MONEY_COLUMNS: readonly MoneyColumn[] = [...new Set(Object.values(COLUMN_OF_TYPE))];

@@ -102,8 +102,11 @@ export type DrawerSection<Detail> =
       title: string;
       empty: string;
     }
-  /** Its callbacks and their attempts (`<name>-callbacks`); users with `perm` may resend the latest. */
-  | { kind: 'callbacks'; field: Field<Detail>; perm: Perm }
+  /**
+   * Its callbacks and their attempts (`<name>-callbacks`); users with `perm` may resend the latest (without
+   * `perm`, or an api without the notify endpoint, they are read-only).
+   */
+  | { kind: 'callbacks'; field: Field<Detail>; perm?: Perm }
   /** Its attempts on channels: channel, the channel's reference, outcome, times (`<name>-attempts`). */
   | { kind: 'attempts'; field: Field<Detail> }
   | { kind: 'custom'; title: string; render: (detail: Detail, context: CellContext) => ReactNode };

@@ -28,6 +28,9 @@ function Section<Detail>({
 }) {
   const { t } = context;
   if (section.kind === 'callbacks') {
+    // A list whose callbacks are not resent (refunds, for now): shown read-only.
+    if (!section.perm || !api.useResend)
+      return <CallbackEvents name={name} events={detail[section.field] as CallbackEvent[]} />;
     return (
       <Callbacks
         name={name}

@@ -55,8 +55,25 @@ export type OrderReport = {
   reason?: string | null;
 };
 
-/** A refund's answer: `supported: false` from a provider (or, today, the sandbox) that cannot refund yet. */
-export type RefundAnswer = { supported: false } | { supported: true; report: OrderReport };
+/** A new refund of a paid collection (DESIGN 14), as its adapter is told of it. */
+export type RefundOrder = {
+  refundNo: string;
+  /** The refunded collection: our number and the provider's own for its payment. */
+  tradeNo: string;
+  collectionRef: string | null;
+  amountMinor: bigint;
+  currency: Currency;
+  createdAt: Date;
+};
+/**
+ * What a new refund needs, without I/O: `supported: false` from a provider that cannot refund (the refund is
+ * refused, nothing written); else its follow-up job, or none when the platform's staff refund it by hand
+ * (`byOperator`: it waits in the operator's queue, like a manual payout).
+ */
+export type RefundSubmission =
+  | { supported: false }
+  | { supported: true; byOperator?: false; followUp: FollowUp }
+  | { supported: true; byOperator: true };
 
 /** A provider's notification as it arrived: the raw body is what signatures cover. */
 export type IncomingNotification = {
@@ -187,6 +204,28 @@ export type ChannelPorts = {
       channelRef?: string,
     ) => Promise<unknown>;
   };
+  refunds: {
+    findAny: (refundNo: string) => Promise<
+      | {
+          refundNo: string;
+          tradeNo: string;
+          status: string;
+          channelId: number;
+          amountMinor: bigint;
+          currency: string;
+          /** The provider's number for the refunded collection's payment. */
+          collectionRef: string | null;
+          channelRef: string | null;
+        }
+      | undefined
+    >;
+    finish: (
+      refundNo: string,
+      to: 'succeeded' | 'failed',
+      reason?: string | null,
+      channelRef?: string,
+    ) => Promise<unknown>;
+  };
   /** Money a provider says reached the platform for an order (applied once by its id, DESIGN 13). */
   receive: (channel: ChannelRow, payment: ReceivedPayment) => Promise<unknown>;
   /** The channel's secrets, decrypted for the call that needs them. */
@@ -232,11 +271,10 @@ export interface ChannelAdapter {
   /** What a new payout needs, without I/O. */
   submitPayout(channel: ChannelRow, order: PayoutOrder): PayoutSubmission;
   queryPayout(channel: ChannelRow, tradeNo: string, ports: ChannelPorts): Promise<OrderReport | undefined>;
-  refundCollection(
-    channel: ChannelRow,
-    refund: { tradeNo: string; amountMinor: bigint },
-    ports: ChannelPorts,
-  ): Promise<RefundAnswer>;
+  /** Whether its refunds are paid back by the platform's staff (they wait in the operator's queue). */
+  readonly refundsByOperator: boolean;
+  /** What a new refund of one of its paid collections needs, without I/O (see RefundSubmission). */
+  submitRefund(channel: ChannelRow, refund: RefundOrder): RefundSubmission;
   /** Verifies a notification (its signature) and reads the orders it reports; never trusts an unverified one. */
   parseNotification(
     channel: ChannelRow,

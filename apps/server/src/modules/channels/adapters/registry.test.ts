@@ -52,11 +52,28 @@ describe('the adapter registry', () => {
       queue: 'sandbox.complete',
       data: { trade_no: 'P1' },
     });
-    expect(sandbox.capabilities.kinds).not.toContain('refund');
-    expect(
-      await sandbox.refundCollection(channel(), { tradeNo: 'C1', amountMinor: 100n }, {} as never),
-    ).toEqual({
-      supported: false,
+    expect(sandbox.capabilities.kinds).toContain('refund');
+    const refund = {
+      refundNo: 'R1',
+      tradeNo: 'C1',
+      collectionRef: null,
+      amountMinor: 100n,
+      currency: 'CNY' as const,
+      createdAt,
+    };
+    // A refund finishes after the channel's delay, by the same queue.
+    expect(sandbox.submitRefund(channel(), refund)).toEqual({
+      supported: true,
+      followUp: {
+        queue: 'sandbox.complete',
+        data: { refund_no: 'R1' },
+        startAfter: new Date(createdAt.getTime() + channel().sandboxDelaySeconds * 1000),
+      },
+    });
+    expect(adapterFor('manual').submitRefund(channel(), refund)).toEqual({ supported: false });
+    expect(adapterFor('bank_transfer').submitRefund(channel(), refund)).toEqual({
+      supported: true,
+      byOperator: true,
     });
   });
 

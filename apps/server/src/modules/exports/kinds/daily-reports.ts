@@ -98,6 +98,11 @@ export function dailyReportsExport(dailyReports: DailyReportsService): ExportKin
         value: (r, f) => f.amount(r.refundsMinor),
       },
       {
+        title: { en: 'Collection refunds', 'zh-cn': '代收退款', vi: 'Hoàn tiền thu hộ' },
+        type: 'amount',
+        value: (r, f) => f.amount(r.collectionRefundsMinor),
+      },
+      {
         title: { en: 'Top-ups', 'zh-cn': '充值', vi: 'Nạp tiền' },
         type: 'amount',
         value: (r, f) => f.amount(r.topUpsMinor),
@@ -139,6 +144,7 @@ export function dailyReportsExport(dailyReports: DailyReportsService): ExportKin
       payout_count: { of: (r) => BigInt(r.payoutCount), in: 'integer' },
       payout_fee: (r) => r.payoutFeeMinor,
       refunds: (r) => r.refundsMinor,
+      collection_refunds: (r) => r.collectionRefundsMinor,
       top_ups: (r) => r.topUpsMinor,
       withdrawals: (r) => r.withdrawalsMinor,
       transfers: (r) => r.transfersMinor,

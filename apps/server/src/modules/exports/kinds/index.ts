@@ -2,6 +2,7 @@ import type { ExportKind } from '@paydesk/shared/exports/exports.schemas.ts';
 import { collectionsList, settlementsList } from '../../collections/index.ts';
 import { fundFlowsList } from '../../ledger/index.ts';
 import { payoutsList } from '../../payouts/index.ts';
+import { refundsList } from '../../refunds/index.ts';
 import { topUpsList } from '../../top-ups/index.ts';
 import type { DailyReportsService } from '../../reports/index.ts';
 import { withdrawalsList } from '../../withdrawals/index.ts';
@@ -26,4 +27,5 @@ export const exportKindHandlers = ({
   withdrawals: listExportKind(withdrawalsList),
   fund_flows: listExportKind(fundFlowsList),
   daily_reports: dailyReportsExport(dailyReports),
+  refunds: listExportKind(refundsList),
 });

@@ -18,6 +18,7 @@ import {
   attemptRows,
   channelAttemptRows,
 } from '../../../test/list.ts';
+import { refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import CollectionsPage from './collections-page.tsx';
@@ -76,6 +77,7 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
     { step: 'created', at: '2026-03-01T00:30:00Z' },
     { step: 'paid', at: '2026-03-01T00:31:05Z' },
   ],
+  refunded: '0.00',
   callbacks,
   attempts: [
     {
@@ -109,6 +111,8 @@ beforeEach(async () => {
     http.post('/api/merchant/collections/:tradeNo/notify', ({ params }) =>
       answerNotify(String(params.tradeNo)),
     ),
+    // A paid order's drawer lists its refunds (collection-refund.test.tsx tests them).
+    http.get('/api/merchant/refunds', () => json(refundPage([]))),
   );
 });
 

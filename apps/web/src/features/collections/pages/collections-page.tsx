@@ -12,6 +12,8 @@ import {
   orderFilters,
   orderSections,
 } from '../../../components/list-page/index.ts';
+import { MoneyText } from '../../../components/money-text.tsx';
+import { OrderRefunds, refundableOf } from '../../refunds/index.ts';
 import { collectionsApi } from '../api/get-collections.ts';
 import { COLLECTION_STATUS, SETTLEMENT_STATUS } from '../components/statuses.ts';
 
@@ -51,6 +53,27 @@ export default declaredListPage({
           ...SETTLEMENT_STATUS,
         },
       ]),
+      // What its refunds took back so far and what is left to refund: a paid order's only (DESIGN 14).
+      {
+        key: 'refunded',
+        label: 'detail.refunded',
+        kind: 'custom',
+        omitEmpty: true,
+        render: (order) =>
+          order.status === 'paid' ? (
+            <MoneyText value={order.refunded} currency={order.currency} unit="code" />
+          ) : null,
+      },
+      {
+        key: 'refundable',
+        label: 'detail.refundable',
+        kind: 'custom',
+        omitEmpty: true,
+        render: (order) =>
+          order.status === 'paid' ? (
+            <MoneyText value={refundableOf(order)} currency={order.currency} unit="code" />
+          ) : null,
+      },
       { key: 'payerName', label: 'detail.payerName', kind: 'text', field: 'payer_name' },
       { key: 'note', label: 'detail.note', kind: 'text', field: 'note' },
       { key: 'settlementNo', label: 'detail.settlementNo', kind: 'text', field: 'settlement_no' },
@@ -59,9 +82,14 @@ export default declaredListPage({
       { key: 'expiresAt', label: 'detail.expiresAt', kind: 'time', field: 'expires_at' },
       { key: 'settledAt', label: 'detail.settledAt', kind: 'time', field: 'settled_at' },
     ],
-    sections: orderSections(
-      { created: 'blue', paid: 'green', failed: 'red', closed: 'gray', settled: 'green', notified: 'blue' },
-      'collection:notify',
-    ),
+    sections: [
+      // Its refunds, and the Refund action (refund:create) for a paid order with something left: first,
+      // where the action is seen without scrolling.
+      { kind: 'custom', title: 'detail.refunds', render: (order) => <OrderRefunds order={order} /> },
+      ...orderSections<CollectionDetail>(
+        { created: 'blue', paid: 'green', failed: 'red', closed: 'gray', settled: 'green', notified: 'blue' },
+        'collection:notify',
+      ),
+    ],
   },
 });

@@ -35,6 +35,7 @@ const TODAY: Dashboard = {
   today: '2026-03-05',
   timezone: '+08:00',
   series: noSeries,
+  refunds: null,
   collection: {
     paid_amount: '123456.7',
     paid_count: 1520,
@@ -75,6 +76,7 @@ const renderPage = () =>
     routes: [
       { path: '/collection/payments', Component: () => <p>Transactions page</p> },
       { path: '/behalfPay/transfers', Component: () => <p>Send money history page</p> },
+      { path: '/collection/refunds', Component: () => <p>Refunds page</p> },
     ],
   }).router;
 
@@ -107,6 +109,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
       series: noSeries,
       collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
       payout: null,
+      refunds: null,
     };
     renderPage();
     const card = await screen.findByTestId('today-collection');
@@ -117,7 +120,14 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
 
   it('drops the collection card when the server leaves collection out, and keeps the funds cards', async () => {
     perms = ['dashboard:view', 'funds:view', 'collection:view'];
-    answer = { today: '2026-03-05', timezone: '+08:00', series: noSeries, collection: null, payout: null };
+    answer = {
+      today: '2026-03-05',
+      timezone: '+08:00',
+      series: noSeries,
+      collection: null,
+      payout: null,
+      refunds: null,
+    };
     let release: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => {
       release = resolve;
@@ -130,6 +140,40 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
     await waitForElementToBeRemoved(() => screen.queryByTestId('today-collection'));
     expect(screen.queryByText("Today's collection")).not.toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('funds-available')).toHaveTextContent('200.00'));
+  });
+});
+
+describe('Dashboard: today’s refunds', { timeout: 60_000 }, () => {
+  it('shows the amount and count beside the collection card, and opens today’s refunds', async () => {
+    answer = { ...TODAY, refunds: { amount: '4321.5', count: 12, currency: 'CNY' } };
+    const router = renderPage();
+    const card = await screen.findByTestId('today-refunds');
+    expect(within(card).getByText("Today's refunds")).toBeInTheDocument();
+    expect(card).toHaveTextContent('Refunded amount4,321.50Yuan');
+    expect(card).toHaveTextContent('Refunds12');
+    expect(screen.getByTestId('today-collection')).toHaveTextContent('Paid orders1,520');
+    await userEvent.setup({ delay: null }).click(screen.getByRole('link', { name: "Open today's refunds" }));
+    await screen.findByText('Refunds page');
+    expect(router.state.location.pathname).toBe('/collection/refunds');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      start_time: '2026-03-05',
+      end_time: '2026-03-05',
+    });
+  });
+
+  it('has no refunds card when the server leaves refunds out, and speaks Vietnamese', async () => {
+    await changeLanguage('vi');
+    answer = { ...TODAY, refunds: { amount: '0', count: 0, currency: 'VND' } };
+    renderPage();
+    const card = await screen.findByTestId('today-refunds');
+    expect(within(card).getByText('Hoàn tiền hôm nay')).toBeInTheDocument();
+    expect(card).toHaveTextContent('Số tiền đã hoàn0VND');
+    cleanup();
+    answer = TODAY;
+    renderPage();
+    const collection = await screen.findByTestId('today-collection');
+    await waitFor(() => expect(collection).toHaveTextContent('123,456.70'));
+    expect(screen.queryByTestId('today-refunds')).toBeNull();
   });
 });
 

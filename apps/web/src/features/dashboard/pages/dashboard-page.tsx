@@ -6,6 +6,7 @@ import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { FundsCards } from '../components/funds-cards.tsx';
 import { TodayCard } from '../components/today-card.tsx';
+import { TodayRefundsCard } from '../components/today-refunds-card.tsx';
 import { TrendsCard } from '../components/trends-card.tsx';
 import type { Currency } from '@paydesk/shared/money.ts';
 
@@ -53,6 +54,12 @@ export default function DashboardPage() {
               today={dashboard.data?.today}
               figures={dashboard.data?.collection ?? undefined}
             />
+            {/* Today's refunds of collections, for the same users (null for the others). */}
+            {dashboard.data?.refunds && (
+              <div style={{ marginTop: 16 }}>
+                <TodayRefundsCard today={dashboard.data.today} figures={dashboard.data.refunds} />
+              </div>
+            )}
           </Col>
         )}
         {showsPayout && (

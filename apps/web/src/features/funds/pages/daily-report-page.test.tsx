@@ -26,6 +26,7 @@ const day = (date: string, overrides: Partial<DailyReport> = {}): DailyReport =>
     payout_count: 0,
     payout_fee: '0.00',
     refunds: '0.00',
+    collection_refunds: '0.00',
     top_ups: '0.00',
     withdrawals: '0.00',
     transfers: '0.00',
@@ -38,7 +39,7 @@ const day = (date: string, overrides: Partial<DailyReport> = {}): DailyReport =>
 };
 
 const ROWS = [
-  day('2026-03-11', { opening_balance: '1302.00', closing_balance: '1302.00', final: false }),
+  day('2026-03-11', { opening_balance: '1290.00', closing_balance: '1290.00', final: false }),
   day('2026-03-10', {
     opening_balance: '1000.00',
     collection_amount: '500.00',
@@ -48,11 +49,12 @@ const ROWS = [
     payout_count: 1,
     payout_fee: '2.50',
     refunds: '20.00',
+    collection_refunds: '-12.00',
     top_ups: '100.00',
     withdrawals: '-50.00',
     transfers: '-30.50',
     freezes: '-20.00',
-    closing_balance: '1302.00',
+    closing_balance: '1290.00',
     entries: 9,
   }),
 ];
@@ -68,7 +70,7 @@ const page = (rows: DailyReport[]): DailyReportListResponse => ({
     timezone: 'Asia/Kolkata',
     sums: {
       opening_balance: '1000.00',
-      closing_balance: '1302.00',
+      closing_balance: '1290.00',
       collection_amount: '500.00',
       collection_count: 3,
       collection_fee: '15.00',
@@ -76,6 +78,7 @@ const page = (rows: DailyReport[]): DailyReportListResponse => ({
       payout_count: 1,
       payout_fee: '2.50',
       refunds: '20.00',
+      collection_refunds: '-12.00',
       top_ups: '100.00',
       withdrawals: '-50.00',
       transfers: '-30.50',
@@ -130,17 +133,21 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
       '500.003 orders · fee 15.00',
       '200.001 order · fee 2.50',
       '+20.00',
+      '-12.00',
       '+100.00',
       '-50.00',
       '-30.50',
       '-20.00',
-      '1,302.00',
+      '1,290.00',
     ]);
     const sums = screen.getByTestId('daily-report-sums');
     expect(sums.textContent).toContain('2026-03-10 ~ 2026-03-11');
     expect(sums.textContent).toContain('Opening balance: 1,000.00');
     expect(sums.textContent).toContain('Collection fees: 15.00');
-    expect(sums.textContent).toContain('Closing balance: 1,302.00');
+    // Refunds of collections to their payers (DESIGN 14): money out, beside the payouts given back.
+    expect(screen.getByRole('columnheader', { name: 'Collection refunds' })).toBeInTheDocument();
+    expect(sums.textContent).toContain('Collection refunds: -12.00');
+    expect(sums.textContent).toContain('Closing balance: 1,290.00');
     expect(sums.textContent).toContain('Days in time zone: Asia/Kolkata');
     // Without export:create there is no Export button.
     expect(screen.queryByTestId('export-button')).toBeNull();
@@ -187,5 +194,6 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
     expect(await screen.findByText('该范围内没有日报。')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '日报表' })).toBeInTheDocument();
     expect(screen.getAllByText('期初余额').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('代收退款').length).toBeGreaterThan(0);
   });
 });

@@ -57,10 +57,18 @@ function OrdersCell({
 
 type Sums = DailyReportListResponse['meta']['sums'];
 /** The day's movements, each a column and a sum of the range: signed, money in or out. */
-const MOVEMENTS = ['refunds', 'top_ups', 'withdrawals', 'transfers', 'freezes'] as const;
+const MOVEMENTS = [
+  'refunds',
+  'collection_refunds',
+  'top_ups',
+  'withdrawals',
+  'transfers',
+  'freezes',
+] as const;
 const movementKey = (field: (typeof MOVEMENTS)[number]) =>
   ({
     refunds: 'refunds',
+    collection_refunds: 'collectionRefunds',
     top_ups: 'topUps',
     withdrawals: 'withdrawals',
     transfers: 'transfers',

@@ -77,6 +77,19 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Transaction type' })).toBeInTheDocument();
   });
 
+  it("labels a collection refund's hold as money out and its reversal as money in (DESIGN 14)", async () => {
+    answer = () =>
+      page([
+        entry(4, { type: 'refund_reversal', amount: '100.00', ref_type: 'refund', ref_no: 'R1' }),
+        entry(3, { type: 'refund', amount: '-100.00', ref_type: 'refund', ref_no: 'R1' }),
+      ]);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(within(rows()[0]).getByText('Refund reversal').className).toContain('ant-tag-green');
+    expect(within(rows()[1]).getByText('Collection refund').className).toContain('ant-tag-orange');
+    expect(rows()[1].textContent).toContain('-100.00 Yuan');
+  });
+
   it('says whether nothing exists yet or nothing matches the filters', async () => {
     answer = () => page([]);
     renderPage();

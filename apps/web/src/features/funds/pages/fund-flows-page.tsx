@@ -13,6 +13,8 @@ const MONEY_IN = new Set<string>([
     .map(([type]) => type),
   'withdrawal_rejected',
   'funds_unfrozen',
+  // A failed refund of a collection gives its hold back (DESIGN 14).
+  'refund_reversal',
 ]);
 
 /** The type's label in the console's language, green for money in, orange for money out. */

@@ -186,7 +186,7 @@ function parse(
 export const bankTransferAdapter: ChannelAdapter = {
   provider: 'bank_transfer',
   capabilities: {
-    kinds: ['collection'],
+    kinds: ['collection', 'refund'],
     modes: ['live', 'test'],
     countries: ['CN', 'IN', 'BR', 'VN'],
     currencies: ['CNY', 'INR', 'BRL', 'VND'],
@@ -220,7 +220,10 @@ export const bankTransferAdapter: ChannelAdapter = {
     throw new Error('A bank transfer channel takes collections only.');
   },
   queryPayout: async () => undefined,
-  refundCollection: async () => ({ supported: false }),
+  refundsByOperator: true,
+  // The payer's money came by their own bank transfer: the platform's staff send it back by hand, so a
+  // refund waits in the operator's queue (npm run ops -- refund:complete), like a manual payout.
+  submitRefund: () => ({ supported: true, byOperator: true }),
   parseNotification: (channel, { headers, rawBody }, secrets) =>
     parse(channel, rawBody, headers['x-channel-signature'], secrets.notify_secret ?? ''),
   // Nothing is sent anywhere when an order is made: another channel may always take it.

@@ -101,7 +101,9 @@ export const manualAdapter: ChannelAdapter = {
   submitPayout: () => ({}),
   // Staff pay it; our order is what it knows.
   queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
-  refundCollection: async () => ({ supported: false }),
+  refundsByOperator: false,
+  // It pays out only: it has no collections to refund.
+  submitRefund: () => ({ supported: false }),
   parseNotification: () => ({ verified: false, reason: 'A manual channel sends no notifications.' }),
   // Until an operator exports it, nobody has it; after, the bank may have it: never sent elsewhere.
   isSafeToRetryElsewhere: (failure) => failure.stage === 'connect',

@@ -467,8 +467,10 @@ export const razorpayAdapter: ChannelAdapter = {
   queryCollection: (_channel, tradeNo, ports) => ourCollectionReport(tradeNo, ports),
   submitPayout: (_channel, order) => ({ followUp: job(QUEUE.payout, order.tradeNo) }),
   queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
-  // Refunds through Razorpay's refund API come with the refunds issue (DESIGN 14).
-  refundCollection: async () => ({ supported: false }),
+  refundsByOperator: false,
+  // Refunds through Razorpay's refund API: not built yet (the stand-ins have no refund endpoint), so a
+  // refund of a Razorpay order is refused and nothing is written.
+  submitRefund: () => ({ supported: false }),
   parseNotification: (channel, { headers, rawBody }, secrets) =>
     parse(channel, rawBody, headers['x-razorpay-signature'], secrets.webhook_secret ?? ''),
   // Only a call that never connected is certainly not at Razorpay.

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { CURRENCIES, type Currency } from '@paydesk/shared';
+import { CURRENCIES, type Currency, fromMinor } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
@@ -76,11 +76,21 @@ async function stepPayout(tradeNo: string, ports: ChannelPorts) {
   }
 }
 
+/** A refund, after the delay: failed when its amount ends in .13, else succeeded. */
+async function finishRefund(refundNo: string, ports: ChannelPorts) {
+  const refund = await ports.refunds.findAny(refundNo);
+  if (!refund || refund.status !== 'processing') return;
+  await unlessMoved(() =>
+    fromMinor(refund.amountMinor, refund.currency as Currency).endsWith('.13')
+      ? ports.refunds.finish(refundNo, 'failed', 'Sandbox: refunds of an amount ending in .13 fail.')
+      : ports.refunds.finish(refundNo, 'succeeded', null, newSandboxReference()),
+  );
+}
+
 export const sandboxAdapter: ChannelAdapter = {
   provider: 'sandbox',
   capabilities: {
-    // Refunds come with the refunds issue (DESIGN 14); until then refundCollection answers unsupported.
-    kinds: ['collection', 'payout'],
+    kinds: ['collection', 'payout', 'refund'],
     modes: ['test'],
     countries: COUNTRIES,
     currencies: Object.keys(CURRENCIES) as Currency[],
@@ -108,7 +118,16 @@ export const sandboxAdapter: ChannelAdapter = {
   queryCollection: (_channel, tradeNo, ports) => ourCollectionReport(tradeNo, ports),
   submitPayout: (_channel, order) => ({ followUp: job(order.tradeNo) }),
   queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
-  refundCollection: async () => ({ supported: false }),
+  refundsByOperator: false,
+  // A refund succeeds after the channel's delay, or fails when its amount ends in .13 (DESIGN 14).
+  submitRefund: (channel, refund) => ({
+    supported: true,
+    followUp: {
+      queue: QUEUE,
+      data: { refund_no: refund.refundNo },
+      startAfter: new Date(refund.createdAt.getTime() + channel.sandboxDelaySeconds * 1000),
+    },
+  }),
   // Its one notification is its own checkout page's form (result=paid|failed), served by this server.
   parseNotification(_channel, { tradeNo, rawBody }) {
     const result = new URLSearchParams(rawBody).get('result');
@@ -131,6 +150,7 @@ export const sandboxAdapter: ChannelAdapter = {
   async runJob(_queue, data, ports) {
     // Jobs queued before a restart without --demo (or by a sandbox channel left open) do nothing.
     if (!ports.settings.sandboxEnabled) return;
+    if (typeof data.refund_no === 'string') return finishRefund(data.refund_no, ports);
     const tradeNo = typeof data.trade_no === 'string' ? data.trade_no : '';
     // Our numbers say the kind: collections C..., payouts P....
     if (tradeNo.startsWith('P')) await stepPayout(tradeNo, ports);

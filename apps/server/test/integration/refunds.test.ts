@@ -1,0 +1,462 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.ts';
+import { channels, operatorActions } from '../../src/db/schema/index.ts';
+import { verifyLedger } from '../../src/modules/ledger/index.ts';
+import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
+import {
+  createGatewayMerchant,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
+import { loginAs } from '../helpers/client.ts';
+import { createTestApp, type TestContext } from '../helpers/test-app.ts';
+import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+
+// Refunds of paid collections (DESIGN 14): full or partial, several per order within its amount; the hold
+// at creation and its end (out at success, back at failure, the order's fee kept); the gateway's refusals;
+// callbacks to a real receiver; the console's action behind both factors; racing refunds and settlements.
+
+let ctx: TestContext;
+// Starts at the real time: standardwebhooks checks a callback's timestamp against the real clock (5 min).
+let clock = new Date(Math.floor(Date.now() / 1000) * 1000);
+const now = () => clock;
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
+let opsToken: string;
+
+type Received = { headers: IncomingHttpHeaders; body: string };
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestApp({}, { now });
+  opsToken = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await ctx?.close();
+});
+afterEach(() => releaseClock());
+
+/** A test-mode merchant with the sandbox collection channel (1.5%) and `fundsMinor` available. */
+async function merchant(fundsMinor = 100_000n, options: Parameters<typeof createGatewayMerchant>[2] = {}) {
+  const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+    notifyUrl: receiverUrl,
+    mode: 'test',
+    roles: ['ROOT', 'OPERATOR', 'FINANCE', 'VIEWER'],
+    ...options,
+  });
+  if (fundsMinor > 0n) await fundMerchant(ctx.database.db, m.merchant.id, fundsMinor);
+  return m;
+}
+
+const call = (
+  m: GatewayMerchant,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) => gatewayCall(ctx.app, m, method, path, { body, now, headers });
+
+/** A collection paid on the sandbox page. */
+async function paidOrder(m: GatewayMerchant, amount = '100.00', outTradeNo = `ORD-${Math.random()}`) {
+  const order = (
+    await call(m, 'POST', '/gateway/v1/collections', { out_trade_no: outTradeNo, amount })
+  ).json().data;
+  const paid = await ctx.app.inject({
+    method: 'POST',
+    url: order.pay_url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'result=paid',
+  });
+  expect(paid.statusCode).toBe(303);
+  return order as { trade_no: string; out_trade_no: string };
+}
+
+const refund = (
+  m: GatewayMerchant,
+  tradeNo: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) => call(m, 'POST', `/gateway/v1/collections/${tradeNo}/refunds`, body, headers);
+
+const balance = async (m: GatewayMerchant) =>
+  (await call(m, 'GET', '/gateway/v1/balance')).json().data as { available: string; locked: string };
+
+const refundCount = async (merchantId: number) =>
+  (
+    await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from refunds where merchant_id = ${merchantId}`,
+    )
+  )[0].n;
+
+async function consoleOf(m: GatewayMerchant, role: 'ROOT' | 'OPERATOR' | 'FINANCE' | 'VIEWER' = 'ROOT') {
+  const client = await loginAs(ctx.app, m.users[role].email, TEST_PASSWORD);
+  client.mode = 'test';
+  return client;
+}
+
+/** Delivers every event of the merchant due now to the receiver, and answers what arrived for it. */
+async function deliverAll(m: GatewayMerchant) {
+  const ids = await queryRows<{ id: string }>(
+    ctx.database.db,
+    sql`select id from callback_events where merchant_id = ${m.merchant.id} and status = 'pending' order by created_at`,
+  );
+  received.length = 0;
+  for (const { id } of ids) await ctx.app.services.callbacks.attempt(id);
+  const webhook = new Webhook(m.webhookSecret);
+  return received.map(
+    (r) =>
+      webhook.verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      }) as { type: string; data: Record<string, unknown> },
+  );
+}
+
+describe('a refund through the gateway', () => {
+  it('holds a partial refund, sends it out on success with its callback, and keeps the order fee', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m, '100.00');
+    await deliverAll(m);
+    const created = await refund(m, order.trade_no, {
+      out_refund_no: 'RF-1',
+      amount: '30.00',
+      reason: 'size',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const data = created.json().data;
+    expect(data).toMatchObject({
+      out_refund_no: 'RF-1',
+      trade_no: order.trade_no,
+      status: 'processing',
+      amount: '30.00',
+      currency: 'CNY',
+      reason: 'size',
+      finished_at: null,
+      failure_reason: null,
+      livemode: false,
+    });
+    expect(data.refund_no).toMatch(/^R\d{20,}$/);
+    // Out of available into locked at once.
+    expect(await balance(m)).toMatchObject({ available: '970.00', locked: '30.00' });
+
+    // Looked up by either number; the order shows what its refunds took.
+    expect((await call(m, 'GET', `/gateway/v1/refunds/${data.refund_no}`)).json().data).toEqual(data);
+    expect((await call(m, 'GET', '/gateway/v1/refunds?out_refund_no=RF-1')).json().data).toEqual(data);
+    const root = await consoleOf(m);
+    expect((await root.get(`/api/merchant/collections/${order.trade_no}`)).json().data.refunded).toBe(
+      '30.00',
+    );
+
+    // The sandbox finishes it after the channel's delay: succeeded, the hold leaves, the callback says so.
+    await ctx.app.services.channelJobs.run('sandbox.complete', { refund_no: data.refund_no });
+    const done = (await call(m, 'GET', `/gateway/v1/refunds/${data.refund_no}`)).json().data;
+    expect(done).toMatchObject({ status: 'succeeded', finished_at: clock.toISOString() });
+    expect(await balance(m)).toMatchObject({ available: '970.00', locked: '0.00' });
+    const events = await deliverAll(m);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'refund.succeeded',
+        data: expect.objectContaining({ refund_no: data.refund_no, status: 'succeeded', livemode: false }),
+      }),
+    ]);
+
+    // The fund flow shows the refund; its success writes no second entry (the money left at creation).
+    const flows = (await root.get('/api/merchant/fund-flows')).json().data;
+    expect(flows[0]).toMatchObject({ type: 'refund', amount: '-30.00', ref_no: data.refund_no });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('gives a failed refund back (amount ending in .13) and lets the order be refunded again', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m, '50.00');
+    await deliverAll(m);
+    const failing = (await refund(m, order.trade_no, { out_refund_no: 'RF-F', amount: '50.13' })).json();
+    expect(failing.code).toBe('refund_exceeds_amount');
+    const first = (await refund(m, order.trade_no, { out_refund_no: 'RF-F', amount: '10.13' })).json().data;
+    expect(await balance(m)).toMatchObject({ available: '989.87', locked: '10.13' });
+    await ctx.app.services.channelJobs.run('sandbox.complete', { refund_no: first.refund_no });
+    expect((await call(m, 'GET', `/gateway/v1/refunds/${first.refund_no}`)).json().data).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Sandbox: refunds of an amount ending in .13 fail.',
+    });
+    expect(await balance(m)).toMatchObject({ available: '1000.00', locked: '0.00' });
+    const events = await deliverAll(m);
+    expect(events.map((e) => e.type)).toEqual(['refund.failed']);
+    const root = await consoleOf(m);
+    const flows = (await root.get('/api/merchant/fund-flows')).json().data;
+    expect(flows.slice(0, 2).map((f: { type: string; amount: string }) => [f.type, f.amount])).toEqual([
+      ['refund_reversal', '10.13'],
+      ['refund', '-10.13'],
+    ]);
+    // The whole amount is refundable again.
+    const whole = await refund(m, order.trade_no, { out_refund_no: 'RF-W', amount: '50.00' });
+    expect(whole.statusCode, whole.body).toBe(201);
+    expect((await root.get(`/api/merchant/collections/${order.trade_no}`)).json().data.refunded).toBe(
+      '50.00',
+    );
+  });
+
+  it('refuses what breaks a rule with its code, and writes nothing', async () => {
+    const m = await merchant(2_000n);
+    const order = await paidOrder(m, '100.00');
+    const first = (await refund(m, order.trade_no, { out_refund_no: 'RF-A', amount: '5.00' })).json().data;
+    const before = { count: await refundCount(m.merchant.id), balance: await balance(m) };
+
+    // More than what is left (95.00), a repeated out_refund_no, more than available (15.00).
+    const over = await refund(m, order.trade_no, { out_refund_no: 'RF-B', amount: '95.01' });
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({
+      code: 'refund_exceeds_amount',
+      errors: { amount: [expect.any(String)] },
+    });
+    const repeated = await refund(m, order.trade_no, { out_refund_no: 'RF-A', amount: '1.00' });
+    expect(repeated.statusCode).toBe(409);
+    expect(repeated.json()).toMatchObject({ code: 'out_refund_no_taken', refund_no: first.refund_no });
+    const short = await refund(m, order.trade_no, { out_refund_no: 'RF-C', amount: '15.01' });
+    expect(short.statusCode).toBe(422);
+    expect(short.json().code).toBe('insufficient_funds');
+
+    // Bad amounts name the field.
+    for (const amount of ['0', '0.00', '-1.00', '1.001', 'abc', 12]) {
+      const bad = await refund(m, order.trade_no, { out_refund_no: 'RF-D', amount });
+      expect(bad.statusCode, String(amount)).toBe(422);
+      expect(Object.keys(bad.json().errors ?? {})).toContain('amount');
+    }
+    // An unpaid order: 409 invalid_state.
+    const unpaid = (
+      await call(m, 'POST', '/gateway/v1/collections', { out_trade_no: 'UNPAID', amount: '10.00' })
+    ).json().data;
+    const notPaid = await refund(m, unpaid.trade_no, { out_refund_no: 'RF-E', amount: '1.00' });
+    expect(notPaid.statusCode).toBe(409);
+    expect(notPaid.json().code).toBe('invalid_state');
+
+    // Another merchant's order, and the same merchant's live key for a test order: 404.
+    const other = await merchant();
+    expect((await refund(other, order.trade_no, { out_refund_no: 'X', amount: '1.00' })).statusCode).toBe(
+      404,
+    );
+    expect((await call(other, 'GET', `/gateway/v1/refunds/${first.refund_no}`)).statusCode).toBe(404);
+    const live = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {});
+    expect((await refund(live, order.trade_no, { out_refund_no: 'X', amount: '1.00' })).statusCode).toBe(404);
+
+    expect(await refundCount(m.merchant.id)).toBe(before.count);
+    expect(await balance(m)).toEqual(before.balance);
+  });
+
+  it('replays an Idempotency-Key and refuses it with another body', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m);
+    const key = { 'idempotency-key': 'refund-key-1' };
+    const first = await refund(m, order.trade_no, { out_refund_no: 'IK-1', amount: '3.00' }, key);
+    expect(first.statusCode).toBe(201);
+    const again = await refund(m, order.trade_no, { out_refund_no: 'IK-1', amount: '3.00' }, key);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    const other = await refund(m, order.trade_no, { out_refund_no: 'IK-2', amount: '4.00' }, key);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().code).toBe('idempotency_key_reused');
+    expect(await refundCount(m.merchant.id)).toBe(1);
+  });
+});
+
+describe('under concurrency', () => {
+  it('50 racing refunds of one order never pass its amount, and the books balance', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m, '20.00');
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        refund(m, order.trade_no, { out_refund_no: `RACE-${i}`, amount: '1.00' }),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+    expect(new Set(answers.filter((a) => a.statusCode !== 201).map((a) => a.json().code))).toEqual(
+      new Set(['refund_exceeds_amount']),
+    );
+    expect(statuses.every((s) => s === 201 || s === 422)).toBe(true);
+    expect(await balance(m)).toMatchObject({ available: '980.00', locked: '20.00' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('a refund racing the settlement of its order: both apply once, and the books balance', async () => {
+    const m = await merchant(0n);
+    const order = await paidOrder(m, '100.00');
+    // Funds for the refund are there only because of other money: T+1 settles the next day.
+    await fundMerchant(ctx.database.db, m.merchant.id, 1_000n);
+    advance(24 * 3600 * 1000);
+    const [settled, refunded] = await Promise.all([
+      ctx.app.services.settlements.run(),
+      refund(m, order.trade_no, { out_refund_no: 'RS-1', amount: '10.00' }),
+    ]);
+    expect(refunded.statusCode, refunded.body).toBe(201);
+    expect(settled.posted.filter((s) => s.merchantId === m.merchant.id)).toHaveLength(1);
+    // 10.00 + 98.50 net (1.5% fee kept) - 10.00 held.
+    expect(await balance(m)).toMatchObject({ available: '98.50', locked: '10.00' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+});
+
+describe('the console', () => {
+  it('refunds from the order with both factors, lists refunds with their sums, and counts them today', async () => {
+    const totp = freezeClock();
+    const m = await merchant();
+    const order = await paidOrder(m, '80.00');
+    const root = await consoleOf(m);
+    const { secret } = await enableTwoFactor(root, TEST_PASSWORD);
+    const nextCode = async () => {
+      totp.nextStep();
+      return totpCode(secret);
+    };
+    const set = await root.put('/api/merchant/payment-password', {
+      password: TEST_PASSWORD,
+      payment_password: 'pay-123456',
+      payment_password_confirmation: 'pay-123456',
+      code: await nextCode(),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const path = `/api/merchant/collections/${order.trade_no}/refunds`;
+
+    // A wrong payment password refuses before anything is written.
+    const wrong = await root.post(path, {
+      amount: '20.00',
+      payment_password: 'nope-nope',
+      code: await nextCode(),
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(await refundCount(m.merchant.id)).toBe(0);
+    // Over the order: refused before the step-up (no code spent).
+    const over = await root.post(path, { amount: '80.01', payment_password: 'pay-123456', code: '000000' });
+    expect(over.json().code).toBe('refund_exceeds_amount');
+
+    const made = await root.post(path, {
+      amount: '20.00',
+      reason: 'damaged',
+      payment_password: 'pay-123456',
+      code: await nextCode(),
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const detail = made.json().data;
+    expect(detail).toMatchObject({
+      status: 'processing',
+      amount: '20.00',
+      trade_no: order.trade_no,
+      out_trade_no: order.out_trade_no,
+      source: 'console',
+      channel: 'sandbox',
+      timeline: [{ step: 'created' }],
+    });
+    expect(detail.out_refund_no).toMatch(/^WEB\d+$/);
+
+    // FINANCE and VIEWER may not refund; VIEWER sees the list.
+    const viewer = await consoleOf(m, 'VIEWER');
+    expect((await viewer.post(path, { amount: '1.00', payment_password: 'x', code: '1' })).statusCode).toBe(
+      403,
+    );
+    expect((await (await consoleOf(m, 'FINANCE')).post(path, { amount: '1.00' })).statusCode).toBe(403);
+
+    // A gateway refund of the rest, then the list: newest first, sums from the rollup.
+    await refund(m, order.trade_no, { out_refund_no: 'GW-REST', amount: '60.00' });
+    const list = (await viewer.get('/api/merchant/refunds')).json();
+    expect(list.data.map((r: { out_refund_no: string }) => r.out_refund_no)).toEqual([
+      'GW-REST',
+      detail.out_refund_no,
+    ]);
+    expect(list.meta.sums).toEqual({ amount: '80.00', count: 2 });
+    const byOrder = (
+      await viewer.get(`/api/merchant/refunds?trade_no=${order.trade_no}&status=processing`)
+    ).json();
+    expect(byOrder.meta.sums).toEqual({ amount: '80.00', count: 2 });
+    expect((await viewer.get(`/api/merchant/refunds/${detail.refund_no}`)).json().data.refund_no).toBe(
+      detail.refund_no,
+    );
+    // Another merchant's refund: 404.
+    const other = await consoleOf(await merchant());
+    expect((await other.get(`/api/merchant/refunds/${detail.refund_no}`)).statusCode).toBe(404);
+    expect((await other.get('/api/merchant/refunds')).json().data).toEqual([]);
+
+    // The dashboard's refunds of today.
+    expect((await root.get('/api/merchant/dashboard')).json().data.refunds).toEqual({
+      amount: '80.00',
+      count: 2,
+      currency: 'CNY',
+    });
+  });
+});
+
+describe("a bank transfer's refund: the operator's queue", () => {
+  it('waits for the operator, who finishes it as succeeded or failed', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m, '40.00');
+    // The order's channel becomes a bank transfer one (its refunds are paid back by hand).
+    await ctx.database.db
+      .update(channels)
+      .set({ provider: 'bank_transfer' })
+      .where(eq(channels.id, m.channel!.id));
+    const a = (await refund(m, order.trade_no, { out_refund_no: 'BT-1', amount: '10.00' })).json().data;
+    const b = (await refund(m, order.trade_no, { out_refund_no: 'BT-2', amount: '5.00' })).json().data;
+    const ops = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      ctx.app.inject({
+        method,
+        url,
+        payload,
+        headers: { authorization: `Bearer ${opsToken}`, 'x-operator': 'alice' },
+      });
+    const queue = (await ops('GET', '/ops/v1/refunds')).json().data;
+    expect(queue.map((r: { refund_no: string }) => r.refund_no)).toEqual(
+      expect.arrayContaining([a.refund_no, b.refund_no]),
+    );
+    const done = await ops('POST', '/ops/v1/refunds/complete', {
+      refund_no: a.refund_no,
+      result: 'succeeded',
+      reason: 'sent from our bank',
+    });
+    expect(done.statusCode, done.body).toBe(201);
+    const failed = await ops('POST', '/ops/v1/refunds/complete', {
+      refund_no: b.refund_no,
+      result: 'failed',
+      reason: 'payer account closed',
+    });
+    expect(failed.statusCode).toBe(201);
+    // Twice: the refund is no longer processing.
+    const again = await ops('POST', '/ops/v1/refunds/complete', {
+      refund_no: b.refund_no,
+      result: 'succeeded',
+      reason: 'try again',
+    });
+    expect(again.statusCode).toBe(409);
+    expect((await call(m, 'GET', `/gateway/v1/refunds/${b.refund_no}`)).json().data).toMatchObject({
+      status: 'failed',
+      failure_reason: 'payer account closed',
+    });
+    expect(await balance(m)).toMatchObject({ available: '990.00', locked: '0.00' });
+    const actions = await ctx.database.db
+      .select()
+      .from(operatorActions)
+      .where(eq(operatorActions.action, 'refund.complete'));
+    expect(actions.length).toBeGreaterThanOrEqual(2);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+});

@@ -1,0 +1,7 @@
+import type { StatusTag } from '../../../components/list-page/index.ts';
+
+/** A refund's status (DESIGN 14): `status.<value>` of the refunds texts. */
+export const REFUND_STATUS: StatusTag = {
+  labels: 'status',
+  colors: { processing: 'processing', succeeded: 'success', failed: 'error' },
+};
