@@ -121,7 +121,9 @@ with your access key, and Paydesk tells you about every finished order with a si
    waiting for the callback.
 
 Payouts work the same way: \`POST /gateway/v1/payouts\`, then \`payout.succeeded\`, \`payout.failed\` or
-\`payout.refunded\` callbacks.
+\`payout.refunded\` callbacks. A paid collection can be **refunded**, fully or in parts
+(\`POST /gateway/v1/collections/{trade_no}/refunds\`), then \`refund.succeeded\` or \`refund.failed\` (see
+Refunds below).
 
 - **Amounts** are decimal strings in your merchant currency, never numbers: \`"100.00"\`, \`"25000"\`
   (see Amounts below).
@@ -231,12 +233,15 @@ was wrong.
 | 403 \`merchant_disabled\` | Your merchant account is disabled. |
 | 404 \`not_found\` | No such order among yours (another merchant's order answers 404 too). |
 | 409 \`out_trade_no_taken\` | This \`out_trade_no\` is already used by one of your orders; the answer carries that order's \`trade_no\`. Query it instead of creating it again. |
-| 409 \`conflict\` | A payout with the same \`Idempotency-Key\` is still being processed. |
+| 409 \`out_refund_no_taken\` | This \`out_refund_no\` is already used by one of your refunds; the answer carries its \`refund_no\`. |
+| 409 \`invalid_state\` | A refund of a collection that is not \`paid\`. |
+| 409 \`conflict\` | A payout or refund with the same \`Idempotency-Key\` is still being processed. |
 | 415 \`unsupported_media_type\` | The request has a body that is not \`Content-Type: application/json\` (a form, plain text, ...); nothing was checked or spent. |
 | 422 \`validation_failed\` | A field is missing or malformed; \`errors\` names each field: \`{"errors": {"amount": ["..."]}}\`. |
 | 422 \`amount_out_of_range\` | The amount is outside the channel's minimum and maximum. |
 | 422 \`channel_unavailable\` | You have no open channel for this kind of order (or not the \`channel\` you named). |
-| 422 \`insufficient_funds\` | A payout larger than your available balance; nothing was written. |
+| 422 \`insufficient_funds\` | A payout or refund larger than your available balance; nothing was written. |
+| 422 \`refund_exceeds_amount\` | The refund is more than what is left of the collection (its amount less its refunds in processing or succeeded). |
 | 422 \`idempotency_key_reused\` | The same \`Idempotency-Key\` with a different request body. |
 | 429 \`throttled\` | Too many requests: more than your quota of signed calls a minute, or too many refused calls from your IP address. Wait the number of seconds in the \`Retry-After\` header. |
 | 5xx \`server_error\`, \`service_unavailable\` | Retry later with a new nonce. A collection is retried with the same \`out_trade_no\` (a 409 then means the first attempt went through), a payout with the same \`Idempotency-Key\`. |
@@ -264,6 +269,9 @@ goes \`unsettled\` -> \`pending_settlement\` -> \`settled\` (its net amount is i
 **Payout** \`status\`: \`pending\` -> \`processing\` -> \`success\` | \`failed\`; \`pending\` -> \`cancelled\` |
 \`rejected\`; and \`success\` -> \`refund_received\` when the bank returns the money later (it is credited
 back to your available balance).
+
+**Refund** \`status\`: \`processing\` -> \`succeeded\` | \`failed\`. A failed refund gives its amount back
+to your available balance and to what the collection can still refund.
 
 **Payout idempotency**: \`POST /gateway/v1/payouts\` accepts an \`Idempotency-Key\` header. The same key
 with the same body replays the first answer (with \`Idempotent-Replayed: true\`); keys are kept for 24
@@ -298,7 +306,7 @@ them in any language.
 }
 \`\`\`
 
-\`data\` is the order exactly as the query endpoints answer it (a Collection or a Payout).
+\`data\` is the object exactly as the query endpoints answer it (a Collection, a Payout or a Refund).
 
 **Event types**
 
@@ -308,6 +316,8 @@ them in any language.
 - \`payout.succeeded\`: The payout reached the payee.
 - \`payout.failed\`: The payout failed; \`failure_reason\` says why.
 - \`payout.refunded\`: The bank returned a successful payout; the amount is back in your available balance.
+- \`refund.succeeded\`: The refund reached the payer.
+- \`refund.failed\`: The refund failed; \`failure_reason\` says why, and the amount is back in your available balance.
 
 **Headers**
 
@@ -342,6 +352,45 @@ the signature is \`${cb.signature}\`.
   to a duplicate without handling it twice. Callbacks for different orders may arrive in any order; when
   in doubt, query the order.
 - The notify URL must be \`http\` or \`https\` and, in production, reachable on a public address.
+
+## Refunds
+
+A \`paid\` collection can be refunded in full or in several parts, as long as their sum stays within its
+amount. The refund is taken from your **available balance** when you create it (into locked) and leaves
+when the channel confirms it; a failed refund comes back. The collection's fee is not returned.
+
+\`\`\`
+POST /gateway/v1/collections/C2026010100000001/refunds
+Idempotency-Key: 5f1c2e9a-refund-1
+{"out_refund_no": "REFUND-1001", "amount": "30.00", "reason": "One item out of stock"}
+\`\`\`
+
+answers \`201\`:
+
+\`\`\`json
+{
+  "data": {
+    "refund_no": "R2026010100100000123456",
+    "out_refund_no": "REFUND-1001",
+    "trade_no": "C2026010100000001",
+    "status": "processing",
+    "amount": "30.00",
+    "currency": "CNY",
+    "reason": "One item out of stock",
+    "created_at": "2026-01-01T01:00:00.000Z",
+    "finished_at": null,
+    "failure_reason": null,
+    "livemode": true
+  }
+}
+\`\`\`
+
+- \`out_refund_no\` is yours and unique among your refunds: a repeat answers 409 \`out_refund_no_taken\`
+  with the existing \`refund_no\`. The \`Idempotency-Key\` header works as for payouts.
+- Query a refund with \`GET /gateway/v1/refunds/{refund_no}\` or \`GET /gateway/v1/refunds?out_refund_no=\`.
+- How long it takes depends on the channel: the sandbox finishes it after its delay (an amount ending in
+  \`.13\` fails, to try your failure path); a bank transfer is paid back by Paydesk's staff; the order's
+  channel may also refuse refunds (422 \`channel_unavailable\`).
 
 ## Examples: create a collection
 

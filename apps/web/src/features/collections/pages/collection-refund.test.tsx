@@ -47,7 +47,6 @@ const detailOfRefund = (row: Refund): RefundDetail => ({
   ...row,
   timeline: [{ step: 'created', at: row.created_at }],
   callbacks: [],
-  attempts: [],
 });
 
 let requests: Call[];

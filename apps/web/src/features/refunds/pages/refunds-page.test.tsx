@@ -54,7 +54,6 @@ const failedDetail = (refundNo: string): RefundDetail => ({
       ],
     },
   ],
-  attempts: [],
 });
 
 let requests: Call[];

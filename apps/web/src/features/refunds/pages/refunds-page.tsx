@@ -96,7 +96,6 @@ export default declaredListPage({
         steps: 'detail.steps',
         colors: { created: 'blue', succeeded: 'green', failed: 'red', notified: 'blue' },
       },
-      { kind: 'attempts', field: 'attempts' },
       // No resend for refunds yet: their callbacks are read-only.
       { kind: 'callbacks', field: 'callbacks' },
     ],
