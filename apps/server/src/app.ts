@@ -37,7 +37,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
 import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
-import { createCallbacksService } from './modules/callbacks/index.ts';
+import { callbacksConsoleRoutes, createCallbacksService } from './modules/callbacks/index.ts';
 import { registerCollectionsModule } from './modules/collections/index.ts';
 import { registerLimitsModule } from './modules/limits/index.ts';
 import {
@@ -250,6 +250,7 @@ export async function buildApp({
     openSecret: (encrypted) => decrypt(config.appKey, encrypted),
     ...(deliverTimeoutMs ? { timeoutMs: deliverTimeoutMs } : {}),
   });
+  callbacksConsoleRoutes(app, { callbacks, guards });
   const limitsModule = registerLimitsModule(app, ctx);
   const { limits } = limitsModule;
   const { collections, settlements, gatewayRoutes } = registerCollectionsModule(app, ctx, {

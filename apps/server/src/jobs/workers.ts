@@ -43,7 +43,8 @@ export async function startWorkers(
       else await services.collections.expireOverdue();
     },
     'callback.deliver': async (data) => {
-      await services.callbacks.attempt(text(data.id));
+      // `at`: the time a retry or resend was scheduled for (a stale one does nothing).
+      await services.callbacks.attempt(text(data.id), typeof data.at === 'string' ? data.at : undefined);
     },
     'settlement.run': async () => {
       await services.settlements.run();

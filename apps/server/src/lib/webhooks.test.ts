@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import {
   RESPONSE_EXCERPT_BYTES,
   WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_SPAN_MS,
   deliverWebhook,
   newWebhookSecret,
   retryDelayMs,
@@ -71,26 +72,46 @@ describe('webhook secrets and signatures', () => {
 describe('the retry schedule', () => {
   const MINUTE = 60_000;
   const HOUR = 60 * MINUTE;
-  const schedule = [15_000, MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR];
+  // When each retry is due after the first attempt (DESIGN 6), and so the gaps between attempts.
+  const dueAt = [15_000, MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR];
+  const extended = [...dueAt, 36 * HOUR, 48 * HOUR, 72 * HOUR];
+  const gaps = extended.map((at, i) => at - (extended[i - 1] ?? 0));
+  const retryTimes = (random: () => number) => {
+    const times: number[] = [];
+    let elapsed = 0;
+    for (let attempt = 1; ; attempt++) {
+      const delay = retryDelayMs(attempt, random);
+      if (delay === null) return times;
+      elapsed += delay;
+      times.push(elapsed);
+    }
+  };
 
-  it('waits 15 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 24 h after attempts 1 to 9', () => {
-    expect(schedule.map((_, i) => retryDelayMs(i + 1, () => 0.5))).toEqual(schedule);
+  it('retries at 15 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 24 h, 36 h, 48 h and 72 h after the first attempt', () => {
+    expect(retryTimes(() => 0.5)).toEqual(extended);
+    expect(gaps.map((_, i) => retryDelayMs(i + 1, () => 0.5))).toEqual(gaps);
   });
 
-  it('gives up after the 10th attempt: 10 attempts in all', () => {
-    expect(WEBHOOK_MAX_ATTEMPTS).toBe(10);
-    expect(retryDelayMs(10, () => 0.5)).toBeNull();
-    expect(retryDelayMs(11, () => 0.5)).toBeNull();
+  it('spans 3 days, then gives up after the 13th attempt', () => {
+    expect(WEBHOOK_MAX_ATTEMPTS).toBe(13);
+    expect(WEBHOOK_RETRY_SPAN_MS).toBe(72 * HOUR);
+    expect(retryDelayMs(12, () => 0.5)).toBe(24 * HOUR);
+    expect(retryDelayMs(13, () => 0.5)).toBeNull();
+    expect(retryDelayMs(14, () => 0.5)).toBeNull();
+    // With the most jitter either way, the last retry still comes within 3 days ± 10%.
+    expect(retryTimes(() => 0).at(-1)).toBe(72 * HOUR * 0.9);
+    expect(retryTimes(() => 0.999_999).at(-1)).toBeLessThanOrEqual(72 * HOUR * 1.1);
   });
 
-  it('jitters by up to 10% either way', () => {
-    expect(schedule.map((_, i) => retryDelayMs(i + 1, () => 0))).toEqual(schedule.map((ms) => ms * 0.9));
-    schedule.forEach((ms, i) => {
+  it('jitters each gap by up to 10% either way', () => {
+    expect(gaps.map((_, i) => retryDelayMs(i + 1, () => 0))).toEqual(gaps.map((ms) => ms * 0.9));
+    gaps.forEach((ms, i) => {
       const high = retryDelayMs(i + 1, () => 0.999_999)!;
       expect(high).toBeLessThanOrEqual(ms * 1.1);
       expect(high).toBeGreaterThan(ms * 1.099);
     });
-    expect(retryDelayMs(5, () => 0.25)).toBe(HOUR * 0.95);
+    // Attempt 5 fails 15 min in; the next is due at 1 h: 45 min later, here 5% early.
+    expect(retryDelayMs(5, () => 0.25)).toBe(45 * MINUTE * 0.95);
     const real = retryDelayMs(1)!;
     expect(real).toBeGreaterThanOrEqual(13_500);
     expect(real).toBeLessThanOrEqual(16_500);

@@ -87,8 +87,9 @@ export function webhookHeaders(parts: WebhookSignatureParts): WebhookHeaders {
   };
 }
 
-// After attempt n fails (n = 1..9) the next comes RETRY_DELAYS_MS[n - 1] later; after attempt 10, none.
-const RETRY_DELAYS_MS = [
+// The retry schedule (DESIGN 6) as Stripe keeps it: attempt n + 1 is due about RETRY_AT_MS[n - 1] after the
+// first attempt, so the retries span 3 days (the last at 72 h) and then the event is given up.
+const RETRY_AT_MS = [
   15_000, // 15 s
   60_000, // 1 min
   300_000, // 5 min
@@ -98,22 +99,30 @@ const RETRY_DELAYS_MS = [
   21_600_000, // 6 h
   43_200_000, // 12 h
   86_400_000, // 24 h
+  129_600_000, // 36 h
+  172_800_000, // 48 h
+  259_200_000, // 72 h
 ];
 
-/** Attempts per event in total: the first delivery and nine retries. */
-export const WEBHOOK_MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** Attempts per event in total: the first delivery and twelve retries. */
+export const WEBHOOK_MAX_ATTEMPTS = RETRY_AT_MS.length + 1;
+
+/** When the last retry is due, after the first attempt (72 h): an event still failing then is given up. */
+export const WEBHOOK_RETRY_SPAN_MS = RETRY_AT_MS.at(-1)!;
 
 /**
- * The wait before the next attempt, with ±10% jitter so failed merchants do not get retried in lockstep;
- * null once the last of the WEBHOOK_MAX_ATTEMPTS (10) attempts has failed, when the event is given up.
+ * The wait after attempt `attemptJustFailed` fails until the next (the gap between two points of the
+ * schedule), with ±10% jitter so failed merchants do not get retried in lockstep; null once the last of the
+ * WEBHOOK_MAX_ATTEMPTS (13) attempts has failed, when the event is given up.
  */
 export function retryDelayMs(attemptJustFailed: number, random: () => number = Math.random): number | null {
   if (!Number.isInteger(attemptJustFailed) || attemptJustFailed < 1) {
     throw new RangeError(`attemptJustFailed counts from 1, got ${attemptJustFailed}`);
   }
-  const base = RETRY_DELAYS_MS[attemptJustFailed - 1];
-  if (base === undefined) return null;
-  return Math.round(base * (0.9 + 0.2 * random()));
+  const at = RETRY_AT_MS[attemptJustFailed - 1];
+  if (at === undefined) return null;
+  const gap = at - (RETRY_AT_MS[attemptJustFailed - 2] ?? 0);
+  return Math.round(gap * (0.9 + 0.2 * random()));
 }
 
 /**

@@ -388,6 +388,11 @@ function validBodies(): Record<string, Record<string, unknown>> {
       role: 'VIEWER',
       reason: 'bad input test',
     },
+    'POST /api/merchant/callbacks/resend': {
+      type: 'collection.paid',
+      from: '2026-01-01',
+      to: '2026-01-31 23:59',
+    },
     'POST /ops/v1/funds/transfer-in': move,
     'POST /ops/v1/funds/transfer-out': move,
     'POST /ops/v1/funds/freeze': move,
@@ -406,6 +411,13 @@ function validQueries(): Record<string, Record<string, string>> {
       ref_no: 'OA00000001',
     },
     'GET /api/merchant/security-events': { page: '2', per_page: '5', type: 'login' },
+    'GET /api/merchant/callbacks': {
+      page: '1',
+      per_page: '20',
+      type: 'payout.failed',
+      start_time: '2026-01-01',
+      end_time: '2026-12-31 23:59',
+    },
     'GET /api/user/confirmed-password-status': { seconds: '60' },
     'GET /ops/v1/ledger/verify': { merchant: root.merchantNo },
   };

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
+import { callbacksRepository } from '../../src/modules/callbacks/callbacks.repository.ts';
 import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
@@ -70,6 +71,54 @@ describe('jobs', () => {
       interval: 100,
     });
     expect(bodies).toHaveLength(1);
+  });
+
+  it('a callback job scheduled for a time the event has moved on from (a resend came between) sends nothing', async () => {
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const due = new Date(Date.now() - 1000);
+    const id = `evt_${Date.now().toString(36)}stalejob0000000000`;
+    await ctx.database.db.transaction((tx) =>
+      callbacksRepository.insertEvent(tx, {
+        id,
+        merchantId: m.merchant.id,
+        type: 'collection.paid',
+        refType: 'collection',
+        refId: 1,
+        url: receiverUrl,
+        payload: JSON.stringify({ id, type: 'collection.paid', data: {} }),
+        nextAttemptAt: due,
+      }),
+    );
+    const eventOf = async () =>
+      (
+        await queryRows<{ status: string; attempts: number }>(
+          ctx.database.db,
+          sql`select status, attempts from callback_events where id = ${id}`,
+        )
+      )[0];
+    const jobDone = (at: string) => async () => {
+      const [job] = await queryRows<{ state: string }>(
+        ctx.database.db,
+        sql`select state from pgboss.job where name = 'callback.deliver' and data->>'id' = ${id} and data->>'at' = ${at}`,
+      );
+      expect(job?.state).toBe('completed');
+    };
+    const bodiesBefore = bodies.length;
+    const stale = new Date(due.getTime() - 3_600_000).toISOString();
+    await ctx.database.db.transaction((tx) =>
+      ctx.app.services.jobs.send(tx, 'callback.deliver', { id, at: stale }),
+    );
+    await vi.waitFor(jobDone(stale), { timeout: 20_000, interval: 100 });
+    expect(await eventOf()).toEqual({ status: 'pending', attempts: 0 });
+    expect(bodies).toHaveLength(bodiesBefore);
+    // The job of the time the event is due at delivers it.
+    await ctx.database.db.transaction((tx) =>
+      ctx.app.services.jobs.send(tx, 'callback.deliver', { id, at: due.toISOString() }),
+    );
+    await vi.waitFor(async () => expect(await eventOf()).toEqual({ status: 'delivered', attempts: 1 }), {
+      timeout: 20_000,
+      interval: 100,
+    });
   });
 
   it('closes expired unpaid orders by the scheduled expiry sweep', async () => {

@@ -72,6 +72,10 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'POST /api/merchant/collections/:trade_no/refunds': 'refund:create',
   'GET /api/merchant/refunds': 'collection:view',
   'GET /api/merchant/refunds/:refund_no': 'collection:view',
+  // Settings > Webhook deliveries (DESIGN 6): seen with the orders, resent as an order's callback is.
+  'GET /api/merchant/callbacks': 'collection:view',
+  'POST /api/merchant/callbacks/resend': 'collection:notify',
+  'POST /api/merchant/callbacks/:event_id/resend': 'collection:notify',
   'GET /api/merchant/settlements': 'collection:view',
   'GET /api/merchant/settlements/:settlement_no': 'collection:view',
   'GET /api/merchant/payout-channels': 'payout:create',

@@ -42,6 +42,7 @@ describe('routes allowed by role', () => {
       '/setting/personalData',
       '/setting/accountSecurity',
       '/setting/paymentPassword',
+      '/setting/webhookDeliveries',
       '/lineExport',
       '/contactUs',
       ...HIDDEN,
@@ -61,6 +62,7 @@ describe('routes allowed by role', () => {
       '/fund/dailyReport',
       '/setting/personalData',
       '/setting/accountSecurity',
+      '/setting/webhookDeliveries',
       '/lineExport',
       '/contactUs',
       ...HIDDEN,
@@ -113,6 +115,7 @@ describe('the menu', () => {
       ['/setting/paymentPassword', 'routes:paymentPassword'],
       ['/setting/interfaceKey', 'routes:interfaceKey'],
       ['/setting/ipWhitelist', 'routes:ipWhitelist'],
+      ['/setting/webhookDeliveries', 'routes:webhookDeliveries'],
       ['/setting/test-data', 'routes:testData'],
     ]);
     expect(settings(['ip-whitelist:manage'])).toEqual([['/setting/ipWhitelist', 'routes:ipWhitelist']]);

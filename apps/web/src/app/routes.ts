@@ -202,6 +202,14 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
       },
       {
+        // Callbacks not delivered in the last 30 days (DESIGN 6), resent one by one or in bulk; seen with
+        // the orders (collection:view), resent with collection:notify.
+        path: '/setting/webhookDeliveries',
+        titleKey: 'routes:webhookDeliveries',
+        perm: 'collection:view',
+        load: () => import('../features/webhook-deliveries/pages/webhook-deliveries-page.tsx'),
+      },
+      {
         // Test mode's money and data (DESIGN 12): add test funds, delete all test data; linked from the band.
         path: '/setting/test-data',
         titleKey: 'routes:testData',

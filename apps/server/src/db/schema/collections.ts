@@ -318,6 +318,10 @@ export const callbackEvents = pgTable(
     index('callback_events_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    // The console's undelivered events, newest first (DESIGN 6: listed 30 days); delivered ones are most.
+    index('callback_events_undelivered_idx')
+      .on(t.merchantId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} <> 'delivered'`),
     check('callback_events_type_valid', sql`${t.type} in (${quotedList(CALLBACK_EVENT_TYPES)})`),
     check('callback_events_status_valid', sql`${t.status} in (${quotedList(CALLBACK_STATUSES)})`),
     check('callback_events_ref_type_valid', sql`${t.refType} in ('collection', 'payout', 'refund')`),

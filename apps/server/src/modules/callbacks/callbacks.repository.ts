@@ -5,6 +5,59 @@ import { accessKeys, callbackAttempts, callbackEvents, merchants } from '../../d
 export type CallbackEventRow = typeof callbackEvents.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
 
+/** Which undelivered events: the merchant's, created in [from, to), of a type, not of the hidden ref types. */
+export type UndeliveredFilter = {
+  merchantId: number;
+  from: Date;
+  to?: Date;
+  type?: string;
+  hiddenRefTypes: readonly string[];
+};
+
+/** An undelivered event as the console lists it, with its last attempt. */
+export type UndeliveredRow = {
+  id: string;
+  type: string;
+  ref_type: string;
+  trade_no: string | null;
+  url: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | string | null;
+  created_at: Date | string;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_response_excerpt: string | null;
+  last_attempt_at: Date | string | null;
+};
+
+/**
+ * Not delivered: given up, or failed at least once and waiting for a retry (a first attempt still queued is
+ * not listed). Served by callback_events_undelivered_idx.
+ */
+const undeliveredWhere = (f: UndeliveredFilter) =>
+  sql`e.merchant_id = ${f.merchantId} and e.status <> 'delivered' and (e.status = 'failed' or e.attempts > 0)
+      and e.created_at >= ${f.from}
+      ${f.to ? sql`and e.created_at < ${f.to}` : sql``}
+      ${f.type ? sql`and e.type = ${f.type}` : sql``}
+      ${
+        f.hiddenRefTypes.length > 0
+          ? sql`and e.ref_type not in (${sql.join(
+              f.hiddenRefTypes.map((t) => sql`${t}`),
+              sql`, `,
+            )})`
+          : sql``
+      }`;
+
+/**
+ * Queued a moment ago (a resend, or a retry that fell due within the last minute): its job is waiting, so a
+ * second resend (a double click) leaves it alone. One due for longer is queued again: its job may be lost.
+ */
+const queuedNow = (at: Date) =>
+  sql`(e.status = 'pending' and e.next_attempt_at <= ${at}
+       and e.next_attempt_at > ${new Date(at.getTime() - JUST_QUEUED_MS)})`;
+const JUST_QUEUED_MS = 60_000;
+
 export const callbacksRepository = {
   insertEvents: async (tx: Tx, rows: (typeof callbackEvents.$inferInsert)[]): Promise<void> => {
     if (rows.length > 0) await tx.insert(callbackEvents).values(rows);
@@ -148,4 +201,83 @@ export const callbacksRepository = {
           .from(callbackAttempts)
           .where(inArray(callbackAttempts.eventId, eventIds))
           .orderBy(asc(callbackAttempts.eventId), asc(callbackAttempts.attempt)),
+
+  /** A page of undelivered events, newest first, after the cursor when given (keyset) else skipping offset. */
+  undeliveredPage: (
+    db: DbOrTx,
+    filter: UndeliveredFilter,
+    limit: number,
+    position: { cursor?: { createdAt: Date; id: string }; offset: number },
+  ) =>
+    queryRows<UndeliveredRow>(
+      db,
+      sql`select e.id, e.type, e.ref_type, e.payload::jsonb -> 'data' ->> 'trade_no' as trade_no, e.url,
+                 e.status, e.attempts, e.next_attempt_at, e.created_at,
+                 a.status_code as last_status_code, a.error as last_error,
+                 a.response_excerpt as last_response_excerpt, a.created_at as last_attempt_at
+          from ${callbackEvents} e
+          left join lateral (
+            select status_code, error, response_excerpt, created_at from ${callbackAttempts}
+            where event_id = e.id order by attempt desc limit 1) a on true
+          where ${undeliveredWhere(filter)}
+            ${
+              position.cursor
+                ? sql`and (e.created_at, e.id) < (${position.cursor.createdAt}, ${position.cursor.id})`
+                : sql``
+            }
+          order by e.created_at desc nulls last, e.id desc nulls last
+          limit ${limit} ${position.cursor ? sql`` : sql`offset ${position.offset}`}`,
+    ),
+
+  /** How many undelivered events match, counted up to `cap` + 1 (more reads as "cap+"). */
+  countUndelivered: async (db: DbOrTx, filter: UndeliveredFilter, cap: number): Promise<number> => {
+    const [row] = await queryRows<{ count: number }>(
+      db,
+      sql`select count(*)::int as count from (
+            select 1 from ${callbackEvents} e where ${undeliveredWhere(filter)} limit ${cap + 1}) m`,
+    );
+    return Number(row?.count ?? 0);
+  },
+
+  /**
+   * Queues up to `limit` matching undelivered events for a new attempt now, in one statement: each is locked
+   * (a concurrent resend skips it) and one already queued is left alone, so a double click sends once.
+   * Returns the ids queued.
+   */
+  requeueUndelivered: async (tx: Tx, filter: UndeliveredFilter, at: Date, limit: number) =>
+    (
+      await queryRows<{ id: string }>(
+        tx,
+        sql`update ${callbackEvents} e set status = 'pending', next_attempt_at = ${at}
+            where e.id in (
+              select e.id from ${callbackEvents} e
+              where ${undeliveredWhere(filter)} and not ${queuedNow(at)}
+              order by e.created_at desc nulls last, e.id desc nulls last
+              limit ${limit}
+              for update skip locked)
+              and not ${queuedNow(at)}
+            returning e.id`,
+      )
+    ).map((row) => row.id),
+
+  /** A resend of one event: queued for an attempt now, unless it already is (then undefined). */
+  requeueUnlessQueued: async (tx: Tx, merchantId: number, id: string, at: Date) => {
+    const [row] = await queryRows<{ id: string }>(
+      tx,
+      sql`update ${callbackEvents} e set status = 'pending', next_attempt_at = ${at}
+          where e.id = ${id} and e.merchant_id = ${merchantId} and not ${queuedNow(at)}
+          returning e.id`,
+    );
+    return row?.id;
+  },
+
+  /** Whether a matching undelivered event is still not queued (after a bulk resend took its limit). */
+  countPendingResend: async (db: DbOrTx, filter: UndeliveredFilter, at: Date): Promise<number> => {
+    const [row] = await queryRows<{ count: number }>(
+      db,
+      sql`select count(*)::int as count from (
+            select 1 from ${callbackEvents} e where ${undeliveredWhere(filter)} and not ${queuedNow(at)} limit 1) m`,
+    );
+    return Number(row?.count ?? 0);
+  },
 };

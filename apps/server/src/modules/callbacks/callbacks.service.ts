@@ -1,16 +1,30 @@
 import { randomBytes } from 'node:crypto';
+import { ERROR_CODES, type Perm } from '@paydesk/shared';
+import {
+  BULK_RESEND_LIMIT,
+  type BulkResendCallbacksBody,
+  UNDELIVERED_LISTED_DAYS,
+  type UndeliveredCallbackListQuery,
+  type UndeliveredCallbackListResponse,
+} from '@paydesk/shared/callbacks/callbacks.schemas.ts';
 import type { CallbackEvent, CallbackEventType } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobQueue } from '../../db/jobs.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound, ValidationError } from '../../lib/errors.ts';
+import { localRangeToUtc } from '../../lib/timezone.ts';
 import { deliverWebhook, retryDelayMs } from '../../lib/webhooks.ts';
-import { type CallbackEventRow, callbacksRepository as repo } from './callbacks.repository.ts';
+import {
+  type CallbackEventRow,
+  callbacksRepository as repo,
+  type UndeliveredFilter,
+  type UndeliveredRow,
+} from './callbacks.repository.ts';
 
 // Callbacks (DESIGN section 6): an event is written to the outbox in the transaction of the state change
 // that causes it, then delivered by jobs with Standard Webhooks signatures. A 2xx ends it; otherwise the
-// retry schedule (15 s ... 24 h, with jitter) sends it again under the same webhook-id; every attempt is
-// logged. The HTTP call never runs inside a transaction: no lock or connection is held while we wait.
+// retry schedule (15 s ... 72 h after the first attempt, with jitter) sends it again under the same
+// webhook-id; every attempt is logged. The HTTP call never runs inside a transaction: no lock or connection is held while we wait.
 
 export type MerchantCallbackSettings = { notifyUrl: string | null; webhookSecret: string | null };
 
@@ -40,6 +54,68 @@ export type EnqueueInput = {
   url: string | null;
   data: Record<string, unknown>;
 };
+
+const DAY_MS = 86_400_000;
+/** A list's total is counted up to this; more reads as "10000+" (DESIGN 5). */
+const TOTAL_CAP = 10_000;
+
+/**
+ * Events of orders a user may not see (payout:view) or send callbacks of (payout:notify) are left out for
+ * that user. Every other ref type (collections, and their refunds to come) needs only the route's own
+ * permission (collection:view to list, collection:notify to resend).
+ */
+const REF_TYPE_PERMS = {
+  view: { payout: 'payout:view' },
+  resend: { payout: 'payout:notify' },
+} as const satisfies Record<string, Record<string, Perm>>;
+
+export const hiddenCallbackRefTypes = (
+  perms: readonly string[],
+  action: keyof typeof REF_TYPE_PERMS,
+): string[] =>
+  Object.entries(REF_TYPE_PERMS[action])
+    .filter(([, perm]) => !perms.includes(perm))
+    .map(([refType]) => refType);
+
+/** Who asks, in which merchant row (its mode) and time zone, and the ref types whose events it may not see. */
+export type CallbackViewer = { merchantId: number; timeZone: string; hiddenRefTypes: string[] };
+
+// The list's position: base64url of "<created_at ms>.<event id>" of the last row seen.
+const encodeEventCursor = (row: { createdAt: Date; id: string }) =>
+  Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString('base64url');
+function decodeEventCursor(cursor: string): { createdAt: Date; id: string } {
+  const match = /^(\d{1,15})\.(evt_[0-9a-z]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || Number(match[1]) > Date.UTC(9999, 11, 31)) {
+    throw ValidationError.field('cursor', 'The cursor is not valid.', ERROR_CODES.invalidCursor);
+  }
+  return { createdAt: new Date(Number(match[1])), id: match[2] };
+}
+
+/** An event id of ours; anything else is "not found", never a validation error that confirms a format. */
+const EVENT_ID = /^evt_[0-9a-z]{1,40}$/;
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function presentUndelivered(row: UndeliveredRow): UndeliveredCallbackListResponse['data'][number] {
+  return {
+    id: row.id,
+    type: row.type as CallbackEventType,
+    ref_type: row.ref_type,
+    trade_no: row.trade_no,
+    url: row.url,
+    status: row.status === 'failed' ? 'failed' : 'pending',
+    attempts: Number(row.attempts),
+    last_status_code: row.last_status_code === null ? null : Number(row.last_status_code),
+    last_error: row.last_error,
+    last_response_excerpt: row.last_response_excerpt,
+    last_attempt_at: iso(row.last_attempt_at),
+    next_attempt_at: iso(row.next_attempt_at),
+    created_at: iso(row.created_at)!,
+  };
+}
+
+/** A delivery job scheduled for `at` (the event's next_attempt_at it was sent for). */
+const deliveryJob = (id: string, at: Date) => ({ id, at: at.toISOString() });
 
 /** Time-ordered and unique: "evt_" + milliseconds (base 36) + 80 random bits. */
 const newEventId = (now: Date) =>
@@ -116,9 +192,12 @@ export function createCallbacksService(deps: Deps) {
    * One delivery attempt of a pending event (the job's work). Returns what happened, or null when the event
    * is not pending (delivered, given up, or another worker has it right now).
    */
-  async function attempt(id: string) {
+  async function attempt(id: string, scheduledFor?: string) {
     const found = await repo.findForDelivery(db, id);
     if (!found || found.event.status !== 'pending') return null;
+    // A retry's job names the time it was scheduled for; once a resend has moved the event's schedule on,
+    // that job is stale and does nothing (else every resend of a failing event would add a retry chain).
+    if (scheduledFor !== undefined && found.event.nextAttemptAt?.toISOString() !== scheduledFor) return null;
     const { event } = found;
     const webhookSecret = found.webhookSecretEncrypted ? deps.openSecret(found.webhookSecretEncrypted) : null;
     const startedAt = now();
@@ -181,7 +260,10 @@ export function createCallbacksService(deps: Deps) {
           deliveredAt: result.ok ? now() : null,
         },
       );
-      if (nextAttemptAt) await jobs.send(tx, 'callback.deliver', { id }, { startAfter: nextAttemptAt });
+      if (nextAttemptAt)
+        await jobs.send(tx, 'callback.deliver', deliveryJob(id, nextAttemptAt), {
+          startAfter: nextAttemptAt,
+        });
       return { attempt: number, ok: result.ok, statusCode: result.statusCode, nextAttemptAt };
     });
   }
@@ -191,8 +273,9 @@ export function createCallbacksService(deps: Deps) {
     const latest = await repo.latestOfRef(db, merchantId, refType, refId);
     if (!latest) throw notFound('This order has no callback to send again.');
     await db.transaction(async (tx) => {
-      await repo.requeue(tx, latest.id, now());
-      await jobs.send(tx, 'callback.deliver', { id: latest.id });
+      const at = now();
+      await repo.requeue(tx, latest.id, at);
+      await jobs.send(tx, 'callback.deliver', deliveryJob(latest.id, at));
     });
     const events = await eventsOf(db, merchantId, refType, refId);
     return events.find((e) => e.id === latest.id)!;
@@ -218,7 +301,103 @@ export function createCallbacksService(deps: Deps) {
     );
   }
 
-  return { enqueue, enqueueMany, attempt, resend, eventsOf };
+  /** The undelivered events' filter: the viewer's, within the last 30 days, in [start, end] of its zone. */
+  function undeliveredFilter(
+    viewer: CallbackViewer,
+    range: { start?: string; end?: string; type?: string },
+  ): UndeliveredFilter {
+    const since = new Date(now().getTime() - UNDELIVERED_LISTED_DAYS * DAY_MS);
+    const { from, to } = localRangeToUtc(range.start, range.end, viewer.timeZone);
+    return {
+      merchantId: viewer.merchantId,
+      from: from && from > since ? from : since,
+      to,
+      type: range.type,
+      hiddenRefTypes: viewer.hiddenRefTypes,
+    };
+  }
+
+  /** The webhook deliveries page: events not delivered (given up or still failing), newest first, 30 days. */
+  async function listUndelivered(
+    viewer: CallbackViewer,
+    query: UndeliveredCallbackListQuery,
+  ): Promise<UndeliveredCallbackListResponse> {
+    const filter = undeliveredFilter(viewer, {
+      start: query.start_time,
+      end: query.end_time,
+      type: query.type,
+    });
+    const cursor = query.cursor ? decodeEventCursor(query.cursor) : undefined;
+    const [rows, total] = await Promise.all([
+      repo.undeliveredPage(db, filter, query.per_page + 1, {
+        cursor,
+        offset: (query.page - 1) * query.per_page,
+      }),
+      repo.countUndelivered(db, filter, TOTAL_CAP),
+    ]);
+    const shown = rows.slice(0, query.per_page);
+    const last = shown.at(-1);
+    return {
+      data: shown.map(presentUndelivered),
+      meta: {
+        page: query.page,
+        per_page: query.per_page,
+        total: Math.min(total, TOTAL_CAP),
+        ...(total > TOTAL_CAP ? { total_capped: true } : {}),
+        next_cursor:
+          rows.length > query.per_page && last
+            ? encodeEventCursor({ createdAt: new Date(last.created_at), id: last.id })
+            : null,
+      },
+    };
+  }
+
+  /**
+   * Resend matching: every undelivered event of the type and range (within the 30 days) gets a new attempt
+   * now, under its own webhook-id; at most BULK_RESEND_LIMIT a call. One already queued is not queued again.
+   */
+  async function resendUndelivered(viewer: CallbackViewer, body: BulkResendCallbacksBody) {
+    const filter = undeliveredFilter(viewer, { start: body.from, end: body.to, type: body.type });
+    return db.transaction(async (tx) => {
+      const at = now();
+      const ids = await repo.requeueUndelivered(tx, filter, at, BULK_RESEND_LIMIT);
+      await jobs.sendMany(
+        tx,
+        'callback.deliver',
+        ids.map((id) => deliveryJob(id, at)),
+      );
+      // The rest of the match (not yet queued): what a next call would send.
+      const hasMore = ids.length === BULK_RESEND_LIMIT && (await repo.countPendingResend(tx, filter, at)) > 0;
+      return { resent: ids.length, has_more: hasMore };
+    });
+  }
+
+  /** Resend of one event from the webhook deliveries page: queued now (unless it already is), same webhook-id. */
+  async function resendEvent(viewer: CallbackViewer, eventId: string): Promise<CallbackEvent> {
+    const event = EVENT_ID.test(eventId) ? await repo.find(db, viewer.merchantId, eventId) : undefined;
+    if (!event || viewer.hiddenRefTypes.includes(event.refType)) throw notFound('The event was not found.');
+    await db.transaction(async (tx) => {
+      const at = now();
+      const queued = await repo.requeueUnlessQueued(tx, viewer.merchantId, event.id, at);
+      if (queued) await jobs.send(tx, 'callback.deliver', deliveryJob(event.id, at));
+    });
+    const [fresh, attempts] = await Promise.all([
+      repo.find(db, viewer.merchantId, event.id),
+      repo.attemptsOf(db, [event.id]),
+    ]);
+    return presentEvent(fresh!, attempts);
+  }
+
+  return {
+    enqueue,
+    enqueueMany,
+    attempt,
+    resend,
+    eventsOf,
+    listUndelivered,
+    resendUndelivered,
+    resendEvent,
+  };
 }
 
 /** When the merchant's server first took one of these callbacks (a 2xx answer), for an order's timeline. */

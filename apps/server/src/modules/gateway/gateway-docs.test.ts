@@ -20,6 +20,7 @@ import {
   SIGNING_EXAMPLES,
   SIGNING_WORKED_EXAMPLE,
 } from './gateway-docs.ts';
+import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from '../../lib/webhooks.ts';
 
 // The examples in the reference are run here, against a server that checks the gateway's signature
 // rule (DESIGN section 6), implemented again below independently of the examples.
@@ -583,8 +584,24 @@ describe('GATEWAY_API_DESCRIPTION', () => {
     expect(doc).toMatch(/^- `webhook-timestamp`: Unix seconds/m);
     expect(doc).toContain('`webhook-id + "." + webhook-timestamp + "." + raw body`');
     expect(doc).toContain('**base64-decoded** part of your webhook secret after `whsec_`');
-    expect(doc).toContain('15 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 24 h; after that last retry');
-    expect(CALLBACK_RETRY_DELAYS).toHaveLength(9);
+    expect(doc).toContain(
+      '15 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 24 h, 36 h, 48 h, 72 h after the first attempt (3 days',
+    );
+    expect(doc).toContain('stay listed for 30 days');
+    // The reference says what the delivery does: each retry is due when the schedule it prints says.
+    const unit = { s: 1000, min: 60_000, h: 3_600_000 } as const;
+    const documented = CALLBACK_RETRY_DELAYS.map((text) => {
+      const [value, u] = text.split(' ');
+      return Number(value) * unit[u as keyof typeof unit];
+    });
+    let elapsed = 0;
+    const actual: number[] = [];
+    for (let attempt = 1; attempt < WEBHOOK_MAX_ATTEMPTS; attempt++) {
+      elapsed += retryDelayMs(attempt, () => 0.5)!;
+      actual.push(elapsed);
+    }
+    expect(documented).toEqual(actual);
+    expect(retryDelayMs(WEBHOOK_MAX_ATTEMPTS, () => 0.5)).toBeNull();
     expect(doc).toContain('**2xx within 15 seconds**');
     expect(doc).toMatch(/"id".*\n.*"type".*\n.*"created_at".*\n.*"data"/);
     expect(doc).toContain('standardwebhooks');

@@ -82,7 +82,7 @@ export const CALLBACK_WORKED_EXAMPLE = {
   signature: 'v1,H19U/WFtQUufzPPUYTSS/ZNErra6J/uGrV+P4CR5s08=',
 } as const;
 
-/** Callback schedule: the delay before each retry after a failed attempt (DESIGN section 6). */
+/** Callback schedule: when each retry is due, counted from the first attempt (DESIGN section 6). */
 export const CALLBACK_RETRY_DELAYS = [
   '15 s',
   '1 min',
@@ -93,6 +93,9 @@ export const CALLBACK_RETRY_DELAYS = [
   '6 h',
   '12 h',
   '24 h',
+  '36 h',
+  '48 h',
+  '72 h',
 ];
 
 const fence = (language: string, code: string) => `\`\`\`${language}\n${code.trimEnd()}\n\`\`\``;
@@ -345,9 +348,11 @@ the signature is \`${cb.signature}\`.
 **Answering and retries**
 
 - Answer **2xx within 15 seconds**: that ends the delivery. Handle slow work after answering (a queue).
-- Any other answer, a timeout or a connection error is retried with backoff and some jitter, after
-  ${CALLBACK_RETRY_DELAYS.join(', ')}; after that last retry the event is given up. Every attempt is
-  logged; the console shows the log and can send the latest callback again.
+- Any other answer, a timeout or a connection error is retried with backoff and some jitter, at about
+  ${CALLBACK_RETRY_DELAYS.join(', ')} after the first attempt (3 days in all); after that last retry the
+  event is given up. Every attempt is logged; the console shows the log and can send the latest callback
+  again. Events not delivered stay listed for 30 days in the console (Settings > Webhook deliveries),
+  which resends them one by one or in bulk (by type and time range) under the same \`webhook-id\`.
 - Retries carry the same \`webhook-id\` and body: record handled ids (a unique index) and answer 2xx
   to a duplicate without handling it twice. Callbacks for different orders may arrive in any order; when
   in doubt, query the order.

@@ -1,0 +1,1 @@
+CREATE INDEX "callback_events_undelivered_idx" ON "callback_events" USING btree ("merchant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "callback_events"."status" <> 'delivered';
