@@ -338,7 +338,7 @@ describe('GET /api/merchant/fund-flows', () => {
   it.each([
     ['per_page=101', 'per_page'],
     ['page=0', 'page'],
-    ['type=refund', 'type'],
+    ['type=rebate', 'type'],
     ['start_time=2026-02-30', 'start_time'],
     ['start_time=yesterday', 'start_time'],
     ['start_time=2026-03-05&end_time=2026-03-01', 'end_time'],

@@ -234,7 +234,7 @@ describe('channel:open, channel:list and channel:close', () => {
     expect(opened.err).toBe('');
     expect(opened.code).toBe(0);
     expect(opened.out).toBe(
-      `Opened: ${m.merchant.no} collection channel sandbox (open): fee 1.5% + 0.00 CNY, 1.00 to 50000.00, settles T0, sandbox manual.`,
+      `Opened: ${m.merchant.no} collection channel sandbox (open): fee 1.5% + 0.00 CNY, 1.00 to 50000.00, settles T0, sandbox manual, priority 0 weight 100.`,
     );
     const actions = await actionsAfter(since);
     expect(actions.map((a) => [a.operatorName, a.action, a.reason, a.merchantId])).toEqual([
@@ -278,10 +278,10 @@ describe('channel:open, channel:list and channel:close', () => {
     }[];
     expect(all.filter((c) => c.merchant === m.merchant.no)).toHaveLength(1);
     const table = await ops('channel:list', '--merchant', m.merchant.no, '--mode', 'test');
-    expect(table.out).toMatch(/^MERCHANT +KIND +CODE +STATUS +CUR +FEE +LIMITS +CYCLE +SANDBOX\n/);
+    expect(table.out).toMatch(/^MERCHANT +KIND +CODE +STATUS +CUR +FEE +LIMITS +CYCLE +SANDBOX +ROUTE\n/);
     expect(table.out).toMatch(
       new RegExp(
-        `\\n${m.merchant.no} +collection +sandbox +open +CNY +1\\.5% \\+ 0\\.00 +1\\.00 - 50000\\.00 +T0 +manual$`,
+        `\\n${m.merchant.no} +collection +sandbox +open +CNY +1\\.5% \\+ 0\\.00 +1\\.00 - 50000\\.00 +T0 +manual +0/100$`,
       ),
     );
   });
@@ -306,7 +306,7 @@ describe('channel:open, channel:list and channel:close', () => {
     expect(closed.err).toBe('');
     expect(closed.code).toBe(0);
     expect(closed.out).toBe(
-      `Closed: ${m.merchant.no} collection channel sandbox (closed): fee 1.5% + 0.00 CNY, 1.00 to 50000.00, settles T0, sandbox manual.`,
+      `Closed: ${m.merchant.no} collection channel sandbox (closed): fee 1.5% + 0.00 CNY, 1.00 to 50000.00, settles T0, sandbox manual, priority 0 weight 100.`,
     );
     const refused = await collect('CLOSED-1', '10.00');
     expect(refused.statusCode).toBe(422);
