@@ -27,7 +27,7 @@ import {
 } from '../channels/index.ts';
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
-import { parseInput, verifyStepUp } from '../security/index.ts';
+import { parseInput, stepUpInputOf, verifyStepUp } from '../security/index.ts';
 import type { PayoutRow } from './payouts.repository.ts';
 import type { IdempotencyInput, PayoutsService, StoredAnswer } from './payouts.service.ts';
 
@@ -99,7 +99,6 @@ export function payoutsConsoleRoutes(
         ConsolePayoutBodySchema.omit({ payment_password: true, code: true }),
         request.body,
       );
-      const input = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
       const { row } = await payouts.create({
         source: 'console',
         merchant,
@@ -107,16 +106,7 @@ export function payoutsConsoleRoutes(
         userId: user.id,
         confirmDuplicate: body.confirm_duplicate === true,
         stepUp: () =>
-          verifyStepUp(
-            db,
-            user,
-            {
-              paymentPassword:
-                typeof input.payment_password === 'string' ? input.payment_password : undefined,
-              code: typeof input.code === 'string' ? input.code : undefined,
-            },
-            { appKey, client: clientOf(request) },
-          ),
+          verifyStepUp(db, user, stepUpInputOf(request.body), { appKey, client: clientOf(request) }),
       });
       return reply.status(201).send({ data: await payouts.detail(merchant.id, row.tradeNo) });
     },

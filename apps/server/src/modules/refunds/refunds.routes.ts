@@ -20,7 +20,7 @@ import {
   OpsRefundListQuerySchema,
 } from '../ops/index.ts';
 import { idempotencyOf, sendStoredAnswer } from '../payouts/index.ts';
-import { parseInput, verifyStepUp } from '../security/index.ts';
+import { parseInput, stepUpInputOf, verifyStepUp } from '../security/index.ts';
 import type { RefundRow } from './refunds.repository.ts';
 import type { RefundsService } from './refunds.service.ts';
 
@@ -53,7 +53,6 @@ export function refundsConsoleRoutes(
         ConsoleRefundBodySchema.omit({ payment_password: true, code: true }),
         request.body,
       );
-      const factors = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
       const { row } = await refunds.create({
         source: 'console',
         merchant,
@@ -61,16 +60,7 @@ export function refundsConsoleRoutes(
         input: { amount: body.amount, reason: body.reason ?? null, outRefundNo: body.out_refund_no },
         userId: user.id,
         stepUp: () =>
-          verifyStepUp(
-            db,
-            user,
-            {
-              paymentPassword:
-                typeof factors.payment_password === 'string' ? factors.payment_password : undefined,
-              code: typeof factors.code === 'string' ? factors.code : undefined,
-            },
-            { appKey, client: clientOf(request) },
-          ),
+          verifyStepUp(db, user, stepUpInputOf(request.body), { appKey, client: clientOf(request) }),
       });
       return reply.status(201).send({ data: await refunds.detail(merchant.id, row.refundNo) });
     },

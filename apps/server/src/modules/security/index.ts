@@ -6,7 +6,7 @@ import { createPaymentPasswordService } from './payment-password.service.ts';
 import { securityRoutes } from './security.routes.ts';
 import { createTwoFactorService } from './two-factor.service.ts';
 
-export { verifyStepUp } from './step-up.ts';
+export { stepUpInputOf, verifyStepUp } from './step-up.ts';
 export { parseInput } from './validation.ts';
 export { CODE_FAILURES_PER_DAY } from './failure-limits.ts';
 export { CHALLENGE_FAILURES_PER_HOUR, CHALLENGE_TRIES_PER_MINUTE } from './two-factor.service.ts';

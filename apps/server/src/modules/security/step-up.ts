@@ -114,6 +114,15 @@ export async function checkAuthenticatorCode(
   return ValidationError.field('code', SECURITY_MESSAGES.invalidCode, ERROR_CODES.invalidCode);
 }
 
+/** The step-up fields of a money-moving form's body as sent (the step-up checks their form itself). */
+export function stepUpInputOf(body: unknown): StepUpInput {
+  const fields = (body ?? {}) as { payment_password?: unknown; code?: unknown };
+  return {
+    paymentPassword: typeof fields.payment_password === 'string' ? fields.payment_password : undefined,
+    code: typeof fields.code === 'string' ? fields.code : undefined,
+  };
+}
+
 /**
  * The step-up check every money-moving action calls (payouts, withdrawals, the access key secret):
  * the payment password plus a 6-digit authenticator code. Throws:

@@ -8,7 +8,7 @@ import {
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import type { Db } from '../../db/client.ts';
 import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
-import { parseInput, verifyStepUp } from '../security/index.ts';
+import { parseInput, stepUpInputOf, verifyStepUp } from '../security/index.ts';
 import type { MerchantRef, WithdrawalsService } from './withdrawals.service.ts';
 
 function merchantOf(request: FastifyRequest): MerchantRef {
@@ -48,17 +48,8 @@ export function withdrawalsConsoleRoutes(
         request.body,
       );
       await withdrawals.check(merchant, body);
-      const input = (request.body ?? {}) as { payment_password?: unknown; code?: unknown };
       const client = clientOf(request);
-      await verifyStepUp(
-        db,
-        user,
-        {
-          paymentPassword: typeof input.payment_password === 'string' ? input.payment_password : undefined,
-          code: typeof input.code === 'string' ? input.code : undefined,
-        },
-        { appKey, client },
-      );
+      await verifyStepUp(db, user, stepUpInputOf(request.body), { appKey, client });
       const row = await withdrawals.request(merchant, body, { userId: user.id, client });
       return reply.status(201).send({ data: withdrawals.present(row) });
     },
