@@ -164,18 +164,23 @@ describe('refunds through Razorpay', () => {
     expect((await refundOf(refundNo)).status).toBe('processing');
     const [made] = atRazorpay(refundNo);
     // The follow-up query is queued, later, with Razorpay's id.
-    const queued = await queryRows<{ refund_id: string; later: boolean }>(
-      db,
-      sql`select data->>'refund_id' as refund_id, start_after > ${clock} as later from pgboss.job
-          where name = 'razorpay.refund' and data->>'refund_no' = ${refundNo} and data ? 'refund_id'`,
-    );
-    expect(queued).toEqual([{ refund_id: made.id, later: true }]);
+    const queued = async () =>
+      queryRows<{ refund_id: string; round: string; after_ms: number }>(
+        db,
+        sql`select data->>'refund_id' as refund_id, data->>'round' as round,
+                   (extract(epoch from start_after) * 1000 - ${clock.getTime()})::int as after_ms
+            from pgboss.job
+            where name = 'razorpay.refund' and data->>'refund_no' = ${refundNo} and data ? 'refund_id'
+            order by created_on`,
+      );
+    expect(await queued()).toEqual([{ refund_id: made.id, round: '0', after_ms: 5 * 60_000 }]);
 
-    // Still pending at the query: asked again later.
-    await runRefund({ refund_no: refundNo, refund_id: made.id });
+    // Still pending at the query: asked again, later each time.
+    await runRefund({ refund_no: refundNo, refund_id: made.id, round: '0' });
     expect((await refundOf(refundNo)).status).toBe('processing');
+    expect((await queued())[1]).toEqual({ refund_id: made.id, round: '1', after_ms: 10 * 60_000 });
     rzp.settleRefund(made.id, 'processed');
-    await runRefund({ refund_no: refundNo, refund_id: made.id });
+    await runRefund({ refund_no: refundNo, refund_id: made.id, round: '1' });
     expect(await refundOf(refundNo)).toMatchObject({ status: 'succeeded' });
     expect((await refundRow(refundNo)).channelRef).toBe(made.id);
     expect(rzp.requests.filter((r) => r.path === `/v1/refunds/${made.id}`)).toHaveLength(2);

@@ -34,6 +34,11 @@ const QUEUE = {
 } as const;
 /** How often an order whose notification has not come is asked about. */
 const QUERY_EVERY_MS = 5 * 60_000;
+/**
+ * A pending refund is asked about after 5 minutes, then twice as long each time up to 6 hours (a normal
+ * refund may take Razorpay days to end: polling it every 5 minutes would ask some 2,000 times).
+ */
+const refundQueryDelayMs = (round: number) => Math.min(QUERY_EVERY_MS * 2 ** round, 6 * 3_600_000);
 
 const SettingsSchema = z
   .object({
@@ -378,6 +383,7 @@ async function query(tradeNo: string, ports: ChannelPorts, secrets: (c: ChannelR
 async function refund(
   refundNo: string,
   refundId: string | undefined,
+  round: number,
   ports: ChannelPorts,
   secrets: (c: ChannelRow) => ChannelSecrets,
 ) {
@@ -398,7 +404,7 @@ async function refund(
       unreadable(ports, refundNo, answer.body, 'a refund');
       return;
     }
-    await endRefund(refundNo, found.data, ports);
+    await endRefund(refundNo, found.data, round + 1, ports);
     return;
   }
   const paymentId = await paymentIdOf(channel, row.collectionRef, secrets);
@@ -436,11 +442,14 @@ async function refund(
     unreadable(ports, refundNo, answer.body, 'a refund');
     return;
   }
-  await endRefund(refundNo, made.data, ports);
+  await endRefund(refundNo, made.data, 0, ports);
 }
 
-/** A refund's end as Razorpay reports it; a pending one is asked about again later by its id. */
-async function endRefund(refundNo: string, found: RazorpayRefund, ports: ChannelPorts) {
+/**
+ * A refund's end as Razorpay reports it; a pending one is asked about again later by its id (`round`: the
+ * queries asked so far, for the back-off).
+ */
+async function endRefund(refundNo: string, found: RazorpayRefund, round: number, ports: ChannelPorts) {
   if (found.status === 'processed') {
     await unlessMoved(() => ports.refunds.finish(refundNo, 'succeeded', null, found.id));
     return;
@@ -453,8 +462,8 @@ async function endRefund(refundNo: string, found: RazorpayRefund, ports: Channel
   }
   await ports.send({
     queue: QUEUE.refund,
-    data: { refund_no: refundNo, refund_id: found.id },
-    startAfter: new Date(ports.now().getTime() + QUERY_EVERY_MS),
+    data: { refund_no: refundNo, refund_id: found.id, round: String(round) },
+    startAfter: new Date(ports.now().getTime() + refundQueryDelayMs(round)),
   });
 }
 
@@ -625,7 +634,8 @@ export const razorpayAdapter: ChannelAdapter = {
     const secrets = (channel: ChannelRow) => ports.secretsOf(channel);
     if (queue === QUEUE.refund) {
       const refundId = typeof data.refund_id === 'string' ? data.refund_id : undefined;
-      if (typeof data.refund_no === 'string') await refund(data.refund_no, refundId, ports, secrets);
+      const round = Math.min(Number(data.round) || 0, 32);
+      if (typeof data.refund_no === 'string') await refund(data.refund_no, refundId, round, ports, secrets);
     } else if (queue === QUEUE.collect) await collect(tradeNo, ports, secrets);
     else if (queue === QUEUE.payout) await submit(tradeNo, ports, secrets);
     else await query(tradeNo, ports, secrets);
