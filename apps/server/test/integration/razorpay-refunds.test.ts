@@ -262,6 +262,53 @@ describe('refunds through Razorpay', () => {
     expect((await refundOf(refundNo)).status).toBe('succeeded');
   });
 
+  it('the refund.processed and refund.failed webhooks end a pending refund, once', async () => {
+    const { tradeNo, paymentId } = await paidOrder('rzp-rf-hook');
+    const before = await balance();
+    const notifyRefund = (event: string, refund: Record<string, unknown>) => {
+      const { body, signature } = rzp.webhook(WEBHOOK_SECRET, event, {
+        refund: { entity: refund },
+        payment: {
+          entity: { id: paymentId, amount: 50_000, currency: 'INR', status: 'captured', created_at: 1 },
+        },
+      });
+      return ctx.app.inject({
+        method: 'POST',
+        url: '/channels/rzp/notify',
+        headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature },
+        payload: body,
+      });
+    };
+    const processed = await newRefund(tradeNo, 'RZ-RF-H1', '40.00');
+    const failed = await newRefund(tradeNo, 'RZ-RF-H2', '30.00');
+    rzp.nextRefund('pending');
+    rzp.nextRefund('pending');
+    await runRefund({ refund_no: processed });
+    await runRefund({ refund_no: failed });
+    const [one] = atRazorpay(processed);
+    const [two] = atRazorpay(failed);
+
+    for (let i = 0; i < 2; i++) {
+      // Razorpay may deliver a webhook twice: the second changes nothing.
+      const first = await notifyRefund('refund.processed', { ...rzp.settleRefund(one.id, 'processed') });
+      expect(first.statusCode, first.body).toBe(200);
+      const second = await notifyRefund('refund.failed', { ...rzp.settleRefund(two.id, 'failed') });
+      expect(second.statusCode, second.body).toBe(200);
+    }
+    expect(await refundOf(processed)).toMatchObject({ status: 'succeeded' });
+    expect((await refundRow(processed)).channelRef).toBe(one.id);
+    expect(await refundOf(failed)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Razorpay: the refund failed at the bank.',
+    });
+    // Only the processed refund left the balance.
+    expect(minor((await balance()).available)).toBe(minor(before.available) - 4_000);
+    // The query queued for later finds them ended and does nothing.
+    await runRefund({ refund_no: processed, refund_id: one.id, round: '0' });
+    expect(rzp.requests.filter((r) => r.path === `/v1/refunds/${one.id}`)).toHaveLength(0);
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+
   it('an order that kept only its link id is refunded through the link’s captured payment', async () => {
     const { tradeNo, paymentId, linkId } = await paidOrder('rzp-rf-link');
     await db.update(collections).set({ channelRef: linkId }).where(eq(collections.tradeNo, tradeNo));

@@ -15,7 +15,8 @@ import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // Razorpay (DESIGN 13; INR, live and test): collections by Payment Links, payouts by RazorpayX's
 // composite Payout API with its X-Payout-Idempotency header, refunds by the Refunds API
-// (https://razorpay.com/docs/api/refunds/) with its X-Refund-Idempotency header, notifications verified with
+// (https://razorpay.com/docs/api/refunds/) with its X-Refund-Idempotency header, ended by the refund.processed
+// and refund.failed webhooks or by asking, notifications verified with
 // X-Razorpay-Signature (the official SDK's validateWebhookSignature), and status queries for orders whose
 // notification never came. The calls are plain HTTPS to the documented endpoints
 // (https://razorpay.com/docs/api/payments/payment-links/, https://razorpay.com/docs/api/x/payouts/): the
@@ -171,6 +172,8 @@ const RefundSchema = z.object({
   status: z.enum(['pending', 'processed', 'failed']),
 });
 type RazorpayRefund = z.infer<typeof RefundSchema>;
+/** Razorpay's failed refund says no more (the entity has no reason). */
+const REFUND_FAILED = 'Razorpay: the refund failed at the bank.';
 
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 const job = (queue: string, tradeNo: string, startAfter?: Date): FollowUp => ({
@@ -455,9 +458,7 @@ async function endRefund(refundNo: string, found: RazorpayRefund, round: number,
     return;
   }
   if (found.status === 'failed') {
-    await unlessMoved(() =>
-      ports.refunds.finish(refundNo, 'failed', 'Razorpay: the refund failed at the bank.', found.id),
-    );
+    await unlessMoved(() => ports.refunds.finish(refundNo, 'failed', REFUND_FAILED, found.id));
     return;
   }
   await ports.send({
@@ -531,6 +532,9 @@ const EventSchema = z.object({
       })
       .optional(),
     payout: z.object({ entity: PayoutSchema }).optional(),
+    refund: z
+      .object({ entity: z.object({ id: z.string(), receipt: z.string().nullish(), status: z.string() }) })
+      .optional(),
   }),
 });
 
@@ -591,7 +595,23 @@ function parse(
         ],
       };
   }
-  // Other events (payment_link.expired, payout.queued, ...): nothing of ours changes.
+  // A refund's end (docs: Refunds webhooks): its receipt is our refund number.
+  const refund = payload.refund?.entity;
+  if (refund?.receipt && (event.data.event === 'refund.processed' || event.data.event === 'refund.failed')) {
+    const processed = event.data.event === 'refund.processed';
+    return {
+      verified: true,
+      reports: [
+        {
+          tradeNo: refund.receipt,
+          providerRef: refund.id,
+          outcome: processed ? 'succeeded' : 'failed',
+          reason: processed ? null : REFUND_FAILED,
+        },
+      ],
+    };
+  }
+  // Other events (payment_link.expired, payout.queued, refund.created, ...): nothing of ours changes.
   return { verified: true, reports: [] };
 }
 
