@@ -285,7 +285,11 @@ export async function buildApp({
   const { withdrawals } = registerWithdrawalsModule(app, ctx, { limits });
   registerOpsModule(app, ctx, { settlements, sandbox, accessKeys, withdrawals });
   limitsModule.opsRoutes();
-  const reconciliation = registerReconciliationModule(app, ctx, { collections, payouts });
+  const reconciliation = registerReconciliationModule(app, ctx, {
+    collections,
+    payouts,
+    refunds: { findAny: refunds.findAny, finish: refunds.finish },
+  });
   const channelJobs = createChannelJobs({
     db,
     jobs,

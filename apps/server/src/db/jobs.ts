@@ -22,6 +22,7 @@ export const QUEUES = [
   'razorpay.collect',
   'razorpay.payout',
   'razorpay.query',
+  'razorpay.refund',
   'housekeeping',
   'export.run',
   'reports.keep-days',

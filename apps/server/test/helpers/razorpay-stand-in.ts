@@ -11,6 +11,10 @@ import type { LinkBody } from '../../src/modules/sandbox/razorpay-stand-in.ts';
 //   https://razorpay.com/docs/api/x/payout-composite/create/bank-account/ ; the Payout entity and statuses.
 // - Idempotency: https://razorpay.com/docs/api/x/payout-idempotency/ (X-Payout-Idempotency, 4 to 36
 //   characters; the same key answers the first payout; another body with it is a BAD_REQUEST_ERROR).
+// - Refunds: https://razorpay.com/docs/api/refunds/ (create a normal refund, POST
+//   /v1/payments/:id/refund with amount, speed, receipt, notes; fetch by id, GET /v1/refunds/:id); the
+//   Refund entity and its statuses pending, processed, failed; https://razorpay.com/docs/api/refunds/
+//   idempotency/ (X-Refund-Idempotency: the same key answers the first refund).
 // - Errors: https://razorpay.com/docs/errors/ ({"error": {"code", "description", "source", "step",
 //   "reason", "field"}}), BAD_REQUEST_ERROR 400, SERVER_ERROR 500; authentication failure 401.
 // - Webhooks: https://razorpay.com/docs/webhooks/validate-test/ (X-Razorpay-Signature: hex HMAC-SHA256
@@ -34,6 +38,22 @@ type Payout = {
   created_at: number;
 };
 
+type Refund = {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  notes: Record<string, string>;
+  receipt: string | null;
+  acquirer_data: { arn: string | null };
+  created_at: number;
+  batch_id: null;
+  status: 'pending' | 'processed' | 'failed';
+  speed_processed: 'normal';
+  speed_requested: string;
+};
+
 export type Fault = 'server_error' | 'hang' | 'odd_shape' | 'bad_request' | 'lose_answer';
 
 export type RazorpayStandIn = {
@@ -42,12 +62,17 @@ export type RazorpayStandIn = {
   keySecret: string;
   links: Map<string, Link>;
   payouts: Map<string, Payout>;
+  refunds: Map<string, Refund>;
   /** Every request, as [method, path, idempotency key]. */
   requests: { method: string; path: string; idempotency?: string; body: unknown }[];
   /** The next call (of this path prefix, or any) gets this fault. */
   failNext(fault: Fault, pathPrefix?: string, method?: 'GET' | 'POST'): void;
   /** The payer pays the link: it becomes paid with one captured payment. */
   pay(linkId: string): { payment_id: string; amount: number; created_at: number };
+  /** The next refund made starts in this status (else processed at once), as a bank may answer. */
+  nextRefund(status: 'pending' | 'failed'): void;
+  /** A pending refund's end at the bank. */
+  settleRefund(refundId: string, status: 'processed' | 'failed'): Refund;
   /** A payout's end at the bank. */
   settle(payoutId: string, status: 'processed' | 'reversed' | 'failed', description?: string): Payout;
   /** A webhook as Razorpay sends it: the body and its X-Razorpay-Signature. */
@@ -96,6 +121,9 @@ export async function startRazorpayStandIn(): Promise<RazorpayStandIn> {
   const links = new Map<string, Link>();
   const payouts = new Map<string, Payout>();
   const byKey = new Map<string, { payoutId: string; body: string }>();
+  const refunds = new Map<string, Refund>();
+  const byRefundKey = new Map<string, { refundId: string; body: string }>();
+  const nextRefunds: Refund['status'][] = [];
   const requests: RazorpayStandIn['requests'] = [];
   const faults: { fault: Fault; prefix: string; method?: string }[] = [];
   const hanging: ServerResponse[] = [];
@@ -103,7 +131,8 @@ export async function startRazorpayStandIn(): Promise<RazorpayStandIn> {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const body = req.method === 'POST' ? await bodyOf(req) : {};
-    const idempotency = req.headers['x-payout-idempotency'] as string | undefined;
+    const idempotency = (req.headers['x-payout-idempotency'] ?? req.headers['x-refund-idempotency']) as
+      string | undefined;
     requests.push({
       method: req.method ?? '',
       path: url.pathname + url.search,
@@ -215,6 +244,63 @@ export async function startRazorpayStandIn(): Promise<RazorpayStandIn> {
       byKey.set(idempotency, { payoutId: payout.id, body: JSON.stringify(body) });
       return answer(payout);
     }
+    const refundOf = /^\/v1\/payments\/([^/]+)\/refund$/.exec(url.pathname);
+    if (req.method === 'POST' && refundOf) {
+      const seen = idempotency ? byRefundKey.get(idempotency) : undefined;
+      if (seen) {
+        if (seen.body !== JSON.stringify(body))
+          return error(
+            res,
+            400,
+            'BAD_REQUEST_ERROR',
+            'Different request body sent for the same idempotency header',
+          );
+        return answer(refunds.get(seen.refundId));
+      }
+      const payment = [...links.values()]
+        .flatMap((l) => (l.payments ?? []).map((p) => ({ ...p, currency: l.currency })))
+        .find((p) => p.payment_id === refundOf[1]);
+      if (!payment) return error(res, 400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+      if (payment.status !== 'captured')
+        return error(res, 400, 'BAD_REQUEST_ERROR', 'The payment has not been captured');
+      const refunded = [...refunds.values()]
+        .filter((r) => r.payment_id === payment.payment_id && r.status !== 'failed')
+        .reduce((sum, r) => sum + r.amount, 0);
+      const amount = body.amount === undefined ? payment.amount - refunded : body.amount;
+      if (!Number.isInteger(amount) || (amount as number) < 100)
+        return error(res, 400, 'BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount');
+      if ((amount as number) > payment.amount - refunded)
+        return error(
+          res,
+          400,
+          'BAD_REQUEST_ERROR',
+          'The refund amount provided is greater than amount captured',
+          'amount',
+        );
+      const made: Refund = {
+        id: id('rfnd'),
+        entity: 'refund',
+        amount: amount as number,
+        currency: payment.currency,
+        payment_id: payment.payment_id,
+        notes: (body.notes as Record<string, string> | undefined) ?? {},
+        receipt: body.receipt === undefined ? null : String(body.receipt),
+        acquirer_data: { arn: null },
+        created_at: nowSeconds(),
+        batch_id: null,
+        status: nextRefunds.shift() ?? 'processed',
+        speed_processed: 'normal',
+        speed_requested: String(body.speed ?? 'normal'),
+      };
+      refunds.set(made.id, made);
+      if (idempotency) byRefundKey.set(idempotency, { refundId: made.id, body: JSON.stringify(body) });
+      return answer(made);
+    }
+    const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && refundMatch) {
+      const found = refunds.get(refundMatch[1]);
+      return found ? ok(res, found) : error(res, 400, 'BAD_REQUEST_ERROR', 'The id provided does not exist');
+    }
     const payoutMatch = /^\/v1\/payouts\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && payoutMatch) {
       const payout = payouts.get(payoutMatch[1]);
@@ -233,6 +319,7 @@ export async function startRazorpayStandIn(): Promise<RazorpayStandIn> {
     keySecret,
     links,
     payouts,
+    refunds,
     requests,
     failNext: (fault, prefix = '/', method) =>
       void faults.push({ fault, prefix, ...(method ? { method } : {}) }),
@@ -249,6 +336,13 @@ export async function startRazorpayStandIn(): Promise<RazorpayStandIn> {
       link.amount_paid = link.amount;
       link.payments = [payment];
       return payment;
+    },
+    nextRefund: (status) => void nextRefunds.push(status),
+    settleRefund(refundId, status) {
+      const found = refunds.get(refundId)!;
+      found.status = status;
+      if (status === 'processed') found.acquirer_data.arn = randomBytes(6).toString('hex');
+      return found;
     },
     settle(payoutId, status, description) {
       const payout = payouts.get(payoutId)!;

@@ -67,6 +67,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'postings',
     'rate_limits',
     'razorpay_stand_in_links',
+    'razorpay_stand_in_refunds',
     'received_payments',
     'recharges',
     'reconciliation_days',

@@ -4,9 +4,14 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
-import { channels, collections, merchants, receivedPayments } from '../../src/db/schema/index.ts';
+import { channels, collections, merchants, receivedPayments, refunds } from '../../src/db/schema/index.ts';
 import { DEMO_LIVE_GUIDE, RAZORPAY_DEMO_MERCHANT, seedDemo } from '../../src/modules/demo/index.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  createGatewayMerchant,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // The demo's Razorpay (issue 36 item 5, DESIGN 13): the INR merchant's live channel points at the server's
@@ -164,5 +169,59 @@ describe('the stand-in’s API, as the razorpay adapter calls it', () => {
     expect([small.statusCode, small.json().error.field]).toEqual([400, 'amount']);
     const unknown = await ctx.app.inject({ method: 'GET', url: '/sandbox/razorpay/i/plink_nothere' });
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('refunds a paid order through its payment (the refund job), once per X-Refund-Idempotency', async () => {
+    await fundMerchant(db, m.merchant.id, 100_000n);
+    const made = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
+      body: { out_trade_no: 'rzp-standin-refund', amount: '300.00', channel: 'rzp' },
+    });
+    const tradeNo = made.json().data.trade_no as string;
+    await ctx.app.services.channelJobs.run('razorpay.collect', { trade_no: tradeNo });
+    await press((await order(tradeNo)).payUrl!);
+    const paymentId = (await order(tradeNo)).channelRef!;
+    expect(paymentId).toMatch(/^pay_/);
+
+    const created = await gatewayCall(ctx.app, m, 'POST', `/gateway/v1/collections/${tradeNo}/refunds`, {
+      body: { out_refund_no: 'rzp-standin-rf', amount: '100.00' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const refundNo = created.json().data.refund_no as string;
+    await ctx.app.services.channelJobs.run('razorpay.refund', { refund_no: refundNo });
+    const [row] = await db.select().from(refunds).where(eq(refunds.refundNo, refundNo));
+    expect(row).toMatchObject({ status: 'succeeded', channelRef: expect.stringMatching(/^rfnd_/) });
+
+    // The API itself: the same key answers the same refund; the refund is fetched by id; more than is
+    // left of the payment is refused; a wrong key is 401.
+    const api = (method: 'GET' | 'POST', url: string, body?: unknown, key = 'key-secret-0123456789') =>
+      ctx.app.inject({
+        method,
+        url: `/sandbox/razorpay${url}`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`rzp_live_standin0test:${key}`).toString('base64')}`,
+          'x-refund-idempotency': refundNo,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    const again = await api('POST', `/v1/payments/${paymentId}/refund`, {
+      amount: 10_000,
+      receipt: refundNo,
+    });
+    expect(again.json()).toMatchObject({ id: row.channelRef, status: 'processed', amount: 10_000 });
+    const fetched = await api('GET', `/v1/refunds/${row.channelRef}`);
+    expect(fetched.json()).toMatchObject({ id: row.channelRef, payment_id: paymentId, receipt: refundNo });
+    const over = await ctx.app.inject({
+      method: 'POST',
+      url: `/sandbox/razorpay/v1/payments/${paymentId}/refund`,
+      headers: {
+        authorization: `Basic ${Buffer.from('rzp_live_standin0test:key-secret-0123456789').toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({ amount: 20_001 }),
+    });
+    expect([over.statusCode, over.json().error.field]).toEqual([400, 'amount']);
+    const wrong = await api('GET', `/v1/refunds/${row.channelRef}`, undefined, 'not-the-secret');
+    expect(wrong.statusCode).toBe(401);
   });
 });

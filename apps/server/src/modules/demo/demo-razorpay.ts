@@ -11,7 +11,8 @@ import type { DemoMerchant } from './demo-collections.ts';
 // The INR merchant's live Razorpay channel (`payment-links`, DESIGN 13), pointed at the demo's own stand-in of Razorpay's
 // API (modules/sandbox/razorpay-stand-in.ts) at this server's address: collections by Payment Links, the
 // payer's page, and the signed payment_link.paid webhook, with no Razorpay account. One paid order and one
-// waiting for its payer, whose link the guide gives.
+// waiting for its payer, whose link the guide gives. A refund of the paid order (the console's Refund
+// action) goes through the stand-in's Refunds API and is processed at once.
 
 export type DemoRazorpay = {
   merchantNo: string;

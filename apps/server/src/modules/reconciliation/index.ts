@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import type { ChannelPorts } from '../channels/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { answerAction, createOperatorGuard, merchantIdByNo, operatorContextOf } from '../ops/index.ts';
@@ -28,7 +29,11 @@ const STATEMENT_BODY_LIMIT = 64 * 1024 * 1024;
 export function registerReconciliationModule(
   app: FastifyInstance,
   { db, now, config }: AppContext,
-  { collections, payouts }: { collections: CollectionsService; payouts: PayoutsService },
+  {
+    collections,
+    payouts,
+    refunds,
+  }: { collections: CollectionsService; payouts: PayoutsService; refunds: ChannelPorts['refunds'] },
 ): ReconciliationService {
   const service = createReconciliationService({
     db,
@@ -36,6 +41,7 @@ export function registerReconciliationModule(
     appKey: config.appKey,
     collections,
     payouts,
+    refunds,
     ledger: createLedger(),
   });
 

@@ -4,7 +4,13 @@ import { dayRange } from '@paydesk/shared/time-zone.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { AppError, conflict, notFound, ValidationError } from '../../lib/errors.ts';
-import { adapterFor, type ChannelRow, openChannelSecrets, type ReceivedPayment } from '../channels/index.ts';
+import {
+  adapterFor,
+  type ChannelPorts,
+  type ChannelRow,
+  openChannelSecrets,
+  type ReceivedPayment,
+} from '../channels/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -28,6 +34,8 @@ type Deps = {
     'finishIn' | 'findAnyIn' | 'finish' | 'findAny' | 'ofChannelIn' | 'payManyIn' | 'paidRollups'
   >;
   payouts: Pick<PayoutsService, 'transition' | 'findAny'>;
+  /** Refunds a provider's notification ends (refund.processed and refund.failed: DESIGN 14). */
+  refunds: ChannelPorts['refunds'];
   ledger: Pick<Ledger, 'post'>;
 };
 
@@ -35,7 +43,15 @@ export type ReconciliationService = ReturnType<typeof createReconciliationServic
 
 const tally = () => ({ matched: 0, review: 0, unknown: 0, seen: 0 }) satisfies Record<ReceiveOutcome, number>;
 
-export function createReconciliationService({ db, now, appKey, collections, payouts, ledger }: Deps) {
+export function createReconciliationService({
+  db,
+  now,
+  appKey,
+  collections,
+  payouts,
+  refunds,
+  ledger,
+}: Deps) {
   const secretsOf = (channel: ChannelRow) => openChannelSecrets(appKey, channel);
 
   async function zoneOf(merchantId: number): Promise<string> {
@@ -90,6 +106,19 @@ export function createReconciliationService({ db, now, appKey, collections, payo
   ) {
     if (report.outcome !== 'succeeded' && report.outcome !== 'failed') return;
     const ref = report.providerRef ?? undefined;
+    // A refund (our numbers say the kind: refunds R...): ended once, on the same rules of whose it is.
+    if (report.tradeNo.startsWith('R')) {
+      const refund = await refunds.findAny(report.tradeNo);
+      const own = refund && (await repo.channel(db, refund.channelId));
+      if (!own || own.merchantId !== channel.merchantId || own.provider !== channel.provider) return;
+      try {
+        await refunds.finish(report.tradeNo, report.outcome, report.reason ?? null, ref);
+      } catch (error) {
+        if (error instanceof AppError && (error.status === 409 || error.status === 404)) return;
+        throw error;
+      }
+      return;
+    }
     const isPayout = report.tradeNo.startsWith('P');
     const order = isPayout
       ? await payouts.findAny(report.tradeNo)

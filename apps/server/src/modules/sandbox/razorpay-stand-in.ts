@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '@paydesk/shared';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
-import { razorpayStandInLinks } from '../../db/schema/index.ts';
+import { razorpayStandInLinks, razorpayStandInRefunds } from '../../db/schema/index.ts';
 import { type ChannelRow, findChannelById, listAllChannels, openChannelSecrets } from '../channels/index.ts';
 import { escapeHtml, payPageCsp } from './pay-page.ts';
 
@@ -15,8 +15,9 @@ import { escapeHtml, payPageCsp } from './pay-page.ts';
 // errors as https://razorpay.com/docs/errors/), and its hosted page lets the payer pay, after which it
 // sends the payment_link.paid webhook (https://razorpay.com/docs/webhooks/validate-test/: X-Razorpay-
 // Signature, hex HMAC-SHA256 of the body with the webhook secret) to the channel's notification address,
-// as a Razorpay account configured with it would. The account is the channel whose key_id and key_secret
-// the call carries. Payouts are not stood in here (the adapter's tests run them against their own
+// as a Razorpay account configured with it would. Refunds of its payments (https://razorpay.com/docs/api/
+// refunds/: create with X-Refund-Idempotency, fetch by id) are processed at once. The account is the
+// channel whose key_id and key_secret the call carries. Payouts are not stood in here (the adapter's tests run them against their own
 // stand-in, test/helpers/razorpay-stand-in.ts). On only where the sandbox is (development, tests, demo).
 
 const PREFIX = '/sandbox/razorpay';
@@ -36,6 +37,23 @@ export type LinkBody = {
   created_at: number;
   payments:
     { payment_id: string; amount: number; created_at: number; method: string; status: string }[] | null;
+};
+
+/** A Refund entity as Razorpay's API answers it (docs: Refunds, the entity). */
+export type RefundBody = {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  notes: Record<string, unknown>;
+  receipt: string | null;
+  acquirer_data: { arn: string | null };
+  created_at: number;
+  batch_id: null;
+  status: 'pending' | 'processed' | 'failed';
+  speed_processed: 'normal';
+  speed_requested: string;
 };
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -155,6 +173,83 @@ export function registerRazorpayStandIn(app: FastifyInstance, { db, appKey, now 
       return row.body;
     });
 
+    scope.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
+      `${PREFIX}/v1/payments/:id/refund`,
+      async (request, reply) => {
+        const channel = await accountOf(request);
+        if (!channel) return refuse(reply, 401, 'The api key provided is invalid');
+        const header = request.headers['x-refund-idempotency'];
+        const key = typeof header === 'string' && header ? header : null;
+        const made = key ? await refundByKey(channel.id, key) : undefined;
+        if (made) return made;
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        const payment = await capturedPayment(channel.id, request.params.id);
+        if (!payment) return refuse(reply, 400, 'The id provided does not exist');
+        const [{ refunded }] = await db
+          .select({
+            refunded: sql<number>`coalesce(sum((${razorpayStandInRefunds.body}->>'amount')::bigint), 0)::int`,
+          })
+          .from(razorpayStandInRefunds)
+          .where(
+            and(
+              eq(razorpayStandInRefunds.channelId, channel.id),
+              eq(razorpayStandInRefunds.paymentId, payment.payment_id),
+              ne(razorpayStandInRefunds.status, 'failed'),
+            ),
+          );
+        const amount = body.amount === undefined ? payment.amount - refunded : body.amount;
+        if (!Number.isInteger(amount) || (amount as number) < 100)
+          return refuse(reply, 400, 'The amount must be atleast INR 1.00', 'amount');
+        if ((amount as number) > payment.amount - refunded)
+          return refuse(reply, 400, 'The refund amount provided is greater than amount captured', 'amount');
+        const refund: RefundBody = {
+          id: newId('rfnd'),
+          entity: 'refund',
+          amount: amount as number,
+          currency: payment.currency,
+          payment_id: payment.payment_id,
+          notes: body.notes && typeof body.notes === 'object' ? (body.notes as Record<string, unknown>) : {},
+          receipt: typeof body.receipt === 'string' ? body.receipt : null,
+          acquirer_data: { arn: randomBytes(6).toString('hex') },
+          created_at: seconds(now()),
+          batch_id: null,
+          status: 'processed',
+          speed_processed: 'normal',
+          speed_requested: typeof body.speed === 'string' ? body.speed : 'normal',
+        };
+        const [saved] = await db
+          .insert(razorpayStandInRefunds)
+          .values({
+            id: refund.id,
+            channelId: channel.id,
+            paymentId: payment.payment_id,
+            idempotencyKey: key,
+            status: refund.status,
+            body: refund,
+          })
+          .onConflictDoNothing()
+          .returning({ id: razorpayStandInRefunds.id });
+        // The same key raced in meanwhile: that refund is the answer.
+        return saved ? refund : ((key && (await refundByKey(channel.id, key))) ?? refund);
+      },
+    );
+
+    scope.get<{ Params: { id: string } }>(`${PREFIX}/v1/refunds/:id`, async (request, reply) => {
+      const channel = await accountOf(request);
+      if (!channel) return refuse(reply, 401, 'The api key provided is invalid');
+      const [row] = await db
+        .select()
+        .from(razorpayStandInRefunds)
+        .where(
+          and(
+            eq(razorpayStandInRefunds.id, request.params.id),
+            eq(razorpayStandInRefunds.channelId, channel.id),
+          ),
+        );
+      if (!row) return refuse(reply, 400, 'The id provided does not exist');
+      return row.body;
+    });
+
     // The payer's hosted page (short_url), and its Pay button.
     scope.get<{ Params: { id: string } }>(`${PREFIX}/i/:id`, async (request, reply) => {
       const row = await linkRow(request.params.id);
@@ -185,6 +280,33 @@ export function registerRazorpayStandIn(app: FastifyInstance, { db, appKey, now 
       return reply.redirect(`${PREFIX}/i/${encodeURIComponent(link.id)}`, 303);
     });
   });
+
+  async function refundByKey(channelId: number, key: string) {
+    const [row] = await db
+      .select({ body: razorpayStandInRefunds.body })
+      .from(razorpayStandInRefunds)
+      .where(
+        and(eq(razorpayStandInRefunds.channelId, channelId), eq(razorpayStandInRefunds.idempotencyKey, key)),
+      );
+    return row?.body as RefundBody | undefined;
+  }
+
+  /** A captured payment of one of the channel's paid links, with the link's currency. */
+  async function capturedPayment(channelId: number, paymentId: string) {
+    const rows = await db
+      .select({ body: razorpayStandInLinks.body })
+      .from(razorpayStandInLinks)
+      .where(
+        and(
+          eq(razorpayStandInLinks.channelId, channelId),
+          eq(razorpayStandInLinks.status, 'paid'),
+          sql`${razorpayStandInLinks.body}->'payments' @> ${JSON.stringify([{ payment_id: paymentId }])}::jsonb`,
+        ),
+      );
+    const link = rows[0]?.body as LinkBody | undefined;
+    const payment = link?.payments?.find((p) => p.payment_id === paymentId && p.status === 'captured');
+    return payment && link ? { ...payment, currency: link.currency } : undefined;
+  }
 
   /** payment_link.paid as Razorpay sends it, to the channel's notification address, signed. */
   async function sendPaidWebhook(

@@ -75,6 +75,14 @@ describe('the adapter registry', () => {
       supported: true,
       byOperator: true,
     });
+    // Razorpay refunds by its Refunds API, in a job of its own queue.
+    const razorpay = adapterFor('razorpay');
+    expect(razorpay.capabilities.kinds).toContain('refund');
+    expect(razorpay.submitRefund(channel({ provider: 'razorpay' }), refund)).toEqual({
+      supported: true,
+      followUp: { queue: 'razorpay.refund', data: { refund_no: 'R1' } },
+    });
+    expect(razorpay.queues).toContain('razorpay.refund');
   });
 
   it("the sandbox's notification is its page's form; a failure is safe elsewhere only if nothing left", () => {

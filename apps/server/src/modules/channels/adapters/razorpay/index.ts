@@ -14,7 +14,9 @@ import type {
 import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // Razorpay (DESIGN 13; INR, live and test): collections by Payment Links, payouts by RazorpayX's
-// composite Payout API with its X-Payout-Idempotency header, notifications verified with
+// composite Payout API with its X-Payout-Idempotency header, refunds by the Refunds API
+// (https://razorpay.com/docs/api/refunds/) with its X-Refund-Idempotency header, ended by the refund.processed
+// and refund.failed webhooks or by asking, notifications verified with
 // X-Razorpay-Signature (the official SDK's validateWebhookSignature), and status queries for orders whose
 // notification never came. The calls are plain HTTPS to the documented endpoints
 // (https://razorpay.com/docs/api/payments/payment-links/, https://razorpay.com/docs/api/x/payouts/): the
@@ -25,9 +27,19 @@ import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 // A paid link is money received (a ReceivedPayment, applied once by Razorpay's payment id): the same
 // rules as a bank transfer, so a payment for an order we had timed out goes to review, never lost.
 
-const QUEUE = { collect: 'razorpay.collect', payout: 'razorpay.payout', query: 'razorpay.query' } as const;
+const QUEUE = {
+  collect: 'razorpay.collect',
+  payout: 'razorpay.payout',
+  query: 'razorpay.query',
+  refund: 'razorpay.refund',
+} as const;
 /** How often an order whose notification has not come is asked about. */
 const QUERY_EVERY_MS = 5 * 60_000;
+/**
+ * A pending refund is asked about after 5 minutes, then twice as long each time up to 6 hours (a normal
+ * refund may take Razorpay days to end: polling it every 5 minutes would ask some 2,000 times).
+ */
+const refundQueryDelayMs = (round: number) => Math.min(QUERY_EVERY_MS * 2 ** round, 6 * 3_600_000);
 
 const SettingsSchema = z
   .object({
@@ -150,6 +162,18 @@ const PayoutSchema = z.object({
   status_details: z.object({ description: z.string().nullish() }).nullish(),
   failure_reason: z.string().nullish(),
 });
+
+/** The Refund entity (docs: Refunds, Refund Entity): pending until the bank ends it. */
+const RefundSchema = z.object({
+  id: z.string().startsWith('rfnd_'),
+  payment_id: z.string(),
+  amount: z.number().int(),
+  receipt: z.string().nullish(),
+  status: z.enum(['pending', 'processed', 'failed']),
+});
+type RazorpayRefund = z.infer<typeof RefundSchema>;
+/** Razorpay's failed refund says no more (the entity has no reason). */
+const REFUND_FAILED = 'Razorpay: the refund failed at the bank.';
 
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 const job = (queue: string, tradeNo: string, startAfter?: Date): FollowUp => ({
@@ -352,6 +376,121 @@ async function query(tradeNo: string, ports: ChannelPorts, secrets: (c: ChannelR
     await ports.send(job(QUEUE.query, tradeNo, new Date(ports.now().getTime() + QUERY_EVERY_MS)));
 }
 
+/**
+ * A refund (DESIGN 14), one job per step, each idempotent. Without `refund_id` the refund is created at
+ * Razorpay: POST /v1/payments/{pay_id}/refund with X-Refund-Idempotency set to our refund number, so a
+ * second run (an answer lost, a job run twice) answers the refund the first made instead of refunding
+ * twice. A refund Razorpay answers `pending` is asked about later by its id (GET /v1/refunds/{id}), the id
+ * riding in that job's data; our refund keeps Razorpay's id (channel_ref) once it ends.
+ */
+async function refund(
+  refundNo: string,
+  refundId: string | undefined,
+  round: number,
+  ports: ChannelPorts,
+  secrets: (c: ChannelRow) => ChannelSecrets,
+) {
+  const row = await ports.refunds.findAny(refundNo);
+  if (!row || row.status !== 'processing') return;
+  const channel = await ports.findChannel(row.channelId);
+  if (!channel) return;
+  if (refundId) {
+    const answer = await call(
+      channel,
+      secrets(channel),
+      'GET',
+      `/v1/refunds/${encodeURIComponent(refundId)}`,
+    );
+    if (!answer.ok) throw new TryAgain(`Razorpay did not answer about the refund ${refundNo}.`);
+    const found = RefundSchema.safeParse(answer.body);
+    if (!found.success) {
+      unreadable(ports, refundNo, answer.body, 'a refund');
+      return;
+    }
+    await endRefund(refundNo, found.data, round + 1, ports);
+    return;
+  }
+  const paymentId = await paymentIdOf(channel, row.collectionRef, secrets);
+  if (!paymentId) {
+    await unlessMoved(() =>
+      ports.refunds.finish(refundNo, 'failed', 'Razorpay has no captured payment for this order.'),
+    );
+    return;
+  }
+  const answer = await call(
+    channel,
+    secrets(channel),
+    'POST',
+    `/v1/payments/${encodeURIComponent(paymentId)}/refund`,
+    {
+      amount: Number(row.amountMinor),
+      speed: 'normal',
+      receipt: refundNo,
+      notes: { refund_no: refundNo, trade_no: row.tradeNo },
+    },
+    { 'x-refund-idempotency': refundNo },
+  );
+  if (!answer.ok) {
+    // Refused (a 4xx): Razorpay made no refund; the hold goes back with its description.
+    if (answer.failure.stage === 'refused') {
+      await unlessMoved(() => ports.refunds.finish(refundNo, 'failed', `Razorpay: ${descriptionOf(answer)}`));
+      return;
+    }
+    throw new TryAgain(
+      `Razorpay did not answer the refund ${refundNo} (${answer.failure.code ?? answer.failure.status}).`,
+    );
+  }
+  const made = RefundSchema.safeParse(answer.body);
+  if (!made.success) {
+    unreadable(ports, refundNo, answer.body, 'a refund');
+    return;
+  }
+  await endRefund(refundNo, made.data, 0, ports);
+}
+
+/**
+ * A refund's end as Razorpay reports it; a pending one is asked about again later by its id (`round`: the
+ * queries asked so far, for the back-off).
+ */
+async function endRefund(refundNo: string, found: RazorpayRefund, round: number, ports: ChannelPorts) {
+  if (found.status === 'processed') {
+    await unlessMoved(() => ports.refunds.finish(refundNo, 'succeeded', null, found.id));
+    return;
+  }
+  if (found.status === 'failed') {
+    await unlessMoved(() => ports.refunds.finish(refundNo, 'failed', REFUND_FAILED, found.id));
+    return;
+  }
+  await ports.send({
+    queue: QUEUE.refund,
+    data: { refund_no: refundNo, refund_id: found.id, round: String(round) },
+    startAfter: new Date(ports.now().getTime() + refundQueryDelayMs(round)),
+  });
+}
+
+/**
+ * The Razorpay payment a refund goes back through: a paid order keeps it (pay_..., the payment that paid
+ * it); an order that only has its link's id (plink_...) is looked up by its link's captured payment.
+ */
+async function paymentIdOf(
+  channel: ChannelRow,
+  collectionRef: string | null,
+  secrets: (c: ChannelRow) => ChannelSecrets,
+): Promise<string | undefined> {
+  if (!collectionRef) return undefined;
+  if (!collectionRef.startsWith('plink_')) return collectionRef;
+  const answer = await call(
+    channel,
+    secrets(channel),
+    'GET',
+    `/v1/payment_links/${encodeURIComponent(collectionRef)}`,
+  );
+  if (!answer.ok) throw new TryAgain(`Razorpay did not answer about the payment link ${collectionRef}.`);
+  const link = PaymentLinkSchema.safeParse(answer.body);
+  if (!link.success) throw new TryAgain(`Razorpay answered the payment link ${collectionRef} unreadably.`);
+  return (link.data.payments ?? []).find((p) => p.status === 'captured')?.payment_id;
+}
+
 const paymentOf = (
   tradeNo: string,
   currency: string,
@@ -393,6 +532,9 @@ const EventSchema = z.object({
       })
       .optional(),
     payout: z.object({ entity: PayoutSchema }).optional(),
+    refund: z
+      .object({ entity: z.object({ id: z.string(), receipt: z.string().nullish(), status: z.string() }) })
+      .optional(),
   }),
 });
 
@@ -453,14 +595,30 @@ function parse(
         ],
       };
   }
-  // Other events (payment_link.expired, payout.queued, ...): nothing of ours changes.
+  // A refund's end (docs: Refunds webhooks): its receipt is our refund number.
+  const refund = payload.refund?.entity;
+  if (refund?.receipt && (event.data.event === 'refund.processed' || event.data.event === 'refund.failed')) {
+    const processed = event.data.event === 'refund.processed';
+    return {
+      verified: true,
+      reports: [
+        {
+          tradeNo: refund.receipt,
+          providerRef: refund.id,
+          outcome: processed ? 'succeeded' : 'failed',
+          reason: processed ? null : REFUND_FAILED,
+        },
+      ],
+    };
+  }
+  // Other events (payment_link.expired, payout.queued, refund.created, ...): nothing of ours changes.
   return { verified: true, reports: [] };
 }
 
 export const razorpayAdapter: ChannelAdapter = {
   provider: 'razorpay',
   capabilities: {
-    kinds: ['collection', 'payout'],
+    kinds: ['collection', 'payout', 'refund'],
     modes: ['live', 'test'],
     countries: ['IN'],
     currencies: ['INR'],
@@ -481,18 +639,24 @@ export const razorpayAdapter: ChannelAdapter = {
   submitPayout: (_channel, order) => ({ followUp: job(QUEUE.payout, order.tradeNo) }),
   queryPayout: (_channel, tradeNo, ports) => ourPayoutReport(tradeNo, ports),
   refundsByOperator: false,
-  // Refunds through Razorpay's refund API: not built yet (the stand-ins have no refund endpoint), so a
-  // refund of a Razorpay order is refused and nothing is written.
-  submitRefund: () => ({ supported: false }),
+  // Refunds through Razorpay's Refunds API, by the refund job (see refund() above).
+  submitRefund: (_channel, order) => ({
+    supported: true,
+    followUp: { queue: QUEUE.refund, data: { refund_no: order.refundNo } },
+  }),
   parseNotification: (channel, { headers, rawBody }, secrets) =>
     parse(channel, rawBody, headers['x-razorpay-signature'], secrets.webhook_secret ?? ''),
   // Only a call that never connected is certainly not at Razorpay.
   isSafeToRetryElsewhere: (failure) => failure.stage === 'connect',
-  queues: [QUEUE.collect, QUEUE.payout, QUEUE.query],
+  queues: [QUEUE.collect, QUEUE.payout, QUEUE.query, QUEUE.refund],
   async runJob(queue, data, ports) {
     const tradeNo = typeof data.trade_no === 'string' ? data.trade_no : '';
     const secrets = (channel: ChannelRow) => ports.secretsOf(channel);
-    if (queue === QUEUE.collect) await collect(tradeNo, ports, secrets);
+    if (queue === QUEUE.refund) {
+      const refundId = typeof data.refund_id === 'string' ? data.refund_id : undefined;
+      const round = Math.min(Number(data.round) || 0, 32);
+      if (typeof data.refund_no === 'string') await refund(data.refund_no, refundId, round, ports, secrets);
+    } else if (queue === QUEUE.collect) await collect(tradeNo, ports, secrets);
     else if (queue === QUEUE.payout) await submit(tradeNo, ports, secrets);
     else await query(tradeNo, ports, secrets);
   },
