@@ -33,7 +33,7 @@ const WIDER_CONCURRENCY = 4;
 const COLLECTIONS_PATH = '/gateway/v1/collections';
 
 type Credentials = { no: string; accessKey: string; secret: string };
-type ClientsJob = {
+export type ClientsJob = {
   role: 'gateway-clients';
   /** Client i calls urls[i % urls.length] (one URL per API node). */
   urls: string[];
@@ -44,7 +44,7 @@ type ClientsJob = {
   maxRequests: number;
   tag: string;
 };
-type ClientsResult = {
+export type ClientsResult = {
   created: number;
   requests: number;
   seconds: number;
@@ -226,7 +226,7 @@ function noopServer() {
 }
 
 /** The app's environment in the bench, for the main thread's node and a second one's (apiNode). */
-const APP_ENV = {
+export const APP_ENV = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'info',
   APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`,
@@ -314,7 +314,8 @@ function ask<T>(worker: Worker, message: object): Promise<T> {
   });
 }
 
-async function runClients(job: Omit<ClientsJob, 'role'>): Promise<ClientsResult> {
+/** One run of the collection clients (gatewayClients) in a worker thread of their own. */
+export async function runClients(job: Omit<ClientsJob, 'role'>): Promise<ClientsResult> {
   const { worker, first } = startWorker<ClientsResult>({ role: 'gateway-clients', ...job });
   const result = await first;
   await worker.terminate();

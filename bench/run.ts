@@ -55,6 +55,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<void>; inAl
       'payout creation via the signed gateway over HTTP, 16 clients, across 16 merchants and on one hot merchant, in slices interleaved with pgbench -N (target >= 0.25 both); CPU per payout; ledger:verify after each run',
     run: async () => (await import('./payouts.ts')).runPayouts(),
   },
+  refunds: {
+    about:
+      'refund creation via the signed gateway over HTTP, 16 clients across 16 merchants, each refund a different seeded paid order, in slices interleaved with pgbench -N (target >= 0.25), ledger:verify after; collection creation with three routed channels vs one (time ratio <= 1.1)',
+    run: async () => (await import('./refunds.ts')).runRefunds(),
+  },
 };
 
 const name = process.argv[2];
