@@ -112,8 +112,10 @@ beforeAll(async () => {
   const database = await createTestDatabase({ migrationsFolder: folder });
   await database.db.execute(LATER_COLUMNS.lend);
   ctx = await createTestApp({}, { now: () => clock, database });
-  // Today's demo without its live channels: their tables come with 0033.
-  expect(await seedDemo(db(), { appKey: ctx.config.appKey, now: clock, liveChannels: false })).toBe(true);
+  // Today's demo without its live channels and refunds: their tables come with 0033 and 0036.
+  expect(
+    await seedDemo(db(), { appKey: ctx.config.appKey, now: clock, liveChannels: false, refunds: false }),
+  ).toBe(true);
 
   for (const tag of ['OLD', 'TWIN']) {
     merchants.push(

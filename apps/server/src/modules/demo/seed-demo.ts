@@ -78,6 +78,7 @@ export async function seedDemo(
     files,
     guide,
     liveChannels = true,
+    refunds = true,
   }: {
     appKey: Buffer;
     now?: Date;
@@ -93,6 +94,8 @@ export async function seedDemo(
      * seeds one).
      */
     liveChannels?: boolean;
+    /** The sandbox history's refunds (default true); off for a database from before migration 0036. */
+    refunds?: boolean;
   },
 ): Promise<boolean> {
   if (await hasMerchants(db)) return false;
@@ -119,7 +122,7 @@ export async function seedDemo(
       });
     }
     await seedFundHistory(tx, merchant.id, now);
-    await seedReceiveMoney(tx, appKey, rows, { currency: 'CNY', timeZone: 'Asia/Shanghai' }, now);
+    await seedReceiveMoney(tx, appKey, rows, { currency: 'CNY', timeZone: 'Asia/Shanghai' }, now, refunds);
     if (files) await seedDemoTopUps(tx, files, { id: merchant.id, currency: 'CNY' }, now);
     await seedDemoWithdrawals(tx, { id: merchant.id, currency: 'CNY' }, now);
     if (liveChannels)
@@ -145,7 +148,14 @@ export async function seedDemo(
         passwordHash,
         roles: ['ROOT'],
       });
-      await seedReceiveMoney(tx, appKey, pair, { currency: other.currency, timeZone: other.timeZone }, now);
+      await seedReceiveMoney(
+        tx,
+        appKey,
+        pair,
+        { currency: other.currency, timeZone: other.timeZone },
+        now,
+        refunds,
+      );
       if (liveChannels)
         live.push(
           await seedDemoLiveChannels(
@@ -182,6 +192,7 @@ async function seedReceiveMoney(
   rows: { live: { id: number; no: string }; test: { id: number } },
   local: Pick<DemoMerchant, 'currency' | 'timeZone'>,
   now: Date,
+  refunds: boolean,
 ) {
   const merchant: DemoMerchant = { id: rows.test.id, no: rows.live.no, ...local };
   // Test mode starts with test funds (DESIGN 12), dated before its history.
@@ -195,7 +206,7 @@ async function seedReceiveMoney(
   await seedDemoAccessKey(tx, appKey, merchant, rows.live.id);
   const settled = await seedDemoCollections(tx, merchant, channel, now);
   await seedDemoPayouts(tx, merchant, now);
-  await seedDemoRefunds(tx, merchant, channel, settled, now);
+  if (refunds) await seedDemoRefunds(tx, merchant, channel, settled, now);
 }
 
 /** When the demo's test funds came: before the oldest of its sandbox history. */

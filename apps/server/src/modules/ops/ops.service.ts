@@ -382,7 +382,8 @@ export function createOpsService({
     if (!adapter.capabilities.kinds.includes(body.kind)) {
       throw ValidationError.field(
         'kind',
-        `A ${body.provider} channel takes ${adapter.capabilities.kinds.join(' and ')} orders only.`,
+        // A channel is opened for collections or payouts; refunds go through the collection's channel.
+        `A ${body.provider} channel takes ${adapter.capabilities.kinds.filter((kind) => kind !== 'refund').join(' and ')} orders only.`,
       );
     }
     const merchant = await merchantByNo(body.merchant, body.mode);
