@@ -452,11 +452,42 @@ describe("a bank transfer's refund: the operator's queue", () => {
       failure_reason: 'payer account closed',
     });
     expect(await balance(m)).toMatchObject({ available: '990.00', locked: '0.00' });
+    // A refund its channel is working on (the sandbox's) is not the operator's to finish: not listed,
+    // and refused, so it can never be given back while the provider pays the payer.
+    const other = await merchant();
+    const sandboxOrder = await paidOrder(other, '20.00');
+    const onChannel = (
+      await refund(other, sandboxOrder.trade_no, { out_refund_no: 'SB-1', amount: '5.00' })
+    ).json().data;
+    const listed = (await ops('GET', '/ops/v1/refunds')).json().data as { refund_no: string }[];
+    expect(listed.map((r) => r.refund_no)).not.toContain(onChannel.refund_no);
+    const refused = await ops('POST', '/ops/v1/refunds/complete', {
+      refund_no: onChannel.refund_no,
+      result: 'failed',
+      reason: 'not ours to decide',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(await balance(other)).toMatchObject({ available: '995.00', locked: '5.00' });
     const actions = await ctx.database.db
       .select()
       .from(operatorActions)
       .where(eq(operatorActions.action, 'refund.complete'));
     expect(actions.length).toBeGreaterThanOrEqual(2);
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+});
+
+describe('the books of a day with refunds', () => {
+  it('keeps the day with its refunds column, and ledger:verify finds it balanced', async () => {
+    advance(2 * 24 * 3600 * 1000);
+    // The refunds' entries are dated by the database (today, for real); the clock is three days on.
+    await ctx.app.services.dailyReports.keepFinishedDays(5);
+    const [kept] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from daily_reports where collection_refunds_minor <> 0`,
+    );
+    expect(kept.n).toBeGreaterThan(0);
+    const report = await verifyLedger(ctx.database.db);
+    expect(report.ok, JSON.stringify(report.problems)).toBe(true);
   });
 });

@@ -213,6 +213,18 @@ describe('delete all test data', () => {
     const liveBefore = await snapshot({});
     const booksBefore = await trialBalance(ctx.database.db, 'live');
     expect((await snapshot(TEST)).collections).toHaveLength(1);
+    // A refund of the test order (it names the order, and holds test money until the sandbox ends it).
+    const refunded = await gatewayCall(
+      ctx.app,
+      test,
+      'POST',
+      `/gateway/v1/collections/${(await snapshot(TEST)).collections[0].trade_no}/refunds`,
+      {
+        body: { out_refund_no: 'R-TEST', amount: '10.00' },
+        now: () => clock,
+      },
+    );
+    expect(refunded.statusCode, refunded.body).toBe(201);
 
     const asked = await root.post('/api/merchant/test-data/delete', {}, TEST);
     expect(asked.statusCode, asked.body).toBe(202);
@@ -243,7 +255,7 @@ describe('delete all test data', () => {
     expect(after.collections).toEqual([]);
     expect(after.settlements).toEqual([]);
     // The lists' sums (rollups) lost the deleted orders, once each.
-    for (const list of ['collections', 'payouts'])
+    for (const list of ['collections', 'payouts', 'refunds'])
       expect([list, (await root.get(`/api/merchant/${list}`, TEST)).json().meta.total]).toEqual([list, 0]);
     expect((await root.get('/api/merchant/exports', TEST)).json().data).toEqual([]);
     expect(

@@ -308,7 +308,7 @@ export async function verifyLedger(db: Db, merchantNo?: string, mode?: Mode): Pr
         sql`with kept as (
               select r.*, m.no as merchant_no, m.mode, m.currency,
                      r.opening_minor + r.collection_net_minor + r.payout_deducted_minor + r.refunds_minor
-                       + r.top_ups_minor + r.withdrawals_minor + r.transfers_minor + r.freezes_minor as summed,
+                       + r.collection_refunds_minor + r.top_ups_minor + r.withdrawals_minor + r.transfers_minor + r.freezes_minor as summed,
                      coalesce((select o.available_after_minor from fund_flows o
                                where o.merchant_id = r.merchant_id and o.created_at < r.starts_at
                                order by o.created_at desc nulls last, o.id desc nulls last limit 1), 0) as ledger_opening,

@@ -30,7 +30,7 @@ import {
   giveBackCollectionRefund,
   newTradeNo,
 } from '../collections/index.ts';
-import { type Ledger, transactionWithRetry } from '../ledger/index.ts';
+import { type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import type { IdempotencyInput, StoredAnswer, TransactionHooks } from '../payouts/index.ts';
 import { keyedCreate } from '../payouts/index.ts';
 import { type RefundRow, refundsRepository as repo } from './refunds.repository.ts';
@@ -66,6 +66,19 @@ type Deps = {
 };
 
 const REFUND_CREATE = 'refund.create';
+
+/** Runs a creation again when its new refund number clashed with another's; anything else is thrown. */
+async function withFreshNumber<T>(create: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      const cause = ((error as { cause?: unknown })?.cause ?? error) as { constraint?: string };
+      const clash = sqlStateOf(error) === '23505' && cause?.constraint === 'refunds_refund_no_unique';
+      if (attempt >= 5 || !clash) throw error;
+    }
+  }
+}
 const holdKey = (id: number) => `refund:${id}:hold`;
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -176,68 +189,73 @@ export function createRefundsService({
     hooks: TransactionHooks<RefundRow> = {},
   ): Promise<RefundRow> {
     const { order, amountMinor, channel, adapter } = prepared;
-    return transactionWithRetry(db, async (tx) => {
-      await hooks.first?.(tx);
-      const at = now();
-      const refundNo = newTradeNo('R', at);
-      const row = await repo.insert(tx, {
-        merchantId: merchant.id,
-        collectionId: order.id,
-        channelId: channel.id,
-        channelCode: channel.code,
-        refundNo,
-        outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
-        tradeNo: order.tradeNo,
-        outTradeNo: order.outTradeNo,
-        source: options.source,
-        createdByUserId: options.userId ?? null,
-        amountMinor,
-        currency: merchant.currency,
-        reason: input.reason ?? null,
-        createdAt: at,
-      });
-      if (!row) {
-        const existing = await repo.findOfMerchant(tx, merchant.id, { outRefundNo: input.outRefundNo ?? '' });
-        throw new AppError(409, `The merchant refund number ${input.outRefundNo} is already used.`, {
-          code: ERROR_CODES.outRefundNoTaken,
-          fields: { refund_no: existing?.refundNo ?? null },
+    // A new refund number that clashed with another (same millisecond, same random digits) draws again.
+    return withFreshNumber(() =>
+      transactionWithRetry(db, async (tx) => {
+        await hooks.first?.(tx);
+        const at = now();
+        const refundNo = newTradeNo('R', at);
+        const row = await repo.insert(tx, {
+          merchantId: merchant.id,
+          collectionId: order.id,
+          channelId: channel.id,
+          channelCode: channel.code,
+          refundNo,
+          outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
+          tradeNo: order.tradeNo,
+          outTradeNo: order.outTradeNo,
+          source: options.source,
+          createdByUserId: options.userId ?? null,
+          amountMinor,
+          currency: merchant.currency,
+          reason: input.reason ?? null,
+          createdAt: at,
         });
-      }
-      // The order's row: racing refunds of it queue here, and the sum never passes its amount.
-      if (!(await claimCollectionRefund(tx, merchant.id, order.id, amountMinor))) {
-        // Another refund (or a change of the order) got there first: say which rule it breaks now.
-        const current = await repo.orderState(tx, order.id);
-        if (current) assertRefundable(current, amountMinor);
-        throw conflict('The order changed meanwhile; please try again.', ERROR_CODES.invalidState);
-      }
-      const submission = adapter.submitRefund(channel, {
-        refundNo: row.refundNo,
-        tradeNo: order.tradeNo,
-        collectionRef: order.channelRef,
-        amountMinor,
-        currency: merchant.currency,
-        createdAt: at,
-      });
-      if (!submission.supported) {
-        throw new AppError(422, `The channel ${channel.code} of this order cannot refund.`, {
-          code: ERROR_CODES.channelUnavailable,
+        if (!row) {
+          const existing = await repo.findOfMerchant(tx, merchant.id, {
+            outRefundNo: input.outRefundNo ?? '',
+          });
+          throw new AppError(409, `The merchant refund number ${input.outRefundNo} is already used.`, {
+            code: ERROR_CODES.outRefundNoTaken,
+            fields: { refund_no: existing?.refundNo ?? null },
+          });
+        }
+        // The order's row: racing refunds of it queue here, and the sum never passes its amount.
+        if (!(await claimCollectionRefund(tx, merchant.id, order.id, amountMinor))) {
+          // Another refund (or a change of the order) got there first: say which rule it breaks now.
+          const current = await repo.orderState(tx, order.id);
+          if (current) assertRefundable(current, amountMinor);
+          throw conflict('The order changed meanwhile; please try again.', ERROR_CODES.invalidState);
+        }
+        const submission = adapter.submitRefund(channel, {
+          refundNo: row.refundNo,
+          tradeNo: order.tradeNo,
+          collectionRef: order.channelRef,
+          amountMinor,
+          currency: merchant.currency,
+          createdAt: at,
         });
-      }
-      if (!submission.byOperator) await sendFollowUp(jobs, tx, submission.followUp);
-      await hooks.beforeHold?.(tx, row);
-      // Last: the merchant's balance row is locked from here to the commit only.
-      await ledger.hold(tx, {
-        merchantId: merchant.id,
-        type: 'refund',
-        amountMinor,
-        refType: 'refund',
-        refId: String(row.id),
-        refNo: row.refundNo,
-        note: order.tradeNo,
-        idempotencyKey: holdKey(row.id),
-      });
-      return row;
-    });
+        if (!submission.supported) {
+          throw new AppError(422, `The channel ${channel.code} of this order cannot refund.`, {
+            code: ERROR_CODES.channelUnavailable,
+          });
+        }
+        if (!submission.byOperator) await sendFollowUp(jobs, tx, submission.followUp);
+        await hooks.beforeHold?.(tx, row);
+        // Last: the merchant's balance row is locked from here to the commit only.
+        await ledger.hold(tx, {
+          merchantId: merchant.id,
+          type: 'refund',
+          amountMinor,
+          refType: 'refund',
+          refId: String(row.id),
+          refNo: row.refundNo,
+          note: order.tradeNo,
+          idempotencyKey: holdKey(row.id),
+        });
+        return row;
+      }),
+    );
   }
 
   async function create(request: ConsoleRefund): Promise<{ replayed: false; row: RefundRow }>;
@@ -389,6 +407,17 @@ export function createRefundsService({
   /** The staff sent the money back (or could not): the refund ends, as a channel would end it. */
   function completeByOperator(body: CompleteRefundBody, context: ActionContext) {
     return runOperatorAction(db, 'refund.complete', context, body, null, async (tx) => {
+      // Only a refund the staff pay back by hand: one its channel is still working on would otherwise
+      // be given back here while the provider pays the payer too.
+      const found = await repo.findAnyByRefundNo(tx, body.refund_no);
+      if (!found) throw notFound('The refund was not found.');
+      const channel = await findChannelById(tx, found.refund.channelId);
+      if (!channel || !adapterFor(channel.provider).refundsByOperator) {
+        throw conflict(
+          `Refund ${body.refund_no} is its channel's to finish (${found.refund.channelCode}), not an operator's.`,
+          ERROR_CODES.invalidTransition,
+        );
+      }
       const row = await finishIn(
         tx,
         body.refund_no,

@@ -7,7 +7,7 @@ export type TestDataDeletionRow = typeof testDataDeletions.$inferSelect;
 
 /**
  * The test objects of a test twin, outside the ledger (which erases its own): reconciliation (resolutions,
- * received payments, statement imports, closed days), callbacks and their attempts, channel attempts, orders, Idempotency-Keys, settlements, daily reports and exports. Orders go
+ * received payments, statement imports, closed days), callbacks and their attempts, channel attempts, refunds, the limits' day counters, orders, Idempotency-Keys, settlements, daily reports and exports. Orders go
  * before the settlements they name, each kind taken out of the dashboard's and lists' sums at once
  * (deleteOrdersCounted), the settlements by their rollup triggers.
  */
@@ -21,6 +21,10 @@ export async function deleteTestObjects(tx: Tx, merchantId: number): Promise<voi
     'reconciliation_days',
     'callback_events',
     'channel_attempts',
+    // Refunds name their collections (and leave the Refunds list's sums by their rollup trigger); the
+    // limits' day counters count test orders. The limits and block lists themselves are configuration.
+    'refunds',
+    'limit_usage',
   ]) {
     await tx.execute(sql`delete from ${sql.identifier(table)} where merchant_id = ${merchantId}`);
   }

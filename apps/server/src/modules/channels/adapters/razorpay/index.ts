@@ -288,13 +288,9 @@ async function submit(tradeNo: string, ports: ChannelPorts, secrets: (c: Channel
     { 'x-payout-idempotency': tradeNo },
   );
   if (!answer.ok) {
-    // Never reached Razorpay: another payout channel may send it (DESIGN 14). An answer that never came
-    // is asked again with the same X-Payout-Idempotency (below), so it is never paid twice.
-    if (
-      answer.failure.stage === 'connect' &&
-      (await ports.payouts.failOver(tradeNo, answer.failure)) !== 'stay'
-    )
-      return;
+    // Not moved to another channel even when no connection was made: this job may be a retry of one
+    // whose answer never came (pg-boss retries with the same data), and that call may have reached
+    // Razorpay. It is asked again with the same X-Payout-Idempotency (below), so it is never paid twice.
     if (answer.failure.stage === 'refused') {
       // Refused: it never became a payout at Razorpay; the hold goes back.
       await unlessMoved(async () => {
