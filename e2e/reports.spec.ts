@@ -18,6 +18,7 @@ type Money =
   | 'payout_amount'
   | 'payout_fee'
   | 'refunds'
+  | 'collection_refunds'
   | 'top_ups'
   | 'withdrawals'
   | 'transfers'
@@ -108,6 +109,7 @@ test('daily reports reconcile to the cent with Funds > Transactions of the same 
       cents(day.payout_amount) -
       cents(day.payout_fee) +
       cents(day.refunds) +
+      cents(day.collection_refunds) +
       cents(day.top_ups) +
       cents(day.withdrawals) +
       cents(day.transfers) +
@@ -122,7 +124,8 @@ test('daily reports reconcile to the cent with Funds > Transactions of the same 
   const date = /\d{4}-\d{2}-\d{2}/.exec(await yesterday.locator('td').first().innerText())?.[0] ?? '';
   expect(date).not.toBe('');
   const opening = cents(await yesterday.locator('td').nth(1).innerText());
-  const closing = cents(await yesterday.locator('td').nth(9).innerText());
+  // Date, opening, collections, payouts, six movements (refunds, collection refunds, ...), closing.
+  const closing = cents(await yesterday.locator('td').nth(10).innerText());
   await yesterday.getByRole('link', { name: `Open the transactions of ${date}` }).click();
   await expect(page).toHaveURL(
     new RegExp(`/fund/fundWater\\?start_time=${date}\\+00%3A00%3A00&end_time=${date}\\+23%3A59%3A59`),
