@@ -19,7 +19,10 @@ test('a paid order is refunded in part from its detail, and the refund succeeds 
   const drawer = page.getByRole('dialog').filter({ hasText: 'Refunded' });
   await expect(drawer).toContainText('Refundable');
   // The action's button carries its icon's name too ("rollback Refund").
-  await drawer.getByTestId('order-refunds').getByRole('button', { name: /Refund$/ }).click();
+  await drawer
+    .getByTestId('order-refunds')
+    .getByRole('button', { name: /Refund$/ })
+    .click();
 
   const form = page.getByRole('dialog').filter({ hasText: 'Refund order' });
   const amount = form.getByLabel('Refund amount');
