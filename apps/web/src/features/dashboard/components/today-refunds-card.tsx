@@ -7,7 +7,7 @@ import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
 
 /**
  * Today's refunds of collections (the user's day; those that did not fail, DESIGN 14): amount and count,
- * a small card under the collection card. The whole card opens today's refunds in their list.
+ * a card under the collection card, laid out as it is. The whole card opens today's refunds in their list.
  */
 export function TodayRefundsCard({ today, figures }: { today: string; figures: TodayRefunds }) {
   const { t } = useTranslation('dashboard');
@@ -15,14 +15,13 @@ export function TodayRefundsCard({ today, figures }: { today: string; figures: T
   return (
     <Link to={`/collection/refunds?${search}`} aria-label={t('refunds.open')} style={{ display: 'block' }}>
       <Card
-        size="small"
         hoverable
         title={t('todayRefunds')}
         extra={<RightOutlined aria-hidden />}
         data-testid="today-refunds"
       >
-        <Row gutter={16}>
-          <Col span={16}>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} sm={8}>
             <Statistic
               title={t('refunds.amount')}
               value={figures.amount}
@@ -30,7 +29,7 @@ export function TodayRefundsCard({ today, figures }: { today: string; figures: T
               suffix={currencyUnit(figures.currency)}
             />
           </Col>
-          <Col span={8}>
+          <Col xs={12} sm={8}>
             <Statistic
               title={t('refunds.count')}
               value={figures.count}
