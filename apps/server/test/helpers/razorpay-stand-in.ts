@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LinkBody } from '../../src/modules/sandbox/razorpay-stand-in.ts';
+import type { LinkBody, RefundBody } from '../../src/modules/sandbox/razorpay-stand-in.ts';
 
 // A local stand-in for Razorpay's API (DESIGN 13: its base address is configuration), answering the
 // documented requests with the documented answers, from Razorpay's public API documentation:
@@ -38,21 +38,8 @@ type Payout = {
   created_at: number;
 };
 
-type Refund = {
-  id: string;
-  entity: 'refund';
-  amount: number;
-  currency: string;
-  payment_id: string;
-  notes: Record<string, string>;
-  receipt: string | null;
-  acquirer_data: { arn: string | null };
-  created_at: number;
-  batch_id: null;
-  status: 'pending' | 'processed' | 'failed';
-  speed_processed: 'normal';
-  speed_requested: string;
-};
+/** A Refund entity as the in-app stand-in answers it: one shape for both. */
+type Refund = RefundBody;
 
 export type Fault = 'server_error' | 'hang' | 'odd_shape' | 'bad_request' | 'lose_answer';
 
