@@ -72,7 +72,11 @@ import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
 import { registerTestDataModule } from './modules/test-data/index.ts';
 import { createMailService, type MailService } from './modules/mail/index.ts';
-import { createNotificationsService, registerNotificationsModule } from './modules/notifications/index.ts';
+import {
+  createNotificationsService,
+  type NotificationsService,
+  registerNotificationsModule,
+} from './modules/notifications/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -119,6 +123,7 @@ export type AppServices = JobServices & {
   accessKeys: AccessKeyService;
   sandbox: SandboxService;
   mail: MailService;
+  notifications: NotificationsService;
 };
 
 declare module 'fastify' {
@@ -349,6 +354,7 @@ export async function buildApp({
     dailyReports,
     testData,
     mail,
+    notifications,
     housekeeping: async () => {
       await sweepExpired(db, now());
       await deleteExpiredPayoutKeys(db, now());
