@@ -69,7 +69,10 @@ type Deps = {
   jobs: JobQueue;
   callbacks: Pick<CallbacksService, 'enqueue' | 'eventsOf'>;
   collections: Pick<CollectionsService, 'findForMerchant'>;
-  ledger: Pick<Ledger, 'hold' | 'holdInStatement' | 'capture' | 'release' | 'findHoldByKey'>;
+  ledger: Pick<
+    Ledger,
+    'hold' | 'holdInStatement' | 'holdManyInStatement' | 'capture' | 'release' | 'findHoldByKey'
+  >;
   now: () => Date;
   adapterSettings: AdapterSettings;
 };
@@ -141,6 +144,8 @@ export function createRefundsService({
   adapterSettings,
 }: Deps) {
   const keyed = keyedCreate({ db, now });
+  /** The holds of gateway refunds written together (group commit, repo.insertHoldingClaiming). */
+  const holdMany = ledger.holdManyInStatement({ type: 'refund', refType: 'refund' });
 
   /**
    * The refund's rules that need no write, so a refusal costs the console's user no Google code: the
@@ -350,7 +355,9 @@ export function createRefundsService({
         });
         if (!submission.supported) return undefined;
         const job = submission.byOperator ? undefined : await followUpInsert(jobs, submission.followUp);
-        return repo.insertHoldingClaiming(db, values, channel, claim.sql, hold, job);
+        // Calls that arrive together may share one statement (each answers as its own would).
+        const batch = { many: holdMany, holdRow: holdMany.rowOf(merchant.id, amountMinor) };
+        return repo.insertHoldingClaiming(db, values, channel, claim.sql, hold, job, batch);
       });
     } catch (error) {
       if (RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) return undefined;
