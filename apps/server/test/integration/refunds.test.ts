@@ -440,6 +440,82 @@ describe("a gateway refund's one statement (a remembered key and order channel)"
     expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 
+  it('writes refunds that arrive together in one statement and commit, each with its own entry, hold and job', async () => {
+    // Group commit: the calls that arrive while one statement runs are written together by the next;
+    // each answers as its own statement would, two refunds of one order never share one, and the books
+    // read as if each had been written alone.
+    const [a, b] = [await merchant(), await merchant()];
+    const ordersOf = async (m: GatewayMerchant) => {
+      const made = [];
+      for (let i = 0; i < 8; i++) made.push(await paidOrder(m, '100.00'));
+      return made;
+    };
+    const [ordersA, ordersB] = [await ordersOf(a), await ordersOf(b)];
+    const replayed = freshNonce();
+    const first = await gatewayCall(
+      ctx.app,
+      a,
+      'POST',
+      `/gateway/v1/collections/${ordersA[0].trade_no}/refunds`,
+      {
+        body: { out_refund_no: 'GC-FIRST', amount: '1.00' },
+        now,
+        nonce: replayed,
+      },
+    );
+    expect(first.statusCode, first.body).toBe(201);
+
+    const responses = await Promise.all([
+      ...ordersA.map((o, i) => refund(a, o.trade_no, { out_refund_no: `GC-A${i}`, amount: '10.00' })),
+      ...ordersB.map((o, i) => refund(b, o.trade_no, { out_refund_no: `GC-B${i}`, amount: '20.00' })),
+      // Two more of one order (both fit), one out_refund_no twice, and a nonce already used.
+      refund(a, ordersA[1].trade_no, { out_refund_no: 'GC-SAME-1', amount: '30.00' }),
+      refund(a, ordersA[1].trade_no, { out_refund_no: 'GC-SAME-2', amount: '40.00' }),
+      refund(a, ordersA[2].trade_no, { out_refund_no: 'GC-DUP', amount: '5.00' }),
+      refund(a, ordersA[3].trade_no, { out_refund_no: 'GC-DUP', amount: '5.00' }),
+      gatewayCall(ctx.app, a, 'POST', `/gateway/v1/collections/${ordersA[4].trade_no}/refunds`, {
+        body: { out_refund_no: 'GC-REPLAY', amount: '1.00' },
+        now,
+        nonce: replayed,
+      }),
+    ]);
+    const answers = responses.map((r) => [r.statusCode, r.json().code ?? null]);
+    expect(answers.slice(0, 18)).toEqual(Array(18).fill([201, null]));
+    expect(answers.slice(18, 20).sort()).toEqual([
+      [201, null],
+      [409, 'out_refund_no_taken'],
+    ]);
+    expect(answers[20]).toEqual([401, 'nonce_reused']);
+
+    const rows = await queryRows<Record<string, string>>(
+      ctx.database.db,
+      sql`select r.xmin::text as refund, e.xmin::text as entry, h.xmin::text as hold, f.xmin::text as flow,
+                 (select j.xmin::text from pgboss.job j
+                   where j.name = 'sandbox.complete' and j.data->>'refund_no' = r.refund_no) as job
+            from refunds r
+            join journal_entries e on e.idempotency_key = 'refund:' || r.id || ':hold'
+            join holds h on h.idempotency_key = e.idempotency_key and h.status = 'open'
+            join fund_flows f on f.entry_id = e.id and f.hold_id = h.id
+           where r.merchant_id in (${a.merchant.id}, ${b.merchant.id}) and r.out_refund_no <> 'GC-FIRST'`,
+    );
+    expect(rows).toHaveLength(19);
+    // Each refund's entry, hold, fund flow and sandbox job commit with it.
+    for (const row of rows)
+      expect([row.entry, row.hold, row.flow, row.job]).toEqual(Array(4).fill(row.refund));
+    // Fewer commits than refunds: some were written together.
+    expect(new Set(rows.map((r) => r.refund)).size).toBeLessThan(rows.length);
+    // a: 1,000.00 - 1.00 - 8 x 10.00 - 30.00 - 40.00 - 5.00; b: 8 x 20.00.
+    expect(await balance(a)).toMatchObject({ available: '844.00', locked: '156.00' });
+    expect(await balance(b)).toMatchObject({ available: '840.00', locked: '160.00' });
+    const [orders] = await queryRows<{ given: string; held: string }>(
+      ctx.database.db,
+      sql`select (select sum(refunded_minor) from collections where merchant_id in (${a.merchant.id}, ${b.merchant.id}))::text as given,
+                 (select sum(amount_minor) from refunds where merchant_id in (${a.merchant.id}, ${b.merchant.id}))::text as held`,
+    );
+    expect(orders).toEqual({ given: '31600', held: '31600' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
   it('lets exactly what the balance covers through, out of 30 refunds of different orders at once', async () => {
     // 1,000.00 available (paid orders settle T+1): 10 refunds of 100.00 are covered.
     const m = await merchant(100_000n);
