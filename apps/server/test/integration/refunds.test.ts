@@ -9,6 +9,7 @@ import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import {
   createGatewayMerchant,
+  freshNonce,
   fundMerchant,
   gatewayCall,
   type GatewayMerchant,
@@ -279,6 +280,266 @@ describe('a refund through the gateway', () => {
     expect(other.statusCode).toBe(422);
     expect(other.json().code).toBe('idempotency_key_reused');
     expect(await refundCount(m.merchant.id)).toBe(1);
+  });
+});
+
+describe("a gateway refund's one statement (a remembered key and order channel)", () => {
+  // Once this process remembers the key and the order's channel, a refund without an Idempotency-Key
+  // claims the nonce, takes the amount from the order, holds it and writes the refund, its job and its
+  // journal entry in one statement. The same call under an Idempotency-Key takes the long way: every
+  // refusal must read the same both ways.
+
+  /** The transaction ids that wrote the call's nonce, the refund, its order's claim, its hold's entry and its job. */
+  const writersOf = async (m: GatewayMerchant, nonce: string, refundNo: string, tradeNo: string) => {
+    const [row] = await queryRows<Record<string, string>>(
+      ctx.database.db,
+      sql`select (select xmin::text from gateway_nonces where merchant_id = ${m.merchant.id} and nonce = ${nonce}) as nonce,
+                 (select xmin::text from refunds where refund_no = ${refundNo}) as refund,
+                 (select xmin::text from collections where trade_no = ${tradeNo}) as "order",
+                 (select xmin::text from journal_entries where ref_no = ${refundNo}) as entry,
+                 (select xmin::text from holds where ref_no = ${refundNo}) as hold,
+                 (select xmin::text from fund_flows where ref_no = ${refundNo}) as flow,
+                 (select xmin::text from pgboss.job where name = 'sandbox.complete' and data->>'refund_no' = ${refundNo}) as job`,
+    );
+    return row;
+  };
+  /** Refunds, holds, journal entries and jobs of the merchant's refunds, and what its orders gave. */
+  const written = async (m: GatewayMerchant) => {
+    const [row] = await queryRows<Record<string, string>>(
+      ctx.database.db,
+      sql`select (select count(*) from refunds where merchant_id = ${m.merchant.id})::text as refunds,
+                 (select coalesce(sum(amount_minor), 0) from refunds where merchant_id = ${m.merchant.id})::text as refunded,
+                 (select coalesce(sum(refunded_minor), 0) from collections where merchant_id = ${m.merchant.id})::text as "ordersGave",
+                 (select count(*) from holds where merchant_id = ${m.merchant.id} and type = 'refund')::text as holds,
+                 (select count(*) from journal_entries where merchant_id = ${m.merchant.id} and type = 'refund')::text as entries,
+                 (select count(*) from pgboss.job j join refunds r on r.refund_no = j.data->>'refund_no'
+                   where r.merchant_id = ${m.merchant.id})::text as jobs`,
+    );
+    return row;
+  };
+
+  it('commits the nonce, the order, the refund, its job and its hold together, and the sandbox then ends it', async () => {
+    const m = await merchant();
+    const order = await paidOrder(m, '100.00');
+    // Paying the order through the gateway made this process remember the key.
+    const nonce = freshNonce();
+    const created = await gatewayCall(
+      ctx.app,
+      m,
+      'POST',
+      `/gateway/v1/collections/${order.trade_no}/refunds`,
+      {
+        body: { out_refund_no: 'ONE-1', amount: '40.00', reason: 'one' },
+        now,
+        nonce,
+      },
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const data = created.json().data;
+    expect(data).toMatchObject({
+      out_refund_no: 'ONE-1',
+      amount: '40.00',
+      status: 'processing',
+      reason: 'one',
+    });
+    const writers = await writersOf(m, nonce, data.refund_no, order.trade_no);
+    expect(writers.refund).toBeTypeOf('string');
+    // One transaction wrote all of it: the long way claims the nonce in a transaction of its own first.
+    expect(writers).toEqual({
+      nonce: writers.refund,
+      refund: writers.refund,
+      order: writers.refund,
+      entry: writers.refund,
+      hold: writers.refund,
+      flow: writers.refund,
+      job: writers.refund,
+    });
+    expect(await balance(m)).toMatchObject({ available: '960.00', locked: '40.00' });
+    const [flow] = await queryRows<{
+      type: string;
+      amount: string;
+      after: string;
+      key: string;
+      note: string;
+    }>(
+      ctx.database.db,
+      sql`select f.type, f.amount_minor::text as amount, f.available_after_minor::text as after,
+                 h.idempotency_key as key, f.note
+            from fund_flows f join holds h on h.id = f.hold_id where f.ref_no = ${data.refund_no}`,
+    );
+    const [{ id }] = await queryRows<{ id: string }>(
+      ctx.database.db,
+      sql`select id::text from refunds where refund_no = ${data.refund_no}`,
+    );
+    expect(flow).toEqual({
+      type: 'refund',
+      amount: '-4000',
+      after: '96000',
+      key: `refund:${id}:hold`,
+      note: order.trade_no,
+    });
+    // The nonce is spent.
+    const again = await gatewayCall(ctx.app, m, 'POST', `/gateway/v1/collections/${order.trade_no}/refunds`, {
+      body: { out_refund_no: 'ONE-2', amount: '1.00' },
+      now,
+      nonce,
+    });
+    expect([again.statusCode, again.json().code]).toEqual([401, 'nonce_reused']);
+
+    // Its job ends it as any refund's: succeeded, the hold captured.
+    await ctx.app.services.channelJobs.run('sandbox.complete', { refund_no: data.refund_no });
+    const done = (await call(m, 'GET', `/gateway/v1/refunds/${data.refund_no}`)).json().data;
+    expect(done.status).toBe('succeeded');
+    expect(await balance(m)).toMatchObject({ available: '960.00', locked: '0.00' });
+    const root = await consoleOf(m);
+    expect((await root.get(`/api/merchant/collections/${order.trade_no}`)).json().data.refunded).toBe(
+      '40.00',
+    );
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('answers each refusal as the long way does, spends the nonce, and writes nothing else', async () => {
+    // 40.00 available after the first refund (50.00 of 90.00); 50.00 left of the order.
+    const m = await merchant(9_000n);
+    const order = await paidOrder(m, '100.00');
+    const first = await refund(m, order.trade_no, { out_refund_no: 'SAME-1', amount: '50.00' });
+    expect(first.statusCode, first.body).toBe(201);
+    const unpaid = (
+      await call(m, 'POST', '/gateway/v1/collections', { out_trade_no: 'UNPAID-1', amount: '10.00' })
+    ).json().data;
+    const other = await merchant();
+    const otherOrder = await paidOrder(other, '100.00');
+    const before = { written: await written(m), balance: await balance(m) };
+
+    let key = 0;
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['refund_exceeds_amount', order.trade_no, { out_refund_no: 'R-1', amount: '50.01' }],
+      ['out_refund_no_taken', order.trade_no, { out_refund_no: 'SAME-1', amount: '1.00' }],
+      ['insufficient_funds', order.trade_no, { out_refund_no: 'R-2', amount: '50.00' }],
+      ['invalid_state', unpaid.trade_no, { out_refund_no: 'R-3', amount: '1.00' }],
+      ['not found', otherOrder.trade_no, { out_refund_no: 'R-4', amount: '1.00' }],
+      ['not found', 'C20990101000000000000', { out_refund_no: 'R-5', amount: '1.00' }],
+      ['bad amount', order.trade_no, { out_refund_no: 'R-6', amount: '1.001' }],
+    ];
+    for (const [what, tradeNo, body] of cases) {
+      const nonce = freshNonce();
+      const path = `/gateway/v1/collections/${tradeNo}/refunds`;
+      const fast = await gatewayCall(ctx.app, m, 'POST', path, { body, now, nonce });
+      const long = await refund(m, tradeNo, body, { 'idempotency-key': `long-${key++}` });
+      expect(fast.statusCode, what).toBeGreaterThanOrEqual(400);
+      const answer = (a: typeof fast) => {
+        const { request_id: _id, ...body } = a.json();
+        return [a.statusCode, body];
+      };
+      expect(answer(fast), what).toEqual(answer(long));
+      const again = await gatewayCall(ctx.app, m, 'POST', path, { body, now, nonce });
+      expect(again.json().code, what).toBe('nonce_reused');
+    }
+    expect(await written(m)).toEqual(before.written);
+    expect(await balance(m)).toEqual(before.balance);
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('writes refunds that arrive together in one statement and commit, each with its own entry, hold and job', async () => {
+    // Group commit: the calls that arrive while one statement runs are written together by the next;
+    // each answers as its own statement would, two refunds of one order never share one, and the books
+    // read as if each had been written alone.
+    const [a, b] = [await merchant(), await merchant()];
+    const ordersOf = async (m: GatewayMerchant) => {
+      const made = [];
+      for (let i = 0; i < 8; i++) made.push(await paidOrder(m, '100.00'));
+      return made;
+    };
+    const [ordersA, ordersB] = [await ordersOf(a), await ordersOf(b)];
+    const replayed = freshNonce();
+    const first = await gatewayCall(
+      ctx.app,
+      a,
+      'POST',
+      `/gateway/v1/collections/${ordersA[0].trade_no}/refunds`,
+      {
+        body: { out_refund_no: 'GC-FIRST', amount: '1.00' },
+        now,
+        nonce: replayed,
+      },
+    );
+    expect(first.statusCode, first.body).toBe(201);
+
+    const responses = await Promise.all([
+      ...ordersA.map((o, i) => refund(a, o.trade_no, { out_refund_no: `GC-A${i}`, amount: '10.00' })),
+      ...ordersB.map((o, i) => refund(b, o.trade_no, { out_refund_no: `GC-B${i}`, amount: '20.00' })),
+      // Two more of one order (both fit), one out_refund_no twice, and a nonce already used.
+      refund(a, ordersA[1].trade_no, { out_refund_no: 'GC-SAME-1', amount: '30.00' }),
+      refund(a, ordersA[1].trade_no, { out_refund_no: 'GC-SAME-2', amount: '40.00' }),
+      refund(a, ordersA[2].trade_no, { out_refund_no: 'GC-DUP', amount: '5.00' }),
+      refund(a, ordersA[3].trade_no, { out_refund_no: 'GC-DUP', amount: '5.00' }),
+      gatewayCall(ctx.app, a, 'POST', `/gateway/v1/collections/${ordersA[4].trade_no}/refunds`, {
+        body: { out_refund_no: 'GC-REPLAY', amount: '1.00' },
+        now,
+        nonce: replayed,
+      }),
+    ]);
+    const answers = responses.map((r) => [r.statusCode, r.json().code ?? null]);
+    expect(answers.slice(0, 18)).toEqual(Array(18).fill([201, null]));
+    expect(answers.slice(18, 20).sort()).toEqual([
+      [201, null],
+      [409, 'out_refund_no_taken'],
+    ]);
+    expect(answers[20]).toEqual([401, 'nonce_reused']);
+
+    const rows = await queryRows<Record<string, string>>(
+      ctx.database.db,
+      sql`select r.xmin::text as refund, e.xmin::text as entry, h.xmin::text as hold, f.xmin::text as flow,
+                 (select j.xmin::text from pgboss.job j
+                   where j.name = 'sandbox.complete' and j.data->>'refund_no' = r.refund_no) as job
+            from refunds r
+            join journal_entries e on e.idempotency_key = 'refund:' || r.id || ':hold'
+            join holds h on h.idempotency_key = e.idempotency_key and h.status = 'open'
+            join fund_flows f on f.entry_id = e.id and f.hold_id = h.id
+           where r.merchant_id in (${a.merchant.id}, ${b.merchant.id}) and r.out_refund_no <> 'GC-FIRST'`,
+    );
+    expect(rows).toHaveLength(19);
+    // Each refund's entry, hold, fund flow and sandbox job commit with it.
+    for (const row of rows)
+      expect([row.entry, row.hold, row.flow, row.job]).toEqual(Array(4).fill(row.refund));
+    // Fewer commits than refunds: some were written together.
+    expect(new Set(rows.map((r) => r.refund)).size).toBeLessThan(rows.length);
+    // a: 1,000.00 - 1.00 - 8 x 10.00 - 30.00 - 40.00 - 5.00; b: 8 x 20.00.
+    expect(await balance(a)).toMatchObject({ available: '844.00', locked: '156.00' });
+    expect(await balance(b)).toMatchObject({ available: '840.00', locked: '160.00' });
+    const [orders] = await queryRows<{ given: string; held: string }>(
+      ctx.database.db,
+      sql`select (select sum(refunded_minor) from collections where merchant_id in (${a.merchant.id}, ${b.merchant.id}))::text as given,
+                 (select sum(amount_minor) from refunds where merchant_id in (${a.merchant.id}, ${b.merchant.id}))::text as held`,
+    );
+    expect(orders).toEqual({ given: '31600', held: '31600' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
+  });
+
+  it('lets exactly what the balance covers through, out of 30 refunds of different orders at once', async () => {
+    // 1,000.00 available (paid orders settle T+1): 10 refunds of 100.00 are covered.
+    const m = await merchant(100_000n);
+    const orders = [];
+    for (let i = 0; i < 30; i++) orders.push(await paidOrder(m, '100.00', `COVER-${i}`));
+    const answers = await Promise.all(
+      orders.map((order, i) => refund(m, order.trade_no, { out_refund_no: `COVER-${i}`, amount: '100.00' })),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode !== 201).map((a) => a.json().code)).toEqual(
+      Array(20).fill('insufficient_funds'),
+    );
+    // Every order gave exactly what its refund holds: none gave for a refund that was not written.
+    const after = await written(m);
+    expect(after).toMatchObject({
+      refunds: '10',
+      refunded: '100000',
+      ordersGave: '100000',
+      holds: '10',
+      entries: '10',
+      jobs: '10',
+    });
+    expect(await balance(m)).toMatchObject({ available: '0.00', locked: '1000.00' });
+    expect((await verifyLedger(ctx.database.db)).ok).toBe(true);
   });
 });
 

@@ -1,12 +1,265 @@
 import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
+import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
+import type { JobInsert } from '../../db/jobs.ts';
+import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns, rowOf } from '../../db/rows.ts';
 import { channels, collections, merchants, refunds } from '../../db/schema/index.ts';
+import {
+  type ChannelRow,
+  REMEMBERED_CHANNEL_COLUMNS,
+  REMEMBERED_CHANNEL_PARAMS,
+  rememberedChannelBatchWhere,
+  rememberedChannelParams,
+  rememberedChannelRow,
+  rememberedChannelWhere,
+} from '../channels/index.ts';
+import {
+  COLLECTION_REFUND_CLAIM_PARAMS,
+  collectionRefundClaimCte,
+  collectionRefundClaimManyCte,
+  collectionRefundClaimParams,
+} from '../collections/index.ts';
+import {
+  NONCE_CLAIM_COLUMNS,
+  nonceClaimBatchAnswers,
+  nonceClaimBatchCtes,
+  nonceClaimedBy,
+  nonceClaimRow,
+  type NonceClaimSql,
+} from '../gateway/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 
 export type RefundRow = typeof refunds.$inferSelect;
 export type NewRefund = typeof refunds.$inferInsert;
+/** The ledger's hold as CTEs of the refund's statement (Ledger.holdInStatement). */
+type HoldInStatement = ReturnType<Ledger['holdInStatement']>;
+/** The ledger's holds of a batch of refunds as CTEs of one statement (Ledger.holdManyInStatement). */
+export type HoldManyInStatement = ReturnType<Ledger['holdManyInStatement']>;
+
+/** pg-boss's job insert as a CTE that inserts only with the refund `r`: its one parameter is $`at`. */
+function jobCte(job: JobInsert, at: number): string | undefined {
+  const json = '$1::text::json';
+  const { text } = job;
+  if (!/^\s*insert into/i.test(text) || text.split(json).length !== 2 || /\$[2-9]/.test(text))
+    return undefined;
+  return `job as (${text.replace(json, `(select $${at}::text from r)::json`)})`;
+}
+
+/**
+ * insertHoldingClaiming's statement, written once per shape (given columns, with or without a job).
+ * Parameters: the refund's values, its order's channel as remembered, the nonce claim's, the order's
+ * claim (collectionRefundClaimCte), the hold's, then the job's JSON.
+ */
+const holdingTexts = new Map<string, string | undefined>();
+function insertHoldingText(
+  given: string[],
+  claim: NonceClaimSql,
+  hold: HoldInStatement,
+  job: JobInsert | undefined,
+): string | undefined {
+  const shape = `${given.join(',')}|${job ? job.text : ''}`;
+  if (holdingTexts.has(shape)) return holdingTexts.get(shape);
+  const { names, params } = columnList(refunds, given);
+  const at = (key: string) => `$${given.indexOf(key) + 1}`;
+  const channelFrom = given.length;
+  const claimFrom = channelFrom + REMEMBERED_CHANNEL_PARAMS;
+  const orderFrom = claimFrom + claim.params.length;
+  const holdFrom = orderFrom + COLLECTION_REFUND_CLAIM_PARAMS;
+  const job_ = job ? jobCte(job, holdFrom + hold.paramCount + 1) : '';
+  const { legs, records } = hold.text(holdFrom, 'taken', 'cause');
+  // The order's claim comes before the hold (the merchant's balance row is locked last, to the commit
+  // only). When the order gave the amount but the balance did not cover it, the statement fails
+  // (division by zero, 22012) so that nothing of it commits; the long way then answers.
+  const text =
+    job_ === undefined
+      ? undefined
+      : `with ${claim.ctes(claimFrom)}, go as (
+         select 1
+          where exists (select 1 from n)
+            and exists (select 1 from channels c where ${rememberedChannelWhere('collection', channelFrom, false)})
+            and not exists (select 1 from refunds o where o.merchant_id = ${at('merchantId')}
+                              and o.out_refund_no = ${at('outRefundNo')})
+       ), ${collectionRefundClaimCte('taken', 'go', orderFrom)}, ${legs}, r as (
+         insert into refunds (${names}) select ${params} from hold_locked returning *
+       ), cause as (
+         select r.id::text as ref_id, r.refund_no as ref_no, r.trade_no as note,
+                'refund:' || r.id || ':hold' as idempotency_key
+           from r
+       ), ${job_ ? `${job_}, ` : ''}${records}
+       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed",
+              exists (select 1 from go) as "go",
+              1 / (case when exists (select 1 from taken) and not exists (select 1 from r) then 0 else 1 end)
+                as "whole",
+              r.*
+         from (select 1) as one left join r on true`;
+  if (text === undefined) {
+    process.emitWarning(
+      'pg-boss wrote a job insert that cannot be a CTE of the one-statement refund; refunds take the long way.',
+    );
+  }
+  holdingTexts.set(shape, text);
+  return text;
+}
+
+/** What a one-statement refund did: see refundsRepository.insertHoldingClaiming. */
+export type HoldingAnswer = { current: boolean; claimed: boolean; go: boolean; row: RefundRow | undefined };
+
+const holdingAnswer = (saved: Record<string, unknown>): HoldingAnswer => ({
+  current: saved.current === true,
+  claimed: saved.claimed === true,
+  go: saved.go === true,
+  row: saved.id === null || saved.id === undefined ? undefined : rowOf<RefundRow>(refunds, saved),
+});
+
+/** One call of insertHoldingClaiming. */
+type Holding = {
+  row: NewRefund;
+  seen: ChannelRow;
+  claim: NonceClaimSql;
+  hold: HoldInStatement;
+  job: JobInsert | undefined;
+  many: HoldManyInStatement;
+  holdRow: Record<string, string>;
+};
+
+async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRow'>) {
+  const { row, seen, claim, hold, job } = call;
+  const given = givenKeys(row);
+  const text = insertHoldingText(given, claim, hold, job);
+  if (text === undefined) return undefined;
+  const [saved] = await queryText<Record<string, unknown>>(db, text, [
+    ...driverValues(refunds, row, given),
+    ...rememberedChannelParams(seen),
+    ...claim.params,
+    ...collectionRefundClaimParams(row.collectionId, row.merchantId, row.amountMinor),
+    ...hold.params,
+    ...(job ? job.params : []),
+  ]);
+  return holdingAnswer(saved);
+}
+
+/**
+ * insertHoldingClaiming for many calls in one statement: each input row (`r`, one JSON object per call)
+ * carries the refund's columns, its order's channel as remembered (c1..c13), the nonce's claim
+ * (k1..k11), its hold (the ledger's columns) and its job's JSON. Each call goes ahead exactly when its
+ * own statement would (nonce claimed, channel as remembered, out_refund_no unused, the order paid with the
+ * amount left); the ledger holds each merchant's rows together, and when a merchant's available does not
+ * cover them all the statement fails (division by zero, 22012) so that nothing commits (the orders'
+ * claims neither) and each call runs alone. One answer row per call, in the calls' order.
+ */
+const holdingManyTexts = new Map<string, string>();
+function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: JobInsert | undefined) {
+  const shape = `${given.join(',')}|${job ? job.text : ''}`;
+  let text = holdingManyTexts.get(shape);
+  if (text !== undefined) return text;
+  const { names, definitions } = recordsetColumns(refunds, given);
+  const { legs, records, shortfall } = many.text(0, 'taken', 'cause');
+  // pg-boss's insert takes its jobs as a JSON array: here, those of the refunds written.
+  const jobs = job
+    ? `, job as (${job.text.replace(
+        '$1::text::json',
+        "(select coalesce(json_agg(g.job order by g.i), '[]'::json) from taken g join w on w.refund_no = g.refund_no)",
+      )})`
+    : '';
+  text = `with r as (
+      select * from json_to_recordset($${many.paramCount + 1}::json)
+        as r(i integer, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
+             ${NONCE_CLAIM_COLUMNS}, ${many.columns})
+    ), ${nonceClaimBatchCtes('r')}, go as (
+      select r.* from r
+       where ${nonceClaimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'false')})
+         and not exists (select 1 from refunds o where o.merchant_id = r.merchant_id and o.out_refund_no = r.out_refund_no)
+    ), ${collectionRefundClaimManyCte('taken', 'go')}, ${legs}, w as (
+      insert into refunds (${names.join(', ')})
+      select ${names.map((name) => `g.${name}`).join(', ')}
+        from taken g join hold_locked l on l.merchant_id = g.merchant_id
+       order by g.i
+      returning *
+    ), cause as (
+      select g.i, w.merchant_id, g.hold_amount as amount, w.id::text as ref_id, w.refund_no as ref_no,
+             w.trade_no as note, 'refund:' || w.id || ':hold' as idempotency_key
+        from w join taken g on g.refund_no = w.refund_no
+    )${jobs}, ${records}
+    select ${nonceClaimBatchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
+           1 / (case when ${shortfall} then 0 else 1 end) as "covered", w.*
+      from r left join w on w.refund_no = r.refund_no
+     order by r.i`;
+  holdingManyTexts.set(shape, text);
+  return text;
+}
+
+async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
+  const { row: first, many, job } = calls[0];
+  const given = givenKeys(first);
+  const input = calls.map(({ row, seen, claim, holdRow, job }, i) => ({
+    i,
+    // pg-boss's JSON is an array of this one job.
+    job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
+    ...jsonColumns(refunds, row, given),
+    ...rememberedChannelRow(seen),
+    ...nonceClaimRow(claim),
+    ...holdRow,
+  }));
+  const text = insertHoldingManyText(given, many, job);
+  const rows = await queryText<Record<string, unknown>>(db, text, [...many.params, JSON.stringify(input)]);
+  return rows.map(holdingAnswer);
+}
+
+/**
+ * Calls of one shape (given columns, job) share a statement; funds short for a merchant's rows: 22012.
+ * Two refunds of one order never share a statement (its second would fail the batch's update), nor do
+ * two statements in flight share a merchant (its second would only wait for the first's balance row).
+ */
+const holdingBatcher = batchersByShape((db: Db) => ({
+  one: (call: Holding) => insertOneHolding(db, call),
+  many: (calls: Holding[]) => insertManyHolding(db, calls),
+  alone: batchWroteNothing(['22012']),
+  keysOf: (call: Holding) => [
+    call.claim.key,
+    `order:${call.row.collectionId}`,
+    `refund:${call.row.merchantId}:${call.row.outRefundNo}`,
+  ],
+  laneOf: (call: Holding) => `merchant:${call.row.merchantId}`,
+  maxInFlight: 2,
+}));
 
 /** SQL of refunds (DESIGN 14): scoped by merchant wherever the caller is a merchant. */
 export const refundsRepository = {
+  /**
+   * A gateway refund in one statement (one round trip, one commit), for a call whose access key and
+   * order's channel the process remembers: the call's nonce is claimed; then, only if the channel still
+   * reads as remembered and the merchant has not used the out_refund_no, the order takes the amount
+   * (paid, of this merchant, that much left), the hold takes it from available, and only then are the
+   * refund, its job and the hold's entry written. `current` false: the remembered key is stale, nothing
+   * was written; `claimed` false: the nonce was used; `row` undefined otherwise: only the nonce was
+   * written (the channel, the out_refund_no or the order said no). Funds short after the order gave the
+   * amount: the statement fails with 22012 and writes nothing. Undefined when pg-boss's insert cannot be
+   * a CTE here (the caller goes the long way).
+   */
+  insertHoldingClaiming: async (
+    db: Db,
+    row: NewRefund,
+    seen: ChannelRow,
+    claim: NonceClaimSql,
+    hold: HoldInStatement,
+    job: JobInsert | undefined,
+    batch?: { many: HoldManyInStatement; holdRow: Record<string, string> },
+  ): Promise<HoldingAnswer | undefined> => {
+    const given = givenKeys(row);
+    if (!batch || insertHoldingText(given, claim, hold, job) === undefined)
+      return insertOneHolding(db, { row, seen, claim, hold, job });
+    // Calls that arrive together share one statement and one commit (group commit, createBatcher).
+    return holdingBatcher(db, `${given.join(',')}|${job ? job.text : ''}`).submit({
+      row,
+      seen,
+      claim,
+      hold,
+      job,
+      ...batch,
+    });
+  },
+
   /** The new refund, or undefined when the merchant's out_refund_no is taken (nothing written). */
   insert: async (tx: Tx, values: NewRefund): Promise<RefundRow | undefined> => {
     const [row] = await tx

@@ -84,7 +84,7 @@ export function refundsConsoleRoutes(
 
 /** The gateway's refund routes (DESIGN 14), with Idempotency-Key as payouts. */
 export function refundsGatewayRoutes(
-  { scope, requireSignature }: GatewayScope,
+  { scope, requireSignature, requireSignatureDeferringClaim }: GatewayScope,
   { refunds }: { refunds: RefundsService },
 ) {
   const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -93,7 +93,9 @@ export function refundsGatewayRoutes(
   r.post(
     '/gateway/v1/collections/:trade_no/refunds',
     {
-      ...options,
+      // The refund's one statement claims the call's nonce too (DeferredClaim).
+      preHandler: requireSignatureDeferringClaim,
+      config: GATEWAY_ROUTE_CONFIG,
       schema: {
         summary: 'Refund a paid collection, fully or partly',
         description:
@@ -117,6 +119,7 @@ export function refundsGatewayRoutes(
         tradeNo: request.params.trade_no,
         input: { outRefundNo: out_refund_no, amount, reason: reason ?? null },
         idempotency,
+        claim: request.gatewayClaim,
       });
       if (!answer.replayed)
         return reply.status(201).send({ data: refunds.gatewayView(answer.row, merchant.livemode) });

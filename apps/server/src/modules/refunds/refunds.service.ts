@@ -14,9 +14,13 @@ import {
   adapterFor,
   type AdapterSettings,
   allAdapters,
+  type ChannelRow,
   findChannelById,
+  followUpInsert,
   sendFollowUp,
 } from '../channels/index.ts';
+import type { DeferredClaim } from '../gateway/index.ts';
+import { setNewest } from '../../lib/bounded-map.ts';
 import {
   type ActionContext,
   type CompleteRefundBody,
@@ -33,7 +37,7 @@ import {
 import { type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import type { IdempotencyInput, StoredAnswer, TransactionHooks } from '../payouts/index.ts';
 import { keyedCreate } from '../payouts/index.ts';
-import { type RefundRow, refundsRepository as repo } from './refunds.repository.ts';
+import { type NewRefund, type RefundRow, refundsRepository as repo } from './refunds.repository.ts';
 
 // Refunds of paid collections (DESIGN 14): processing -> succeeded | failed. Creation takes the amount from
 // what the order can still give back (one conditional update of the order, so racing refunds never pass
@@ -53,19 +57,30 @@ export type ConsoleRefund = Common & {
   stepUp: () => Promise<void>;
 };
 /** A refund through the signed gateway, with its Idempotency-Key when it sent one. */
-export type GatewayRefundCall = Common & { source: 'gateway'; idempotency?: IdempotencyInput<RefundRow> };
+export type GatewayRefundCall = Common & {
+  source: 'gateway';
+  idempotency?: IdempotencyInput<RefundRow>;
+  /** The call's nonce when the signature check left its claim to the refund's statement. */
+  claim?: DeferredClaim;
+};
 
 type Deps = {
   db: Db;
   jobs: JobQueue;
   callbacks: Pick<CallbacksService, 'enqueue' | 'eventsOf'>;
   collections: Pick<CollectionsService, 'findForMerchant'>;
-  ledger: Pick<Ledger, 'hold' | 'capture' | 'release' | 'findHoldByKey'>;
+  ledger: Pick<
+    Ledger,
+    'hold' | 'holdInStatement' | 'holdManyInStatement' | 'capture' | 'release' | 'findHoldByKey'
+  >;
   now: () => Date;
   adapterSettings: AdapterSettings;
 };
 
 const REFUND_CREATE = 'refund.create';
+
+/** Errors after which a one-statement refund wrote nothing and the long way can answer (22012: funds short). */
+const RETRY_LONG_WAY = new Set(['23505', '40P01', '40001', '22012']);
 
 /** Runs a creation again when its new refund number clashed with another's; anything else is thrown. */
 async function withFreshNumber<T>(create: () => Promise<T>): Promise<T> {
@@ -129,6 +144,8 @@ export function createRefundsService({
   adapterSettings,
 }: Deps) {
   const keyed = keyedCreate({ db, now });
+  /** The holds of gateway refunds written together (group commit, repo.insertHoldingClaiming). */
+  const holdMany = ledger.holdManyInStatement({ type: 'refund', refType: 'refund' });
 
   /**
    * The refund's rules that need no write, so a refusal costs the console's user no Google code: the
@@ -258,6 +275,118 @@ export function createRefundsService({
     );
   }
 
+  /**
+   * The collection channels this process read for refunds, by id: a refund of an order on one of them is
+   * one statement that goes ahead only while the channel still reads so (oneStatement).
+   */
+  const channelMemory = new Map<number, ChannelRow>();
+  const CHANNEL_MEMORY_MAX = 10_000;
+
+  /**
+   * The refund's one statement (repo.insertHoldingClaiming), after one read of its order: the nonce's
+   * claim, the order's claim of the amount, the refund, its job and its hold, one round trip and one
+   * commit. Undefined when the order, the amount or the channel already says no here (the long way reads
+   * and refuses), or when the statement wrote nothing (a racing refund of the same out_refund_no, funds
+   * short, a deadlock): the long way, the nonce not claimed yet, answers.
+   */
+  async function oneStatement(
+    merchant: MerchantRef,
+    tradeNo: string,
+    input: RefundInput,
+    claim: DeferredClaim,
+  ) {
+    let order: CollectionRow;
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(input.amount, merchant.currency);
+    } catch {
+      return undefined; // the long way names the field
+    }
+    if (amountMinor <= 0n) return undefined;
+    try {
+      order = await collections.findForMerchant(merchant.id, { tradeNo });
+      assertRefundable(order, amountMinor);
+    } catch (error) {
+      if (error instanceof AppError) return undefined;
+      throw error;
+    }
+    let channel = channelMemory.get(order.channelId);
+    if (!channel) {
+      channel = await findChannelById(db, order.channelId);
+      if (!channel) return undefined;
+      setNewest(channelMemory, order.channelId, channel, CHANNEL_MEMORY_MAX);
+    }
+    const adapter = allAdapters().find((one) => one.provider === channel.provider);
+    const refunds = adapter?.capabilities.kinds.includes('refund') && adapter.acceptsOrders(adapterSettings);
+    if (!adapter || !refunds) return undefined;
+    const hold = ledger.holdInStatement({
+      merchantId: merchant.id,
+      type: 'refund',
+      refType: 'refund',
+      amountMinor,
+    });
+    try {
+      return await withFreshNumber(async () => {
+        const at = now();
+        const refundNo = newTradeNo('R', at);
+        const values: NewRefund = {
+          merchantId: merchant.id,
+          collectionId: order.id,
+          channelId: channel.id,
+          channelCode: channel.code,
+          refundNo,
+          outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
+          tradeNo: order.tradeNo,
+          outTradeNo: order.outTradeNo,
+          source: 'gateway',
+          createdByUserId: null,
+          amountMinor,
+          currency: merchant.currency,
+          reason: input.reason ?? null,
+          createdAt: at,
+        };
+        const submission = adapter.submitRefund(channel, {
+          refundNo,
+          tradeNo: order.tradeNo,
+          collectionRef: order.channelRef,
+          amountMinor,
+          currency: merchant.currency,
+          createdAt: at,
+        });
+        if (!submission.supported) return undefined;
+        const job = submission.byOperator ? undefined : await followUpInsert(jobs, submission.followUp);
+        // Calls that arrive together may share one statement (each answers as its own would).
+        const batch = { many: holdMany, holdRow: holdMany.rowOf(merchant.id, amountMinor) };
+        return repo.insertHoldingClaiming(db, values, channel, claim.sql, hold, job, batch);
+      });
+    } catch (error) {
+      if (RETRY_LONG_WAY.has(sqlStateOf(error) ?? '')) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * A gateway refund whose call's nonce is not claimed yet (DeferredClaim): its one statement, or the
+   * long way, which answers every refusal (the nonce claimed first when the statement did not claim it).
+   */
+  async function createClaiming(
+    merchant: MerchantRef,
+    tradeNo: string,
+    input: RefundInput,
+    claim: DeferredClaim,
+  ): Promise<RefundRow> {
+    const made = await oneStatement(merchant, tradeNo, input, claim);
+    if (!made || !made.current) {
+      const confirmed = await claim.confirm();
+      return insertAndHold(await prepare(confirmed, tradeNo, input), confirmed, input, { source: 'gateway' });
+    }
+    if (!made.claimed) throw claim.reused();
+    if (!made.row) {
+      return insertAndHold(await prepare(merchant, tradeNo, input), merchant, input, { source: 'gateway' });
+    }
+    return made.row;
+  }
+
   async function create(request: ConsoleRefund): Promise<{ replayed: false; row: RefundRow }>;
   async function create(
     request: GatewayRefundCall,
@@ -275,7 +404,12 @@ export function createRefundsService({
       });
       return { replayed: false, row };
     }
-    const { idempotency } = request;
+    const { idempotency, claim } = request;
+    if (claim && !idempotency) {
+      return { replayed: false, row: await createClaiming(merchant, tradeNo, input, claim) };
+    }
+    // Under an Idempotency-Key the refund takes the long way, its nonce claimed first.
+    if (claim) await claim.confirm();
     if (idempotency) {
       return keyed(REFUND_CREATE, merchant.id, idempotency, async (hooks: TransactionHooks<RefundRow>) =>
         insertAndHold(await prepare(merchant, tradeNo, input), merchant, input, { source: 'gateway' }, hooks),
