@@ -327,6 +327,23 @@ const holdingBatcher = batchersByShape((db: Db) => ({
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
+  /**
+   * Payouts of any merchant still in flight (pending or processing) since before `before`, on channels of
+   * these providers, oldest first (the housekeeping sweep: payouts_in_flight_idx).
+   */
+  inFlightOn: async (db: DbOrTx, providers: readonly string[], before: Date, limit: number) => {
+    if (providers.length === 0) return [];
+    return queryRows<{ trade_no: string; status: string; channel_ref: string | null; provider: string }>(
+      db,
+      sql`select p.trade_no, p.status, p.channel_ref, c.provider
+            from payouts p join channels c on c.id = p.channel_id
+           where p.status in ('pending', 'processing') and p.created_at < ${before.toISOString()}::timestamptz
+             and c.provider = any(${sql.param([...providers])}::text[])
+           order by p.created_at
+           limit ${limit}`,
+    );
+  },
+
   /** The new payout and its attempt on its channel (one statement); undefined: out_trade_no used. */
   insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
     insertReturningWith(
