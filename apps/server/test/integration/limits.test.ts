@@ -276,7 +276,7 @@ describe('the console refuses what a limit or block list refuses before the step
         reason: 'fraud report',
       });
       expect(added.statusCode).toBe(201);
-      const form = { amount: '300.01', ...CN_PAYEE, payment_password: 'pay-123456' };
+      const form = { channel: 'sandbox-pay', amount: '300.01', ...CN_PAYEE, payment_password: 'pay-123456' };
       const before = await stepUpCounts(m.users.ROOT.id);
       // A wrong Google code and a wrong payment password: the limit answers, not the step-up.
       await expectRefused(

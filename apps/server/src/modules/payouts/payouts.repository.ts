@@ -259,12 +259,12 @@ function insertHoldingManyText(
     : { columns: '', lock: '', gate: '', stored: '' };
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
-        as r(i integer, routed boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
+        as r(i integer, by_routing boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
              ${NONCE_CLAIM_COLUMNS}, ${many.columns}${key.columns})
     ), ${nonceClaimBatchCtes('r')}, ${key.lock}go as (
       select r.* from r
        where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.routed')})
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('payout', 'r.merchant_id')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
          ${key.gate}
@@ -292,7 +292,8 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
   const given = givenKeys(first);
   const input = calls.map(({ row, seen, routed, claim, holdRow, job, key }, i) => ({
     i,
-    routed: routed,
+    // Not `routed`: that is the order's own column (in the recordset too).
+    by_routing: routed,
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(payouts, row, given),
