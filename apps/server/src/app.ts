@@ -328,6 +328,7 @@ export async function buildApp({
     collections,
     payouts,
     refunds: { findAny: refunds.findAny, finish: refunds.finish },
+    inFlight: { payouts: payouts.inFlight, refunds: refunds.inFlight },
     appKey: config.appKey,
     receive: (channel, payment) => reconciliation.receive(channel, payment),
     warn: (detail, message) => app.log.warn(detail, message),
@@ -360,6 +361,7 @@ export async function buildApp({
       await deleteExpiredPayoutKeys(db, now());
       await limits.sweepUsage();
       await exports.sweep();
+      await channelJobs.resumeInFlight(now());
     },
   };
   app.decorate('services', services);

@@ -51,6 +51,12 @@ export type JobQueue = {
    * statement (a CTE), so the job still commits or rolls back with the change that causes it.
    */
   insertOf(queue: QueueName, data: object, options?: SendJobOptions): Promise<JobInsert>;
+  /**
+   * The values of `field` in the data of the jobs of these queues still to run: waiting, between retries
+   * or running (not those done, cancelled or failed for good). A sweep that sends a job again asks it
+   * first, so an order whose job is alive does not get a second.
+   */
+  waitingFor(tx: Tx, queues: readonly QueueName[], field: string): Promise<Set<string>>;
 };
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
@@ -142,6 +148,18 @@ export function createJobRunner(connection: JobConnection): JobRunner {
       await boss.send(queue, data, sendOptionsOf(queue, capture, options));
       if (!captured) throw new Error(`pg-boss made no statement for a job of ${queue}.`);
       return captured;
+    },
+    async waitingFor(tx, queues, field) {
+      if (queues.length === 0) return new Set();
+      // pg-boss's own table (its schema is ours to name): created, retry and active are the states before
+      // a job's end.
+      const rows = await queryText<{ value: string }>(
+        tx,
+        `select distinct data->>$2 as value from pgboss.job
+          where name = any($1::text[]) and state in ('created', 'retry', 'active') and data ? $2`,
+        [[...queues], field],
+      );
+      return new Set(rows.map((row) => row.value));
     },
     async start() {
       if (started) return;

@@ -31,14 +31,18 @@ export function folderUpTo(folder: string, count: number) {
 /**
  * Today's code writes columns and reads tables that migrations after `folderUpTo`'s cut add (0033:
  * channels.settings and secrets; 0036: the order's refunded amount and the daily reports' refunds; 0037: the
- * limits' tables, empty; 0038: channels' routing and health). A test populating an older database with
- * today's code borrows them, and gives them back before the later migrations run and add them for good.
+ * limits' tables, empty; 0038: channels' routing and health; 0041: users' locale and notifications; 0042: the orders' routed and the attempts'
+ * channel_fault). A test populating an older database with today's code borrows them, and gives them back
+ * before the later migrations run and add them for good.
  */
 export const LATER_COLUMNS = {
   lend: sql`do $$ begin alter table channels add column settings jsonb not null default '{}', add column secrets text,
     add column priority integer not null default 0, add column weight integer not null default 100,
     add column cooldown_until timestamptz, add column health_since timestamptz;
-    alter table collections add column refunded_minor bigint not null default 0;
+    alter table collections add column refunded_minor bigint not null default 0,
+      add column routed boolean not null default false;
+    alter table payouts add column routed boolean not null default false;
+    alter table channel_attempts add column channel_fault boolean not null default false;
     alter table daily_reports add column collection_refunds_minor bigint not null default 0;
     create table merchant_limits (id bigint primary key generated always as identity, merchant_id bigint not null,
       kind text not null, per_order_min_minor bigint, per_order_max_minor bigint, daily_amount_minor bigint,
@@ -56,7 +60,9 @@ export const LATER_COLUMNS = {
       read_at timestamptz); end $$`,
   giveBack: sql`do $$ begin alter table channels drop column settings, drop column secrets, drop column priority,
     drop column weight, drop column cooldown_until, drop column health_since;
-    alter table collections drop column refunded_minor;
+    alter table collections drop column refunded_minor, drop column routed;
+    alter table payouts drop column routed;
+    alter table channel_attempts drop column channel_fault;
     alter table daily_reports drop column collection_refunds_minor;
     drop table merchant_limits, merchant_blocks, limit_usage;
     alter table users drop column locale; drop table notifications; end $$`,

@@ -1,7 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { merchantBlocks, merchantLimits, merchants, operatorActions } from '../../src/db/schema/index.ts';
+import {
+  merchantBlocks,
+  merchantLimits,
+  merchants,
+  operatorActions,
+  securityEvents,
+  users,
+} from '../../src/db/schema/index.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
 import { createLimitsService } from '../../src/modules/limits/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
@@ -17,6 +24,7 @@ import {
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { opsRunner } from '../helpers/ops.ts';
+import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Limits and risk rules (DESIGN 14): each limit refuses with 422 limit_exceeded naming it, a block list
@@ -151,6 +159,33 @@ describe('payout limits', () => {
     });
   });
 
+  it('counts the day’s payouts to a payee when a payees-per-day limit is added to limits already set', async () => {
+    clock = new Date('2026-11-27T04:00:00Z');
+    const m = await payer();
+    // Yesterday (local) and today, under a daily amount limit: counted for the day, not per payee.
+    clock = new Date('2026-11-26T10:00:00Z');
+    expect((await payout(m)).statusCode).toBe(201);
+    await setLimits(m, 'payout', { daily_amount: '10000.00' });
+    clock = new Date('2026-11-27T04:00:00Z');
+    for (let i = 0; i < 2; i++) expect((await payout(m)).statusCode).toBe(201);
+    expect((await payout(m, { account_no: '6222020200112239999' })).statusCode).toBe(201);
+    await setLimits(m, 'payout', { payee_daily_count: 2 });
+    // Today's two payouts to the account count: a third is refused; another account has one left.
+    await expectRefused(() => payout(m), m.merchant.id, { limit: 'payee_daily_count' });
+    expect((await payout(m, { account_no: '6222020200112239999' })).statusCode).toBe(201);
+    await expectRefused(() => payout(m, { account_no: '6222020200112239999' }), m.merchant.id, {
+      limit: 'payee_daily_count',
+    });
+    // The day's own count was kept as it was (four payouts, 400.00), not read again.
+    const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const shown = (await root.get('/api/merchant/limits?kind=payout')).json().data;
+    expect(shown).toMatchObject({ used_amount: '400.00', used_count: 4, payee_daily_count: 2 });
+    // The next local day starts again from zero.
+    clock = new Date('2026-11-27T16:30:00Z');
+    for (let i = 0; i < 2; i++) expect((await payout(m)).statusCode).toBe(201);
+    await expectRefused(() => payout(m), m.merchant.id, { limit: 'payee_daily_count' });
+  });
+
   it('keeps the console form and the gateway under the same limits, and shows what applies', async () => {
     clock = new Date('2026-11-27T04:00:00Z');
     const m = await payer();
@@ -194,6 +229,153 @@ describe('payout limits', () => {
       .from(merchantLimits)
       .where(eq(merchantLimits.merchantId, twin.id));
     expect(rows).toEqual([]);
+  });
+});
+
+describe('the console refuses what a limit or block list refuses before the step-up', () => {
+  /** A signed-in ROOT user with two-factor and a payment password, the clock frozen mid-step. */
+  async function stepUpUser(m: GatewayMerchant, frozen: ReturnType<typeof freezeClock>) {
+    const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
+    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
+    frozen.nextStep();
+    const set = await client.put('/api/merchant/payment-password', {
+      password: TEST_PASSWORD,
+      payment_password: 'pay-123456',
+      payment_password_confirmation: 'pay-123456',
+      code: await totpCode(secret),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    frozen.nextStep();
+    return { client, secret };
+  }
+  /** What the step-up counts: wrong payment passwords and codes, each a security event. */
+  const stepUpCounts = async (userId: number) => {
+    const [user] = await ctx.database.db.select().from(users).where(eq(users.id, userId));
+    const events = await ctx.database.db
+      .select({ type: securityEvents.type })
+      .from(securityEvents)
+      .where(eq(securityEvents.userId, userId));
+    return {
+      failures: user.paymentPasswordFailures,
+      events: events.map((e) => e.type).filter((type) => type.startsWith('payment_password')),
+    };
+  };
+
+  it('a payout over the per-order maximum is 422 limit_exceeded whatever the code, and spends no code', async () => {
+    clock = new Date('2026-11-27T04:00:00Z');
+    const frozen = freezeClock();
+    try {
+      const m = await payer();
+      const { client, secret } = await stepUpUser(m, frozen);
+      await setLimits(m, 'payout', { per_order_max: '300.00' });
+      const blockedAccount = '6222020200112237777';
+      const added = await ops('POST', '/ops/v1/blocks', {
+        merchant: m.merchant.no,
+        list: 'payee_account',
+        value: blockedAccount,
+        reason: 'fraud report',
+      });
+      expect(added.statusCode).toBe(201);
+      const form = { channel: 'sandbox-pay', amount: '300.01', ...CN_PAYEE, payment_password: 'pay-123456' };
+      const before = await stepUpCounts(m.users.ROOT.id);
+      // A wrong Google code and a wrong payment password: the limit answers, not the step-up.
+      await expectRefused(
+        () =>
+          client.post('/api/merchant/payouts', { ...form, payment_password: 'wrong-wrong', code: '000000' }),
+        m.merchant.id,
+        { limit: 'per_order_max' },
+      );
+      // The right code, refused all the same: the code is not spent by a refusal.
+      const code = await totpCode(secret);
+      await expectRefused(() => client.post('/api/merchant/payouts', { ...form, code }), m.merchant.id, {
+        limit: 'per_order_max',
+      });
+      await expectRefused(
+        () =>
+          client.post('/api/merchant/payouts', {
+            ...form,
+            amount: '10.00',
+            account_no: blockedAccount,
+            code,
+          }),
+        m.merchant.id,
+        { list: 'payee_account' },
+      );
+      expect(await stepUpCounts(m.users.ROOT.id)).toEqual(before);
+      // The same code then sends a payout within the limit; the code is single-use, so only now spent.
+      const sent = await client.post('/api/merchant/payouts', { ...form, amount: '300.00', code });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const reused = await client.post('/api/merchant/payouts', {
+        ...form,
+        amount: '20.00',
+        code,
+        confirm_duplicate: true,
+      });
+      expect(reused.statusCode).toBe(422);
+      expect(reused.json().code).toBe('invalid_code');
+    } finally {
+      releaseClock();
+    }
+  });
+
+  it('a withdrawal over its limit or to a blocked wallet is refused before the step-up too', async () => {
+    clock = new Date('2026-11-27T04:00:00Z');
+    const frozen = freezeClock();
+    try {
+      const m = await payer();
+      const { client, secret } = await stepUpUser(m, frozen);
+      await setLimits(m, 'withdrawal', { per_order_max: '50', daily_count: 1 });
+      const ETH = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+      const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+      await ops('POST', '/ops/v1/blocks', {
+        merchant: m.merchant.no,
+        list: 'wallet_address',
+        value: ETH,
+        reason: 'sanctioned address',
+      });
+      const form = { currency: 'USDT', network: 'TRC20', address: TRON, payment_password: 'pay-123456' };
+      const before = await stepUpCounts(m.users.ROOT.id);
+      await expectRefused(
+        () =>
+          client.post('/api/merchant/withdrawals', {
+            ...form,
+            amount: '50.5',
+            payment_password: 'wrong-wrong',
+            code: '000000',
+          }),
+        m.merchant.id,
+        { limit: 'per_order_max' },
+      );
+      const code = await totpCode(secret);
+      await expectRefused(
+        () =>
+          client.post('/api/merchant/withdrawals', {
+            ...form,
+            network: 'ERC20',
+            address: ETH,
+            amount: '10',
+            code,
+          }),
+        m.merchant.id,
+        { list: 'wallet_address' },
+      );
+      expect(await stepUpCounts(m.users.ROOT.id)).toEqual(before);
+      const sent = await client.post('/api/merchant/withdrawals', { ...form, amount: '10', code });
+      expect(sent.statusCode, sent.body).toBe(201);
+      // The day's count is used: the next is refused before its (fresh, valid) code is spent.
+      frozen.nextStep();
+      const next = await totpCode(secret);
+      await expectRefused(
+        () => client.post('/api/merchant/withdrawals', { ...form, amount: '10', code: next }),
+        m.merchant.id,
+        { limit: 'daily_count' },
+      );
+      await setLimits(m, 'withdrawal', { daily_count: 2 });
+      const after = await client.post('/api/merchant/withdrawals', { ...form, amount: '10', code: next });
+      expect(after.statusCode, after.body).toBe(201);
+    } finally {
+      releaseClock();
+    }
   });
 });
 

@@ -23,7 +23,7 @@ let ctx: TestContext;
 let db: Db;
 let m: GatewayMerchant;
 let rzp: RazorpayStandIn;
-const clock = new Date(Math.floor(Date.now() / 1000) * 1000);
+let clock = new Date(Math.floor(Date.now() / 1000) * 1000);
 const now = () => clock;
 const WEBHOOK_SECRET = 'whsec-standin-refunds-0123456789';
 
@@ -316,5 +316,77 @@ describe('refunds through Razorpay', () => {
     await runRefund({ refund_no: refundNo });
     expect(atRazorpay(refundNo)).toEqual([expect.objectContaining({ payment_id: paymentId, amount: 1_500 })]);
     expect((await refundOf(refundNo)).status).toBe('succeeded');
+  });
+});
+
+describe('a refund whose jobs gave up (Razorpay down longer than their retries)', () => {
+  /** pg-boss gave up on the refund's jobs: their retries ran out. */
+  const retriesRanOut = (refundNo: string) =>
+    db.execute(
+      sql`update pgboss.job set state = 'failed'
+           where name like 'razorpay.%' and data->>'refund_no' = ${refundNo}`,
+    );
+  const waitingJobs = async (refundNo: string) =>
+    queryRows<{ refund_id: string | null }>(
+      db,
+      sql`select data->>'refund_id' as refund_id from pgboss.job
+           where name = 'razorpay.refund' and data->>'refund_no' = ${refundNo} and state = 'created'`,
+    );
+  const sweep = () => ctx.app.services.housekeeping();
+
+  it('is sent again by housekeeping after 30 minutes, once, and ends as Razorpay says: succeeded, then captured', async () => {
+    const { tradeNo, paymentId } = await paidOrder('rzp-rf-stuck');
+    const refundNo = await newRefund(tradeNo, 'RZ-RF-S', '35.00');
+    const held = await balance();
+    rzp.failNext('server_error', '/v1/payments/');
+    await expect(runRefund({ refund_no: refundNo })).rejects.toThrow(/did not answer/);
+    await retriesRanOut(refundNo);
+    // Not yet: younger than 30 minutes, its job may still be retrying.
+    clock = new Date(clock.getTime() + 29 * 60_000);
+    await sweep();
+    expect(await waitingJobs(refundNo)).toEqual([]);
+    clock = new Date(clock.getTime() + 2 * 60_000);
+    await sweep();
+    expect(await waitingJobs(refundNo)).toEqual([{ refund_id: null }]);
+    // Again while that job waits: nothing more is sent.
+    await sweep();
+    expect(await waitingJobs(refundNo)).toHaveLength(1);
+    expect((await refundOf(refundNo)).status).toBe('processing');
+    await runRefund({ refund_no: refundNo });
+    expect(await refundOf(refundNo)).toMatchObject({ status: 'succeeded' });
+    expect(atRazorpay(refundNo)).toHaveLength(1);
+    expect(minor((await balance()).locked)).toBe(minor(held.locked) - 3_500);
+    expect(rzp.requests.filter((r) => r.path === `/v1/payments/${paymentId}/refund`)).toHaveLength(2);
+    // Ended: a later sweep sends nothing for it.
+    await retriesRanOut(refundNo);
+    await sweep();
+    expect(await waitingJobs(refundNo)).toEqual([]);
+    expect((await verifyLedger(db)).ok).toBe(true);
+  });
+
+  it('one Razorpay had made, pending when its query gave up: asked again under the same key, failed, released', async () => {
+    const { tradeNo } = await paidOrder('rzp-rf-stuck-pending');
+    const before = await balance();
+    const refundNo = await newRefund(tradeNo, 'RZ-RF-SP', '45.00');
+    rzp.nextRefund('pending');
+    await runRefund({ refund_no: refundNo });
+    const [made] = atRazorpay(refundNo);
+    // Its query by id was queued, then gave up (as the first step's job, run here by hand).
+    expect(await waitingJobs(refundNo)).toContainEqual({ refund_id: made.id });
+    await retriesRanOut(refundNo);
+    clock = new Date(clock.getTime() + 31 * 60_000);
+    await sweep();
+    expect(await waitingJobs(refundNo)).toEqual([{ refund_id: null }]);
+    // The same X-Refund-Idempotency: Razorpay answers the refund it made, still pending, so it is asked
+    // about by its id again; the bank then fails it and the hold comes back.
+    await runRefund({ refund_no: refundNo });
+    expect(atRazorpay(refundNo)).toHaveLength(1);
+    const queued = (await waitingJobs(refundNo)).filter((j) => j.refund_id === made.id);
+    expect(queued).toHaveLength(1);
+    rzp.settleRefund(made.id, 'failed');
+    await runRefund({ refund_no: refundNo, refund_id: made.id, round: '0' });
+    expect(await refundOf(refundNo)).toMatchObject({ status: 'failed' });
+    expect(await balance()).toEqual(before);
+    expect((await verifyLedger(db)).ok).toBe(true);
   });
 });

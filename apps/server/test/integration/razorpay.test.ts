@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
+import { type Db, queryRows } from '../../src/db/client.ts';
 import { collections, payouts, receivedPayments } from '../../src/db/schema/index.ts';
 import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
@@ -325,6 +325,53 @@ describe('payouts by RazorpayX', () => {
       status: 'failed',
       failureReason: 'Razorpay: The request was refused by the stand-in.',
     });
+    expect((await verifyLedger(db)).problems).toEqual([]);
+  });
+});
+
+describe('payouts whose jobs gave up (Razorpay down longer than their retries)', () => {
+  /** pg-boss gave up on the payout's jobs: their retries ran out. */
+  const retriesRanOut = (tradeNo: string) =>
+    db.execute(
+      sql`update pgboss.job set state = 'failed'
+           where name like 'razorpay.%' and data->>'trade_no' = ${tradeNo}`,
+    );
+  const waitingJobs = (tradeNo: string) =>
+    queryRows<{ name: string }>(
+      db,
+      sql`select name from pgboss.job
+           where data->>'trade_no' = ${tradeNo} and state = 'created' order by created_on`,
+    );
+
+  it('a pending one is sent again with its idempotency key, a processing one asked about, by housekeeping', async () => {
+    const before = (await balanceRow(db, m.merchant.id))!;
+    const tradeNo = await newPayout('rzpx-stuck', '40.00');
+    rzp.failNext('lose_answer', '/v1/payouts');
+    await expect(run('razorpay.payout', tradeNo)).rejects.toThrow(/did not answer/);
+    await retriesRanOut(tradeNo);
+    expect((await payout(tradeNo)).status).toBe('pending');
+    clock = new Date(clock.getTime() + 31 * 60_000);
+    await ctx.app.services.housekeeping();
+    expect(await waitingJobs(tradeNo)).toEqual([{ name: 'razorpay.payout' }]);
+    await ctx.app.services.housekeeping();
+    expect(await waitingJobs(tradeNo)).toHaveLength(1);
+    // The same X-Payout-Idempotency: Razorpay answers the payout it made; one payout there.
+    await run('razorpay.payout', tradeNo);
+    expect(await payout(tradeNo)).toMatchObject({ status: 'processing' });
+    expect([...rzp.payouts.values()].filter((p) => p.reference_id === tradeNo)).toHaveLength(1);
+
+    // Its query gives up in turn: the sweep asks about it by Razorpay's id, and the bank's answer ends it.
+    await retriesRanOut(tradeNo);
+    clock = new Date(clock.getTime() + 31 * 60_000);
+    await ctx.app.services.housekeeping();
+    expect(await waitingJobs(tradeNo)).toEqual([{ name: 'razorpay.query' }]);
+    rzp.settle((await payout(tradeNo)).channelRef!, 'processed');
+    await run('razorpay.query', tradeNo);
+    expect((await payout(tradeNo)).status).toBe('success');
+    expect((await balanceRow(db, m.merchant.id))!.availableMinor).toBeLessThan(before.availableMinor);
+    await retriesRanOut(tradeNo);
+    await ctx.app.services.housekeeping();
+    expect(await waitingJobs(tradeNo)).toEqual([]);
     expect((await verifyLedger(db)).problems).toEqual([]);
   });
 });

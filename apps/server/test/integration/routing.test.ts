@@ -378,6 +378,13 @@ describe('failover', () => {
       ['flaky', 'failed'],
       ['steady', 'succeeded'],
     ]);
+    // No connection made: the channel's fault, which its health counts.
+    const faults = await queryRows<{ channel_fault: boolean }>(
+      db,
+      sql`select a.channel_fault from channel_attempts a join payouts p on p.id = a.order_id
+           where a.order_kind = 'payout' and p.trade_no = ${made.trade_no} order by a.id`,
+    );
+    expect(faults.map((f) => f.channel_fault)).toEqual([true, false]);
     const balance = await gatewayCall(ctx.app, m, 'GET', '/gateway/v1/balance', { now });
     expect(balance.json().data).toMatchObject({ available: '9899.00', locked: '0.00' });
     // The job again: nothing is sent twice.
@@ -462,6 +469,55 @@ describe('failover', () => {
     ]);
   });
 
+  it('a payout that named its channel is forced: a safe failure makes one attempt and never moves it', async () => {
+    const m = await newMerchant();
+    await fundMerchant(db, m.merchant.id, 1_000_000n);
+    await openChannel(m, 'flaky', 'payout', { priority: 2 });
+    await openChannel(m, 'steady', 'payout', { priority: 1 });
+    const made = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/payouts', {
+      body: { out_trade_no: `RP-${++seq}`, amount: '100.00', channel: 'flaky', ...CN_PAYEE },
+      now,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const tradeNo = made.json().data.trade_no as string;
+    sent.length = 0;
+    failOvers.length = 0;
+    await runJob(tradeNo);
+    await runJob(tradeNo);
+    expect(failOvers).toEqual(['stay', 'stay']);
+    expect(sent).toEqual([`${tradeNo}@flaky`, `${tradeNo}@flaky`]);
+    const [row] = await db.select().from(payouts).where(eq(payouts.tradeNo, tradeNo));
+    expect(row).toMatchObject({ status: 'pending', channelCode: 'flaky', routed: false });
+    expect((await attemptsOf('payout', tradeNo)).map((a) => [a.channel, a.outcome])).toEqual([
+      ['flaky', 'pending'],
+    ]);
+    // The routed one beside it fails over as before.
+    const routed = await pay(m);
+    expect(routed.channel).toBe('flaky');
+    await runJob(routed.trade_no);
+    await runJob(routed.trade_no);
+    const [moved] = await db.select().from(payouts).where(eq(payouts.tradeNo, routed.trade_no));
+    expect(moved).toMatchObject({ status: 'success', channelCode: 'steady', routed: true });
+  });
+
+  it('a collection that named its channel is forced: a safe failure leaves it on that channel', async () => {
+    const m = await newMerchant();
+    await openChannel(m, 'flaky', 'collection', { priority: 2 });
+    await openChannel(m, 'steady', 'collection', { priority: 1 });
+    const made = await collect(m, { channel: 'flaky' });
+    expect(made.channel).toBe('flaky');
+    sent.length = 0;
+    failOvers.length = 0;
+    await runJob(made.trade_no);
+    expect(failOvers).toEqual(['stay']);
+    expect(sent).toEqual([`${made.trade_no}@flaky`]);
+    const [row] = await db.select().from(collections).where(eq(collections.tradeNo, made.trade_no));
+    expect(row).toMatchObject({ channelCode: 'flaky', status: 'to_be_paid', routed: false });
+    expect((await attemptsOf('collection', made.trade_no)).map((a) => [a.channel, a.outcome])).toEqual([
+      ['flaky', 'pending'],
+    ]);
+  });
+
   it('a safe failure with no other channel leaves the order where it is', async () => {
     const m = await newMerchant();
     await openChannel(m, 'flaky', 'collection');
@@ -485,13 +541,16 @@ describe('channel health', () => {
           .from(channels)
           .where(and(eq(channels.merchantId, m.merchant.id), eq(channels.code, 'main')))
       )[0].cooldownUntil;
+    // The channel's faults, as its adapter reports them: no connection made, so each order fails over.
+    const fault = (tradeNo: string) =>
+      ctx.app.services.collections.failOver(tradeNo, { stage: 'connect', code: 'ECONNREFUSED' });
     // Nine failures of ten ended attempts say nothing yet; the tenth ended one decides.
     const first: string[] = [];
     for (let i = 0; i < 10; i++) first.push((await collect(m)).trade_no);
-    for (const tradeNo of first.slice(0, 9)) await ctx.app.services.collections.finish(tradeNo, 'failed');
+    for (const tradeNo of first.slice(0, 9)) expect(await fault(tradeNo)).toBe('moved');
     expect(await cooledAt()).toBeNull();
     expect((await collect(m)).channel).toBe('main');
-    await ctx.app.services.collections.finish(first[9], 'failed');
+    await fault(first[9]);
     expect(await cooledAt()).toEqual(new Date(clock.getTime() + 5 * 60_000));
     const [cooled] = await actionsOf(m, 'channel.cooled_down');
     expect(cooled).toMatchObject({
@@ -521,5 +580,48 @@ describe('channel health', () => {
     expect(await actionsOf(m, 'channel.recovered')).toHaveLength(1);
     draw = 0.5;
     expect((await collect(m)).channel).toBe('main');
+  });
+
+  it('declines are not the channel’s failures: orders failed by the payer or the bank never cool it down', async () => {
+    const m = await newMerchant();
+    await fundMerchant(db, m.merchant.id, 1_000_000n);
+    await openChannel(m, 'main', 'collection', { priority: 1 });
+    await openChannel(m, 'backup', 'collection', { priority: 0 });
+    await openChannel(m, 'pay-main', 'payout', { priority: 1 });
+    await openChannel(m, 'pay-backup', 'payout', { priority: 0 });
+    draw = 0;
+    // Twelve collections the payer did not pay, twelve payouts to an account the bank does not know.
+    for (let i = 0; i < 12; i++) {
+      const made = await collect(m);
+      expect(made.channel).toBe('main');
+      await ctx.app.services.collections.finish(made.trade_no, 'failed');
+      const payout = await pay(m, '6222020000000000');
+      expect(payout.channel).toBe('pay-main');
+      await runJob(payout.trade_no);
+      await runJob(payout.trade_no);
+    }
+    const rows = await db.select().from(payouts).where(eq(payouts.merchantId, m.merchant.id));
+    expect(rows.map((r) => r.status)).toEqual(Array(12).fill('failed'));
+    const mine = await db
+      .select()
+      .from(channels)
+      .where(eq(channels.merchantId, m.merchant.id))
+      .orderBy(channels.id);
+    expect(mine.map((c) => [c.code, c.cooldownUntil])).toEqual([
+      ['main', null],
+      ['backup', null],
+      ['pay-main', null],
+      ['pay-backup', null],
+    ]);
+    expect(await actionsOf(m, 'channel.cooled_down')).toEqual([]);
+    // Every attempt ended failed, none by the channel's fault; the next orders still go to main.
+    const faults = await queryRows<{ outcome: string; channel_fault: boolean; n: number }>(
+      db,
+      sql`select outcome, channel_fault, count(*)::int as n from channel_attempts
+           where merchant_id = ${m.merchant.id} group by outcome, channel_fault`,
+    );
+    expect(faults).toEqual([{ outcome: 'failed', channel_fault: false, n: 24 }]);
+    expect((await collect(m)).channel).toBe('main');
+    expect((await pay(m)).channel).toBe('pay-main');
   });
 });

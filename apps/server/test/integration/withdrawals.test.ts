@@ -287,7 +287,7 @@ describe('requests at once', () => {
     // The service behind the route (the step-up is the route's): 12 requests of 20 USDT at once, each
     // 144.00 CNY + 14.40 fee (the free one 144.00): 1,000.00 covers 6 of them.
     const service = createWithdrawalsService({
-      limits: { enforce: async () => {} },
+      limits: { enforce: async () => {}, check: async () => {} },
       db: ctx.database.db,
       ledger: createLedger(),
       settings: ctx.config.withdrawals,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   type ExtraConfigColumn,
   check,
   date,
@@ -148,6 +149,12 @@ export const channelAttempts = pgTable(
     requestSummary: jsonb('request_summary'),
     answerSummary: jsonb('answer_summary'),
     outcome: text('outcome').notNull(),
+    /**
+     * The attempt failed by the channel's fault as its adapter classifies it (no connection, a timeout, a
+     * 5xx: ChannelAdapter.isChannelFault), not a decline (an unknown account, a payer who did not pay):
+     * only these count against the channel's health (routing.ts).
+     */
+    channelFault: boolean('channel_fault').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -256,6 +263,11 @@ export const collections = pgTable(
      * public URL goes in front) or a provider's full URL.
      */
     payUrl: text('pay_url'),
+    /**
+     * Routed: the call named no channel, so routing chose it and failover may move it (DESIGN 14); a
+     * call that named its `channel` forced it, and it never leaves that channel.
+     */
+    routed: boolean('routed').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** When it became closed or failed. */

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { channelIdColumn, orderKeys } from './collections.ts';
@@ -36,6 +46,8 @@ export const payouts = pgTable(
     notifyUrl: text('notify_url'),
     note: text('note'),
     failureReason: text('failure_reason'),
+    /** Routed by the merchant's routing table (failover may move it), or forced by a named `channel`. */
+    routed: boolean('routed').notNull().default(false),
     /** The channel's own number for the payout (the spec's outNo, "associated order number"), once it took it. */
     channelRef: text('channel_ref'),
     processingAt: timestamp('processing_at', { withTimezone: true }),
@@ -51,6 +63,10 @@ export const payouts = pgTable(
       .on(t.merchantId, t.finishedAt)
       .where(sql`${t.finishedAt} is not null`),
     index('payouts_channel_idx').on(t.channelId),
+    // The housekeeping sweep's payouts still in flight at their provider (channels' resumeStuck).
+    index('payouts_in_flight_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('pending', 'processing')`),
     index('payouts_user_idx').on(t.createdByUserId),
     check('payouts_status_valid', sql`${t.status} in (${quotedList(PAYOUT_STATUSES)})`),
     check('payouts_account_type_valid', sql`${t.accountType} in (${quotedList(ACCOUNT_TYPES)})`),

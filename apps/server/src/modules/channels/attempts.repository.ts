@@ -14,7 +14,14 @@ export const attemptsRepository = {
   recordOutcome: async (
     tx: Tx,
     order: { kind: AttemptOrderKind; id: number; merchantId: number },
-    set: { outcome: AttemptOutcome; at: Date; channelRef?: string | null; answer?: Record<string, unknown> },
+    set: {
+      outcome: AttemptOutcome;
+      at: Date;
+      channelRef?: string | null;
+      answer?: Record<string, unknown>;
+      /** The provider's failure was the channel's fault (its adapter's isChannelFault); kept once set. */
+      channelFault?: boolean;
+    },
   ): Promise<AttemptRow | undefined> => {
     const [row] = await tx
       .update(channelAttempts)
@@ -23,6 +30,7 @@ export const attemptsRepository = {
         updatedAt: set.at,
         ...(set.channelRef ? { channelRef: set.channelRef } : {}),
         ...(set.answer ? { answerSummary: set.answer } : {}),
+        ...(set.channelFault ? { channelFault: true } : {}),
       })
       .where(
         eq(

@@ -58,8 +58,9 @@ export const channelsRepository = {
 
   /**
    * A channel's health as its latest ended attempts (succeeded or failed) since its health was reset
-   * say, when it may change: after a failure, or while it is cooling down or on probation. Undefined
-   * otherwise (a success on a healthy channel costs one index lookup).
+   * say, when it may change: after a failure by the channel's fault, or while it is cooling down or on
+   * probation. Undefined otherwise (a success or a decline on a healthy channel costs one index lookup).
+   * `failures`: the ended attempts that failed by the channel's fault (channel_fault), not its declines.
    */
   healthWindow: async (
     tx: Tx,
@@ -76,8 +77,9 @@ export const channelsRepository = {
     if (!found) return undefined;
     const [counts] = await queryRows<{ ended: number; failures: number }>(
       tx,
-      sql`select count(*)::int as ended, (count(*) filter (where a.outcome = 'failed'))::int as failures
-            from (select a.outcome from channel_attempts a
+      sql`select count(*)::int as ended,
+                 (count(*) filter (where a.outcome = 'failed' and a.channel_fault))::int as failures
+            from (select a.outcome, a.channel_fault from channel_attempts a
                    where a.channel_id = ${channelId} and a.outcome in ('succeeded', 'failed')
                      and a.created_at > ${found.healthSince ?? new Date(0)}
                    order by a.id desc limit ${window}) a`,

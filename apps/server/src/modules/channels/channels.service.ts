@@ -1,6 +1,5 @@
 import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/attempts.schemas.ts';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
-import type { AttemptOutcome } from '@paydesk/shared/channels/attempts.schemas.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import type { AdapterSettings, ChannelSecrets } from './adapters/adapter.ts';
@@ -33,8 +32,9 @@ export const openChannelSecrets = (appKey: Buffer, channel: { secrets: string | 
 
 /**
  * How an order's attempt on its channel ended, in the order's transaction (channel_attempts); then the
- * channel's health (DESIGN 14, routing.ts): cooled down after too many failures, recovered after its
- * cool-down, each change in the operator's audit log.
+ * channel's health (DESIGN 14, routing.ts): cooled down after too many failures by its fault (a decline of
+ * the order is no failure of the channel), recovered after its cool-down, each change in the operator's
+ * audit log.
  */
 export async function recordAttemptOutcome(
   tx: Tx,
@@ -43,17 +43,12 @@ export async function recordAttemptOutcome(
 ) {
   const row = await attemptsRepository.recordOutcome(tx, order, set);
   if (row && (set.outcome === 'failed' || set.outcome === 'succeeded'))
-    await updateChannelHealth(tx, row.channelId, set.outcome, set.at);
+    await updateChannelHealth(tx, row.channelId, set.outcome === 'failed' && row.channelFault, set.at);
   return row;
 }
 
-async function updateChannelHealth(tx: Tx, channelId: number, outcome: AttemptOutcome, at: Date) {
-  const found = await channelsRepository.healthWindow(
-    tx,
-    channelId,
-    outcome === 'failed',
-    ROUTING_RULES.window,
-  );
+async function updateChannelHealth(tx: Tx, channelId: number, isFault: boolean, at: Date) {
+  const found = await channelsRepository.healthWindow(tx, channelId, isFault, ROUTING_RULES.window);
   if (!found) return;
   const { channel, ended, failures } = found;
   const change = healthChange(healthOf(channel, at), ended, failures);

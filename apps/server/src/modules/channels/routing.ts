@@ -7,9 +7,11 @@ import type { ChannelRow } from './channels.repository.ts';
 // - Priority: higher first. An order goes to the highest-priority channels that accept its amount (their
 //   minimum and maximum), shared by weight.
 // - Health: over a channel's last 50 ended attempts (succeeded or failed) since its health was last reset,
-//   at least 10 and half or more failed: it cools down for 5 minutes (skipped), then takes a tenth of its
-//   weight (the other nine tenths go to the next priority, when there is one) until its next 10 ended
-//   attempts fail less than half (recovered) or half or more (cooled down again).
+//   at least 10 and half or more failed by the channel's fault (its adapter's isChannelFault: no
+//   connection, a timeout, a 5xx; a declined order, such as an account the bank does not know, counts as
+//   ended, not failed): it cools down for 5 minutes (skipped), then takes a tenth of its weight (the other
+//   nine tenths go to the next priority, when there is one) until its next 10 ended attempts fail less
+//   than half (recovered) or half or more (cooled down again).
 // - A channel cooling down is still used when every channel that accepts the amount is cooling down: an
 //   order is never refused for health alone.
 
@@ -18,7 +20,7 @@ export const ROUTING_RULES = {
   window: 50,
   /** Fewer ended attempts than this say nothing yet. */
   minAttempts: 10,
-  /** The failure rate (failed / ended) at which a channel cools down. */
+  /** The failure rate (failed by the channel's fault / ended) at which a channel cools down. */
   failureRate: 0.5,
   cooldownMs: 5 * 60_000,
   /** The share of its weight a channel takes after its cool-down, until it recovers. */

@@ -100,13 +100,13 @@ function insertManyClaimingText(given: string[]): string {
   const { names, definitions } = recordsetColumns(collections, given);
   text = `with r as (
       select * from json_to_recordset($1::json)
-        as r(i integer, routed boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
+        as r(i integer, by_routing boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
     ), ${nonceClaimBatchCtes('r')}, ins as (
       insert into collections (${names.join(', ')})
       select ${names.map((name) => `r.${name}`).join(', ')}
         from r
        where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.routed')})
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('collection', 'r.merchant_id')}
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
@@ -122,7 +122,8 @@ async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAn
   const given = givenKeys(calls[0].row);
   const input = calls.map(({ row, seen, routed, claim }, i) => ({
     i,
-    routed: routed,
+    // Not `routed`: that is the order's own column (in the recordset too).
+    by_routing: routed,
     ...jsonColumns(collections, row, given),
     ...rememberedChannelRow(seen),
     ...nonceClaimRow(claim),

@@ -280,8 +280,9 @@ export function createCollectionsService({
   /**
    * A provider call for an unpaid order failed (DESIGN 14). Safe to retry elsewhere (its adapter says the
    * provider never had it) and another channel takes it: the attempt fails and a new one starts there,
-   * the order keeping its trade_no, amount and fee ('moved'). Otherwise 'stay': its adapter goes on as
-   * it would (a collection moves no money, so nothing waits for review).
+   * the order keeping its trade_no, amount and fee ('moved'), when routing chose its channel; one whose
+   * call named its channel is forced and never moves. Otherwise 'stay': its adapter goes on as it would
+   * (a collection moves no money, so nothing waits for review).
    */
   async function failOver(tradeNo: string, failure: ProviderFailure): Promise<FailOver> {
     return transactionWithRetry(db, async (tx) => {
@@ -289,6 +290,8 @@ export function createCollectionsService({
       if (!order || order.status !== 'to_be_paid' || order.channelRef) return 'stay';
       const from = await findChannelById(tx, order.channelId);
       if (!from || !adapterFor(from.provider).isSafeToRetryElsewhere(failure)) return 'stay';
+      // A channel the call named is forced: the order stays on it, as when no other channel takes it.
+      if (!order.routed) return 'stay';
       const at = now();
       const ref = { kind: 'collection' as const, id: order.id, merchantId: order.merchantId };
       const next = await nextChannelFor(
@@ -306,7 +309,12 @@ export function createCollectionsService({
         payUrl: start.payUrl,
       });
       if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, { outcome: 'failed', at, answer: { failure } });
+      await recordAttemptOutcome(tx, ref, {
+        outcome: 'failed',
+        at,
+        answer: { failure },
+        channelFault: adapterFor(from.provider).isChannelFault(failure),
+      });
       await addAttempt(tx, 'collection', order.id, at);
       await sendFollowUp(jobs, tx, start.followUp);
       return 'moved';
@@ -356,6 +364,8 @@ export function createCollectionsService({
           returnUrl: body.return_url ?? null,
           payerName: body.payer_name ?? null,
           note: body.note ?? null,
+          // A call that named its channel forced it: failover never moves the order (DESIGN 14).
+          routed: !body.channel,
           expiresAt,
           createdAt: at,
         };

@@ -156,11 +156,14 @@ export const limitsRepository = {
    * Today's usage as the day's orders of the kind give it (all of them, as the counter counts them: made,
    * whatever became of them), written over the counter rows: for a kind that gets its first limit, whose
    * orders were not counted until now. Payouts count per payee account too. `start`/`end`: the local day.
+   * `payeesOnly`: the per-payee rows alone (a payees-per-day limit added to a kind counted already: the
+   * kind's own row has counted every payout of the day since its first limit).
    */
   async seedUsage(
     db: DbOrTx,
     key: { merchantId: number; kind: LimitKind; day: string },
     range: { start: Date; end: Date },
+    { payeesOnly = false }: { payeesOnly?: boolean } = {},
   ) {
     const { merchantId, kind, day } = key;
     const from = range.start.toISOString();
@@ -180,6 +183,7 @@ export const limitsRepository = {
       sql`with o as (${orders}),
            sums as (
              select '' as subject, coalesce(sum(amount_minor), 0)::bigint as amount_minor, count(*)::int as count from o
+             having not ${payeesOnly}::boolean
              union all
              select payee, sum(amount_minor)::bigint, count(*)::int from o where payee is not null group by payee
            )

@@ -23,6 +23,8 @@ import {
   type LimitsRow,
   type LimitValues,
 } from './limits.repository.ts';
+
+type UsageKey = { merchantId: number; kind: LimitKind; day: string; subject: string };
 import type { BlockBody, ClearLimitsBody, SetLimitsBody } from './limits.schemas.ts';
 
 // Limits and risk rules (DESIGN 14). Operators set them per merchant, kind and mode; every change is an
@@ -30,7 +32,8 @@ import type { BlockBody, ClearLimitsBody, SetLimitsBody } from './limits.schemas
 // a refusal (422 limit_exceeded with `limit`, or 422 blocked with `list`) rolls everything back: nothing
 // is written. Daily figures are of the merchant's local day and counted in limit_usage by a conditional
 // upsert (addUsage), never read-then-write, so racing orders never pass a cap together. Usage is counted
-// while the merchant has limits of the kind (a kind's first limit starts it from the day's orders so far);
+// while the merchant has limits of the kind (a kind's first limit starts it from the day's orders so far),
+// per payee account while it has a payees-per-day limit (added later: started from the day's payouts);
 // orders count when created, whatever becomes of them.
 
 /** What an order being created brings to the check. */
@@ -130,10 +133,55 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
    * count, each added to the day's usage only while it stays within its cap. Throws the refusal.
    */
   async function enforce(tx: Tx, order: OrderToCheck): Promise<void> {
-    await checkBlocks(tx, order);
-    const rules = await repo.rulesOf(tx, order.merchantId, order.kind);
+    const found = await blocksAndPerOrder(tx, order);
+    if (!found) return;
+    const { limits, key, noun, currency } = found;
+    const { amountMinor } = order;
+    const caps = { amountMinor: limits.dailyAmountMinor, count: limits.dailyCount };
+    if (!(await repo.addUsage(tx, key, amountMinor, caps))) {
+      throw dailyRefusal(caps, await repo.usageOf(tx, key), amountMinor, noun, currency);
+    }
+    const payee = payeeKeyOf(order, limits, key);
+    if (
+      payee &&
+      !(await repo.addUsage(tx, payee, amountMinor, { amountMinor: null, count: limits.payeeDailyCount }))
+    ) {
+      throw payeeRefusal(limits.payeeDailyCount!);
+    }
+  }
+
+  /**
+   * The refusals enforce() would give, read only (no usage added): for a console form before its step-up,
+   * so that a payout or withdrawal a limit or block list refuses does not spend the user's Google code or
+   * count against their payment password. Only a preview: the order's own transaction still enforces them
+   * (another order may take the last of a cap in between).
+   */
+  async function check(order: OrderToCheck): Promise<void> {
+    const found = await blocksAndPerOrder(db, order);
+    if (!found) return;
+    const { limits, key, noun, currency } = found;
+    const { amountMinor } = order;
+    const caps = { amountMinor: limits.dailyAmountMinor, count: limits.dailyCount };
+    const used = await repo.usageOf(db, key);
+    const overAmount = caps.amountMinor !== null && used.amountMinor + amountMinor > caps.amountMinor;
+    if (overAmount || (caps.count !== null && used.count + 1 > caps.count)) {
+      throw dailyRefusal(caps, used, amountMinor, noun, currency);
+    }
+    const payee = payeeKeyOf(order, limits, key);
+    if (payee && (await repo.usageOf(db, payee)).count + 1 > limits.payeeDailyCount!) {
+      throw payeeRefusal(limits.payeeDailyCount!);
+    }
+  }
+
+  /**
+   * The block list of the order's kind and the limits per order (both throw their refusal); then the
+   * merchant's limits of the kind and the key of today's usage, or undefined when it has none.
+   */
+  async function blocksAndPerOrder(dbOrTx: DbOrTx, order: OrderToCheck) {
+    await checkBlocks(dbOrTx, order);
+    const rules = await repo.rulesOf(dbOrTx, order.merchantId, order.kind);
     const limits = rules?.limits;
-    if (!rules || !limits) return;
+    if (!rules || !limits) return undefined;
     const currency = currencyOfKind(order.kind, rules.currency);
     const noun = NOUN[order.kind];
     const { amountMinor } = order;
@@ -151,33 +199,36 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
     }
     const day = localDate(now(), rules.timezone);
     const key = { merchantId: order.merchantId, kind: order.kind, day, subject: '' };
-    const caps = { amountMinor: limits.dailyAmountMinor, count: limits.dailyCount };
-    if (!(await repo.addUsage(tx, key, amountMinor, caps))) {
-      const used = await repo.usageOf(tx, key);
-      if (caps.amountMinor !== null && used.amountMinor + amountMinor > caps.amountMinor) {
-        const left = caps.amountMinor > used.amountMinor ? caps.amountMinor - used.amountMinor : 0n;
-        throw limitExceeded(
-          'daily_amount',
-          `This ${noun} would pass today's limit of ${fromMinor(caps.amountMinor, currency)} ${currency} (${fromMinor(left, currency)} ${currency} left today).`,
-        );
-      }
-      throw limitExceeded('daily_count', `Today's limit of ${caps.count ?? 0} ${noun}s is reached.`);
-    }
-    if (order.kind === 'payout' && limits.payeeDailyCount !== null && order.payeeAccount !== undefined) {
-      const subject = `payee:${order.payeeAccount.replace(/\s+/g, '').toUpperCase()}`;
-      const payee = { ...key, subject };
-      if (
-        !(await repo.addUsage(tx, payee, amountMinor, { amountMinor: null, count: limits.payeeDailyCount }))
-      ) {
-        throw limitExceeded(
-          'payee_daily_count',
-          `Today's limit of ${limits.payeeDailyCount} payouts to this payee account is reached.`,
-        );
-      }
-    }
+    return { limits, key, noun, currency };
   }
 
-  async function checkBlocks(tx: Tx, order: OrderToCheck) {
+  /** The day's usage key of the payout's payee account, when its payees-per-day limit applies. */
+  const payeeKeyOf = (order: OrderToCheck, limits: LimitsRow, key: UsageKey): UsageKey | undefined =>
+    order.kind === 'payout' && limits.payeeDailyCount !== null && order.payeeAccount !== undefined
+      ? { ...key, subject: `payee:${order.payeeAccount.replace(/\s+/g, '').toUpperCase()}` }
+      : undefined;
+
+  function dailyRefusal(
+    caps: { amountMinor: bigint | null; count: number | null },
+    used: { amountMinor: bigint; count: number },
+    amountMinor: bigint,
+    noun: string,
+    currency: Currency,
+  ): AppError {
+    if (caps.amountMinor !== null && used.amountMinor + amountMinor > caps.amountMinor) {
+      const left = caps.amountMinor > used.amountMinor ? caps.amountMinor - used.amountMinor : 0n;
+      return limitExceeded(
+        'daily_amount',
+        `This ${noun} would pass today's limit of ${fromMinor(caps.amountMinor, currency)} ${currency} (${fromMinor(left, currency)} ${currency} left today).`,
+      );
+    }
+    return limitExceeded('daily_count', `Today's limit of ${caps.count ?? 0} ${noun}s is reached.`);
+  }
+
+  const payeeRefusal = (cap: number) =>
+    limitExceeded('payee_daily_count', `Today's limit of ${cap} payouts to this payee account is reached.`);
+
+  async function checkBlocks(tx: DbOrTx, order: OrderToCheck) {
     if (order.kind === 'payout' && order.payeeAccount !== undefined) {
       const value = order.payeeAccount.replace(/\s+/g, '').toUpperCase();
       if (await repo.isBlocked(tx, order.merchantId, 'payee_account', value)) throw blocked('payee_account');
@@ -302,9 +353,15 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
       }
       const row = await repo.saveLimits(tx, id, body.kind, values, context.operator.name, now());
       // The kind's first limit: its orders were not counted until now, so today's count starts from them.
-      if (!current && rules) {
+      // A payees-per-day limit added to a kind counted already: its payees were not counted per account
+      // (enforce counts them only under that limit), so today's counts per payee start from the payouts.
+      if (rules) {
         const day = localDate(now(), rules.timezone);
-        await repo.seedUsage(tx, { merchantId: id, kind: body.kind, day }, dayRange(day, rules.timezone));
+        const range = dayRange(day, rules.timezone);
+        const key = { merchantId: id, kind: body.kind, day };
+        if (!current) await repo.seedUsage(tx, key, range);
+        else if (current.payeeDailyCount === null && values.payeeDailyCount !== null)
+          await repo.seedUsage(tx, key, range, { payeesOnly: true });
       }
       return { data: { merchant: body.merchant, mode: body.mode, ...limitsView(row, body.kind, currency) } };
     });
@@ -408,6 +465,7 @@ export function createLimitsService({ db, now }: { db: Db; now: () => Date }) {
 
   return {
     enforce,
+    check,
     forMerchant,
     listLimits,
     setLimits,

@@ -259,12 +259,12 @@ function insertHoldingManyText(
     : { columns: '', lock: '', gate: '', stored: '' };
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
-        as r(i integer, routed boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
+        as r(i integer, by_routing boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
              ${NONCE_CLAIM_COLUMNS}, ${many.columns}${key.columns})
     ), ${nonceClaimBatchCtes('r')}, ${key.lock}go as (
       select r.* from r
        where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.routed')})
+         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('payout', 'r.merchant_id')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
          ${key.gate}
@@ -292,7 +292,8 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
   const given = givenKeys(first);
   const input = calls.map(({ row, seen, routed, claim, holdRow, job, key }, i) => ({
     i,
-    routed: routed,
+    // Not `routed`: that is the order's own column (in the recordset too).
+    by_routing: routed,
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(payouts, row, given),
@@ -327,6 +328,23 @@ const holdingBatcher = batchersByShape((db: Db) => ({
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 export const payoutsRepository = {
+  /**
+   * Payouts of any merchant still in flight (pending or processing) since before `before`, on channels of
+   * these providers, oldest first (the housekeeping sweep: payouts_in_flight_idx).
+   */
+  inFlightOn: async (db: DbOrTx, providers: readonly string[], before: Date, limit: number) => {
+    if (providers.length === 0) return [];
+    return queryRows<{ trade_no: string; status: string; channel_ref: string | null; provider: string }>(
+      db,
+      sql`select p.trade_no, p.status, p.channel_ref, c.provider
+            from payouts p join channels c on c.id = p.channel_id
+           where p.status in ('pending', 'processing') and p.created_at < ${before.toISOString()}::timestamptz
+             and c.provider = any(${sql.param([...providers])}::text[])
+           order by p.created_at
+           limit ${limit}`,
+    );
+  },
+
   /** The new payout and its attempt on its channel (one statement); undefined: out_trade_no used. */
   insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
     insertReturningWith(

@@ -135,8 +135,11 @@ type Deps = {
   now: () => Date;
   /** What this server's configuration allows the channels' adapters (takesNewOrders). */
   adapterSettings: AdapterSettings;
-  /** The merchant's limits and block lists (DESIGN 14), checked in the creation's transaction. */
-  limits: Pick<LimitsService, 'enforce'>;
+  /**
+   * The merchant's limits and block lists (DESIGN 14), enforced in the creation's transaction; a console
+   * payout is checked against them (read only) before its step-up too.
+   */
+  limits: Pick<LimitsService, 'enforce' | 'check'>;
   /** In [0, 1): how payouts are shared among channels by weight (routing). */
   random?: () => number;
 };
@@ -162,6 +165,7 @@ const asWritten = (values: NewPayout): PayoutRow => ({
   processingAt: null,
   finishedAt: null,
   refundedAt: null,
+  routed: false,
   createdAt: new Date(),
   ...values,
 });
@@ -291,6 +295,8 @@ export function createPayoutsService({
           accountNo: input.account_no.replace(/\s+/g, ''),
           notifyUrl: input.notifyUrl ?? null,
           note: input.note ?? null,
+          // A call that named its channel forced it: failover never moves the payout (DESIGN 14).
+          routed: !input.channel,
           createdAt: at,
         };
       },
@@ -387,7 +393,8 @@ export function createPayoutsService({
   /**
    * The provider call for a pending payout failed (DESIGN 14). Safe to retry elsewhere (its adapter says
    * the provider never had it) and another channel takes it: the attempt fails and a new one starts there,
-   * the payout keeping its trade_no, hold and fee ('moved'; 'stay' when no other channel takes it). Not
+   * the payout keeping its trade_no, hold and fee ('moved'; 'stay' when no other channel takes it, or when
+   * the call named its channel: a forced payout never moves). Not
    * safe: the provider may have it, so it is never sent again; it goes to processing with its hold, its
    * attempt says why, and the operator's audit log lists it for review ('review').
    */
@@ -399,13 +406,15 @@ export function createPayoutsService({
       if (!from) return 'stay';
       const at = now();
       const ref = { kind: 'payout' as const, id: row.id, merchantId: row.merchantId };
-      if (!adapterFor(from.provider).isSafeToRetryElsewhere(failure)) {
+      const adapter = adapterFor(from.provider);
+      if (!adapter.isSafeToRetryElsewhere(failure)) {
         const held = await repo.transition(tx, row.id, 'pending', { status: 'processing', processingAt: at });
         if (!held) return 'stay';
         await recordAttemptOutcome(tx, ref, {
           outcome: 'processing',
           at,
           answer: { failure, review: true },
+          channelFault: adapter.isChannelFault(failure),
         });
         await auditRouting(tx, {
           action: 'payout.review',
@@ -416,6 +425,8 @@ export function createPayoutsService({
         });
         return 'review';
       }
+      // A channel the call named is forced: the payout stays on it, as when no other channel takes it.
+      if (!row.routed) return 'stay';
       const next = await nextChannelFor(
         tx,
         { ...ref, amountMinor: row.amountMinor },
@@ -429,7 +440,12 @@ export function createPayoutsService({
         channelCode: next.code,
       });
       if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, { outcome: 'failed', at, answer: { failure } });
+      await recordAttemptOutcome(tx, ref, {
+        outcome: 'failed',
+        at,
+        answer: { failure },
+        channelFault: adapter.isChannelFault(failure),
+      });
       await addAttempt(tx, 'payout', row.id, at);
       const { followUp } = adapterFor(next.provider).submitPayout(next, { tradeNo });
       await sendFollowUp(jobs, tx, followUp);
@@ -566,16 +582,38 @@ export function createPayoutsService({
   }
 
   /**
-   * The one way to create a payout. The console's: the near-duplicate rule unless confirmed, then the
-   * caller's step-up, then the payout. The gateway's: under an Idempotency-Key its answer is kept
-   * (createOnce), and when the call's nonce is not claimed yet the payout's one statement claims it
-   * (createClaiming, createOnceClaiming); the caller never picks the way.
+   * A console payout a limit or block list refuses is refused before the step-up (DESIGN 14), so the
+   * refusal spends no Google code and no payment password attempt; insertAndHold enforces them again,
+   * authoritatively, in the payout's transaction.
+   */
+  async function checkLimitsBeforeStepUp(merchant: MerchantRef, input: PayoutInput) {
+    let amountMinor: bigint;
+    try {
+      amountMinor = toMinor(input.amount, merchant.currency);
+    } catch {
+      return; // insertAndHold answers the malformed amount
+    }
+    await limits.check({
+      merchantId: merchant.id,
+      kind: 'payout',
+      amountMinor,
+      payeeAccount: input.account_no.replace(/\s+/g, ''),
+    });
+  }
+
+  /**
+   * The one way to create a payout. The console's: its limits and block list (read only), the
+   * near-duplicate rule unless confirmed, then the caller's step-up, then the payout. The gateway's:
+   * under an Idempotency-Key its answer is kept (createOnce), and when the call's nonce is not claimed yet
+   * the payout's one statement claims it (createClaiming, createOnceClaiming); the caller never picks
+   * the way.
    */
   async function create(request: ConsoleCreate): Promise<Created>;
   async function create(request: GatewayCreate): Promise<Created | StoredAnswer>;
   async function create(request: CreateRequest): Promise<Created | StoredAnswer> {
     const { merchant, input } = request;
     if (request.source === 'console') {
+      await checkLimitsBeforeStepUp(merchant, input);
       if (!request.confirmDuplicate) await assertNotDuplicate(merchant, input);
       await request.stepUp();
       const row = await insertAndHold(merchant, input, { source: 'console', userId: request.userId });
@@ -709,11 +747,22 @@ export function createPayoutsService({
 
   const findAny = (tradeNo: string) => repo.findAnyByTradeNo(db, tradeNo);
 
+  /** Payouts in flight since before `before` on these providers' channels (the housekeeping sweep). */
+  const inFlight = async (providers: readonly string[], before: Date, limit = 1000) =>
+    (await repo.inFlightOn(db, providers, before, limit)).map((row) => ({
+      kind: 'payout' as const,
+      number: row.trade_no,
+      status: row.status,
+      channelRef: row.channel_ref,
+      provider: row.provider,
+    }));
+
   return {
     create,
     transition,
     failOver,
     findAny,
+    inFlight,
     findForMerchant,
     detail,
     today,

@@ -347,17 +347,21 @@ export const refundsRepository = {
     return { amountMinor: BigInt(row?.amountMinor ?? '0'), count: row?.count ?? 0 };
   },
 
-  /** Refunds in processing whose channel's provider is one of `providers` (the operator's queue), oldest first. */
-  processingOn: async (db: DbOrTx, providers: readonly string[], limit: number) => {
+  /**
+   * Refunds in processing whose channel's provider is one of `providers` (the operator's queue; with
+   * `before`, those created before it: the housekeeping sweep), oldest first.
+   */
+  processingOn: async (db: DbOrTx, providers: readonly string[], limit: number, before?: Date) => {
     if (providers.length === 0) return [];
     return db
-      .select({ refund: refunds, merchantNo: merchants.no })
+      .select({ refund: refunds, merchantNo: merchants.no, provider: channels.provider })
       .from(refunds)
       .innerJoin(channels, eq(channels.id, refunds.channelId))
       .innerJoin(merchants, eq(merchants.id, refunds.merchantId))
       .where(
         and(
           eq(refunds.status, 'processing'),
+          before ? lt(refunds.createdAt, before) : undefined,
           sql`${channels.provider} = any(${sql.param([...providers])}::text[])`,
         ),
       )

@@ -538,6 +538,18 @@ export function createRefundsService({
     return rows.map(({ refund, merchantNo }) => refundForOps(refund, merchantNo));
   }
 
+  /** Refunds in processing since before `before` on these providers' channels (the housekeeping sweep). */
+  async function inFlight(providers: readonly string[], before: Date, limit = 1000) {
+    const rows = await repo.processingOn(db, providers, limit, before);
+    return rows.map(({ refund, provider }) => ({
+      kind: 'refund' as const,
+      number: refund.refundNo,
+      status: refund.status,
+      channelRef: refund.channelRef,
+      provider,
+    }));
+  }
+
   /** The staff sent the money back (or could not): the refund ends, as a channel would end it. */
   function completeByOperator(body: CompleteRefundBody, context: ActionContext) {
     return runOperatorAction(db, 'refund.complete', context, body, null, async (tx) => {
@@ -571,6 +583,7 @@ export function createRefundsService({
     detail,
     today,
     findAny,
+    inFlight,
     listForOps,
     completeByOperator,
   };

@@ -49,8 +49,11 @@ type Deps = {
   ledger: Pick<Ledger, 'hold' | 'capture' | 'release' | 'balanceOf' | 'findHoldByKey'>;
   settings: Config['withdrawals'];
   now: () => Date;
-  /** The merchant's limits and wallet block list (DESIGN 14), checked in the request's transaction. */
-  limits: Pick<LimitsService, 'enforce'>;
+  /**
+   * The merchant's limits and wallet block list (DESIGN 14), enforced in the request's transaction and
+   * checked (read only) by the form's checks before the step-up.
+   */
+  limits: Pick<LimitsService, 'enforce' | 'check'>;
 };
 
 const USDT: Currency = 'USDT';
@@ -129,11 +132,24 @@ export function createWithdrawalsService({ db, ledger, settings, now, limits }: 
   type RequestInput = { amount: string; network: WalletNetwork; address: string };
 
   /**
-   * The form's checks: the address (a wrong checksum names the field) and the amount. The route runs
-   * them before the step-up so a typo does not spend the user's Google code; the balance is the hold's
-   * call (insufficient: 422 with nothing written).
+   * The form's checks: the address (a wrong checksum names the field), the amount, and the merchant's
+   * limits and wallet block list (read only: request() enforces them in its transaction). The route runs
+   * them before the step-up so a typo or a refusal does not spend the user's Google code; the balance is
+   * the hold's call (insufficient: 422 with nothing written).
    */
   async function check(merchant: MerchantRef, input: RequestInput) {
+    const form = formOf(merchant, input);
+    await limits.check({
+      merchantId: merchant.id,
+      kind: 'withdrawal',
+      amountMinor: form.amountMinor,
+      walletAddress: input.address,
+    });
+    return form;
+  }
+
+  /** The address and the amount, as the form gave them: its refusals, or the amounts. */
+  function formOf(merchant: MerchantRef, input: RequestInput) {
     const issue = walletAddressIssue(input.network, input.address);
     if (issue) {
       throw ValidationError.field(
@@ -175,7 +191,7 @@ export function createWithdrawalsService({ db, ledger, settings, now, limits }: 
     input: RequestInput,
     actor: { userId: number; client: ClientInfo | null },
   ): Promise<WithdrawalRow> {
-    const { amountMinor, rate, amountLocalMinor } = await check(merchant, input);
+    const { amountMinor, rate, amountLocalMinor } = formOf(merchant, input);
     const at = now();
     return transactionWithRetry(db, async (tx) => {
       await repo.lockMerchantRequests(tx, merchant.id);

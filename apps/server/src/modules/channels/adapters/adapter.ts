@@ -75,6 +75,19 @@ export type RefundSubmission =
   | { supported: true; byOperator?: false; followUp: FollowUp }
   | { supported: true; byOperator: true };
 
+/**
+ * A payout or refund still in flight at its provider (a payout pending or processing, a refund
+ * processing) that no job of its adapter will look at again: its job's retries ran out (the housekeeping
+ * sweep finds them, ChannelJobs.resumeInFlight).
+ */
+export type InFlightOrder = {
+  kind: 'payout' | 'refund';
+  /** Our number: the payout's trade_no, the refund's refund_no. */
+  number: string;
+  status: string;
+  channelRef: string | null;
+};
+
 /** A provider's notification as it arrived: the raw body is what signatures cover. */
 export type IncomingNotification = {
   tradeNo?: string;
@@ -154,6 +167,14 @@ export type BatchField = (typeof BATCH_FIELDS)[number];
  * no usable answer came back (a timeout, a 5xx), so the provider may have taken it.
  */
 export type ProviderFailure = { stage: 'connect' | 'refused' | 'unknown'; status?: number; code?: string };
+
+/**
+ * The channel's fault, as most providers' failures read (ChannelAdapter.isChannelFault): no connection, no
+ * usable answer (a timeout, a 5xx), or a refusal that says the provider cannot take orders now (408, 429).
+ * Any other refusal is about the order itself (a malformed request, an unknown account): a decline.
+ */
+export const isChannelFaultByDefault = (failure: ProviderFailure): boolean =>
+  failure.stage !== 'refused' || failure.status === 408 || failure.status === 429;
 
 /**
  * What became of an order whose provider call failed (ports' failOver, DESIGN 14): `moved` to another
@@ -297,6 +318,17 @@ export interface ChannelAdapter {
   ): ParsedNotification;
   /** True only when the order certainly never reached the provider: another channel may take it. */
   isSafeToRetryElsewhere(failure: ProviderFailure): boolean;
+  /**
+   * Whether the failure is the channel's fault (it is down, slow, failing), not a decline of the order:
+   * only these count against the channel's health (DESIGN 14, routing.ts). Most: isChannelFaultByDefault.
+   */
+  isChannelFault(failure: ProviderFailure): boolean;
+  /**
+   * The follow-up job that takes an order in flight up again once its own jobs gave up (an idempotent
+   * step: it asks the provider, or sends the order again under the same idempotency key), so it ends as
+   * the provider says. Undefined (or no method): nothing to send, its orders wait for an operator.
+   */
+  resumeFollowUp?(order: InFlightOrder): FollowUp | undefined;
   /** The queues of its follow-up jobs, and the step each runs (idempotent: a job may run twice). */
   readonly queues: readonly QueueName[];
   runJob(queue: QueueName, data: Record<string, unknown>, ports: ChannelPorts): Promise<void>;

@@ -6,7 +6,13 @@ import { AmountError, type Currency, fromMinor, toMinor } from '@paydesk/shared'
 import { banksOf, isIfscFormat } from '@paydesk/shared/payouts/bank-rules.ts';
 import { safeEqual } from '../../../../lib/crypto.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import type { ChannelAdapter, ParsedNotification, PayInstructions, ReceivedPayment } from '../adapter.ts';
+import {
+  type ChannelAdapter,
+  isChannelFaultByDefault,
+  type ParsedNotification,
+  type PayInstructions,
+  type ReceivedPayment,
+} from '../adapter.ts';
 import { ourCollectionReport } from '../outcomes.ts';
 
 // The bank transfer provider (DESIGN 13): the payer pays the platform's receiving account from their own
@@ -228,6 +234,7 @@ export const bankTransferAdapter: ChannelAdapter = {
     parse(channel, rawBody, headers['x-channel-signature'], secrets.notify_secret ?? ''),
   // Nothing is sent anywhere when an order is made: another channel may always take it.
   isSafeToRetryElsewhere: () => true,
+  isChannelFault: isChannelFaultByDefault,
   queues: [],
   runJob: async () => {},
 };

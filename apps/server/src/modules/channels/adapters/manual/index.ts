@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES, type Currency } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import { BATCH_FIELDS, type BatchLayout, type ChannelAdapter } from '../adapter.ts';
+import { BATCH_FIELDS, type BatchLayout, type ChannelAdapter, isChannelFaultByDefault } from '../adapter.ts';
 import { ourPayoutReport } from '../outcomes.ts';
 
 // The manual provider (DESIGN 13): payouts the platform's staff pay through their bank's own means. A
@@ -107,6 +107,7 @@ export const manualAdapter: ChannelAdapter = {
   parseNotification: () => ({ verified: false, reason: 'A manual channel sends no notifications.' }),
   // Until an operator exports it, nobody has it; after, the bank may have it: never sent elsewhere.
   isSafeToRetryElsewhere: (failure) => failure.stage === 'connect',
+  isChannelFault: isChannelFaultByDefault,
   batchLayout: layoutOf,
   queues: [],
   runJob: async () => {},

@@ -11,6 +11,7 @@ import type {
   ProviderFailure,
   ReceivedPayment,
 } from '../adapter.ts';
+import { isChannelFaultByDefault } from '../adapter.ts';
 import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // Razorpay (DESIGN 13; INR, live and test): collections by Payment Links, payouts by RazorpayX's
@@ -640,10 +641,21 @@ export const razorpayAdapter: ChannelAdapter = {
     supported: true,
     followUp: { queue: QUEUE.refund, data: { refund_no: order.refundNo } },
   }),
+  // An order whose jobs' retries ran out (Razorpay down longer than they last): its step again. A
+  // refund is sent again with the same X-Refund-Idempotency (Razorpay answers the refund it made, which
+  // ends it or is asked about by its id); a pending payout again with the same X-Payout-Idempotency; a
+  // processing one is asked about by its id. A processing payout without Razorpay's id has none to ask.
+  resumeFollowUp: (order) => {
+    if (order.kind === 'refund') return { queue: QUEUE.refund, data: { refund_no: order.number } };
+    if (order.status === 'pending') return job(QUEUE.payout, order.number);
+    return order.channelRef ? job(QUEUE.query, order.number) : undefined;
+  },
   parseNotification: (channel, { headers, rawBody }, secrets) =>
     parse(channel, rawBody, headers['x-razorpay-signature'], secrets.webhook_secret ?? ''),
   // Only a call that never connected is certainly not at Razorpay.
   isSafeToRetryElsewhere: (failure) => failure.stage === 'connect',
+  // A 4xx is Razorpay refusing the order (its validation, an unknown account); a 429 its rate limit.
+  isChannelFault: isChannelFaultByDefault,
   queues: [QUEUE.collect, QUEUE.payout, QUEUE.query, QUEUE.refund],
   async runJob(queue, data, ports) {
     const tradeNo = typeof data.trade_no === 'string' ? data.trade_no : '';

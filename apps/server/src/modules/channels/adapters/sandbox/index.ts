@@ -4,7 +4,12 @@ import { CURRENCIES, type Currency, fromMinor } from '@paydesk/shared';
 import { COUNTRIES } from '@paydesk/shared/collections/collections.schemas.ts';
 import { AppError } from '../../../../lib/errors.ts';
 import type { ChannelRow } from '../../channels.repository.ts';
-import type { ChannelAdapter, ChannelPorts, FollowUp } from '../adapter.ts';
+import {
+  type ChannelAdapter,
+  type ChannelPorts,
+  type FollowUp,
+  isChannelFaultByDefault,
+} from '../adapter.ts';
 import { ourCollectionReport, ourPayoutReport } from '../outcomes.ts';
 
 // The sandbox provider (DESIGN 6): the reference adapter, so every order's whole life runs on one machine.
@@ -146,6 +151,7 @@ export const sandboxAdapter: ChannelAdapter = {
   },
   // Nothing leaves this machine: a sandbox call never half-reaches anything.
   isSafeToRetryElsewhere: (failure) => failure.stage === 'connect',
+  isChannelFault: isChannelFaultByDefault,
   queues: [QUEUE],
   async runJob(_queue, data, ports) {
     // Jobs queued before a restart without --demo (or by a sandbox channel left open) do nothing.
