@@ -221,6 +221,23 @@ describe('/gateway/openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
+  it('catches an answer that breaks the document (the check createTestApp runs on every file)', () => {
+    const validator = createAnswerValidator(document as never);
+    const answer = (status: number, body: unknown) => ({
+      method: 'GET',
+      route: '/gateway/v1/balance',
+      status,
+      body: JSON.stringify(body),
+    });
+    expect(validator.check(answer(200, { data: EXAMPLE_BALANCE }))).toEqual([]);
+    expect(validator.check(answer(200, { data: { ...EXAMPLE_BALANCE, available: 1 } }))).not.toEqual([]);
+    expect(validator.check(answer(200, { data: { ...EXAMPLE_BALANCE, extra: 'x' } }))).not.toEqual([]);
+    expect(validator.check(answer(418, {}))[0]).toMatch(/not documented/);
+    expect(validator.check(answer(401, { message: 'm', code: 'forbidden', request_id: 'r' }))).not.toEqual(
+      [],
+    );
+  });
+
   it('generates TypeScript types (openapi-typescript) that a client compiles against', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'paydesk-openapi-types-'));
     writeFileSync(path.join(dir, 'gateway.ts'), astToString(await openapiTS(document as never)));
