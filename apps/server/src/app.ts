@@ -33,7 +33,6 @@ import { registerSecurityModule } from './modules/security/index.ts';
 import { registerAccessKeyModule } from './modules/access-key/index.ts';
 import type { AppContext } from './context.ts';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createJobRunner, type JobRunner } from './db/jobs.ts';
 import { sweepExpired } from './jobs/housekeeping.ts';
 import { type JobServices, startWorkers, workedQueues } from './jobs/workers.ts';
@@ -42,7 +41,10 @@ import { registerCollectionsModule } from './modules/collections/index.ts';
 import { registerLimitsModule } from './modules/limits/index.ts';
 import {
   GATEWAY_API_DESCRIPTION,
+  GATEWAY_TAGS,
   type GatewayLimitOptions,
+  gatewayTransform,
+  gatewayTransformObject,
   registerGatewayDocs,
   registerGatewayModule,
 } from './modules/gateway/index.ts';
@@ -204,13 +206,12 @@ export async function buildApp({
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Paydesk gateway API', version: '1.0.0', description: GATEWAY_API_DESCRIPTION },
-      servers: config.publicUrl ? [{ url: config.publicUrl }] : [],
+      // Set per request at /gateway/openapi.json: PUBLIC_URL, else the origin the reader reached.
+      servers: [],
+      tags: GATEWAY_TAGS,
     },
-    transform: (input) => {
-      if (!input.url.startsWith('/gateway/v1/'))
-        return { schema: { ...input.schema, hide: true }, url: input.url };
-      return jsonSchemaTransform(input);
-    },
+    transform: gatewayTransform,
+    transformObject: gatewayTransformObject,
   });
   refuseUnstorableText(app);
   // A coarse per-IP ceiling for the whole API; finer throttles (login, challenge) are in the database.
@@ -340,7 +341,7 @@ export async function buildApp({
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);
   const testData = registerTestDataModule(app, ctx);
-  await registerGatewayDocs(app);
+  await registerGatewayDocs(app, config);
 
   const services: AppServices = {
     jobs,

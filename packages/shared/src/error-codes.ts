@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   outTradeNoTaken: 'out_trade_no_taken',
   orderNotPayable: 'order_not_payable',
   signatureInvalid: 'signature_invalid',
+  // A signing header missing or not of its form; the message names it (DESIGN 6, turn 3).
+  signatureHeaderInvalid: 'signature_header_invalid',
   timestampOutOfWindow: 'timestamp_out_of_window',
   nonceReused: 'nonce_reused',
   unknownKey: 'unknown_key',

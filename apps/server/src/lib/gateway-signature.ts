@@ -63,6 +63,11 @@ export function checkTimestamp(
   return skew <= windowSeconds ? 'ok' : 'out_of_window';
 }
 
+/** Whether an X-Signature header has the form of a signature: 64 hex digits. */
+export function isWellFormedSignature(value: unknown): value is string {
+  return typeof value === 'string' && SIGNATURE.test(value);
+}
+
 /** Whether an X-Nonce header has the accepted shape: 16 to 64 characters of A-Z, a-z, 0-9, "_" and "-". */
 export function isValidNonce(value: unknown): value is string {
   return typeof value === 'string' && NONCE.test(value);

@@ -3,17 +3,38 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, errorCodeOfStatus } from '@paydesk/shared';
 import { AppError, laravelMessage } from '../lib/errors.ts';
 
-type Issue = { field: string; code: string; message: string };
+type Issue = { field: string; code: string; message: string; expected?: unknown };
 
 const humanField = (field: string) => field.replace(/_/g, ' ').replace(/\./g, ' ');
 
-/** Zod issues -> Laravel's errors object; a missing field reads "The x field is required.". */
+/** Laravel's catalogue sentence for a value of the wrong JSON type, by the type zod expected. */
+const TYPE_SENTENCES: Record<string, string> = {
+  string: 'must be a string',
+  number: 'must be a number',
+  int: 'must be an integer',
+  bigint: 'must be an integer',
+  boolean: 'must be true or false',
+  object: 'must be an object',
+  array: 'must be an array',
+};
+
+/**
+ * Zod issues -> Laravel's errors object, in the catalogue's sentences that name the field: a missing
+ * field reads "The x field is required.", a value of the wrong type (a number where an amount string
+ * goes) "The amount field must be a string.", never the validation library's own text.
+ */
 export function issuesToErrors(issues: readonly Issue[]): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = issue.field || 'body';
-    const missing = issue.code === 'invalid_type' && /received (undefined|null)/.test(issue.message);
-    const message = missing ? `The ${humanField(field)} field is required.` : issue.message;
+    const wrongType = issue.code === 'invalid_type';
+    const missing = wrongType && /received (undefined|null)/.test(issue.message);
+    const sentence = wrongType ? TYPE_SENTENCES[String(issue.expected)] : undefined;
+    const message = missing
+      ? `The ${humanField(field)} field is required.`
+      : sentence
+        ? `The ${humanField(field)} field ${sentence}.`
+        : issue.message;
     (errors[field] ??= []).push(message);
   }
   return errors;
@@ -87,6 +108,7 @@ export function registerErrorHandler(app: FastifyInstance) {
           field: v.instancePath.slice(1).replace(/\//g, '.'),
           code: v.keyword,
           message: v.message ?? 'Invalid input data',
+          expected: v.params?.expected,
         })),
       );
       return reply.status(422).send({

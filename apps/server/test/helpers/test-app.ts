@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
+import { recordGatewayAnswers } from './openapi-conformance.ts';
 
 /** Which database this run of the integration suite uses (vitest.config.ts sets it per project). */
 export const testDatabaseKind = (): 'pglite' | 'postgres' =>
@@ -89,13 +90,17 @@ export async function createTestApp(
   const database = given ?? (await createTestDatabase());
   const app = await buildApp({ config, database, logger: false, ...deps });
   await app.ready();
+  // Every gateway answer of the file is checked against the OpenAPI document when it closes the app.
+  const checkGatewayAnswers = recordGatewayAnswers(app);
   return {
     app,
     database,
     config,
     close: async () => {
+      const mismatch = checkGatewayAnswers();
       await app.close();
       await database.drop();
+      if (mismatch) throw mismatch;
     },
   };
 }

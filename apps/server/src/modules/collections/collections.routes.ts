@@ -12,7 +12,12 @@ import {
 import { notFound } from '../../lib/errors.ts';
 import { type Guards, PURE_READ, viewerOf } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
-import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
+import {
+  GATEWAY_ROUTE_CONFIG,
+  type GatewayScope,
+  gatewayMerchantOf,
+  requestOrigin,
+} from '../gateway/index.ts';
 import type { CollectionsService } from './collections.service.ts';
 import type { SettlementsService } from './settlements.service.ts';
 
@@ -117,7 +122,9 @@ export function collectionsGatewayRoutes(
       const row = request.gatewayClaim
         ? await collections.createClaiming(merchant, request.body, request.gatewayClaim)
         : await collections.create(merchant, request.body);
-      return reply.status(201).send({ data: collections.gatewayView(row, merchant.livemode) });
+      return reply
+        .status(201)
+        .send({ data: collections.gatewayView(row, merchant.livemode, requestOrigin(request)) });
     },
   );
 
@@ -135,7 +142,7 @@ export function collectionsGatewayRoutes(
     async (request) => {
       const merchant = gatewayMerchantOf(request);
       const row = await collections.findForMerchant(merchant.id, { tradeNo: request.params.trade_no });
-      return { data: collections.gatewayView(row, merchant.livemode) };
+      return { data: collections.gatewayView(row, merchant.livemode, requestOrigin(request)) };
     },
   );
 
@@ -153,7 +160,7 @@ export function collectionsGatewayRoutes(
     async (request) => {
       const merchant = gatewayMerchantOf(request);
       const row = await collections.findForMerchant(merchant.id, { outTradeNo: request.query.out_trade_no });
-      return { data: collections.gatewayView(row, merchant.livemode) };
+      return { data: collections.gatewayView(row, merchant.livemode, requestOrigin(request)) };
     },
   );
 }

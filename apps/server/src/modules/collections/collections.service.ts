@@ -139,18 +139,26 @@ export function createCollectionsService({
   limits,
   random = defaultRandom,
 }: Deps) {
-  // The adapter's pay page: a path of this server gets its public address in front.
-  const payUrlOf = (row: CollectionRow) =>
-    row.payUrl === null ? '' : row.payUrl.startsWith('/') ? `${publicUrl}${row.payUrl}` : row.payUrl;
+  // The adapter's pay page: a path of this server gets its public address in front (PUBLIC_URL, else the
+  // origin the caller reached, when there is a caller: a callback without PUBLIC_URL carries the path).
+  const payUrlOf = (row: CollectionRow, origin = '') =>
+    row.payUrl === null
+      ? ''
+      : row.payUrl.startsWith('/')
+        ? `${publicUrl || origin}${row.payUrl}`
+        : row.payUrl;
 
-  /** A collection as the gateway answers it, in the mode of the key that asked. */
-  const gatewayView = (row: CollectionRow, livemode: boolean): GatewayCollection => ({
-    ...gatewayFields(row),
+  /**
+   * A collection as the gateway answers it, in the mode of the key that asked; `origin` (the scheme and
+   * host the call reached) makes pay_url absolute when PUBLIC_URL is not set.
+   */
+  const gatewayView = (row: CollectionRow, livemode: boolean, origin?: string): GatewayCollection => ({
+    ...gatewayFields(row, origin),
     livemode,
   });
 
   /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
-  function gatewayFields(row: CollectionRow): Omit<GatewayCollection, 'livemode'> {
+  function gatewayFields(row: CollectionRow, origin?: string): Omit<GatewayCollection, 'livemode'> {
     const currency = row.currency as Currency;
     return {
       trade_no: row.tradeNo,
@@ -160,7 +168,7 @@ export function createCollectionsService({
       fee: fromMinor(row.feeMinor, currency),
       currency,
       channel: row.channelCode,
-      pay_url: payUrlOf(row),
+      pay_url: payUrlOf(row, origin),
       expires_at: row.expiresAt.toISOString(),
       created_at: row.createdAt.toISOString(),
       paid_at: iso(row.paidAt),

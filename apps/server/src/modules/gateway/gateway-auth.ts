@@ -5,7 +5,12 @@ import type { Db } from '../../db/client.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
-import { checkTimestamp, isValidNonce, verifyRequestSignature } from '../../lib/gateway-signature.ts';
+import {
+  checkTimestamp,
+  isValidNonce,
+  isWellFormedSignature,
+  verifyRequestSignature,
+} from '../../lib/gateway-signature.ts';
 import { ipAllowed } from '../../lib/ip-whitelist.ts';
 import { findAccessKeyWithMerchant } from '../access-key/index.ts';
 import type { GatewayLimits } from './gateway-limits.ts';
@@ -44,6 +49,41 @@ const header = (request: FastifyRequest, name: string) => {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 };
+
+/** What each signing header must be (DESIGN 6), in the order they are checked. */
+const SIGNING_HEADERS: Array<{ name: string; isValid: (value: string) => boolean; form: string }> = [
+  { name: 'X-Merchant-No', isValid: (v) => v.length > 0 && v.length <= 64, form: 'your merchant number' },
+  { name: 'X-Access-Key', isValid: (v) => v.length > 0 && v.length <= 128, form: 'your access key' },
+  {
+    name: 'X-Timestamp',
+    isValid: (v) => checkTimestamp(v, Number(v)) !== 'malformed',
+    form: 'the unix time in seconds (digits only)',
+  },
+  { name: 'X-Nonce', isValid: isValidNonce, form: '16 to 64 letters, digits, _ or -, new for every call' },
+  {
+    name: 'X-Signature',
+    isValid: isWellFormedSignature,
+    form: 'the lowercase hex HMAC-SHA256 of the request (64 characters)',
+  },
+];
+
+/**
+ * The refusal of a call whose signing header is missing or not of its form, naming the header and what it
+ * must be (DESIGN 6: signature_header_invalid); undefined when all five are there and well formed. Says
+ * nothing about a secret: the form of each header is public.
+ */
+export function signingHeaderRefusal(request: FastifyRequest): AppError | undefined {
+  for (const { name, isValid, form } of SIGNING_HEADERS) {
+    const value = header(request, name.toLowerCase());
+    if (value === undefined || value === '') {
+      return refuse(401, `The ${name} header is missing: send ${form}.`, ERROR_CODES.signatureHeaderInvalid);
+    }
+    if (!isValid(value)) {
+      return refuse(401, `The ${name} header must be ${form}.`, ERROR_CODES.signatureHeaderInvalid);
+    }
+  }
+  return undefined;
+}
 
 /**
  * A call checked against a remembered key, its nonce not claimed yet: the route's write claims it in the
@@ -114,6 +154,8 @@ export function createGatewayGuard({
 
   /** Every check but the nonce's claim, against one reading of the key: the refusal, or undefined. */
   function refusalOf(request: FastifyRequest, entry: Known | undefined, at: Date): AppError | undefined {
+    const malformed = signingHeaderRefusal(request);
+    if (malformed) return malformed;
     if (!entry || entry.key.no !== header(request, 'x-merchant-no')) {
       return refuse(
         401,
@@ -126,16 +168,11 @@ export function createGatewayGuard({
     if (window !== 'ok') {
       return refuse(
         401,
-        window === 'malformed'
-          ? 'X-Timestamp must be the unix time in seconds.'
-          : 'X-Timestamp is more than 300 seconds away from our clock.',
+        'X-Timestamp is more than 300 seconds away from our clock.',
         ERROR_CODES.timestampOutOfWindow,
       );
     }
-    const nonce = header(request, 'x-nonce');
-    if (!isValidNonce(nonce)) {
-      return refuse(401, 'X-Nonce must be 16 to 64 letters, digits, _ or -.', ERROR_CODES.signatureInvalid);
-    }
+    const nonce = header(request, 'x-nonce')!;
     const signed = verifyRequestSignature(
       entry.secret,
       {

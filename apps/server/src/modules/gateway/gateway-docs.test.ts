@@ -22,6 +22,7 @@ import {
   SIGNING_WORKED_EXAMPLE,
 } from './gateway-docs.ts';
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from '../../lib/webhooks.ts';
+import { documentedRefusals } from './gateway-openapi.ts';
 
 // The examples in the reference are run here, against a server that checks the gateway's signature
 // rule (DESIGN section 6), implemented again below independently of the examples.
@@ -61,15 +62,23 @@ function checkRequest(
   const timestamp = header('x-timestamp');
   const nonce = header('x-nonce');
   const signature = header('x-signature');
+  // A signing header missing or not of its form, as the gateway refuses it (signature_header_invalid).
+  if (
+    !header('x-merchant-no') ||
+    !header('x-access-key') ||
+    !/^\d{1,15}$/.test(timestamp) ||
+    !/^[A-Za-z0-9_-]{16,64}$/.test(nonce) ||
+    !/^[0-9a-fA-F]{64}$/.test(signature)
+  ) {
+    return { status: 401, code: 'signature_header_invalid' };
+  }
   if (header('x-merchant-no') !== account.merchantNo || header('x-access-key') !== account.accessKey) {
     return { status: 401, code: 'unknown_key' };
   }
-  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
     return { status: 401, code: 'timestamp_out_of_window' };
   }
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(nonce)) return { status: 401, code: 'signature_invalid' };
   if (seenNonces.has(nonce)) return { status: 401, code: 'nonce_reused' };
-  if (!/^[0-9a-f]{64}$/.test(signature)) return { status: 401, code: 'signature_invalid' };
   const expected = expectedSignature(account.secret, [method, url, timestamp, nonce, body]);
   if (!timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
     return { status: 401, code: 'signature_invalid' };
@@ -551,7 +560,22 @@ describe('GATEWAY_API_DESCRIPTION', () => {
     expect(doc).toContain(c.body);
   });
 
+  it.each(documentedRefusals())(
+    'lists %s %s, which an operation of the OpenAPI document answers',
+    (status, code) => {
+      expect(doc).toMatch(new RegExp(`^\\| ${status} \`${code}\` \\| .+ \\|$`, 'm'));
+    },
+  );
+
+  it('lists the error codes by status, and links the OpenAPI document', () => {
+    const statuses = [...doc.matchAll(/^\| (\d{3}) `[a-z_]+` \|/gm)].map((match) => Number(match[1]));
+    expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
+    expect(doc).toContain('[`/gateway/openapi.json`](/gateway/openapi.json)');
+    expect(doc).toMatch(/`pay_url` is absolute in the gateway's answers/);
+  });
+
   it.each([
+    ['401', 'signature_header_invalid'],
     ['401', 'signature_invalid'],
     ['401', 'timestamp_out_of_window'],
     ['401', 'nonce_reused'],

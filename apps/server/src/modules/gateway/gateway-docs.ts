@@ -161,12 +161,22 @@ Refunds below).
 - **Channels**: an order that names no \`channel\` goes to the channels Paydesk routes your orders to (by
   priority and share, skipping one that is failing; an order the provider never received moves on to the
   next one under the same \`trade_no\`); naming \`channel\` uses that one. The answer's \`channel\` says which.
-- This reference is also available as an OpenAPI 3.1 document at \`/gateway/openapi.json\`.
+- This reference is also available as an OpenAPI 3.1 document at
+  [\`/gateway/openapi.json\`](/gateway/openapi.json): the signing headers as security schemes, every answer of
+  every operation with its schema and examples, named schemas (\`Collection\`, \`Payout\`, \`Refund\`,
+  \`Balance\`, \`Error\`, one per callback event) and the callbacks as \`webhooks\`. Generate a typed client
+  from it, e.g. \`npx openapi-typescript http://localhost:8080/gateway/openapi.json -o paydesk.d.ts\`.
 
 ## Base URL
 
 Every path in this reference starts with \`/gateway/v1/\` and is relative to the address of your
-Paydesk server, for example \`https://pay.example.com/gateway/v1/collections\`. On a local demo server
+Paydesk server, for example \`https://pay.example.com/gateway/v1/collections\`.
+
+A collection's \`pay_url\` is absolute in the gateway's answers: it starts with the server's public address
+when Paydesk is configured with one (\`PUBLIC_URL\`), otherwise with the scheme and host your call reached
+(as seen through the proxies Paydesk trusts). Callbacks have no call to take an address from: without
+\`PUBLIC_URL\` their \`pay_url\` is the path alone (\`/sandbox/pay/...\`); a channel whose payment page is
+the provider's own (Razorpay) answers that page's address. On a local demo server
 (\`npm start\`) that is \`${EXAMPLE_PLACEHOLDERS.BASE_URL}\`, whose demo merchant \`${EXAMPLE_PLACEHOLDERS.MERCHANT_NO}\` has an
 open **sandbox** channel in test mode: with its test key, a \`pay_url\` opens a test checkout page with Pay
 and Fail buttons, so the whole flow, callbacks included, runs without real money.
@@ -254,10 +264,14 @@ outgoing addresses before the first call. A call from another address answers 40
 
 Every error answers a JSON body \`{"message": "...", "code": "..."}\` (plus \`request_id\`, to quote to
 support). React to the \`code\`; the message is for people. A refused signature never says which part
-was wrong.
+of a secret was wrong; a missing or malformed header is named. The OpenAPI document
+([\`/gateway/openapi.json\`](/gateway/openapi.json)) lists, for each operation, every status and code it can
+answer, with an example of each.
 
 | Status and \`code\` | Meaning |
 | --- | --- |
+| 400 \`bad_request\` | The body is not valid JSON. |
+| 401 \`signature_header_invalid\` | A signing header is missing or not of its form (\`X-Timestamp\` not digits, \`X-Nonce\` not 16 to 64 of \`A-Z a-z 0-9 _ -\`, \`X-Signature\` not 64 hex digits); the message names the header and what it must be. |
 | 401 \`signature_invalid\` | The signature does not match (wrong secret, a string to sign built differently from the request sent, or a body changed after hashing). |
 | 401 \`timestamp_out_of_window\` | \`X-Timestamp\` is more than 300 s from Paydesk's clock. Sync your server's clock (NTP). |
 | 401 \`nonce_reused\` | This \`X-Nonce\` was already used in the last 10 minutes. |
@@ -268,9 +282,9 @@ was wrong.
 | 409 \`out_trade_no_taken\` | This \`out_trade_no\` is already used by one of your orders; the answer carries that order's \`trade_no\`. Query it instead of creating it again. |
 | 409 \`out_refund_no_taken\` | This \`out_refund_no\` is already used by one of your refunds; the answer carries its \`refund_no\`. |
 | 409 \`invalid_state\` | A refund of a collection that is not \`paid\`. |
-| 409 \`conflict\` | A payout or refund with the same \`Idempotency-Key\` is still being processed. |
+| 409 \`idempotency_key_in_flight\` | A payout or refund with the same \`Idempotency-Key\` is still being processed: retry it a little later with the same key. |
 | 415 \`unsupported_media_type\` | The request has a body that is not \`Content-Type: application/json\` (a form, plain text, ...); nothing was checked or spent. |
-| 422 \`validation_failed\` | A field is missing or malformed; \`errors\` names each field: \`{"errors": {"amount": ["..."]}}\`. |
+| 422 \`validation_failed\` | A field is missing or malformed; \`errors\` names each field with what it must be: \`{"errors": {"amount": ["The amount field must be a string."]}}\` (an amount sent as a number). |
 | 422 \`amount_out_of_range\` | The amount is outside the channel's minimum and maximum. |
 | 422 \`channel_unavailable\` | You have no open channel for this kind of order (or not the \`channel\` you named). |
 | 422 \`insufficient_funds\` | A payout or refund larger than your available balance; nothing was written. |
@@ -279,6 +293,7 @@ was wrong.
 | 422 \`blocked\` | The payee account, or the collection's \`payer_ip\`, is on your account's block list; \`list\` names it; nothing was written. |
 | 422 \`idempotency_key_reused\` | The same \`Idempotency-Key\` with a different request body. |
 | 429 \`throttled\` | Too many requests: more than your quota of signed calls a minute, or too many refused calls from your IP address. Wait the number of seconds in the \`Retry-After\` header. |
+| 503 \`service_unavailable\` | Busy for a moment: retry as below. |
 | 5xx \`server_error\`, \`service_unavailable\` | Retry later with a new nonce. A collection is retried with the same \`out_trade_no\` (a 409 then means the first attempt went through), a payout with the same \`Idempotency-Key\`. |
 
 ## Amounts
@@ -336,12 +351,16 @@ them in any language.
     "expires_at": "2026-01-01T00:30:00.000Z",
     "created_at": "2026-01-01T00:00:00.000Z",
     "paid_at": "2026-01-01T00:05:00.000Z",
-    "settlement_status": "unsettled"
+    "settlement_status": "unsettled",
+    "livemode": false
   }
 }
 \`\`\`
 
-\`data\` is the object exactly as the query endpoints answer it (a Collection, a Payout or a Refund).
+\`data\` is the object as the query endpoints answer it (a Collection, a Payout or a Refund). Its
+\`pay_url\` is absolute when the server has \`PUBLIC_URL\` set, as here; without it a callback carries the
+path alone (see Base URL). Each event's body is a named schema of the OpenAPI document
+(\`CollectionPaidEvent\`, ...) and the events are its \`webhooks\`.
 
 **Event types**
 

@@ -25,7 +25,14 @@ export {
   type NonceClaimSql,
 } from './nonce-claim.sql.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
+export { GATEWAY_TAGS, gatewayTransform, gatewayTransformObject } from './gateway-openapi.ts';
 export type { GatewayLimitOptions } from './gateway-limits.ts';
+
+/**
+ * The scheme and host a call reached (through trusted proxies, TRUST_PROXY), e.g. https://pay.example.com:
+ * what makes a path of ours absolute in an answer when PUBLIC_URL is not set.
+ */
+export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /** Requests per minute one merchant may send the gateway (per server process). */
 export const GATEWAY_RATE_PER_MINUTE = 3000;
@@ -150,8 +157,16 @@ export async function registerGatewayModule(
  * The gateway's reference (DESIGN section 6): the OpenAPI 3.1 document at /gateway/openapi.json and a
  * readable page at /gateway/docs (Scalar, served from our own node_modules: no network needed).
  */
-export async function registerGatewayDocs(app: FastifyInstance): Promise<void> {
-  app.get('/gateway/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+export async function registerGatewayDocs(
+  app: FastifyInstance,
+  config: Pick<AppContext['config'], 'publicUrl'>,
+): Promise<void> {
+  // The server a generated client or the reference's "try it" calls: PUBLIC_URL, else the origin this
+  // document was read from (the same server, as the reader reached it).
+  app.get('/gateway/openapi.json', { schema: { hide: true } }, async (request) => ({
+    ...app.swagger(),
+    servers: [{ url: config.publicUrl || requestOrigin(request), description: 'This Paydesk server' }],
+  }));
   await app.register(async (scope) => {
     // Scalar's page boots with an inline script and inline styles: its own, looser policy on its own pages.
     scope.addHook('onSend', async (_request, reply) => {

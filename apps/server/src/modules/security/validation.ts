@@ -5,7 +5,12 @@ import { issuesToErrors } from '../../plugins/error-handler.ts';
 /** Zod issues as Laravel's 422 errors object. */
 export function zodErrors(error: z.ZodError): Record<string, string[]> {
   return issuesToErrors(
-    error.issues.map((issue) => ({ field: issue.path.join('.'), code: issue.code, message: issue.message })),
+    error.issues.map((issue) => ({
+      field: issue.path.join('.'),
+      code: issue.code,
+      message: issue.message,
+      expected: 'expected' in issue ? issue.expected : undefined,
+    })),
   );
 }
 
