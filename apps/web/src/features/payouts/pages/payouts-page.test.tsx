@@ -44,8 +44,11 @@ const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
   note: null,
   channel_ref: 'SBX4471029388150062',
   source: 'console',
+  created_by_user_id: null,
   ...overrides,
 });
+
+const NO_REVIEW = { created_by: null, reviewed_by: null, reviewed_at: null };
 
 const page = (rows: Payout[], meta: Partial<PayoutListResponse['meta']> = {}): PayoutListResponse => ({
   data: rows,
@@ -214,6 +217,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
         { step: 'failed', at: '2026-03-01T00:32:10Z' },
       ],
       callbacks: [failedEvent],
+      ...NO_REVIEW,
       attempts: [
         {
           channel: 'sandbox-pay',
@@ -286,6 +290,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       callbacks: [event],
       attempts: [],
+      ...NO_REVIEW,
     });
     answerNotify = () => {
       event = {
