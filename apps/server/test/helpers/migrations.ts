@@ -31,7 +31,7 @@ export function folderUpTo(folder: string, count: number) {
 /**
  * Today's code writes columns and reads tables that migrations after `folderUpTo`'s cut add (0033:
  * channels.settings and secrets; 0036: the order's refunded amount and the daily reports' refunds; 0037: the
- * limits' tables, empty; 0038: channels' routing and health; 0041: payout approval's columns and settings). A test populating an older database with
+ * limits' tables, empty; 0038: channels' routing and health; 0042: payout approval's columns and settings). A test populating an older database with
  * today's code borrows them, and gives them back before the later migrations run and add them for good.
  */
 export const LATER_COLUMNS = {
@@ -50,6 +50,10 @@ export const LATER_COLUMNS = {
     create table limit_usage (merchant_id bigint not null, kind text not null, day date not null,
       subject text not null default '', amount_minor bigint not null default 0, count integer not null default 0,
       primary key (merchant_id, kind, day, subject));
+    alter table users add column locale text not null default 'en';
+    create table notifications (id bigint primary key generated always as identity, merchant_id bigint not null,
+      user_id bigint not null, type text not null, params jsonb not null, created_at timestamptz not null,
+      read_at timestamptz);
     alter table payouts add column reviewed_by_user_id bigint, add column reviewed_at timestamptz;
     create table payout_approval_settings (merchant_id bigint primary key,
       console_threshold_minor bigint not null default 0, gateway_threshold_minor bigint not null default 0,
@@ -59,6 +63,7 @@ export const LATER_COLUMNS = {
     alter table collections drop column refunded_minor;
     alter table daily_reports drop column collection_refunds_minor;
     drop table merchant_limits, merchant_blocks, limit_usage;
+    alter table users drop column locale; drop table notifications;
     alter table payouts drop column reviewed_by_user_id, drop column reviewed_at;
     drop table payout_approval_settings; end $$`,
 };

@@ -136,6 +136,15 @@ const securityTypes = async (t: Team) =>
     )
   ).map((r) => r.type);
 
+const notified = async (t: Team) =>
+  (
+    await queryRows<{ type: string; payout_no: string; actor: string }>(
+      ctx.database.db,
+      sql`select type, params->>'payout_no' as payout_no, params->>'actor' as actor from notifications
+           where user_id = ${t.users.ROOT.id} and type = 'payout_pending_approval' order by id`,
+    )
+  ).map((r) => [r.type, r.payout_no, r.actor]);
+
 async function booksBalance() {
   expect(await booksOutOfBalance(ctx.database.db)).toEqual({
     unbalancedEntries: [],
@@ -220,6 +229,8 @@ describe('a console payout at or above the threshold', () => {
     const at = await consolePayout(t, '100.00');
     expect(at).toMatchObject({ status: 'pending_approval', amount: '100.00', fee: '1.50' });
     expect(await jobsOf(at.trade_no)).toBe(0);
+    // The ROOT users are told (the bell and an email), in the payout's transaction.
+    expect(await notified(t)).toEqual([['payout_pending_approval', at.trade_no, 'OPERATOR user']]);
     // Both held exactly as any payout: 99.99 + 1.50 and 100.00 + 1.50.
     expect(await balance(t)).toEqual({ available: 100_000n - 10_149n - 10_150n, locked: 10_149n + 10_150n });
     await booksBalance();
@@ -275,6 +286,8 @@ describe('a console payout at or above the threshold', () => {
     await setThresholds(t, '50');
     const own = await consolePayout(t, '60.00', 'ROOT');
     expect(own.status).toBe('pending_approval');
+    // Its maker, the merchant's only ROOT, is not told of its own payout.
+    expect(await notified(t)).toEqual([]);
     t.nextStep();
     const refused = await approve(t, own.trade_no, 'ROOT');
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'maker_cannot_approve']);

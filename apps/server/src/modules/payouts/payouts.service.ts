@@ -50,6 +50,7 @@ import type { DeferredClaim } from '../gateway/index.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 import type { LimitsService } from '../limits/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
 // rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
@@ -148,6 +149,8 @@ type Deps = {
   limits: Pick<LimitsService, 'enforce'>;
   /** In [0, 1): how payouts are shared among channels by weight (routing). */
   random?: () => number;
+  /** The ROOT users' bell and email (DESIGN 16): a payout waiting for approval. */
+  notifications: Pick<NotificationsService, 'notifyRoots'>;
 };
 
 const defaultRandom = () => randomInt(0, 1_000_000) / 1_000_000;
@@ -240,6 +243,7 @@ export function createPayoutsService({
   adapterSettings,
   limits,
   random = defaultRandom,
+  notifications,
 }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
@@ -359,7 +363,7 @@ export function createPayoutsService({
         }
         // Submitted to its channel: the adapter's follow-up job takes it from here. A payout waiting for
         // approval is submitted when it is approved.
-        if (waits) await onPendingApproval(tx, row);
+        if (waits) await onPendingApproval(tx, row, merchant);
         else await submit(tx, channel, row);
         await inTransaction.beforeHold?.(tx, row);
         // Last: the merchant's balance row is locked from here to the commit only.
@@ -717,9 +721,26 @@ export function createPayoutsService({
     }
   }
 
-  /** A payout entered pending_approval (DESIGN 16), in its creation's transaction. */
-  async function onPendingApproval(_tx: Tx, _row: PayoutRow) {
-    // The merchant's ROOT users are told by modules/notifications once it has landed (issue 38).
+  /**
+   * A payout entered pending_approval (DESIGN 16): the merchant's ROOT users are told (the bell and an
+   * email each) in its creation's transaction, its maker excepted.
+   */
+  async function onPendingApproval(tx: Tx, row: PayoutRow, merchant: MerchantRef & { name?: string }) {
+    const maker = row.createdByUserId;
+    const names = maker === null ? undefined : await repo.userNames(tx, [maker]);
+    await notifications.notifyRoots(tx, {
+      merchantId: row.merchantId,
+      type: 'payout_pending_approval',
+      params: {
+        merchant: merchant.name ? `${merchant.name} (${merchant.no})` : merchant.no,
+        actor: (maker !== null && names?.get(maker)) || 'Gateway API',
+        at: row.createdAt.toISOString(),
+        payout_no: row.tradeNo,
+        amount: fromMinor(row.amountMinor, merchant.currency),
+        currency: merchant.currency,
+      },
+      ...(maker === null ? {} : { excludeUserId: maker }),
+    });
   }
 
   /**
