@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   // Limits and risk rules (DESIGN 14): `limit` or `list` in the body names which.
   limitExceeded: 'limit_exceeded',
   blocked: 'blocked',
+  // Payout approval (DESIGN 16): the user who made a payout cannot approve it.
+  makerCannotApprove: 'maker_cannot_approve',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

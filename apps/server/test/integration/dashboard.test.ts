@@ -165,7 +165,10 @@ describe('GET /api/merchant/dashboard: the charts’ series', () => {
     const finance = await loginAs(ctx.app, m.users.FINANCE.email, TEST_PASSWORD);
     const data = (await finance.get('/api/merchant/dashboard')).json().data as Dashboard;
     expect(data.collection).toBeNull();
-    expect(data.series).toMatchObject({ collection: null, payout: null });
+    // FINANCE sees payouts (it approves them, DESIGN 16), never collections.
+    expect(data.series.collection).toBeNull();
+    expect(data.series.payout).not.toBeNull();
+    expect(data.payout_approval).toMatchObject({ count: 0 });
     expect(data.series.days).toHaveLength(30);
 
     const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { roles: ['VIEWER'] });

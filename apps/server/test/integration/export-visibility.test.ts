@@ -12,7 +12,7 @@ import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 let ctx: TestContext;
 let clients: Record<'ROOT' | 'FINANCE' | 'OPERATOR' | 'VIEWER', TestClient>;
-/** The merchant's tasks by kind: FINANCE's fund flows, top-ups and withdrawals, OPERATOR's payouts. */
+/** The merchant's tasks by kind: FINANCE's fund flows, top-ups and withdrawals, OPERATOR's collections (FINANCE sees payouts: it approves them, DESIGN 16). */
 const tasks: Partial<Record<ExportKind, ExportTask>> = {};
 
 async function exportAs(client: TestClient, kind: ExportKind): Promise<ExportTask> {
@@ -43,7 +43,7 @@ beforeAll(async () => {
   for (const kind of ['fund_flows', 'recharges', 'withdrawals'] as const) {
     tasks[kind] = await exportAs(clients.FINANCE, kind);
   }
-  tasks.payouts = await exportAs(clients.OPERATOR, 'payouts');
+  tasks.collections = await exportAs(clients.OPERATOR, 'collections');
   // One of FINANCE's exports failed (as a full disk would leave it), so retry has something to act on.
   await queryRows(
     ctx.database.db,
@@ -54,13 +54,13 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 describe("who sees an export: the list's view permission and export:view", () => {
-  it("lists to OPERATOR only its payouts export, and counts only that one in the list's total", async () => {
+  it("lists to OPERATOR only its collections export, and counts only that one in the list's total", async () => {
     const operator = await listed(clients.OPERATOR);
-    expect(operator.data.map((t) => t.kind)).toEqual(['payouts']);
+    expect(operator.data.map((t) => t.kind)).toEqual(['collections']);
     expect(operator.meta.total).toBe(1);
-    // Paging counts the same set: a page of one holds the payouts export, the second page is empty.
+    // Paging counts the same set: a page of one holds the collections export, the second page is empty.
     const firstPage = await listed(clients.OPERATOR, 'per_page=1&page=1');
-    expect(firstPage.data.map((t) => t.kind)).toEqual(['payouts']);
+    expect(firstPage.data.map((t) => t.kind)).toEqual(['collections']);
     expect(firstPage.meta.total).toBe(1);
     expect((await listed(clients.OPERATOR, 'per_page=1&page=2')).data).toEqual([]);
   });
@@ -85,11 +85,11 @@ describe("who sees an export: the list's view permission and export:view", () =>
     expect(row!.status).toBe('failed');
   });
 
-  it("lists to FINANCE its own three kinds, and answers 404 on OPERATOR's payouts export", async () => {
+  it("lists to FINANCE its own three kinds, and answers 404 on OPERATOR's collections export", async () => {
     const finance = await listed(clients.FINANCE);
     expect(finance.data.map((t) => t.kind).sort()).toEqual(['fund_flows', 'recharges', 'withdrawals']);
     expect(finance.meta.total).toBe(3);
-    const id = tasks.payouts!.id;
+    const id = tasks.collections!.id;
     for (const url of [`/api/merchant/exports/${id}`, `/api/merchant/exports/${id}/download`]) {
       const response = await clients.FINANCE.get(url);
       expect(response.statusCode, url).toBe(404);
@@ -104,13 +104,13 @@ describe("who sees an export: the list's view permission and export:view", () =>
     for (const role of ['VIEWER', 'ROOT'] as const) {
       const all = await listed(clients[role]);
       expect(all.data.map((t) => t.kind).sort(), role).toEqual([
+        'collections',
         'fund_flows',
-        'payouts',
         'recharges',
         'withdrawals',
       ]);
       expect(all.meta.total).toBe(4);
-      const download = await clients[role].get(`/api/merchant/exports/${tasks.payouts!.id}/download`);
+      const download = await clients[role].get(`/api/merchant/exports/${tasks.collections!.id}/download`);
       expect(download.statusCode, role).toBe(200);
     }
     // ROOT may retry FINANCE's failed export: it sees it and may create its kind.
@@ -126,7 +126,7 @@ describe("who sees an export: the list's view permission and export:view", () =>
       expect(response.statusCode, kind).toBe(403);
       expect(response.json().message).toBeTruthy();
     }
-    for (const kind of ['payouts', 'collections', 'settlements'] as const) {
+    for (const kind of ['collections', 'settlements'] as const) {
       const response = await clients.FINANCE.post('/api/merchant/exports', { kind, format: 'csv' });
       expect(response.statusCode, kind).toBe(403);
     }

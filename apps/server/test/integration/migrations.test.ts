@@ -64,6 +64,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'order_daily',
     'order_hourly',
     'order_minutely',
+    'payout_approval_settings',
     'payouts',
     'postings',
     'rate_limits',

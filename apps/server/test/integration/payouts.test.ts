@@ -719,7 +719,7 @@ describe("a gateway payout's one statement (a remembered key and channel)", () =
 
 describe('the life cycle', () => {
   /** The shortest allowed path from pending to each state. */
-  const PATH: Record<PayoutStatus, PayoutStatus[]> = {
+  const PATH: Record<Exclude<PayoutStatus, 'pending_approval'>, PayoutStatus[]> = {
     pending: [],
     processing: ['processing'],
     success: ['processing', 'success'],
@@ -732,7 +732,8 @@ describe('the life cycle', () => {
   it('allows exactly the transitions of the table; any other answers 409 and changes nothing', async () => {
     const m = await payer(10_000_000n);
     let n = 0;
-    for (const from of PAYOUT_STATUSES) {
+    // pending_approval is reached only by a threshold and left only by approve or reject (payout-approval.test.ts).
+    for (const from of PAYOUT_STATUSES.filter((s) => s !== 'pending_approval')) {
       for (const to of PAYOUT_STATUSES) {
         n += 1;
         const payout = (await createPayout(m, { out_trade_no: `SM-${n}`, amount: '10.00' })).json().data;

@@ -87,6 +87,11 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'GET /api/merchant/payouts': 'payout:view',
   'GET /api/merchant/payouts/:trade_no': 'payout:view',
   'POST /api/merchant/payouts/:trade_no/notify': 'payout:notify',
+  // Payout approval (DESIGN 16): ROOT and FINANCE decide; ROOT alone sets the thresholds.
+  'POST /api/merchant/payouts/:trade_no/approve': 'payout:approve',
+  'POST /api/merchant/payouts/:trade_no/reject': 'payout:approve',
+  'GET /api/merchant/payout-approval': 'payout-approval:manage',
+  'PUT /api/merchant/payout-approval': 'payout-approval:manage',
   // What the payout and withdrawal forms show before submit: the permission follows ?kind= (the route's own).
   'GET /api/merchant/limits': SIGNED_IN,
   'GET /api/merchant/withdrawal-options': 'withdrawal:create',

@@ -202,6 +202,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         load: () => import('../features/settings/pages/ip-whitelist-page.tsx'),
       },
       {
+        // Payout approval (DESIGN 16): the thresholds from which a payout waits for a second user. ROOT.
+        path: '/setting/payoutApproval',
+        titleKey: 'routes:payoutApproval',
+        perm: 'payout-approval:manage',
+        load: () => import('../features/settings/pages/payout-approval-page.tsx'),
+      },
+      {
         // Callbacks not delivered in the last 30 days (DESIGN 6), resent one by one or in bulk; seen with
         // the orders (collection:view), resent with collection:notify.
         path: '/setting/webhookDeliveries',

@@ -17,6 +17,10 @@ export const PERMS = [
   'payout:view',
   'payout:create',
   'payout:notify',
+  // Approve or reject a payout waiting for approval (DESIGN 16): ROOT and FINANCE, never its maker.
+  'payout:approve',
+  // Set the payout approval thresholds (DESIGN 16): ROOT only.
+  'payout-approval:manage',
   'topup:view',
   'topup:create',
   'withdrawal:view',
@@ -49,6 +53,9 @@ export const ROLE_PERMS: Record<Role, readonly Perm[]> = {
     'export:view',
     'export:create',
     'payment-password:manage',
+    // An approver sees what it approves: Send money history (read-only beyond approve and reject).
+    'payout:view',
+    'payout:approve',
   ],
   OPERATOR: [
     ...EVERYONE,

@@ -43,6 +43,11 @@ export const DashboardSchema = z.object({
   payout: TodayCollectionSchema.nullable(),
   /** Today's refunds of collections, for users with collection:view; null otherwise. */
   refunds: TodayRefundsSchema.nullable(),
+  /**
+   * Payouts waiting for approval (DESIGN 16), whatever day they were made: how many and their amount, for
+   * users with payout:view; null otherwise.
+   */
+  payout_approval: TodayRefundsSchema.nullable(),
   /** Per-day figures for the charts, each null for a user who may not see that list. */
   series: DashboardSeriesSchema,
 });

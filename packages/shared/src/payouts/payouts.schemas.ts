@@ -17,6 +17,8 @@ import { StepUpFieldsSchema } from '../security/security.schemas.ts';
 // and cancellation release it, and a refund received gives the amount back (the fee is kept).
 
 export const PAYOUT_STATUSES = [
+  // Waiting for a second user's approval (DESIGN 16): amount + fee held, not yet sent to its channel.
+  'pending_approval',
   'pending',
   'processing',
   'success',
@@ -32,6 +34,7 @@ export const PayoutStatusSchema = z.enum(PAYOUT_STATUSES, {
 
 /** The life cycle: every other transition is refused with 409 and changes nothing. */
 export const PAYOUT_TRANSITIONS: Record<PayoutStatus, readonly PayoutStatus[]> = {
+  pending_approval: ['pending', 'rejected'],
   pending: ['processing', 'cancelled', 'rejected'],
   processing: ['success', 'failed'],
   success: ['refund_received'],
@@ -161,6 +164,8 @@ export const PayoutSchema = GatewayPayoutSchema.omit({ livemode: true }).extend(
   channel_ref: z.string().nullable(),
   /** console or gateway */
   source: z.enum(['console', 'gateway']),
+  /** The console user who made it (null for a gateway payout): its maker cannot approve it (DESIGN 16). */
+  created_by_user_id: z.number().nullable(),
 });
 export type Payout = z.infer<typeof PayoutSchema>;
 
@@ -171,10 +176,17 @@ export const PayoutListResponseSchema = z.object({
 });
 export type PayoutListResponse = z.infer<typeof PayoutListResponseSchema>;
 
+const UserRefSchema = z.object({ id: z.number(), name: z.string() });
+
 /** A payout's timeline: created, then each status it reached after pending, then its callback delivered. */
 export const PAYOUT_TIMELINE_STEPS = [
   'created',
-  ...PAYOUT_STATUSES.filter((status): status is Exclude<PayoutStatus, 'pending'> => status !== 'pending'),
+  ...PAYOUT_STATUSES.filter(
+    (status): status is Exclude<PayoutStatus, 'pending' | 'pending_approval'> =>
+      status !== 'pending' && status !== 'pending_approval',
+  ),
+  // Approved by a second user (DESIGN 16): it went on to its channel then.
+  'approved',
   'notified',
 ] as const;
 
@@ -184,6 +196,10 @@ export const PayoutDetailSchema = PayoutSchema.extend({
   callbacks: z.array(CallbackEventSchema),
   /** Its attempts on channels (DESIGN 13), oldest first. */
   attempts: z.array(ChannelAttemptSchema),
+  /** Who made it in the console (null: the gateway), and who approved or rejected it (DESIGN 16). */
+  created_by: UserRefSchema.nullable(),
+  reviewed_by: UserRefSchema.nullable(),
+  reviewed_at: z.string().nullable(),
 });
 export type PayoutDetail = z.infer<typeof PayoutDetailSchema>;
 export const PayoutDetailResponseSchema = z.object({ data: PayoutDetailSchema });

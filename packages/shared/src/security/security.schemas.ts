@@ -249,6 +249,10 @@ export const SECURITY_EVENT_TYPES = [
   // An operator's decision on a top-up (DESIGN 10).
   'topup_approved',
   'topup_rejected',
+  // Payout approval (DESIGN 16): the thresholds changed, a waiting payout approved or rejected.
+  'payout_approval_changed',
+  'payout_approved',
+  'payout_rejected',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -13,7 +13,7 @@ import {
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { channelIdColumn, orderKeys } from './collections.ts';
-import { users } from './merchants.ts';
+import { merchants, users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
 import { idColumn, merchantIdColumn } from './columns.ts';
 
@@ -54,6 +54,9 @@ export const payouts = pgTable(
     /** success, failed, cancelled or rejected. */
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Who approved or rejected a payout that waited for approval (DESIGN 16), and when. */
+    reviewedByUserId: bigint('reviewed_by_user_id', { mode: 'number' }).references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -68,11 +71,43 @@ export const payouts = pgTable(
       .on(t.createdAt)
       .where(sql`${t.status} in ('pending', 'processing')`),
     index('payouts_user_idx').on(t.createdByUserId),
+    // The Dashboard's "waiting for approval" figure and the approvers' list read only these rows.
+    index('payouts_merchant_pending_approval_idx')
+      .on(t.merchantId)
+      .where(sql`${t.status} = 'pending_approval'`),
     check('payouts_status_valid', sql`${t.status} in (${quotedList(PAYOUT_STATUSES)})`),
     check('payouts_account_type_valid', sql`${t.accountType} in (${quotedList(ACCOUNT_TYPES)})`),
     check('payouts_source_valid', sql`${t.source} in ('console', 'gateway')`),
     check('payouts_currency_valid', sql`${t.currency} in (${quotedList(Object.keys(CURRENCIES))})`),
     check('payouts_amounts_valid', sql`${t.amountMinor} > 0 and ${t.feeMinor} >= 0`),
+  ],
+);
+
+/**
+ * Payout approval (DESIGN 16), per merchant row (so per mode): a console payout whose amount is at or
+ * above `console_threshold_minor` waits for a second user's approval, and a gateway payout at or above
+ * `gateway_threshold_minor`; 0 is off. No row: both off.
+ */
+export const payoutApprovalSettings = pgTable(
+  'payout_approval_settings',
+  {
+    merchantId: bigint('merchant_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => merchants.id),
+    consoleThresholdMinor: bigint('console_threshold_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    gatewayThresholdMinor: bigint('gateway_threshold_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    updatedByUserId: bigint('updated_by_user_id', { mode: 'number' }).references(() => users.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'payout_approval_settings_not_negative',
+      sql`${t.consoleThresholdMinor} >= 0 and ${t.gatewayThresholdMinor} >= 0`,
+    ),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { hasPerm, type Perm } from '@paydesk/shared';
+import { fromMinor, hasPerm, type Perm } from '@paydesk/shared';
 import { DASHBOARD_SERIES_DAYS, type Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { dayRange, localDate } from '@paydesk/shared/time-zone.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
@@ -27,7 +27,7 @@ export function createDashboardService({
   now,
 }: {
   collections: Pick<CollectionsService, 'today' | 'series'>;
-  payouts: Pick<PayoutsService, 'today' | 'series'>;
+  payouts: Pick<PayoutsService, 'today' | 'series' | 'waitingForApproval'>;
   refunds: Pick<RefundsService, 'today'>;
   now: () => Date;
 }) {
@@ -42,12 +42,13 @@ export function createDashboardService({
     const days = lastDays(today, DASHBOARD_SERIES_DAYS, viewer.timeZone);
     const seesCollections = hasPerm(perms, 'collection:view');
     const seesPayouts = hasPerm(perms, 'payout:view');
-    const [collection, payout, collectionSeries, payoutSeries, refundsToday] = await Promise.all([
+    const [collection, payout, collectionSeries, payoutSeries, refundsToday, waiting] = await Promise.all([
       seesCollections ? collections.today(viewer, day) : null,
       seesPayouts ? payouts.today(viewer, day) : null,
       seesCollections ? collections.series(viewer, days) : null,
       seesPayouts ? payouts.series(viewer, days) : null,
       seesCollections ? refunds.today(viewer.merchantId, viewer.currency, day) : null,
+      seesPayouts ? payouts.waitingForApproval(viewer.merchantId) : null,
     ]);
     return {
       today,
@@ -55,6 +56,11 @@ export function createDashboardService({
       collection,
       payout,
       refunds: refundsToday,
+      payout_approval: waiting && {
+        count: waiting.count,
+        amount: fromMinor(waiting.amountMinor, viewer.currency),
+        currency: viewer.currency,
+      },
       series: { days: days.map((d) => d.day), collection: collectionSeries, payout: payoutSeries },
     };
   }

@@ -318,7 +318,10 @@ goes \`unsettled\` -> \`pending_settlement\` -> \`settled\` (its net amount is i
 
 **Payout** \`status\`: \`pending\` -> \`processing\` -> \`success\` | \`failed\`; \`pending\` -> \`cancelled\` |
 \`rejected\`; and \`success\` -> \`refund_received\` when the bank returns the money later (it is credited
-back to your available balance).
+back to your available balance). When your account's gateway payout approval threshold is on, a payout
+whose amount reaches it starts in \`pending_approval\` (its amount and fee already held) until someone
+on your team approves it in the console (-> \`pending\`, then as above) or rejects it (-> \`rejected\`,
+final, the hold released, callback \`payout.failed\` with the reason in \`failure_reason\`).
 
 **Refund** \`status\`: \`processing\` -> \`succeeded\` | \`failed\`. A failed refund gives its amount back
 to your available balance and to what the collection can still refund.

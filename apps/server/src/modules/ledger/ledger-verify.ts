@@ -19,6 +19,7 @@ export const INVARIANTS = [
   'available_after_chain',
   'entries_in_time_order',
   'hold_entries',
+  'payout_hold_state',
   'hourly_rollup',
   'daily_rollup',
   'minute_rollup',
@@ -247,6 +248,23 @@ export async function verifyLedger(db: Db, merchantNo?: string, mode?: Mode): Pr
             order by h.id`,
         (r) =>
           `hold ${r.id} (${r.type}, ${r.status}) has ${r.opened} opening and ${r.released} release entries, ${r.total} in all`,
+      );
+      // A payout's hold follows its status (DESIGN 3, 4 and 16): open while it waits for approval, is
+      // pending or processing; captured once it succeeded; released once it failed, was cancelled or
+      // rejected. (A refund received is a new entry: the hold stays captured.)
+      await check(
+        'payout_hold_state',
+        sql`select m.no as merchant_no, m.mode, p.trade_no, p.status, h.status as hold_status
+            from holds h
+            join payouts p on h.ref_type = 'payout' and h.type = 'payout_deduction'
+                          and p.merchant_id = h.merchant_id and p.id::text = h.ref_id
+            join merchants m on m.id = p.merchant_id
+            where h.status <> (case when p.status in ('pending_approval', 'pending', 'processing') then 'open'
+                                    when p.status in ('success', 'refund_received') then 'captured'
+                                    else 'released' end)
+                  ${scope(sql`m.no`)}
+            order by h.id`,
+        (r) => `payout ${r.trade_no} is ${r.status} but its hold is ${r.hold_status}`,
       );
       // A rollup of the entries by `bin` against the entries themselves (before its horizon, if it has
       // one): the bins that differ, each at its start as `format` in UTC.

@@ -38,6 +38,7 @@ export function registerPayoutsModule(
     now: ctx.now,
     adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
     limits,
+    notifications: ctx.notifications,
     ...(ctx.random ? { random: ctx.random } : {}),
   });
   listRoutes(app, ctx, [payoutsList]);

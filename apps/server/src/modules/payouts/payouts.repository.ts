@@ -1,5 +1,6 @@
 import { noRiskRulesWhere } from '../../db/risk-rules.ts';
-import { and, eq, gte, lt, notInArray, sql } from 'drizzle-orm';
+import { noGatewayApprovalWhere } from '../../db/payout-approval.ts';
+import { and, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
 import type { JobInsert } from '../../db/jobs.ts';
@@ -12,7 +13,7 @@ import {
   recordsetColumns,
   rowOf,
 } from '../../db/rows.ts';
-import { idempotencyKeys, payouts } from '../../db/schema/index.ts';
+import { idempotencyKeys, payoutApprovalSettings, payouts, users } from '../../db/schema/index.ts';
 import {
   attemptInsertCte,
   type ChannelRow,
@@ -146,6 +147,7 @@ function insertHoldingText(
           where exists (select 1 from n)
             and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, routed)})
             and ${noRiskRulesWhere('payout', at('merchantId'))}
+            and ${noGatewayApprovalWhere(at('merchantId'), `${at('amountMinor')}::bigint`)}
             and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
                               and o.out_trade_no = ${at('outTradeNo')})
             ${keyGate}
@@ -266,6 +268,7 @@ function insertHoldingManyText(
        where ${nonceClaimedBy('r')}
          and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('payout', 'r.merchant_id')}
+         and ${noGatewayApprovalWhere('r.merchant_id', 'r.amount_minor')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
          ${key.gate}
     ), ${legs}, p as (
@@ -458,9 +461,62 @@ export const payoutsRepository = {
     return row;
   },
 
+  /** The merchant row's approval thresholds (DESIGN 16); none set reads as both off. */
+  approvalSettings: async (db: DbOrTx, merchantId: number) => {
+    const [row] = await db
+      .select()
+      .from(payoutApprovalSettings)
+      .where(eq(payoutApprovalSettings.merchantId, merchantId));
+    return row;
+  },
+
+  saveApprovalSettings: async (
+    tx: Tx,
+    values: {
+      merchantId: number;
+      consoleThresholdMinor: bigint;
+      gatewayThresholdMinor: bigint;
+      updatedByUserId: number;
+      updatedAt: Date;
+    },
+  ) => {
+    const { merchantId: _merchantId, ...set } = values;
+    const [row] = await tx
+      .insert(payoutApprovalSettings)
+      .values(values)
+      .onConflictDoUpdate({ target: payoutApprovalSettings.merchantId, set })
+      .returning();
+    return row;
+  },
+
+  /** The merchant's payouts waiting for approval: how many and their amount (the Dashboard, DESIGN 16). */
+  waitingForApproval: async (db: DbOrTx, merchantId: number) => {
+    const [row] = await db
+      .select({
+        count: sql<number>`count(*)::int`,
+        amount: sql<string>`coalesce(sum(${payouts.amountMinor}), 0)::text`,
+      })
+      .from(payouts)
+      .where(and(eq(payouts.merchantId, merchantId), eq(payouts.status, 'pending_approval')));
+    return { count: Number(row?.count ?? 0), amountMinor: BigInt(row?.amount ?? '0') };
+  },
+
+  /** The names of these users of the merchant (who made and who reviewed a payout). */
+  userNames: async (db: DbOrTx, ids: number[]) => {
+    if (ids.length === 0) return new Map<number, string>();
+    const rows = await db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(inArray(users.id, ids));
+    return new Map(rows.map((r) => [r.id, r.name]));
+  },
+
   /** The Dashboard's figures of payouts: paid is a success (a refund later counts too), not finished is pending. */
   dashboard: (db: Db) =>
-    orderDashboard(db, payouts, { paid: ['success', 'refund_received'], open: ['pending', 'processing'] }),
+    orderDashboard(db, payouts, {
+      paid: ['success', 'refund_received'],
+      open: ['pending_approval', 'pending', 'processing'],
+    }),
 
   // ---- Idempotency keys: stored in the transaction that creates the payout, so a key has an answer
   // exactly when its payout (or its refusal) committed; a crash in between leaves neither.

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fromMinor } from '@paydesk/shared';
+import { fromMinor, toMinor } from '@paydesk/shared';
+import {
+  PayoutApprovalSettingsBodySchema,
+  PayoutApprovalSettingsResponseSchema,
+  RejectPayoutBodySchema,
+} from '@paydesk/shared/payouts/payout-approval.schemas.ts';
 import {
   OutTradeNoSchema,
   ResendCallbackResponseSchema,
@@ -15,7 +20,9 @@ import {
   PayoutChannelsResponseSchema,
   PayoutDetailResponseSchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import type { Db } from '../../db/client.ts';
+import type { Currency } from '@paydesk/shared';
+import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { type AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { authOf, clientOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
@@ -28,6 +35,7 @@ import {
 import { GATEWAY_ROUTE_CONFIG, type GatewayScope, gatewayMerchantOf } from '../gateway/index.ts';
 import { createLedger } from '../ledger/index.ts';
 import { parseInput, stepUpInputOf, verifyStepUp } from '../security/index.ts';
+import { recordSecurityEvent } from '../security-log/index.ts';
 import type { PayoutRow } from './payouts.repository.ts';
 import type { IdempotencyInput, PayoutsService, StoredAnswer } from './payouts.service.ts';
 
@@ -122,6 +130,118 @@ export function payoutsConsoleRoutes(
     async (request) => ({
       data: await payouts.detail(authOf(request).merchant.id, ourNumber(request.params.trade_no)),
     }),
+  );
+
+  // Payout approval (DESIGN 16): the payout of the call's mode; another merchant's or mode's reads as 404.
+  const approver = guards.requirePerm('payout:approve');
+  const reviewOf = (request: FastifyRequest, tradeNo: string) => {
+    const { user, merchant, liveMerchant, mode } = authOf(request);
+    return {
+      merchant,
+      userId: user.id,
+      tradeNo: ourNumber(tradeNo),
+      record: (tx: Tx, type: 'payout_approved' | 'payout_rejected', row: PayoutRow) =>
+        recordSecurityEvent(tx, clientOf(request), {
+          type,
+          merchantId: liveMerchant.id,
+          userId: user.id,
+          detail: {
+            trade_no: row.tradeNo,
+            mode,
+            amount: fromMinor(row.amountMinor, merchant.currency),
+            ...(row.failureReason ? { reason: row.failureReason } : {}),
+          },
+        }),
+    };
+  };
+
+  r.post(
+    '/api/merchant/payouts/:trade_no/approve',
+    {
+      onRequest: approver,
+      schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } },
+    },
+    async (request) => {
+      const { user, merchant } = authOf(request);
+      const review = reviewOf(request, request.params.trade_no);
+      const row = await payouts.approve({
+        ...review,
+        // The approver's payment password and Google code (ApprovePayoutBodySchema), as a payout's.
+        stepUp: () =>
+          verifyStepUp(db, user, stepUpInputOf(request.body), { appKey, client: clientOf(request) }),
+      });
+      return { data: await payouts.detail(merchant.id, row.tradeNo) };
+    },
+  );
+
+  r.post(
+    '/api/merchant/payouts/:trade_no/reject',
+    {
+      onRequest: approver,
+      schema: { params: TradeNoParams, response: { 200: PayoutDetailResponseSchema } },
+    },
+    async (request) => {
+      const { merchant } = authOf(request);
+      const review = reviewOf(request, request.params.trade_no);
+      const { reason } = parseInput(RejectPayoutBodySchema, request.body ?? {});
+      const row = await payouts.reject({ ...review, reason });
+      return { data: await payouts.detail(merchant.id, row.tradeNo) };
+    },
+  );
+
+  const settingsOf = async (merchant: { id: number; currency: Currency }, mode: Mode) => {
+    const saved = await payouts.approvalSettings(merchant.id);
+    return {
+      mode,
+      currency: merchant.currency,
+      payout_approval_threshold: fromMinor(saved.consoleThresholdMinor, merchant.currency),
+      gateway_payout_approval_threshold: fromMinor(saved.gatewayThresholdMinor, merchant.currency),
+      updated_at: saved.updatedAt?.toISOString() ?? null,
+    };
+  };
+  const manageApproval = guards.requirePerm('payout-approval:manage');
+
+  r.get(
+    '/api/merchant/payout-approval',
+    { onRequest: manageApproval, schema: { response: { 200: PayoutApprovalSettingsResponseSchema } } },
+    async (request) => {
+      const { merchant, mode } = authOf(request);
+      return { data: await settingsOf(merchant, mode) };
+    },
+  );
+
+  r.put(
+    '/api/merchant/payout-approval',
+    { onRequest: manageApproval, schema: { response: { 200: PayoutApprovalSettingsResponseSchema } } },
+    async (request) => {
+      const { user, merchant, liveMerchant, mode } = authOf(request);
+      const body = parseInput(PayoutApprovalSettingsBodySchema, request.body ?? {});
+      const minorOf = (field: keyof typeof body) => {
+        try {
+          return toMinor(body[field], merchant.currency);
+        } catch (error) {
+          throw ValidationError.field(field, (error as Error).message);
+        }
+      };
+      const consoleThresholdMinor = minorOf('payout_approval_threshold');
+      const gatewayThresholdMinor = minorOf('gateway_payout_approval_threshold');
+      // A money setting: the payment password and a Google code, after the form's own checks.
+      await verifyStepUp(db, user, stepUpInputOf(request.body), { appKey, client: clientOf(request) });
+      await payouts.saveApprovalSettings({
+        merchant,
+        userId: user.id,
+        consoleThresholdMinor,
+        gatewayThresholdMinor,
+        record: (tx, detail) =>
+          recordSecurityEvent(tx, clientOf(request), {
+            type: 'payout_approval_changed',
+            merchantId: liveMerchant.id,
+            userId: user.id,
+            detail: { mode, ...detail },
+          }),
+      });
+      return { data: await settingsOf(merchant, mode) };
+    },
   );
 
   // Sends the payout's latest callback again (as collections do): it sends a webhook, so payout:notify.

@@ -50,6 +50,7 @@ import type { DeferredClaim } from '../gateway/index.ts';
 import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 import type { LimitsService } from '../limits/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
 // rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
@@ -103,6 +104,15 @@ export type GatewayCreate = {
 };
 type CreateRequest = ConsoleCreate | GatewayCreate;
 
+/** An approver's decision on a payout waiting for approval (DESIGN 16). */
+export type ReviewRequest = {
+  merchant: MerchantRef;
+  userId: number;
+  tradeNo: string;
+  /** Writes the decision's security event in its transaction. */
+  record: (tx: Tx, type: 'payout_approved' | 'payout_rejected', row: PayoutRow) => Promise<void>;
+};
+
 export type TransactionHooks<Row = PayoutRow> = {
   /** First in the creation's transaction. */
   first?: (tx: Tx) => Promise<void>;
@@ -142,6 +152,8 @@ type Deps = {
   limits: Pick<LimitsService, 'enforce' | 'check'>;
   /** In [0, 1): how payouts are shared among channels by weight (routing). */
   random?: () => number;
+  /** The ROOT users' bell and email (DESIGN 16): a payout waiting for approval. */
+  notifications: Pick<NotificationsService, 'notifyRoots'>;
 };
 
 const defaultRandom = () => randomInt(0, 1_000_000) / 1_000_000;
@@ -166,6 +178,8 @@ const asWritten = (values: NewPayout): PayoutRow => ({
   finishedAt: null,
   refundedAt: null,
   routed: false,
+  reviewedByUserId: null,
+  reviewedAt: null,
   createdAt: new Date(),
   ...values,
 });
@@ -218,6 +232,7 @@ export function payoutView(row: PayoutRow): Payout {
     note: row.note,
     channel_ref: row.channelRef,
     source: row.source as 'console' | 'gateway',
+    created_by_user_id: row.createdByUserId,
   };
 }
 
@@ -232,6 +247,7 @@ export function createPayoutsService({
   adapterSettings,
   limits,
   random = defaultRandom,
+  notifications,
 }: Deps) {
   /** The holds of gateway payouts written together (group commit, repo.insertHoldingClaiming). */
   const holdMany = ledger.holdManyInStatement({ type: 'payout_deduction', refType: 'payout' });
@@ -340,7 +356,9 @@ export function createPayoutsService({
           amountMinor: payout.amountMinor,
           payeeAccount: input.account_no.replace(/\s+/g, ''),
         });
-        const values = payout.values();
+        // Payout approval (DESIGN 16): at or above the source's threshold it waits, held, unsent.
+        const waits = await needsApproval(tx, merchant.id, options.source, payout.amountMinor);
+        const values = { ...payout.values(), ...(waits ? { status: 'pending_approval' } : {}) };
         const row = await repo.insert(tx, values);
         if (!row) {
           const existing = await repo.findOfMerchant(tx, merchant.id, { outTradeNo: input.outTradeNo ?? '' });
@@ -349,9 +367,10 @@ export function createPayoutsService({
             fields: { trade_no: existing?.tradeNo ?? null },
           });
         }
-        // Submitted to its channel: the adapter's follow-up job takes it from here.
-        const { followUp } = adapterFor(channel.provider).submitPayout(channel, { tradeNo: row.tradeNo });
-        await sendFollowUp(jobs, tx, followUp);
+        // Submitted to its channel: the adapter's follow-up job takes it from here. A payout waiting for
+        // approval is submitted when it is approved.
+        if (waits) await onPendingApproval(tx, row, merchant);
+        else await submit(tx, channel, row);
         await inTransaction.beforeHold?.(tx, row);
         // Last: the merchant's balance row is locked from here to the commit only.
         await ledger.hold(tx, {
@@ -367,6 +386,25 @@ export function createPayoutsService({
         return row;
       }),
     );
+  }
+
+  /** Whether a new payout of this amount waits for approval: the source's threshold is on and reached. */
+  async function needsApproval(
+    tx: Tx,
+    merchantId: number,
+    source: 'console' | 'gateway',
+    amountMinor: bigint,
+  ): Promise<boolean> {
+    const settings = await repo.approvalSettings(tx, merchantId);
+    const threshold =
+      (source === 'console' ? settings?.consoleThresholdMinor : settings?.gatewayThresholdMinor) ?? 0n;
+    return threshold > 0n && amountMinor >= threshold;
+  }
+
+  /** Sends the payout to its channel: the adapter's follow-up job, in the caller's transaction. */
+  async function submit(tx: Tx, channel: ChannelRow, row: PayoutRow) {
+    const { followUp } = adapterFor(channel.provider).submitPayout(channel, { tradeNo: row.tradeNo });
+    await sendFollowUp(jobs, tx, followUp);
   }
 
   /** The channel a call named (a table of one), else the merchant's payout routing table (DESIGN 14). */
@@ -646,7 +684,8 @@ export function createPayoutsService({
       const row = await repo.findAnyByTradeNo(tx, tradeNo);
       if (!row) throw notFound('The payout was not found.');
       const from = row.status as PayoutStatus;
-      if (!canTransition(from, to)) {
+      // A payout waiting for approval moves only by an approver's decision (approve, reject).
+      if (from === 'pending_approval' || !canTransition(from, to)) {
         throw conflict(`The payout is ${from}; it cannot become ${to}.`, ERROR_CODES.invalidTransition);
       }
       const at = now();
@@ -720,6 +759,154 @@ export function createPayoutsService({
     }
   }
 
+  /**
+   * A payout entered pending_approval (DESIGN 16): the merchant's ROOT users are told (the bell and an
+   * email each) in its creation's transaction, its maker excepted.
+   */
+  async function onPendingApproval(tx: Tx, row: PayoutRow, merchant: MerchantRef & { name?: string }) {
+    const maker = row.createdByUserId;
+    const names = maker === null ? undefined : await repo.userNames(tx, [maker]);
+    await notifications.notifyRoots(tx, {
+      merchantId: row.merchantId,
+      type: 'payout_pending_approval',
+      params: {
+        merchant: merchant.name ? `${merchant.name} (${merchant.no})` : merchant.no,
+        actor: (maker !== null && names?.get(maker)) || 'Gateway API',
+        at: row.createdAt.toISOString(),
+        payout_no: row.tradeNo,
+        amount: fromMinor(row.amountMinor, merchant.currency),
+        currency: merchant.currency,
+      },
+      ...(maker === null ? {} : { excludeUserId: maker }),
+    });
+  }
+
+  /**
+   * Approves a payout waiting for approval (DESIGN 16): it goes on exactly as a payout created now would
+   * (sent to the channel chosen at its creation; its limits were counted then, its hold stays). Its maker
+   * cannot approve it (403, before the step-up: no code is spent); of two approvers racing, the one whose
+   * conditional update lands first approves it and the other gets 409.
+   */
+  async function approve(request: ReviewRequest & { stepUp: () => Promise<void> }): Promise<PayoutRow> {
+    const { merchant, userId, tradeNo } = request;
+    const found = await findForMerchant(merchant.id, { tradeNo });
+    assertWaiting(found, 'approved');
+    if (found.createdByUserId === userId) {
+      throw new AppError(403, 'A payout cannot be approved by the user who made it.', {
+        code: ERROR_CODES.makerCannotApprove,
+      });
+    }
+    await request.stepUp();
+    return transactionWithRetry(db, async (tx) => {
+      const at = now();
+      const row = await repo.transition(tx, found.id, 'pending_approval', {
+        status: 'pending',
+        reviewedByUserId: userId,
+        reviewedAt: at,
+      });
+      if (!row) throw changedMeanwhile('approved');
+      const channel = await findChannelById(tx, row.channelId);
+      if (!channel) throw new Error(`Payout ${row.tradeNo} has no channel.`);
+      await submit(tx, channel, row);
+      await request.record(tx, 'payout_approved', row);
+      return row;
+    });
+  }
+
+  /**
+   * Rejects a payout waiting for approval (DESIGN 16): it becomes `rejected` (final) with the reason as its
+   * failure_reason, its hold is released as a failed payout's is (fund flow "payment refund on behalf of
+   * others"), and its callback is payout.failed. Its maker may reject it (withdraw it before it is sent).
+   */
+  async function reject(request: ReviewRequest & { reason: string }): Promise<PayoutRow> {
+    const { merchant, userId, tradeNo, reason } = request;
+    const found = await findForMerchant(merchant.id, { tradeNo });
+    assertWaiting(found, 'rejected');
+    return transactionWithRetry(db, async (tx) => {
+      const at = now();
+      const row = await repo.transition(tx, found.id, 'pending_approval', {
+        status: 'rejected',
+        finishedAt: at,
+        failureReason: reason,
+        reviewedByUserId: userId,
+        reviewedAt: at,
+      });
+      if (!row) throw changedMeanwhile('rejected');
+      await moveMoney(tx, row, 'rejected');
+      await recordAttemptOutcome(
+        tx,
+        { kind: 'payout', id: row.id, merchantId: row.merchantId },
+        { outcome: PAYOUT_OUTCOMES.rejected, at },
+      );
+      await callbacks.enqueue(tx, {
+        merchantId: row.merchantId,
+        type: 'payout.failed',
+        refType: 'payout',
+        refId: row.id,
+        url: row.notifyUrl,
+        data: payoutGatewayFields(row),
+      });
+      await request.record(tx, 'payout_rejected', row);
+      return row;
+    });
+  }
+
+  const assertWaiting = (row: PayoutRow, to: string) => {
+    if (row.status !== 'pending_approval')
+      throw conflict(`The payout is ${row.status}; it cannot be ${to}.`, ERROR_CODES.invalidTransition);
+  };
+  const changedMeanwhile = (to: string) =>
+    conflict(
+      `The payout was approved or rejected meanwhile; it cannot be ${to}.`,
+      ERROR_CODES.invalidTransition,
+    );
+
+  /** The approval thresholds of a merchant row (DESIGN 16), in minor units; 0 is off. */
+  async function approvalSettings(merchantId: number) {
+    const row = await repo.approvalSettings(db, merchantId);
+    return {
+      consoleThresholdMinor: row?.consoleThresholdMinor ?? 0n,
+      gatewayThresholdMinor: row?.gatewayThresholdMinor ?? 0n,
+      updatedAt: row?.updatedAt ?? null,
+    };
+  }
+
+  /** Saves both thresholds, with the change's record (the security log), in one transaction. */
+  async function saveApprovalSettings(request: {
+    merchant: MerchantRef;
+    userId: number;
+    consoleThresholdMinor: bigint;
+    gatewayThresholdMinor: bigint;
+    record: (tx: Tx, detail: Record<string, unknown>) => Promise<void>;
+  }) {
+    const { merchant, userId, consoleThresholdMinor, gatewayThresholdMinor } = request;
+    return transactionWithRetry(db, async (tx) => {
+      const before = await repo.approvalSettings(tx, merchant.id);
+      const row = await repo.saveApprovalSettings(tx, {
+        merchantId: merchant.id,
+        consoleThresholdMinor,
+        gatewayThresholdMinor,
+        updatedByUserId: userId,
+        updatedAt: now(),
+      });
+      const show = (minor: bigint | undefined) => fromMinor(minor ?? 0n, merchant.currency);
+      await request.record(tx, {
+        before: {
+          payout_approval_threshold: show(before?.consoleThresholdMinor),
+          gateway_payout_approval_threshold: show(before?.gatewayThresholdMinor),
+        },
+        after: {
+          payout_approval_threshold: show(consoleThresholdMinor),
+          gateway_payout_approval_threshold: show(gatewayThresholdMinor),
+        },
+      });
+      return row;
+    });
+  }
+
+  /** How many payouts wait for approval and their amount (the Dashboard). */
+  const waitingForApproval = (merchantId: number) => repo.waitingForApproval(db, merchantId);
+
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
     const row = await repo.findOfMerchant(db, merchantId, ref);
     if (!row) throw notFound('The payout was not found.');
@@ -738,9 +925,22 @@ export function createPayoutsService({
     if (row.refundedAt) timeline.push({ step: 'refund_received', at: row.refundedAt.toISOString() });
     const notified = firstDelivery(events);
     if (notified) timeline.push({ step: 'notified', at: notified });
-    timeline.sort((a, b) => a.at.localeCompare(b.at));
     const attempts = await attemptsOf(db, merchantId, 'payout', row.id);
-    return { ...consoleView(row), timeline, callbacks: events, attempts };
+    if (row.reviewedAt && row.status !== 'rejected')
+      timeline.push({ step: 'approved', at: row.reviewedAt.toISOString() });
+    timeline.sort((a, b) => a.at.localeCompare(b.at));
+    const ids = [row.createdByUserId, row.reviewedByUserId].filter((id): id is number => id !== null);
+    const names = await repo.userNames(db, ids);
+    const refOf = (id: number | null) => (id === null ? null : { id, name: names.get(id) ?? '' });
+    return {
+      ...consoleView(row),
+      timeline,
+      callbacks: events,
+      attempts,
+      created_by: refOf(row.createdByUserId),
+      reviewed_by: refOf(row.reviewedByUserId),
+      reviewed_at: iso(row.reviewedAt),
+    };
   }
 
   const { today, series } = repo.dashboard(db);
@@ -759,6 +959,11 @@ export function createPayoutsService({
 
   return {
     create,
+    approve,
+    reject,
+    approvalSettings,
+    saveApprovalSettings,
+    waitingForApproval,
     transition,
     failOver,
     findAny,

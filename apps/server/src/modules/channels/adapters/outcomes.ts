@@ -14,6 +14,8 @@ export const COLLECTION_OUTCOMES: Record<CollectionStatus, AttemptOutcome> = {
 };
 
 export const PAYOUT_OUTCOMES: Record<PayoutStatus, AttemptOutcome> = {
+  // Not sent to the channel yet (DESIGN 16): its attempt waits as a pending one does.
+  pending_approval: 'pending',
   pending: 'pending',
   processing: 'processing',
   success: 'succeeded',

@@ -36,6 +36,7 @@ const TODAY: Dashboard = {
   timezone: '+08:00',
   series: noSeries,
   refunds: null,
+  payout_approval: null,
   collection: {
     paid_amount: '123456.7',
     paid_count: 1520,
@@ -110,6 +111,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
       collection: { paid_amount: '0', paid_count: 0, order_count: 0, success_rate: null, currency: 'VND' },
       payout: null,
       refunds: null,
+      payout_approval: null,
     };
     renderPage();
     const card = await screen.findByTestId('today-collection');
@@ -127,6 +129,7 @@ describe('Dashboard: today’s collection', { timeout: 60_000 }, () => {
       collection: null,
       payout: null,
       refunds: null,
+      payout_approval: null,
     };
     let release: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ import { PageContainer } from '../../../components/page-container.tsx';
 import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { FundsCards } from '../components/funds-cards.tsx';
+import { PayoutApprovalCard } from '../components/payout-approval-card.tsx';
 import { TodayCard } from '../components/today-card.tsx';
 import { TodayRefundsCard } from '../components/today-refunds-card.tsx';
 import { TrendsCard } from '../components/trends-card.tsx';
@@ -69,6 +70,12 @@ export default function DashboardPage() {
               today={dashboard.data?.today}
               figures={dashboard.data?.payout ?? undefined}
             />
+            {/* Payouts waiting for a second user's approval (DESIGN 16), for the same users. */}
+            {dashboard.data?.payout_approval && (
+              <div style={{ marginTop: 16 }}>
+                <PayoutApprovalCard figures={dashboard.data.payout_approval} />
+              </div>
+            )}
           </Col>
         )}
       </Row>

@@ -208,7 +208,10 @@ export function PayoutForm({ channels: answer }: { channels: PayoutChannels }) {
       const payout = await create.mutateAsync(body);
       setReview(null);
       setDuplicate(null);
-      message.success(t('form.sent', { tradeNo: payout.trade_no }));
+      // At or above the approval threshold (DESIGN 16) it waits, held, for another user's approval.
+      if (payout.status === 'pending_approval')
+        message.info(t('form.pendingApproval', { tradeNo: payout.trade_no }));
+      else message.success(t('form.sent', { tradeNo: payout.trade_no }));
       navigate(`/behalfPay/transfers?${new URLSearchParams({ trade_no: payout.trade_no })}`);
     } catch (error) {
       setReview(null);

@@ -84,6 +84,10 @@ const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
   timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
   callbacks: [],
   attempts: [],
+  created_by_user_id: 1,
+  created_by: { id: 1, name: 'Root user' },
+  reviewed_by: null,
+  reviewed_at: null,
   ...overrides,
 });
 

@@ -44,8 +44,11 @@ const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
   note: null,
   channel_ref: 'SBX4471029388150062',
   source: 'console',
+  created_by_user_id: null,
   ...overrides,
 });
+
+const NO_REVIEW = { created_by: null, reviewed_by: null, reviewed_at: null };
 
 const page = (rows: Payout[], meta: Partial<PayoutListResponse['meta']> = {}): PayoutListResponse => ({
   data: rows,
@@ -214,6 +217,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
         { step: 'failed', at: '2026-03-01T00:32:10Z' },
       ],
       callbacks: [failedEvent],
+      ...NO_REVIEW,
       attempts: [
         {
           channel: 'sandbox-pay',
@@ -286,6 +290,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       callbacks: [event],
       attempts: [],
+      ...NO_REVIEW,
     });
     answerNotify = () => {
       event = {
@@ -339,6 +344,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Trạng thái' }));
     await waitFor(() =>
       expect(statusOptions()).toEqual([
+        'Chờ phê duyệt',
         'Chờ xử lý',
         'Đang xử lý',
         'Thành công',
@@ -348,5 +354,81 @@ describe('Send money history', { timeout: 60_000 }, () => {
         'Đã nhận hoàn tiền',
       ]),
     );
+  });
+
+  it('offers Approve and Reject on a payout waiting for approval to an approver, only Reject to its maker', async () => {
+    const waiting = (tradeNo: string, makerId: number): PayoutDetail => ({
+      ...payout(tradeNo, { status: 'pending_approval', finished_at: null, created_by_user_id: makerId }),
+      timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+      callbacks: [],
+      attempts: [],
+      created_by: { id: makerId, name: makerId === 1 ? 'Demo Root' : 'Olivia Operator' },
+      reviewed_by: null,
+      reviewed_at: null,
+    });
+    const posts: { path: string; body: unknown }[] = [];
+    let decided = false;
+    server.use(
+      http.post('/api/merchant/payouts/:tradeNo/approve', async ({ params, request }) => {
+        posts.push({ path: `approve ${String(params.tradeNo)}`, body: await request.json() });
+        decided = true;
+        return json({ data: { ...waiting(String(params.tradeNo), 7), status: 'pending' } });
+      }),
+    );
+    signInAs({ perms: ['payout:view', 'payout:approve'] });
+    answerList = () => page([payout('P9', { status: 'pending_approval', created_by_user_id: 7 })]);
+    answerDetail = (tradeNo) =>
+      decided
+        ? {
+            ...waiting(tradeNo, 7),
+            status: 'pending',
+            reviewed_by: { id: 1, name: 'Demo Root' },
+            reviewed_at: '2026-03-01T00:40:00Z',
+          }
+        : waiting(tradeNo, 7);
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(within(rows()[0]).getByText('Pending approval')).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog');
+    const section = await within(drawer).findByTestId('payout-approval');
+    expect(within(section).getByText('Olivia Operator')).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: /Reject/ })).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: /Approve/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve payout P9' });
+    await user.type(within(dialog).getByLabelText('Payment password'), 'pay-123456');
+    await user.type(within(dialog).getByLabelText('Google code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() =>
+      expect(posts).toEqual([
+        { path: 'approve P9', body: { payment_password: 'pay-123456', code: '123456' } },
+      ]),
+    );
+    expect(
+      await screen.findByText('Payout P9 approved: it is on its way to the channel.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows its maker only Reject (the server refuses the maker an approval too)', async () => {
+    signInAs({ perms: ['payout:view', 'payout:approve'] });
+    answerList = () => page([payout('P10', { status: 'pending_approval', created_by_user_id: 1 })]);
+    answerDetail = (tradeNo) => ({
+      ...payout(tradeNo, { status: 'pending_approval', finished_at: null, created_by_user_id: 1 }),
+      timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
+      callbacks: [],
+      attempts: [],
+      created_by: { id: 1, name: 'Demo Root' },
+      reviewed_by: null,
+      reviewed_at: null,
+    });
+    renderPage();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    const section = await within(await screen.findByRole('dialog')).findByTestId('payout-approval');
+    expect(within(section).getByRole('button', { name: /Reject/ })).toBeInTheDocument();
+    expect(within(section).queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(within(section).getByText(/You made this payout/)).toBeInTheDocument();
   });
 });

@@ -14,11 +14,13 @@ import {
   type StatusTag,
 } from '../../../components/list-page/index.ts';
 import { payoutsApi } from '../api/get-payouts.ts';
+import { PayoutApproval } from '../components/payout-approval.tsx';
 
 /** A payout's status (DESIGN section 4): `status.<value>` of the payouts texts. */
 const PAYOUT_STATUS: StatusTag = {
   labels: 'status',
   colors: {
+    pending_approval: 'gold',
     pending: 'default',
     processing: 'processing',
     success: 'success',
@@ -85,18 +87,28 @@ export default declaredListPage({
       { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
       { key: 'finishedAt', label: 'columns.finishedAt', kind: 'time', field: 'finished_at' },
     ],
-    sections: orderSections(
+    sections: [
+      // Who made it, who approved or rejected it, and for one waiting, Approve and Reject (DESIGN 16):
+      // first, where the actions are seen without scrolling.
       {
-        created: 'blue',
-        processing: 'blue',
-        success: 'green',
-        failed: 'red',
-        cancelled: 'gray',
-        rejected: 'red',
-        refund_received: 'orange',
-        notified: 'blue',
+        kind: 'custom',
+        title: 'approval.title',
+        render: (payout: PayoutDetail) => <PayoutApproval payout={payout} />,
       },
-      'payout:notify',
-    ),
+      ...orderSections<PayoutDetail>(
+        {
+          created: 'blue',
+          approved: 'green',
+          processing: 'blue',
+          success: 'green',
+          failed: 'red',
+          cancelled: 'gray',
+          rejected: 'red',
+          refund_received: 'orange',
+          notified: 'blue',
+        },
+        'payout:notify',
+      ),
+    ],
   },
 });
