@@ -71,6 +71,7 @@ import { refuseUnstorableText } from './plugins/text-input.ts';
 import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
 import { registerTestDataModule } from './modules/test-data/index.ts';
+import { registerTeamModule } from './modules/team/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -309,6 +310,7 @@ export async function buildApp({
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);
   const testData = registerTestDataModule(app, ctx);
+  registerTeamModule(app, ctx);
   await registerGatewayDocs(app);
 
   const services: AppServices = {

@@ -91,6 +91,13 @@ export const ERROR_CODES = {
   // Limits and risk rules (DESIGN 14): `limit` or `list` in the body names which.
   limitExceeded: 'limit_exceeded',
   blocked: 'blocked',
+  // Settings > Team and invitations (DESIGN 16).
+  lastRoot: 'last_root',
+  teamSelfChange: 'team_self_change',
+  invitationNotFound: 'invitation_not_found',
+  invitationExpired: 'invitation_expired',
+  invitationUsed: 'invitation_used',
+  userDisabled: 'user_disabled',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -31,7 +31,7 @@ export function folderUpTo(folder: string, count: number) {
 /**
  * Today's code writes columns and reads tables that migrations after `folderUpTo`'s cut add (0033:
  * channels.settings and secrets; 0036: the order's refunded amount and the daily reports' refunds; 0037: the
- * limits' tables, empty; 0038: channels' routing and health). A test populating an older database with
+ * limits' tables, empty; 0038: channels' routing and health; 0041: users' disabled_at). A test populating an older database with
  * today's code borrows them, and gives them back before the later migrations run and add them for good.
  */
 export const LATER_COLUMNS = {
@@ -49,10 +49,12 @@ export const LATER_COLUMNS = {
       created_at timestamptz not null default now(), unique (merchant_id, list, value));
     create table limit_usage (merchant_id bigint not null, kind text not null, day date not null,
       subject text not null default '', amount_minor bigint not null default 0, count integer not null default 0,
-      primary key (merchant_id, kind, day, subject)); end $$`,
+      primary key (merchant_id, kind, day, subject));
+    alter table users add column disabled_at timestamptz; end $$`,
   giveBack: sql`do $$ begin alter table channels drop column settings, drop column secrets, drop column priority,
     drop column weight, drop column cooldown_until, drop column health_since;
     alter table collections drop column refunded_minor;
     alter table daily_reports drop column collection_refunds_minor;
-    drop table merchant_limits, merchant_blocks, limit_usage; end $$`,
+    drop table merchant_limits, merchant_blocks, limit_usage;
+    alter table users drop column disabled_at; end $$`,
 };

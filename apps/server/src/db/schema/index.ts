@@ -14,3 +14,4 @@ export * from './reconciliation.ts';
 export * from './stand-ins.ts';
 export * from './refunds.ts';
 export * from './limits.ts';
+export * from './team.ts';

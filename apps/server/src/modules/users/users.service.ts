@@ -10,3 +10,8 @@ export const lockUserForUpdate = usersRepository.lockForUpdate;
 export const advanceTotpStep = usersRepository.advanceTotpStep;
 export const insertUser = usersRepository.insert;
 export const updateUser = usersRepository.update;
+
+// Settings > Team (modules/team): the merchant's users, and all of them locked while a change counts its ROOTs.
+export const listUsersOfMerchant = usersRepository.listOfMerchant;
+export const lockUsersOfMerchant = usersRepository.lockAllOfMerchant;
+export const findUserInMerchant = usersRepository.findInMerchant;
