@@ -31,7 +31,7 @@ describe('the invitation page (/invite/:token)', () => {
     );
     const calls = recordCalls();
     open();
-    expect(await screen.findByTestId('invitation-summary')).toHaveTextContent(
+    expect(await screen.findByTestId('invitation-summary', {}, { timeout: 10_000 })).toHaveTextContent(
       'You are invited to Demo Shop (M100001) as OPERATOR.',
     );
     expect(screen.getByLabelText('Email')).toHaveValue('colleague@example.test');
@@ -62,7 +62,9 @@ describe('the invitation page (/invite/:token)', () => {
     await changeLanguage('zh-cn');
     server.use(http.get('/api/auth/invitations/old', () => apiError(410, 'invitation_expired')));
     open('old');
-    expect(await screen.findByRole('alert')).toHaveTextContent('该邀请已过期。请联系管理员重新发送邀请。');
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
+      '该邀请已过期。请联系管理员重新发送邀请。',
+    );
     expect(screen.queryByRole('button', { name: '设置密码并登录' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: '前往登录页' })).toHaveAttribute('href', '/login');
   });
@@ -75,7 +77,7 @@ describe('the invitation page (/invite/:token)', () => {
     );
     open();
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText('Your name'), 'Lan');
+    await user.type(await screen.findByLabelText('Your name', {}, { timeout: 10_000 }), 'Lan');
     await user.type(screen.getByLabelText('Password'), 'long-enough-1');
     await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
     await user.click(screen.getByRole('button', { name: 'Set password and sign in' }));

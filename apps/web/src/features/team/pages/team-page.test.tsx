@@ -44,14 +44,15 @@ async function renderPage() {
   return renderRoute(Page, { path: '/setting/team' });
 }
 
-describe('Settings > Team', () => {
+// A slow machine renders antd's dialogs slowly: these tests walk several of them.
+describe('Settings > Team', { timeout: 60_000 }, () => {
   it('is ROOT-only (team:manage) and lists users and invitations with their status', async () => {
     await changeLanguage('en');
     expect(findPageRoute('/setting/team')?.perm).toBe('team:manage');
     server.use(http.get('/api/merchant/team', () => json({ data: TEAM })));
     await renderPage();
-    const table = await screen.findByRole('table', { name: 'Users' });
-    await within(table).findByText('fin@demo.test');
+    const table = await screen.findByRole('table', { name: 'Users' }, { timeout: 10_000 });
+    await within(table).findByText('fin@demo.test', {}, { timeout: 10_000 });
     const rows = within(table).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('Root');
     expect(rows[1]).toHaveTextContent('You');
@@ -83,7 +84,8 @@ describe('Settings > Team', () => {
     const calls = recordCalls();
     await renderPage();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /Invite user/ }));
+    await user.click(await screen.findByRole('button', { name: /Invite user/ }, { timeout: 10_000 }));
+    await screen.findByText('fin@demo.test', {}, { timeout: 10_000 });
     const dialog = await screen.findByRole('dialog', { name: 'Invite a user' });
     await user.type(within(dialog).getByLabelText('Email'), 'fin@demo.test');
     await user.type(within(dialog).getByLabelText('Payment password'), 'pay-secret');
@@ -111,7 +113,9 @@ describe('Settings > Team', () => {
     );
     await renderPage();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Manage fin@demo.test' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Manage fin@demo.test' }, { timeout: 10_000 }),
+    );
     await user.click(await screen.findByRole('menuitem', { name: 'Disable' }));
     const dialog = await screen.findByRole('dialog', { name: 'Disable fin@demo.test' });
     expect(dialog).toHaveTextContent('signed out everywhere at once');
