@@ -23,7 +23,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+          include: [
+            'packages/shared/src/**/*.test.ts',
+            'packages/node-client/test/**/*.test.ts',
+            'apps/server/src/**/*.test.ts',
+          ],
           environment: 'node',
           // Some unit tests run ESLint or compile the Java and Python signing examples: on a busy machine
           // that takes far longer than the default 5 s, and a test must not depend on the machine's speed.

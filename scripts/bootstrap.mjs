@@ -14,6 +14,7 @@ const manifests = [
   'package.json',
   'package-lock.json',
   'packages/shared/package.json',
+  'packages/node-client/package.json',
   'apps/server/package.json',
   'apps/web/package.json',
 ];

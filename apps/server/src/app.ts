@@ -72,6 +72,12 @@ import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
 import { registerTestDataModule } from './modules/test-data/index.ts';
 import { registerTeamModule } from './modules/team/index.ts';
+import { createMailService, type MailService } from './modules/mail/index.ts';
+import {
+  createNotificationsService,
+  type NotificationsService,
+  registerNotificationsModule,
+} from './modules/notifications/index.ts';
 
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -117,6 +123,8 @@ export type AppServices = JobServices & {
   jobs: JobRunner;
   accessKeys: AccessKeyService;
   sandbox: SandboxService;
+  mail: MailService;
+  notifications: NotificationsService;
 };
 
 declare module 'fastify' {
@@ -238,7 +246,29 @@ export async function buildApp({
       ...(config.storage.url ? { storageUrl: config.storage.url } : {}),
       ...(config.storage.s3Endpoint ? { s3Endpoint: config.storage.s3Endpoint } : {}),
     });
-  const ctx: AppContext = { config, database, db, sessions, guards, jobs, now, storage, random };
+  const mail = createMailService({
+    jobs,
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    dataDir: config.dataDir,
+    now,
+    log: (detail, message) => app.log.info(detail, message),
+  });
+  const notifications = createNotificationsService({ db, mail, now });
+  registerNotificationsModule(app, { notifications, guards });
+  const ctx: AppContext = {
+    config,
+    database,
+    db,
+    sessions,
+    guards,
+    jobs,
+    now,
+    storage,
+    random,
+    mail,
+    notifications,
+  };
   registerSecurityModule(app, ctx);
   registerLedgerModule(app, ctx);
   const accessKeys = registerAccessKeyModule(app, ctx);
@@ -325,6 +355,8 @@ export async function buildApp({
     exports,
     dailyReports,
     testData,
+    mail,
+    notifications,
     housekeeping: async () => {
       await sweepExpired(db, now());
       await deleteExpiredPayoutKeys(db, now());

@@ -72,6 +72,14 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** An S3-compatible endpoint (MinIO, R2...); unset means AWS itself. */
   S3_ENDPOINT: z.string().url().optional(),
+  /** Mail goes to this SMTP server (smtp://user:pass@host:587, smtps://...); unset: .eml files in DATA_DIR/mail. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must look like smtp://user:password@host:587 or smtps://...')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The From of every mail. */
+  MAIL_FROM: z.string().trim().min(3).max(200).default('Paydesk <no-reply@paydesk.local>'),
   // Contact us (console): each channel is shown when set; an empty value hides it.
   SUPPORT_TELEGRAM: z
     .string()
@@ -158,6 +166,8 @@ export type Config = {
     usdtRates: Record<string, string>;
   };
   storage: { url: string | undefined; s3Endpoint: string | undefined };
+  /** Email (DESIGN 16): SMTP_URL's server, or .eml files in DATA_DIR/mail when it is unset. */
+  mail: { smtpUrl: string | undefined; from: string };
   /** The support channels of Contact us; empty strings are channels not offered. */
   support: {
     telegram: string;
@@ -338,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     storage: { url: e.STORAGE_URL, s3Endpoint: e.S3_ENDPOINT },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     support: {
       telegram: e.SUPPORT_TELEGRAM,
       whatsapp: e.SUPPORT_WHATSAPP,

@@ -3,6 +3,8 @@ import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './db/jobs.ts';
 import type { FileStorage } from './lib/storage/index.ts';
 import type { SessionStarter } from './modules/auth/index.ts';
+import type { MailService } from './modules/mail/index.ts';
+import type { NotificationsService } from './modules/notifications/index.ts';
 import type { Guards } from './plugins/auth-context.ts';
 
 /** What buildApp hands to each module's register function. */
@@ -20,4 +22,8 @@ export type AppContext = {
   random?: () => number;
   /** Screenshots and export files: local disk or S3 (lib/storage). */
   storage: FileStorage;
+  /** Email (DESIGN 16): `mail.queue(tx, {to, locale, template, params})` in the caller's transaction. */
+  mail: MailService;
+  /** `notifications.notifyRoots(tx, {merchantId, type, params})`: the ROOT users' bell rows and emails. */
+  notifications: NotificationsService;
 };

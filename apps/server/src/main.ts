@@ -68,6 +68,12 @@ publishServerUrl(config.dataDir, `http://${opsHost}:${port}`);
 
 // One write, so that whoever watches for the address reads the logins with it.
 const banner = [`\nPaydesk is running at ${url} (database: ${database.kind})`];
+const mailTo = app.services.mail.delivery;
+banner.push(
+  mailTo.kind === 'smtp'
+    ? `Mail goes to the SMTP server ${mailTo.host} (SMTP_URL).`
+    : `Mail is written to ${mailTo.dir} as .eml files (set SMTP_URL to send it).`,
+);
 if (wantsDemo) {
   banner.push(seeded ? 'Demo merchant created. Logins:' : 'Demo logins:');
   for (const user of DEMO_USERS) banner.push(`  ${user.role.padEnd(9)} ${user.email}  /  ${DEMO_PASSWORD}`);

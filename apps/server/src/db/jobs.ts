@@ -27,6 +27,7 @@ export const QUEUES = [
   'export.run',
   'reports.keep-days',
   'test-data.delete',
+  'mail.send',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 
@@ -82,6 +83,16 @@ const LOCAL_CONCURRENCY: Partial<Record<QueueName, number>> = {
 /** Retries of a failed job step: every step is idempotent, so a retry is always safe. */
 const SEND_DEFAULTS = { retryLimit: 5, retryDelay: 15, retryBackoff: true } as const;
 
+/**
+ * Queues that retry longer than the default. A mail server that is down for hours still gets the mail:
+ * 30 s doubling to at most an hour, 16 tries (about 12 hours in all).
+ */
+export const RETRY_POLICIES: Partial<
+  Record<QueueName, { retryLimit: number; retryDelay: number; retryBackoff: true; retryDelayMax?: number }>
+> = {
+  'mail.send': { retryLimit: 16, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 },
+};
+
 export function createJobRunner(connection: JobConnection): JobRunner {
   const boss = new PgBoss({
     ...connection,
@@ -96,8 +107,12 @@ export function createJobRunner(connection: JobConnection): JobRunner {
     process.emitWarning(`pg-boss: ${(error as Error)?.message ?? String(error)}`);
   });
 
-  const sendOptionsOf = (db: NonNullable<SendOptions['db']>, options: SendJobOptions): SendOptions => {
-    const sendOptions: SendOptions = { ...SEND_DEFAULTS, db };
+  const sendOptionsOf = (
+    queue: QueueName,
+    db: NonNullable<SendOptions['db']>,
+    options: SendJobOptions,
+  ): SendOptions => {
+    const sendOptions: SendOptions = { ...SEND_DEFAULTS, ...RETRY_POLICIES[queue], db };
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
     return sendOptions;
@@ -105,13 +120,13 @@ export function createJobRunner(connection: JobConnection): JobRunner {
 
   return {
     async send(tx, queue, data, options = {}) {
-      await boss.send(queue, data, sendOptionsOf(inTransaction(tx), options));
+      await boss.send(queue, data, sendOptionsOf(queue, inTransaction(tx), options));
     },
     async sendMany(tx, queue, data) {
       if (data.length === 0) return;
       await boss.insert(
         queue,
-        data.map((item) => ({ data: item, ...SEND_DEFAULTS })),
+        data.map((item) => ({ data: item, ...SEND_DEFAULTS, ...RETRY_POLICIES[queue] })),
         { db: inTransaction(tx) },
       );
     },
@@ -124,7 +139,7 @@ export function createJobRunner(connection: JobConnection): JobRunner {
           return { rows: [{ id: 'captured' }] };
         },
       };
-      await boss.send(queue, data, sendOptionsOf(capture, options));
+      await boss.send(queue, data, sendOptionsOf(queue, capture, options));
       if (!captured) throw new Error(`pg-boss made no statement for a job of ${queue}.`);
       return captured;
     },

@@ -6,6 +6,7 @@ import type { PayoutsService } from '../modules/payouts/index.ts';
 import type { DailyReportsService } from '../modules/reports/index.ts';
 import type { ChannelJobs } from '../modules/channels/index.ts';
 import type { TestDataService } from '../modules/test-data/index.ts';
+import type { MailService } from '../modules/mail/index.ts';
 
 export type JobServices = {
   collections: CollectionsService;
@@ -17,6 +18,7 @@ export type JobServices = {
   exports: ExportsService;
   dailyReports: DailyReportsService;
   testData: TestDataService;
+  mail: Pick<MailService, 'deliver'>;
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -58,6 +60,10 @@ export async function startWorkers(
     },
     'test-data.delete': async (data) => {
       await services.testData.run(Number(data.id));
+    },
+    // A mail server that refuses or does not answer throws: pg-boss retries (db/jobs.ts RETRY_POLICIES).
+    'mail.send': async (data) => {
+      await services.mail.deliver(data);
     },
   };
   // The channels' adapters' follow-up jobs: each adapter names its queues (the sandbox's completion).

@@ -50,11 +50,16 @@ export const LATER_COLUMNS = {
     create table limit_usage (merchant_id bigint not null, kind text not null, day date not null,
       subject text not null default '', amount_minor bigint not null default 0, count integer not null default 0,
       primary key (merchant_id, kind, day, subject));
+    alter table users add column locale text not null default 'en';
+    create table notifications (id bigint primary key generated always as identity, merchant_id bigint not null,
+      user_id bigint not null, type text not null, params jsonb not null, created_at timestamptz not null,
+      read_at timestamptz);
     alter table users add column disabled_at timestamptz; end $$`,
   giveBack: sql`do $$ begin alter table channels drop column settings, drop column secrets, drop column priority,
     drop column weight, drop column cooldown_until, drop column health_since;
     alter table collections drop column refunded_minor;
     alter table daily_reports drop column collection_refunds_minor;
     drop table merchant_limits, merchant_blocks, limit_usage;
+    alter table users drop column locale; drop table notifications;
     alter table users drop column disabled_at; end $$`,
 };

@@ -380,6 +380,8 @@ function validBodies(): Record<string, Record<string, unknown>> {
       code: '123456',
     },
     'POST /api/merchant/step-up/verify': step,
+    'PUT /api/user/locale': { locale: 'vi' },
+    'POST /api/merchant/notifications/read': { ids: [1, 2] },
     'POST /ops/v1/merchants': { name: 'Probe Co', currency: 'CNY', reason: 'bad input test' },
     'POST /ops/v1/users': {
       merchant: root.merchantNo,
@@ -419,6 +421,7 @@ function validQueries(): Record<string, Record<string, string>> {
       end_time: '2026-12-31 23:59',
     },
     'GET /api/user/confirmed-password-status': { seconds: '60' },
+    'GET /api/merchant/notifications': { before: '100', limit: '10' },
     'GET /ops/v1/ledger/verify': { merchant: root.merchantNo },
   };
 }

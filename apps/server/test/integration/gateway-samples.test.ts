@@ -58,7 +58,7 @@ describe('the gateway reference samples, against a started server', () => {
       BASE_URL: baseUrl,
       MERCHANT_NO: merchant.merchant.no,
       ACCESS_KEY: merchant.accessKey,
-      SECRET: merchant.secret,
+      SECRET_KEY: merchant.secret,
       WEBHOOK_SECRET: EXAMPLE_PLACEHOLDERS.WEBHOOK_SECRET,
     };
     let text = SIGNING_EXAMPLES[language];

@@ -58,6 +58,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'merchant_blocks',
     'merchant_limits',
     'merchants',
+    'notifications',
     'operator_actions',
     'operator_tokens',
     'order_daily',

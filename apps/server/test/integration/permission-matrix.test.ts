@@ -35,6 +35,10 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'POST /api/user/confirm-password': SIGNED_IN,
   'GET /api/user/confirmed-password-status': SIGNED_IN,
   'POST /api/merchant/step-up/verify': SIGNED_IN,
+  // The language of the user's mail, and their own bell (DESIGN 16).
+  'PUT /api/user/locale': SIGNED_IN,
+  'GET /api/merchant/notifications': SIGNED_IN,
+  'POST /api/merchant/notifications/read': SIGNED_IN,
   'PUT /api/user/profile-information': 'profile:manage',
   'PUT /api/user/password': 'security:manage',
   'POST /api/user/two-factor-authentication': 'security:manage',

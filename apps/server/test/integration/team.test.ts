@@ -1,7 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/client.ts';
-import { securityEvents, sessions, userInvitations, users } from '../../src/db/schema/index.ts';
+import { type Db, queryRows } from '../../src/db/client.ts';
+import {
+  notifications,
+  securityEvents,
+  sessions,
+  userInvitations,
+  users,
+} from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
@@ -139,7 +145,42 @@ describe('the team list', () => {
   });
 });
 
+/** The mail.send jobs queued for an address (the mail as rendered when queued). */
+const mailsTo = async (to: string) =>
+  (
+    await queryRows<{ data: { to: string; subject: string; text: string } }>(
+      db,
+      sql`select data from pgboss.job where name = 'mail.send' order by created_on, id`,
+    )
+  )
+    .map((row) => row.data)
+    .filter((mail) => mail.to === to);
+
 describe('inviting', () => {
+  it("mails the link in the inviter's language; the link opens the invitation; the ROOT users are told", async () => {
+    const { merchant, users: made, root, stepUp } = await team();
+    await db.update(users).set({ locale: 'vi' }).where(eq(users.id, made.ROOT.id));
+    const invited = await root.post('/api/merchant/team/invitations', {
+      email: 'mailed@example.test',
+      role: 'FINANCE',
+      ...(await stepUp()),
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    // The answer carries no link: it travels only by mail.
+    expect(invited.body).not.toContain('/invite/');
+    const [mail] = await mailsTo('mailed@example.test');
+    expect(mail.subject).toContain(merchant.name);
+    const link = /https?:\/\/\S+\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text);
+    expect(link, mail.text).not.toBeNull();
+    // Vietnamese, as the inviter's console is.
+    expect(mail.text).toMatch(/mời/);
+    const shown = await ctx.app.inject({ method: 'GET', url: `/api/auth/invitations/${link![1]}` });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json().data).toMatchObject({ email: 'mailed@example.test', role: 'FINANCE' });
+    const told = await db.select().from(notifications).where(eq(notifications.type, 'user_invited'));
+    expect(told.filter((n) => n.userId === made.ROOT.id)).toHaveLength(1);
+  });
+
   it('takes the step-up, and writes nothing without it', async () => {
     const { merchant, root } = await team();
     const wrong = await root.post('/api/merchant/team/invitations', {
@@ -311,6 +352,8 @@ describe('changing a colleague', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().code).toBe('user_disabled');
     expect(await eventsOf(merchant.id, 'user_disabled')).toHaveLength(1);
+    const told = await db.select().from(notifications).where(eq(notifications.type, 'user_disabled'));
+    expect(told.filter((n) => n.userId === made.ROOT.id)).toHaveLength(1);
 
     const enabled = await root.post(`/api/merchant/team/${made.FINANCE.id}/enable`, await stepUp());
     expect(enabled.json().data).toMatchObject({ status: 'active' });

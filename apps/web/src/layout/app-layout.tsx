@@ -4,6 +4,7 @@ import { AntdConfig } from '../app/antd-config.tsx';
 import { FeedbackHost } from '../app/feedback-host.tsx';
 import { PasswordPromptHost } from '../components/password-prompt-host.tsx';
 import { useCurrentUser } from '../lib/auth/get-current-user.ts';
+import { useRecordLocale } from '../lib/auth/record-locale.ts';
 import { appSettings, setDevice, setMobileMenuOpen, setSidebar } from '../stores/app-settings.ts';
 import { layoutSettings } from '../stores/layout-settings.ts';
 import { useMode } from '../stores/mode.ts';
@@ -55,6 +56,7 @@ export default function AppLayout() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const mode = useMode();
   useDeviceFromWindowWidth();
+  useRecordLocale(user);
   useTrackVisitedViews(user?.perms ?? NO_PERMS);
 
   const isMobile = device === 'mobile';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModeSchema } from '../modes/modes.schemas.ts';
 import { CurrencySchema } from '../money.ts';
+import { LocaleSchema } from '../notifications/notifications.schemas.ts';
 
 export const LoginBodySchema = z.object({
   email: z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.'),
@@ -19,6 +20,8 @@ export const CurrentUserSchema = z.object({
   perms: z.array(z.string()),
   two_factor_enabled: z.boolean(),
   timezone: z.string().nullable(),
+  /** The language of the user's mail, as the console last recorded it (PUT /api/user/locale). */
+  locale: LocaleSchema.optional(),
   merchant: z.object({
     no: z.string(),
     name: z.string(),

@@ -15,3 +15,4 @@ export * from './stand-ins.ts';
 export * from './refunds.ts';
 export * from './limits.ts';
 export * from './team.ts';
+export * from './notifications.ts';

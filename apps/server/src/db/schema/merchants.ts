@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CURRENCIES, MERCHANT_STATUSES, ROLES } from '@paydesk/shared';
 import { MODES } from '@paydesk/shared/modes/modes.schemas.ts';
+import { LOCALES } from '@paydesk/shared/notifications/notifications.schemas.ts';
 import { quotedList } from './sql-lists.ts';
 
 /**
@@ -73,6 +74,8 @@ export const users = pgTable(
       .default(sql`'{}'::text[]`),
     /** UTC offset ("+07:00") or IANA name; null means "use the browser's X-Timezone". */
     timezone: text('timezone'),
+    /** The language of the user's mail (DESIGN 16): the console records its own at sign-in and each switch. */
+    locale: text('locale').notNull().default('en'),
     /** Encrypted with APP_KEY (lib/crypto.ts). */
     twoFactorSecret: text('two_factor_secret'),
     /** Encrypted JSON array of the recovery codes. */
@@ -96,6 +99,7 @@ export const users = pgTable(
       'users_roles_valid',
       sql`cardinality(${t.roles}) > 0 and ${t.roles} <@ array[${quotedList(ROLES)}]::text[]`,
     ),
+    check('users_locale_valid', sql`${t.locale} in (${quotedList(LOCALES)})`),
   ],
 );
 

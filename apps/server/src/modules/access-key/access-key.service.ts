@@ -10,18 +10,29 @@ import { newWebhookSecret } from '../../lib/webhooks.ts';
 import type { ClientInfo, MerchantRow } from '../../plugins/auth-context.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { verifyStepUp } from '../security/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { type AccessKeyRow, accessKeysRepository as repo } from './access-keys.repository.ts';
 
 // The merchant's gateway credentials and IP whitelist (DESIGN sections 5 and 6). Revealing or replacing a
 // secret and changing the whitelist need the payment password and an authenticator code (step-up); every
 // one of them, and every notify URL change, goes to the security log in the same transaction.
 
-type Deps = { db: Db; appKey: Buffer };
+type Deps = {
+  db: Db;
+  appKey: Buffer;
+  notifications: Pick<NotificationsService, 'notifyRoots'>;
+  now: () => Date;
+};
 /**
  * Who acts, on which key: `merchant` is the live row (the security log's), `mode` the key's (DESIGN 12:
  * one key per mode, owned by that mode's merchant row).
  */
-type Actor = { user: { id: number }; merchant: MerchantRow; mode: Mode; client: ClientInfo };
+type Actor = {
+  user: { id: number; name: string; email: string };
+  merchant: MerchantRow;
+  mode: Mode;
+  client: ClientInfo;
+};
 type StepUp = { paymentPassword: string | undefined; code: string | undefined };
 
 /**
@@ -32,7 +43,7 @@ const newAccessKey = (mode: Mode) => `${mode}_${randomBytes(12).toString('hex')}
 
 export type AccessKeyService = ReturnType<typeof createAccessKeyService>;
 
-export function createAccessKeyService({ db, appKey }: Deps) {
+export function createAccessKeyService({ db, appKey, notifications, now }: Deps) {
   const present = (
     row: Pick<AccessKeyRow, 'accessKey' | 'notifyUrl' | 'createdAt' | 'rotatedAt'>,
     merchant: MerchantRow,
@@ -104,6 +115,17 @@ export function createAccessKeyService({ db, appKey }: Deps) {
           mode: actor.mode,
         }),
       );
+      // The ROOT users hear of it (DESIGN 16), the one who did it included: a stolen session is told too.
+      await notifications.notifyRoots(tx, {
+        merchantId: actor.merchant.id,
+        type: 'access_key_regenerated',
+        params: {
+          merchant: `${actor.merchant.name} (${actor.merchant.no})`,
+          actor: `${actor.user.name} <${actor.user.email}>`,
+          at: now().toISOString(),
+          mode: actor.mode,
+        },
+      });
       return { ...present(saved, actor.merchant, actor.mode), secret, webhook_secret: webhookSecret };
     });
   }

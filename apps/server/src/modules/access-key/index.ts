@@ -37,9 +37,9 @@ const IpWhitelistInputSchema = StepUpInputSchema.extend({
  */
 export function registerAccessKeyModule(
   app: FastifyInstance,
-  { db, guards, config }: AppContext,
+  { db, guards, config, notifications, now }: AppContext,
 ): AccessKeyService {
-  const service = createAccessKeyService({ db, appKey: config.appKey });
+  const service = createAccessKeyService({ db, appKey: config.appKey, notifications, now });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const keyPerm = guards.requirePerm('access-key:manage');
   const ipPerm = guards.requirePerm('ip-whitelist:manage');

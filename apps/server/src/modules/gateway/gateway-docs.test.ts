@@ -12,6 +12,7 @@ import {
   CALLBACK_RETRY_DELAYS,
   CALLBACK_VERIFICATION_EXAMPLES,
   CALLBACK_WORKED_EXAMPLE,
+  CLIENT_LIBRARY_EXAMPLES,
   CREATE_COLLECTION_CODE_SAMPLES,
   EMPTY_BODY_SHA256,
   EXAMPLE_PLACEHOLDERS,
@@ -178,7 +179,7 @@ describe('signing examples, run against a server that checks the signature', () 
       BASE_URL: gateway.baseUrl,
       MERCHANT_NO: account.merchantNo,
       ACCESS_KEY: account.accessKey,
-      SECRET: secret,
+      SECRET_KEY: secret,
     });
 
   /** Two runs: each is accepted, and each used a fresh nonce. */
@@ -205,10 +206,10 @@ describe('signing examples, run against a server that checks the signature', () 
   }
 
   it.each(Object.keys(SIGNING_EXAMPLES) as Array<keyof typeof SIGNING_EXAMPLES>)(
-    'the %s example declares BASE_URL, MERCHANT_NO, ACCESS_KEY and SECRET at its top',
+    'the %s example declares BASE_URL, MERCHANT_NO, ACCESS_KEY and SECRET_KEY at its top',
     (language) => {
       const top = SIGNING_EXAMPLES[language].split('\n').slice(0, 20).join('\n');
-      for (const name of ['BASE_URL', 'MERCHANT_NO', 'ACCESS_KEY', 'SECRET'] as const) {
+      for (const name of ['BASE_URL', 'MERCHANT_NO', 'ACCESS_KEY', 'SECRET_KEY'] as const) {
         const value = EXAMPLE_PLACEHOLDERS[name];
         expect(top).toMatch(new RegExp(String.raw`\b${name}\s*=\s*["']${value.replace(/[.]/g, '\\.')}["']`));
       }
@@ -468,7 +469,11 @@ describe('the sample files (docs/samples)', () => {
   const files = readdirSync(SAMPLES_DIR).sort();
 
   it('are the examples of the reference, each file once', () => {
-    const examples = [...Object.values(SIGNING_EXAMPLES), ...Object.values(CALLBACK_VERIFICATION_EXAMPLES)];
+    const examples = [
+      ...Object.values(SIGNING_EXAMPLES),
+      ...Object.values(CALLBACK_VERIFICATION_EXAMPLES),
+      ...Object.values(CLIENT_LIBRARY_EXAMPLES),
+    ];
     expect(files.map((name) => readFileSync(path.join(SAMPLES_DIR, name), 'utf8')).sort()).toEqual(
       examples.sort(),
     );
@@ -508,7 +513,7 @@ describe('GATEWAY_API_DESCRIPTION', () => {
     expect(doc).toMatch(/^- `X-Nonce`: .*16 to 64.*A-Z a-z 0-9 _ -.*10 minutes/m);
     expect(doc).toMatch(/^- `X-Signature`: .*lowercase hex/m);
     expect(doc).toContain('METHOD\nPATH_WITH_QUERY\nTIMESTAMP\nNONCE\nhex(sha256(raw body))');
-    expect(doc).toMatch(/HMAC-SHA256, keyed with your access key \*\*secret\*\* \(its UTF-8 bytes\)/);
+    expect(doc).toMatch(/HMAC-SHA256, keyed with your \*\*secret key\*\* \(its UTF-8 bytes\)/);
     expect(doc).toContain('An empty whitelist refuses every call');
   });
 

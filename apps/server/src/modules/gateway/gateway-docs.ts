@@ -11,7 +11,7 @@ export const EXAMPLE_PLACEHOLDERS = {
   MERCHANT_NO: 'M100001',
   /** A test key (DESIGN 12): try everything in test mode first. */
   ACCESS_KEY: 'test_YOUR_ACCESS_KEY',
-  SECRET: 'YOUR_SECRET',
+  SECRET_KEY: 'YOUR_SECRET_KEY',
   WEBHOOK_SECRET: 'whsec_YOUR_WEBHOOK_SECRET',
 } as const;
 
@@ -35,6 +35,16 @@ const PHP_EXAMPLE = sample('create_collection.php');
 const JAVA_EXAMPLE = sample('CreateCollection.java');
 const NODE_CALLBACK_EXAMPLE = sample('paydesk-callbacks.mjs');
 const PYTHON_CALLBACK_EXAMPLE = sample('paydesk_callbacks.py');
+const NODE_CLIENT_EXAMPLE = sample('paydesk-node-client.mjs');
+
+/** The single-file Python client (packages/python-client/paydesk.py), shown whole in the reference. */
+export const PYTHON_CLIENT_SOURCE = readFileSync(
+  new URL('../../../../../packages/python-client/paydesk.py', import.meta.url),
+  'utf8',
+);
+
+/** The client libraries' examples, as files (the Node one runs against a server in client-libraries.test.ts). */
+export const CLIENT_LIBRARY_EXAMPLES = { node: NODE_CLIENT_EXAMPLE } as const;
 
 /** Create a collection with a signed request, per language. */
 export const SIGNING_EXAMPLES: Record<SigningLanguage, string> = {
@@ -106,7 +116,26 @@ const cb = CALLBACK_WORKED_EXAMPLE;
 /** The Markdown of the reference's introduction: everything besides the operations themselves. */
 export const GATEWAY_API_DESCRIPTION = `The Paydesk gateway is the API your own server calls to collect payments (collections), pay out
 (payouts) and read your balance. It is JSON in and out with snake_case names; every request is signed
-with your access key, and Paydesk tells you about every finished order with a signed callback.
+with your access key's secret key, and Paydesk tells you about every finished order with a signed callback.
+
+You need four values from the console's **Settings > Access key** page: your **merchant number**
+(\`M100001\`), your **access key** (\`test_...\` or \`live_...\`), its **secret key** (signs your requests;
+never leaves your server) and its **webhook secret** (\`whsec_...\`, verifies our callbacks). This reference
+calls them by these names everywhere.
+
+## Quick start
+
+1. **Start in test mode.** On the console, turn on the header's **Test mode** switch and open **Settings >
+   Access key**: generate (or reveal, with your payment password and authenticator code) the **test** access
+   key, its secret key and its webhook secret, and set your notify URL. Test mode runs on the sandbox and
+   test money: nothing real moves.
+2. **Add your servers to the IP whitelist** (**Settings > IP whitelist**): **an empty whitelist refuses
+   every call** (403 \`ip_not_allowed\`). On a local demo server, \`127.0.0.1\` and \`::1\`.
+3. **Install a client** (see Client libraries below: \`@paydesk/node-client\` for Node.js, \`paydesk.py\`
+   for Python) or sign requests yourself (Authentication below).
+4. **Create a test order, pay it, refund it, verify the callbacks**: the Node client's example below does
+   all of it; on the sandbox's checkout page (the order's \`pay_url\`) press **Pay**.
+5. When that works, go through the **Go live checklist** at the end of this reference.
 
 ## Overview
 
@@ -146,9 +175,9 @@ and Fail buttons, so the whole flow, callbacks included, runs without real money
 
 Every merchant has two modes, as Stripe has them, and nothing crosses between them:
 
-- **Two keys.** The console's **Access key** page has a **test** key (it starts with \`test_\`) and a **live**
-  key (\`live_\`), each with its own secret and its own webhook secret, and each mode has its own notify
-  URL. A key in a configuration file says which mode it is.
+- **Two keys.** The console's **Access key** page has a **test** access key (it starts with \`test_\`) and a
+  **live** access key (\`live_\`), each with its own secret key and its own webhook secret, and each mode has
+  its own notify URL. A key in a configuration file says which mode it is.
 - **The key decides the mode.** Every object a call creates is of its key's mode, and every read finds
   only objects of that mode: a test key asking for a live order (or a live key for a test one) gets
   **404**, exactly as for an order that does not exist. There is no mode parameter to send.
@@ -162,13 +191,14 @@ Every merchant has two modes, as Stripe has them, and nothing crosses between th
   payout answers 422 \`channel_unavailable\`. Top-ups and withdrawals are live only.
 
 The examples in this reference use a test key (\`${EXAMPLE_PLACEHOLDERS.ACCESS_KEY}\`): build and test your
-integration in test mode, then swap in the live key, its secret and its webhook secret.
+integration in test mode, then swap in the live access key, its secret key and its webhook secret (see the
+Go live checklist).
 
 ## Authentication
 
-Every request carries five headers. The access key, its secret and the webhook secret are on the
-console's **Access key** page, one set per mode (revealing the secret asks for your payment password and
-authenticator code).
+Every request carries five headers. Your merchant number, access key, secret key and webhook secret are on
+the console's **Settings > Access key** page, one set per mode (revealing the secret key asks for your
+payment password and authenticator code). The client libraries below send these headers for you.
 
 - \`X-Merchant-No\`: Your merchant number, e.g. \`M100001\` (the same in both modes).
 - \`X-Access-Key\`: Your access key (the public half): a \`test_\` or a \`live_\` key, which decides the mode.
@@ -178,7 +208,7 @@ authenticator code).
 
 Requests with a body also send \`Content-Type: application/json\`.
 
-**The signature** is the HMAC-SHA256, keyed with your access key **secret** (its UTF-8 bytes), of these
+**The signature** is the HMAC-SHA256, keyed with your **secret key** (its UTF-8 bytes), of these
 five lines joined by \`\\n\` (no newline at the end):
 
 \`\`\`text
@@ -198,7 +228,7 @@ hex(sha256(raw body))
   (every \`GET\`) hashes the empty string: \`${EMPTY_BODY_SHA256}\`. Serialise your JSON
   once, hash that string and send that same string.
 
-**Worked example**, to check your implementation: with the secret \`${w.secret}\`, the request
+**Worked example**, to check your implementation: with the secret key \`${w.secret}\`, the request
 \`${w.method} ${w.pathWithQuery}\` with the body \`${w.body}\`, timestamp \`${w.timestamp}\` and nonce
 \`${w.nonce}\`, the body hash is \`${w.bodySha256}\` and the string to sign is
 
@@ -402,7 +432,7 @@ answers \`201\`:
 Each program creates the collection \`ORDER-1001\` for \`100.00\` with a signed
 \`POST /gateway/v1/collections\` and prints the answer: \`201\` with \`{"data": {...}}\`, whose
 \`pay_url\` is where you send the payer. Replace the values at the top (\`BASE_URL\`, \`MERCHANT_NO\`,
-\`ACCESS_KEY\`, \`SECRET\`) with yours. Each builds the body once and hashes and sends those same bytes.
+\`ACCESS_KEY\`, \`SECRET_KEY\`) with yours. Each builds the body once and hashes and sends those same bytes.
 
 ### curl (bash + openssl)
 
@@ -459,4 +489,89 @@ from standardwebhooks.webhooks import Webhook
 
 event = Webhook(WEBHOOK_SECRET).verify(raw_body, dict(request_headers))  # raises if invalid
 \`\`\`
+
+## Client libraries
+
+Two clients that sign every request, retry safely and verify callbacks, so you write none of the above
+yourself. Both come with the Paydesk repository and are tested against a running server in its test suite.
+
+### Node.js: @paydesk/node-client
+
+TypeScript types generated from this reference's OpenAPI document (\`/gateway/openapi.json\`), no
+dependencies beyond Node.js (20 or later). Build the package from the repository and install the file:
+
+\`\`\`bash
+# in the Paydesk repository
+cd packages/node-client && npm pack          # writes paydesk-node-client-1.0.0.tgz
+# in your project
+npm install /path/to/paydesk-node-client-1.0.0.tgz
+\`\`\`
+
+- \`new Paydesk({ baseUrl, merchantNo, accessKey, secretKey })\`; a \`test_\` access key works in test mode.
+- \`collections.create(params)\`, \`collections.get(trade_no)\`, \`collections.getByOutTradeNo(out_trade_no)\`;
+  \`refunds.create(trade_no, params, { idempotencyKey? })\`, \`refunds.get(refund_no)\`,
+  \`refunds.getByOutRefundNo(out_refund_no)\`; \`payouts.create(params, { idempotencyKey? })\`,
+  \`payouts.get(trade_no)\`, \`payouts.getByOutTradeNo(out_trade_no)\`; \`balance.get()\`. Each answers the
+  object (\`Collection\`, \`Refund\`, \`Payout\`, \`Balance\`), with its answer's status, headers and
+  \`replayed\` (\`Idempotent-Replayed\`) in \`lastResponse\`.
+- **Retries**: a network error, a timeout, 429 (after \`Retry-After\`) and 5xx are retried up to 3 times with
+  backoff and jitter, each attempt with a new nonce; another 4xx never is. A payout or a refund is sent with
+  an \`Idempotency-Key\` (yours, or a generated one) that **every retry of the call reuses**, so a lost answer
+  never pays twice. A collection's retry that answers 409 \`out_trade_no_taken\` means the first attempt went
+  through: \`error.trade_no\` is the order.
+- **Errors** are typed: \`PaydeskError\` with \`status\`, \`code\` and \`message\` (and \`requestId\`), as
+  \`PaydeskAuthenticationError\` (401), \`PaydeskPermissionError\` (403), \`PaydeskNotFoundError\` (404),
+  \`PaydeskConflictError\` (409, with \`trade_no\` or \`refund_no\`), \`PaydeskInvalidRequestError\` (422, with
+  \`errors\`, \`limit\`, \`list\`), \`PaydeskRateLimitError\` (429), \`PaydeskServerError\` (5xx) and
+  \`PaydeskConnectionError\` (no answer).
+- **Callbacks**: \`Paydesk.webhooks.verify(rawBody, headers, webhookSecret)\` checks a callback as Standard
+  Webhooks says (every \`v1,\` signature of the header, compared in constant time; the timestamp within 5
+  minutes) and answers the typed event, or throws \`PaydeskWebhookVerificationError\`.
+
+A test order from start to end (create, pay on the sandbox page, verify the callback, refund part of it,
+verify that callback):
+
+${fence('js', NODE_CLIENT_EXAMPLE)}
+
+### Python: paydesk.py
+
+One file, Python 3.8 or later, standard library only (\`urllib\`, \`hmac\`, \`hashlib\`, \`json\`,
+\`base64\`): save it as \`paydesk.py\` next to your code (it is \`packages/python-client/paydesk.py\` in the
+repository). The same surface: \`Paydesk(base_url, merchant_no, access_key, secret_key)\` with
+\`collections\`, \`payouts\`, \`refunds\` (\`get_by_out_trade_no\`, \`get_by_out_refund_no\`) and
+\`balance.get()\`, the same retries with one \`idempotency_key\` per payout or refund, \`PaydeskError\`
+(\`status\`, \`code\`, \`message\`, \`trade_no\`), and \`verify_webhook(raw_body, headers, webhook_secret)\`.
+
+\`\`\`python
+from paydesk import Paydesk, PaydeskError, verify_webhook
+
+paydesk = Paydesk(base_url=BASE_URL, merchant_no=MERCHANT_NO, access_key=ACCESS_KEY, secret_key=SECRET_KEY)
+order = paydesk.collections.create({'out_trade_no': 'ORDER-1001', 'amount': '100.00'})
+refund = paydesk.refunds.create(order['trade_no'], {'out_refund_no': 'REFUND-1001', 'amount': '30.00'})
+payout = paydesk.payouts.create({...}, idempotency_key='payout-ORDER-1001')
+
+# in your callback handler (Flask: request.get_data(), request.headers)
+event = verify_webhook(raw_body, headers, WEBHOOK_SECRET)  # raises WebhookVerificationError
+\`\`\`
+
+${fence('python', PYTHON_CLIENT_SOURCE)}
+
+## Go live checklist
+
+When your test orders work end to end:
+
+1. **Live access key.** In live mode (the header's switch off), **Settings > Access key**: generate the
+   live access key and reveal its secret key and webhook secret. Put them in your servers' configuration in
+   place of the test ones (a \`live_\` key; the test ones keep working for test mode).
+2. **A live channel.** Paydesk opens your live collection and payout channels; until then a live key's
+   collection or payout answers 422 \`channel_unavailable\`. (The console opens in test mode while you have
+   no live channel.)
+3. **IP whitelist.** Your production servers' outgoing addresses on **Settings > IP whitelist** (shared by
+   both modes); an empty whitelist refuses every call.
+4. **Notify URL reachable.** The live notify URL (set with the live key) is a public \`https\` address that
+   answers 2xx within 15 seconds; Paydesk does not call private or loopback addresses in production.
+5. **Callback verification.** Verify every callback with the **live** webhook secret over the raw body,
+   refuse what does not verify, deduplicate on \`webhook-id\`, and check \`livemode\` before you ship goods.
+6. **Idempotency keys.** Send every payout and refund with an \`Idempotency-Key\` you keep with the order and
+   retry with the same key (the clients do this); retry a collection with the same \`out_trade_no\`.
 `;

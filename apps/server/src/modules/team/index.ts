@@ -7,7 +7,14 @@ import { createTeamService, type TeamService } from './team.service.ts';
 export type { TeamService } from './team.service.ts';
 
 export function registerTeamModule(app: FastifyInstance, ctx: AppContext): TeamService {
-  const team = createTeamService({ db: ctx.db, appKey: ctx.config.appKey, now: ctx.now });
+  const team = createTeamService({
+    db: ctx.db,
+    appKey: ctx.config.appKey,
+    now: ctx.now,
+    mail: ctx.mail,
+    notifications: ctx.notifications,
+    publicUrl: ctx.config.publicUrl,
+  });
   teamRoutes(app, { guards: ctx.guards, team, sessions: ctx.sessions });
   return team;
 }

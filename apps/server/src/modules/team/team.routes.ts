@@ -67,7 +67,9 @@ export function teamRoutes(
     async (request, reply) => {
       // Parsed after the guard: a caller who may not use the form learns nothing from its validation.
       const body = parseInput(InviteBodySchema, request.body);
-      const data = await team.invite(actorOf(request), body, stepUpOf(request.body));
+      // The link's address: PUBLIC_URL, else the one this console was reached at.
+      const origin = `${request.protocol}://${request.host}`;
+      const data = await team.invite(actorOf(request), body, stepUpOf(request.body), origin);
       return reply.status(201).send({ data });
     },
   );

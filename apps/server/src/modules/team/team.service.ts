@@ -1,4 +1,5 @@
 import { ERROR_CODES, type Role } from '@paydesk/shared';
+import type { Locale } from '@paydesk/shared/notifications/notifications.schemas.ts';
 import {
   type AcceptInvitationBody,
   INVITATION_HOURS,
@@ -12,6 +13,8 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/password.ts';
 import type { ClientInfo, MerchantRow, UserRow } from '../../plugins/auth-context.ts';
 import { endAllSessionsOf } from '../auth/index.ts';
+import type { MailService } from '../mail/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { lastSignInsOf, recordSecurityEvent, type SecurityEventType } from '../security-log/index.ts';
 import { verifyStepUp } from '../security/index.ts';
 import {
@@ -29,25 +32,19 @@ import { type InvitationRow, invitationsRepository as invitations } from './invi
 // a Google code, as the access key and the IP whitelist do: who holds the team holds the money) and is
 // written with its security event in one transaction. The team is the company's: the live merchant row's.
 
-type Deps = { db: Db; appKey: Buffer; now: () => Date };
+type Deps = {
+  db: Db;
+  appKey: Buffer;
+  now: () => Date;
+  mail: Pick<MailService, 'queue'>;
+  notifications: Pick<NotificationsService, 'notifyRoots'>;
+  /** PUBLIC_URL, no trailing slash; empty: the address the inviter's console was reached at. */
+  publicUrl: string;
+};
 
 /** Who acts: a user with team:manage, on their live merchant row. */
 export type TeamActor = { user: UserRow; merchant: MerchantRow; client: ClientInfo };
 export type StepUp = { paymentPassword: string | undefined; code: string | undefined };
-
-/** What the invitation's mail needs: the link's token leaves the server only in it. */
-export type InvitationMail = {
-  token: string;
-  invitation: InvitationRow;
-  merchant: MerchantRow;
-  inviter: UserRow;
-};
-export type InvitationSender = (tx: Tx, mail: InvitationMail) => Promise<void>;
-/** The notifications a team change raises for the merchant's ROOT users (modules/notifications, once merged). */
-export type TeamNotifier = (
-  tx: Tx,
-  event: { merchantId: number; type: 'user_invited' | 'user_disabled'; params: Record<string, string> },
-) => Promise<void>;
 
 const HOUR_MS = 3_600_000;
 
@@ -118,15 +115,16 @@ function presentInvitation(invitation: InvitationRow): TeamMember {
 
 export type TeamService = ReturnType<typeof createTeamService>;
 
-export function createTeamService({
-  db,
-  appKey,
-  now,
-  sendInvitation,
-  notify,
-}: Deps & { sendInvitation?: InvitationSender; notify?: TeamNotifier }) {
+export function createTeamService({ db, appKey, now, mail, notifications, publicUrl }: Deps) {
   const stepUp = (actor: TeamActor, input: StepUp) =>
     verifyStepUp(db, actor.user, input, { appKey, client: actor.client });
+
+  /** What a notification says of the merchant, the actor and the moment (the mail templates' Change). */
+  const changeParams = (actor: TeamActor) => ({
+    merchant: `${actor.merchant.name} (${actor.merchant.no})`,
+    actor: `${actor.user.name} <${actor.user.email}>`,
+    at: now().toISOString(),
+  });
 
   const record = (tx: Tx, actor: TeamActor, type: SecurityEventType, detail: Record<string, unknown>) =>
     recordSecurityEvent(tx, actor.client, {
@@ -186,7 +184,7 @@ export function createTeamService({
      * Sends a one-time link, valid 24 hours, to an address no account uses yet. A newer invitation of the
      * same address replaces an open one (its link stops working). Only the token's hash is stored.
      */
-    async invite(actor: TeamActor, body: InviteBody, input: StepUp): Promise<TeamMember> {
+    async invite(actor: TeamActor, body: InviteBody, input: StepUp, origin: string): Promise<TeamMember> {
       if (await findUserByEmail(db, body.email)) throw emailTaken();
       await stepUp(actor, input);
       const token = randomToken(32);
@@ -208,11 +206,24 @@ export function createTeamService({
           email: body.email,
           role: body.role,
         });
-        await sendInvitation?.(tx, { token, invitation, merchant: actor.merchant, inviter: actor.user });
-        await notify?.(tx, {
+        // The colleague has no account, so no language of their own yet: the mail is in the inviter's
+        // (the console's language they last used, users.locale).
+        await mail.queue(tx, {
+          to: body.email,
+          locale: actor.user.locale as Locale,
+          template: 'invitation',
+          params: {
+            link: `${publicUrl || origin}/invite/${token}`,
+            merchant: `${actor.merchant.name} (${actor.merchant.no})`,
+            inviter: `${actor.user.name} <${actor.user.email}>`,
+            role: body.role,
+            expires_at: invitation.expiresAt.toISOString(),
+          },
+        });
+        await notifications.notifyRoots(tx, {
           merchantId: actor.merchant.id,
           type: 'user_invited',
-          params: { email: body.email, role: body.role, by: actor.user.email },
+          params: { ...changeParams(actor), email: body.email, role: body.role },
         });
         return presentInvitation(invitation);
       });
@@ -245,10 +256,10 @@ export function createTeamService({
           email: target.email,
           sessions,
         });
-        await notify?.(tx, {
+        await notifications.notifyRoots(tx, {
           merchantId: actor.merchant.id,
           type: 'user_disabled',
-          params: { email: target.email, by: actor.user.email },
+          params: { ...changeParams(actor), user: `${target.name} <${target.email}>` },
         });
         return updated;
       });

@@ -76,4 +76,8 @@ export const usersRepository = {
       .returning();
     return updated;
   },
+  /** Only the locale: a language switch is not a change of the account (updated_at stays). */
+  setLocale: async (db: DbOrTx, id: number, locale: string): Promise<void> => {
+    await db.update(users).set({ locale }).where(eq(users.id, id));
+  },
 };

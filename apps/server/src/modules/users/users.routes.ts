@@ -2,6 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type CurrentUser, CurrentUserResponseSchema } from '@paydesk/shared';
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
+import {
+  type Locale,
+  UpdateLocaleBodySchema,
+  UpdateLocaleResponseSchema,
+} from '@paydesk/shared/notifications/notifications.schemas.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { issuesToErrors } from '../../plugins/error-handler.ts';
+import { setUserLocale } from './users.service.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type AuthContext, authOf, type Guards, PURE_READ } from '../../plugins/auth-context.ts';
 import { hasOpenChannelFor } from '../channels/index.ts';
@@ -17,6 +25,7 @@ export const presentCurrentUser = (
   perms,
   two_factor_enabled: user.twoFactorConfirmedAt !== null,
   timezone: user.timezone,
+  locale: user.locale as Locale,
   merchant: { no: merchant.no, name: merchant.name, currency: merchant.currency, default_mode: defaultMode },
 });
 
@@ -35,4 +44,25 @@ export function usersRoutes(app: FastifyInstance, { db, guards }: { db: DbOrTx; 
       return { data: presentCurrentUser(auth, live ? 'live' : 'test') };
     },
   );
+
+  // The console's language, recorded at sign-in and at each switch: the language of the user's mail.
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .put(
+      '/api/user/locale',
+      { onRequest: guards.requireAuth, schema: { response: { 200: UpdateLocaleResponseSchema } } },
+      async (request) => {
+        // Parsed here (modules/security's parseInput would make users and security import each other).
+        const parsed = UpdateLocaleBodySchema.safeParse(request.body ?? {});
+        if (!parsed.success) {
+          throw new ValidationError(
+            issuesToErrors(
+              parsed.error.issues.map((i) => ({ field: i.path.join('.'), code: i.code, message: i.message })),
+            ),
+          );
+        }
+        const { locale } = parsed.data;
+        return { data: { locale: await setUserLocale(db, authOf(request).user.id, locale) } };
+      },
+    );
 }

@@ -1,3 +1,5 @@
+import type { Locale } from '@paydesk/shared/notifications/notifications.schemas.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { usersRepository } from './users.repository.ts';
 
 // What other modules do with users' rows: sign-in and the operator find them, the operator and the demo
@@ -15,3 +17,9 @@ export const updateUser = usersRepository.update;
 export const listUsersOfMerchant = usersRepository.listOfMerchant;
 export const lockUsersOfMerchant = usersRepository.lockAllOfMerchant;
 export const findUserInMerchant = usersRepository.findInMerchant;
+
+/** The language of the user's mail (DESIGN 16), as the console last recorded it. */
+export async function setUserLocale(db: DbOrTx, userId: number, locale: Locale): Promise<Locale> {
+  await usersRepository.setLocale(db, userId, locale);
+  return locale;
+}

@@ -14,7 +14,7 @@ public class CreateCollection {
     static final String BASE_URL = "http://localhost:8080"; // your Paydesk server
     static final String MERCHANT_NO = "M100001";
     static final String ACCESS_KEY = "test_YOUR_ACCESS_KEY";
-    static final String SECRET = "YOUR_SECRET";
+    static final String SECRET_KEY = "YOUR_SECRET_KEY";
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -40,7 +40,7 @@ public class CreateCollection {
         String bodySha256 = hex(MessageDigest.getInstance("SHA-256").digest(bodyBytes));
         String stringToSign = String.join("\n", method, pathWithQuery, timestamp, nonce, bodySha256);
         Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        mac.init(new SecretKeySpec(SECRET_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
         String signature = hex(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
 
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(BASE_URL.replaceAll("/+$", "") + pathWithQuery))

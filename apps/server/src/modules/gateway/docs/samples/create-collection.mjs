@@ -5,7 +5,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 const BASE_URL = 'http://localhost:8080'; // your Paydesk server
 const MERCHANT_NO = 'M100001';
 const ACCESS_KEY = 'test_YOUR_ACCESS_KEY';
-const SECRET = 'YOUR_SECRET';
+const SECRET_KEY = 'YOUR_SECRET_KEY';
 
 /**
  * Sends one signed request and resolves to { status, body }. pathWithQuery is exactly what goes on the
@@ -17,7 +17,7 @@ async function callGateway(method, pathWithQuery, payload) {
   const nonce = randomBytes(16).toString('hex');
   const bodySha256 = createHash('sha256').update(body, 'utf8').digest('hex');
   const stringToSign = [method, pathWithQuery, timestamp, nonce, bodySha256].join('\n');
-  const signature = createHmac('sha256', Buffer.from(SECRET, 'utf8'))
+  const signature = createHmac('sha256', Buffer.from(SECRET_KEY, 'utf8'))
     .update(stringToSign, 'utf8')
     .digest('hex');
 

@@ -5,7 +5,7 @@ set -euo pipefail
 BASE_URL='http://localhost:8080'     # your Paydesk server, without a trailing slash
 MERCHANT_NO='M100001'
 ACCESS_KEY='test_YOUR_ACCESS_KEY'
-SECRET='YOUR_SECRET'
+SECRET_KEY='YOUR_SECRET_KEY'
 
 METHOD='POST'
 PATH_WITH_QUERY='/gateway/v1/collections'
@@ -15,7 +15,7 @@ TIMESTAMP=$(date +%s)
 NONCE=$(openssl rand -hex 16)
 BODY_SHA256=$(printf '%s' "$BODY" | openssl dgst -sha256 -r | cut -d' ' -f1)
 SIGNATURE=$(printf '%s\n%s\n%s\n%s\n%s' "$METHOD" "$PATH_WITH_QUERY" "$TIMESTAMP" "$NONCE" "$BODY_SHA256" |
-  openssl dgst -sha256 -hmac "$SECRET" -r | cut -d' ' -f1)
+  openssl dgst -sha256 -hmac "$SECRET_KEY" -r | cut -d' ' -f1)
 
 # --data-binary sends the body byte for byte, as it was hashed.
 curl -sS --fail-with-body --write-out '\nHTTP %{http_code}\n' -X "$METHOD" "$BASE_URL$PATH_WITH_QUERY" \

@@ -5,7 +5,7 @@
 const BASE_URL = 'http://localhost:8080'; // your Paydesk server
 const MERCHANT_NO = 'M100001';
 const ACCESS_KEY = 'test_YOUR_ACCESS_KEY';
-const SECRET = 'YOUR_SECRET';
+const SECRET_KEY = 'YOUR_SECRET_KEY';
 
 /**
  * Sends one signed request and returns [status, decoded body]. $pathWithQuery is exactly what goes on
@@ -17,7 +17,7 @@ function callGateway(string $method, string $pathWithQuery, ?array $payload = nu
     $timestamp = (string) time();
     $nonce = bin2hex(random_bytes(16));
     $stringToSign = implode("\n", [$method, $pathWithQuery, $timestamp, $nonce, hash('sha256', $body)]);
-    $signature = hash_hmac('sha256', $stringToSign, SECRET);
+    $signature = hash_hmac('sha256', $stringToSign, SECRET_KEY);
 
     $headers = [
         'X-Merchant-No: ' . MERCHANT_NO,

@@ -11,7 +11,7 @@ import urllib.request
 BASE_URL = 'http://localhost:8080'  # your Paydesk server
 MERCHANT_NO = 'M100001'
 ACCESS_KEY = 'test_YOUR_ACCESS_KEY'
-SECRET = 'YOUR_SECRET'
+SECRET_KEY = 'YOUR_SECRET_KEY'
 
 
 def call_gateway(method, path_with_query, payload=None):
@@ -26,7 +26,7 @@ def call_gateway(method, path_with_query, payload=None):
     nonce = secrets.token_hex(16)
     body_sha256 = hashlib.sha256(body).hexdigest()
     string_to_sign = '\n'.join([method, path_with_query, timestamp, nonce, body_sha256])
-    signature = hmac.new(SECRET.encode('utf-8'), string_to_sign.encode('utf-8'), hashlib.sha256).hexdigest()
+    signature = hmac.new(SECRET_KEY.encode('utf-8'), string_to_sign.encode('utf-8'), hashlib.sha256).hexdigest()
 
     headers = {
         'X-Merchant-No': MERCHANT_NO,
