@@ -43,7 +43,8 @@ test('a ROOT user invites a colleague, who sets a password from the mailed link 
   const colleague = `colleague-${Date.now()}@demo.paydesk.test`;
   await dialog.getByLabel('邮箱').fill(colleague);
   await dialog.getByLabel('角色').click();
-  await page.getByRole('option', { name: /^OPERATOR/ }).click();
+  // antd's options are drawn in a list of its own, outside the dialog.
+  await page.locator('.ant-select-item-option', { hasText: /^OPERATOR/ }).click();
   await dialog.getByLabel('支付密码').fill(PAYMENT_PASSWORD);
   await dialog.getByLabel('谷歌验证码').fill(await nextCode());
   await dialog.getByRole('button', { name: '发送邀请' }).click();

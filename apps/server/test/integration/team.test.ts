@@ -25,10 +25,11 @@ const PAY = 'pay-secret-1';
 type Clock = ReturnType<typeof freezeClock>;
 let clock: Clock;
 
+// Migrating a fresh database takes minutes on a machine shared by many runs.
 beforeAll(async () => {
   ctx = await createTestApp();
   db = ctx.database.db;
-});
+}, 300_000);
 afterAll(() => ctx.close());
 afterEach(() => releaseClock());
 

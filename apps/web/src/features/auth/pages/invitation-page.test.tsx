@@ -19,7 +19,8 @@ const open = (token = 'tok123') =>
   renderRoute(InvitationPage, {
     path: '/invite/:token',
     at: `/invite/${token}`,
-    routes: [{ path: '/dashboard', Component: () => <p>Dashboard reached</p> }],
+    // The console's root, which opens the dashboard.
+    routes: [{ path: '/', Component: () => <p>Dashboard reached</p> }],
   });
 
 describe('the invitation page (/invite/:token)', { timeout: 60_000 }, () => {
