@@ -73,6 +73,7 @@ import { refuseUnstorableText } from './plugins/text-input.ts';
 import { registerReportsModule } from './modules/reports/index.ts';
 import { registerContactModule } from './modules/contact/index.ts';
 import { registerTestDataModule } from './modules/test-data/index.ts';
+import { registerTeamModule } from './modules/team/index.ts';
 import { createMailService, type MailService } from './modules/mail/index.ts';
 import {
   createNotificationsService,
@@ -341,6 +342,7 @@ export async function buildApp({
   const exports = registerExportsModule(app, ctx, { dailyReports }, exportOptions);
   registerContactModule(app, ctx);
   const testData = registerTestDataModule(app, ctx);
+  registerTeamModule(app, ctx);
   await registerGatewayDocs(app, config);
 
   const services: AppServices = {

@@ -95,6 +95,13 @@ export const ERROR_CODES = {
   blocked: 'blocked',
   // Payout approval (DESIGN 16): the user who made a payout cannot approve it.
   makerCannotApprove: 'maker_cannot_approve',
+  // Settings > Team and invitations (DESIGN 16).
+  lastRoot: 'last_root',
+  teamSelfChange: 'team_self_change',
+  invitationNotFound: 'invitation_not_found',
+  invitationExpired: 'invitation_expired',
+  invitationUsed: 'invitation_used',
+  userDisabled: 'user_disabled',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERROR_CODE_VALUES = Object.values(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

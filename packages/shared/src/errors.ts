@@ -10,4 +10,5 @@ export const MESSAGES = {
   featureNotEnabled: 'This feature is not enabled yet',
   forbidden: 'This action is unauthorized.',
   notFound: 'Not found.',
+  userDisabled: 'This account has been disabled. Please contact your administrator.',
 } as const;

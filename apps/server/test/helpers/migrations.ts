@@ -32,9 +32,9 @@ export function folderUpTo(folder: string, count: number) {
  * Today's code writes columns and reads tables that migrations after `folderUpTo`'s cut add (0033:
  * channels.settings and secrets; 0036: the order's refunded amount and the daily reports' refunds; 0037: the
  * limits' tables, empty; 0038: channels' routing and health; 0041: users' locale and notifications; 0042: the
- * orders' routed and the attempts' channel_fault; 0043: payout approval's columns and settings). A test
- * populating an older database with today's code borrows them, and gives them back before the later
- * migrations run and add them for good.
+ * orders' routed and the attempts' channel_fault; 0043: payout approval's columns and settings; 0044: users'
+ * disabled_at). A test populating an older database with today's code borrows them, and gives them back
+ * before the later migrations run and add them for good.
  */
 export const LATER_COLUMNS = {
   lend: sql`do $$ begin alter table channels add column settings jsonb not null default '{}', add column secrets text,
@@ -62,7 +62,8 @@ export const LATER_COLUMNS = {
     alter table payouts add column reviewed_by_user_id bigint, add column reviewed_at timestamptz;
     create table payout_approval_settings (merchant_id bigint primary key,
       console_threshold_minor bigint not null default 0, gateway_threshold_minor bigint not null default 0,
-      updated_by_user_id bigint, updated_at timestamptz not null default now()); end $$`,
+      updated_by_user_id bigint, updated_at timestamptz not null default now());
+    alter table users add column disabled_at timestamptz; end $$`,
   giveBack: sql`do $$ begin alter table channels drop column settings, drop column secrets, drop column priority,
     drop column weight, drop column cooldown_until, drop column health_since;
     alter table collections drop column refunded_minor, drop column routed;
@@ -72,5 +73,6 @@ export const LATER_COLUMNS = {
     drop table merchant_limits, merchant_blocks, limit_usage;
     alter table users drop column locale; drop table notifications;
     alter table payouts drop column reviewed_by_user_id, drop column reviewed_at;
-    drop table payout_approval_settings; end $$`,
+    drop table payout_approval_settings;
+    alter table users drop column disabled_at; end $$`,
 };

@@ -81,6 +81,7 @@ it(`migrations apply to an empty database (${testDatabaseKind()}) and a second r
     'settlements',
     'statement_imports',
     'test_data_deletions',
+    'user_invitations',
     'users',
     'withdrawals',
   ]);

@@ -18,6 +18,9 @@ const PUBLIC: Record<string, string> = {
   'POST /api/login': 'signs in',
   'POST /api/two-factor-challenge': 'the second step of signing in (the session knows who is in the middle)',
   'POST /api/logout': 'ends whatever session the browser has; without one it changes nothing',
+  'GET /api/auth/invitations/:token': "the invitation page: the link's one-time token is the credential",
+  'POST /api/auth/invitations/:token/accept':
+    'an invited colleague sets a password (the token is the credential)',
 };
 
 /**
@@ -63,6 +66,13 @@ const REVIEWED: Record<string, Perm | typeof SIGNED_IN> = {
   'POST /api/merchant/test-funds': 'test-data:manage',
   'GET /api/merchant/test-data/delete': 'test-data:manage',
   'POST /api/merchant/test-data/delete': 'test-data:manage',
+  // Settings > Team (DESIGN 16).
+  'GET /api/merchant/team': 'team:manage',
+  'POST /api/merchant/team/invitations': 'team:manage',
+  'PUT /api/merchant/team/:id/role': 'team:manage',
+  'POST /api/merchant/team/:id/disable': 'team:manage',
+  'POST /api/merchant/team/:id/enable': 'team:manage',
+  'POST /api/merchant/team/:id/reset-two-factor': 'team:manage',
   // Pages.
   'GET /api/merchant/dashboard': 'dashboard:view',
   'GET /api/merchant/contact': 'contact:view',

@@ -51,6 +51,12 @@ export const appRoutes: RouteObject[] = [
         handle: { titleKey: 'routes:login' } satisfies RouteHandle,
         lazy: component(() => import('../features/auth/pages/login-page.tsx')),
       },
+      {
+        // DESIGN 16: an invited colleague sets a password (public, as the login page).
+        path: '/invite/:token',
+        handle: { titleKey: 'routes:invitation' } satisfies RouteHandle,
+        lazy: component(() => import('../features/auth/pages/invitation-page.tsx')),
+      },
       errorPage(401),
       errorPage(403),
       errorPage(404),

@@ -223,6 +223,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
         perm: 'test-data:manage',
         load: () => import('../features/test-data/pages/test-data-page.tsx'),
       },
+      {
+        // DESIGN 16: the merchant's users, invitations, roles (ROOT).
+        path: '/setting/team',
+        titleKey: 'routes:team',
+        perm: 'team:manage',
+        load: () => import('../features/team/pages/team-page.tsx'),
+      },
     ],
   },
 ];

@@ -36,6 +36,8 @@ export const PERMS = [
   'contact:view',
   // Test mode's own money and data (DESIGN 12): add test funds, delete every test object. ROOT only.
   'test-data:manage',
+  // Settings > Team (DESIGN 16): invite, change roles, disable, reset two-factor. ROOT only.
+  'team:manage',
 ] as const;
 export type Perm = (typeof PERMS)[number];
 

@@ -253,6 +253,13 @@ export const SECURITY_EVENT_TYPES = [
   'payout_approval_changed',
   'payout_approved',
   'payout_rejected',
+  // Settings > Team (DESIGN 16): a ROOT's changes to a colleague, and the colleague's accepted invitation.
+  'user_invited',
+  'user_role_changed',
+  'user_disabled',
+  'user_enabled',
+  'user_two_factor_reset',
+  'invitation_accepted',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

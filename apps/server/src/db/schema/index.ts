@@ -14,4 +14,5 @@ export * from './reconciliation.ts';
 export * from './stand-ins.ts';
 export * from './refunds.ts';
 export * from './limits.ts';
+export * from './team.ts';
 export * from './notifications.ts';

@@ -86,6 +86,8 @@ export const users = pgTable(
     paymentPasswordHash: text('payment_password_hash'),
     paymentPasswordFailures: integer('payment_password_failures').notNull().default(0),
     paymentLockedUntil: timestamp('payment_locked_until', { withTimezone: true }),
+    /** Set by a ROOT in Settings > Team (DESIGN 16): the user cannot sign in, and their sessions ended. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -51,6 +51,10 @@ export const createAuthService = ({ db }: Deps) => ({
 
     await releaseRateLimit(db, accountKey);
     await clearRateLimit(db, ipKey);
+    // Said only after the right password, so it tells a stranger nothing about the address.
+    if (user.disabledAt) {
+      throw ValidationError.field('email', MESSAGES.userDisabled, ERROR_CODES.userDisabled);
+    }
     return { user, twoFactor: user.twoFactorConfirmedAt !== null };
   },
 

@@ -44,6 +44,8 @@ export function createGuards(db: DbOrTx): Guards {
       if (!session?.userId || !sessionUser?.user || !sessionUser.merchant) throw unauthenticated();
       refuseLiveOnlyInTestMode(request, mode);
       const { user } = sessionUser;
+      // Disabling ends the user's sessions; this holds even for one started in the same instant.
+      if (user.disabledAt) throw unauthenticated();
       const liveMerchant = sessionUser.merchant as AuthContext['merchant'];
       if (liveMerchant.status !== 'active') throw unauthenticated();
       const merchant =

@@ -19,6 +19,7 @@ export { createSessionMemory } from './session-memory.ts';
 export type { SessionRow } from './sessions.repository.ts';
 export {
   deleteExpiredSessions,
+  endAllSessionsOf,
   endOtherSessions,
   listLiveSessions,
   markPasswordConfirmed,

@@ -107,6 +107,14 @@ export const sessionsRepository = {
       .returning({ userId: sessions.userId });
     return rows.filter((row) => row.userId === userId).length;
   },
+  /** Ends every session of the user, signed in or owing the challenge (a ROOT disabled them). */
+  deleteAllOfUser: async (db: DbOrTx, userId: number): Promise<number> => {
+    const rows = await db
+      .delete(sessions)
+      .where(or(eq(sessions.userId, userId), eq(sessions.pendingUserId, userId)))
+      .returning({ id: sessions.id });
+    return rows.length;
+  },
   /** Housekeeping: sessions past their idle expiry. */
   deleteExpired: async (db: DbOrTx): Promise<void> => {
     await db.delete(sessions).where(sql`${sessions.expiresAt} < now()`);

@@ -7,6 +7,8 @@ import { sessionsRepository } from './sessions.repository.ts';
 
 export const listLiveSessions = sessionsRepository.listLiveForUser;
 export const endOtherSessions = sessionsRepository.deleteOthersOfUser;
+/** Every session of the user ends (Settings > Team: disabled, or their two-factor reset). */
+export const endAllSessionsOf = sessionsRepository.deleteAllOfUser;
 export const deleteExpiredSessions = sessionsRepository.deleteExpired;
 
 /** The session's password was confirmed at `confirmedAt` (modules/security's password confirmation). */

@@ -14,7 +14,7 @@ export const notificationsRepository = {
       .from(users)
       .where(
         sql`${users.merchantId} = (select coalesce(${merchants.liveMerchantId}, ${merchants.id}) from ${merchants} where ${merchants.id} = ${merchantId})
-            and 'ROOT' = any(${users.roles})`,
+            and 'ROOT' = any(${users.roles}) and ${users.disabledAt} is null`,
       )
       .orderBy(users.id);
     return rows as Recipient[];

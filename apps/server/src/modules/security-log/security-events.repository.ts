@@ -69,6 +69,27 @@ export const securityEventsRepository = {
   },
 };
 
+/** Each user's last sign-in (their newest `login` event), on the (user, created_at desc) index. */
+export async function lastLoginsOf(db: DbOrTx, userIds: number[]): Promise<Map<number, Date>> {
+  if (userIds.length === 0) return new Map();
+  const ids = sql.join(
+    userIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ user_id: number | string; at: Date | string | null }>(
+    db,
+    sql`select u.id as user_id, (
+        select e.created_at from ${securityEvents} e
+        where e.user_id = u.id and e.type = 'login'
+        order by e.created_at desc, e.id desc limit 1
+      ) as at
+      from unnest(array[${ids}]::bigint[]) as u(id)`,
+  );
+  const found = new Map<number, Date>();
+  for (const row of rows) if (row.at) found.set(Number(row.user_id), new Date(row.at));
+  return found;
+}
+
 function where(filter: SecurityEventFilter): SQL | undefined {
   return and(
     eq(securityEvents.merchantId, filter.merchantId),

@@ -10,8 +10,11 @@ export {
   advanceTotpStep,
   findUserByEmail,
   findUserById,
+  findUserInMerchant,
   insertUser,
+  listUsersOfMerchant,
   lockUserForUpdate,
+  lockUsersOfMerchant,
   updateUser,
 } from './users.service.ts';
 

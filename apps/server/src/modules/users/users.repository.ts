@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { merchants, users } from '../../db/schema/index.ts';
 import type { MerchantRow, UserRow } from '../../plugins/auth-context.ts';
@@ -47,6 +47,22 @@ export const usersRepository = {
       )
       .returning({ id: users.id });
     return advanced.length === 1;
+  },
+  /** A merchant's users, oldest first (Settings > Team). */
+  listOfMerchant: (db: DbOrTx, merchantId: number): Promise<UserRow[]> =>
+    db.select().from(users).where(eq(users.merchantId, merchantId)).orderBy(asc(users.id)),
+  /**
+   * Every user of the merchant, locked until the transaction ends (in id order, so two such locks queue
+   * rather than deadlock): team changes that count the active ROOT users see one another's result.
+   */
+  lockAllOfMerchant: (tx: Tx, merchantId: number): Promise<UserRow[]> =>
+    tx.select().from(users).where(eq(users.merchantId, merchantId)).orderBy(asc(users.id)).for('update'),
+  findInMerchant: async (db: DbOrTx, merchantId: number, id: number): Promise<UserRow | undefined> => {
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.merchantId, merchantId), eq(users.id, id)));
+    return row;
   },
   insert: async (db: DbOrTx, row: typeof users.$inferInsert): Promise<UserRow> => {
     const [created] = await db.insert(users).values(row).returning();

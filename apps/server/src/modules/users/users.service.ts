@@ -13,6 +13,11 @@ export const advanceTotpStep = usersRepository.advanceTotpStep;
 export const insertUser = usersRepository.insert;
 export const updateUser = usersRepository.update;
 
+// Settings > Team (modules/team): the merchant's users, and all of them locked while a change counts its ROOTs.
+export const listUsersOfMerchant = usersRepository.listOfMerchant;
+export const lockUsersOfMerchant = usersRepository.lockAllOfMerchant;
+export const findUserInMerchant = usersRepository.findInMerchant;
+
 /** The language of the user's mail (DESIGN 16), as the console last recorded it. */
 export async function setUserLocale(db: DbOrTx, userId: number, locale: Locale): Promise<Locale> {
   await usersRepository.setLocale(db, userId, locale);
