@@ -236,7 +236,6 @@ export async function buildApp({
   registerCsrf(app, { appKey: config.appKey });
 
   healthRoutes(app, { database });
-  registerAuthModule(app, { db, config, sessions });
   registerUsersModule(app, { db, guards });
 
   const jobs = createJobRunner(database.jobConnection);
@@ -257,6 +256,7 @@ export async function buildApp({
   });
   const notifications = createNotificationsService({ db, mail, now });
   registerNotificationsModule(app, { notifications, guards });
+  registerAuthModule(app, { db, config, sessions, notifications, now });
   const ctx: AppContext = {
     config,
     database,

@@ -37,7 +37,12 @@ describe('a first-time payment password set that lost a race', () => {
       .set({ paymentPasswordHash: await hashPassword('the-winner-1') })
       .where(eq(users.id, stale.id));
 
-    const service = createPaymentPasswordService({ db, appKey: ctx.config.appKey });
+    const service = createPaymentPasswordService({
+      db,
+      appKey: ctx.config.appKey,
+      notifications: ctx.app.services.notifications,
+      now: () => new Date(),
+    });
     // A service takes plain inputs: no request needed to call it.
     const late = service.set({ ip: '127.0.0.1', userAgent: null }, stale, {
       password: TEST_PASSWORD,

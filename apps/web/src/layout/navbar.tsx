@@ -6,6 +6,7 @@ import { layoutSettings } from '../stores/layout-settings.ts';
 import { AppBreadcrumb } from './breadcrumb.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { ModeSwitch } from './mode-switch.tsx';
+import { NotificationBell } from './notifications/notification-bell.tsx';
 import { SizeSwitch } from './size-switch.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -32,6 +33,7 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
         <ModeSwitch />
         <LanguageSwitch />
         {!isMobile && <SizeSwitch />}
+        <NotificationBell />
         {showSettings && (
           <Tooltip title={t('settings.title')}>
             <Button

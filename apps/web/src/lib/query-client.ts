@@ -1,8 +1,9 @@
 import { hashKey, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { currentMode } from '../stores/mode.ts';
 
-// The signed-in user is the same in both modes (it says which mode to open in): one entry, not one per mode.
-const MODE_FREE_KEYS: readonly QueryKey[] = [['merchant', 'user']];
+// The signed-in user is the same in both modes (it says which mode to open in): one entry, not one per mode;
+// so are the user's notifications (the header bell).
+const MODE_FREE_KEYS: readonly QueryKey[] = [['merchant', 'user'], ['notifications']];
 const isModeFree = (queryKey: QueryKey) =>
   MODE_FREE_KEYS.some((free) => free.every((part, index) => queryKey[index] === part));
 

@@ -52,6 +52,8 @@ export const defaultHandlers: RequestHandler[] = [
   http.post('/api/logout', () => new HttpResponse(null, { status: 204 })),
   // The layout records the console's language as the user's mail language (DESIGN 16).
   http.put('/api/user/locale', async ({ request }) => json({ data: await request.json() })),
+  // The header bell polls the unread count (DESIGN 16): none unless a test says so.
+  http.get('/api/merchant/notifications', () => json({ data: [], meta: { unread: 0, next_before: null } })),
   // The payout and withdrawal forms ask which limits apply (DESIGN 14): none unless a test says so.
   http.get('/api/merchant/limits', ({ request }) =>
     json({ data: noLimits(new URL(request.url).searchParams.get('kind') ?? 'payout') }),

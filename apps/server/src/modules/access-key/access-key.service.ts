@@ -63,6 +63,13 @@ export function createAccessKeyService({ db, appKey, notifications, now }: Deps)
     detail?: Record<string, unknown>,
   ) => ({ type, merchantId: actor.merchant.id, userId: actor.user.id, detail });
 
+  /** Who changed what, when: the parameters every notification of a change carries. */
+  const changeBy = (actor: Pick<Actor, 'merchant' | 'user'>) => ({
+    merchant: `${actor.merchant.name} (${actor.merchant.no})`,
+    actor: `${actor.user.name} <${actor.user.email}>`,
+    at: now().toISOString(),
+  });
+
   /** The merchant row whose key the actor's mode names. */
   const keyOwner = (tx: DbOrTx, actor: Pick<Actor, 'merchant' | 'mode'>) =>
     repo.merchantIdOfMode(tx, actor.merchant.id, actor.mode);
@@ -119,12 +126,7 @@ export function createAccessKeyService({ db, appKey, notifications, now }: Deps)
       await notifications.notifyRoots(tx, {
         merchantId: actor.merchant.id,
         type: 'access_key_regenerated',
-        params: {
-          merchant: `${actor.merchant.name} (${actor.merchant.no})`,
-          actor: `${actor.user.name} <${actor.user.email}>`,
-          at: now().toISOString(),
-          mode: actor.mode,
-        },
+        params: { ...changeBy(actor), mode: actor.mode },
       });
       return { ...present(saved, actor.merchant, actor.mode), secret, webhook_secret: webhookSecret };
     });
@@ -146,6 +148,14 @@ export function createAccessKeyService({ db, appKey, notifications, now }: Deps)
         actor.client,
         event(actor, 'notify_url_changed', { from: before.notifyUrl, to: notifyUrl, mode: actor.mode }),
       );
+      // The ROOT users hear of a change (DESIGN 16); saving the same URL again changes nothing.
+      if (before.notifyUrl !== notifyUrl) {
+        await notifications.notifyRoots(tx, {
+          merchantId: actor.merchant.id,
+          type: 'notify_url_changed',
+          params: { ...changeBy(actor), mode: actor.mode, url: notifyUrl ?? '' },
+        });
+      }
       return present(row, actor.merchant, actor.mode);
     });
   }
@@ -165,6 +175,13 @@ export function createAccessKeyService({ db, appKey, notifications, now }: Deps)
         actor.client,
         event(actor, 'ip_whitelist_changed', { from: before, to: parsed.entries }),
       );
+      if (before.join(',') !== parsed.entries.join(',')) {
+        await notifications.notifyRoots(tx, {
+          merchantId: actor.merchant.id,
+          type: 'ip_whitelist_changed',
+          params: { ...changeBy(actor), ips: parsed.entries.join(', ') },
+        });
+      }
       return parsed.entries;
     });
   }

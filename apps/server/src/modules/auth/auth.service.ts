@@ -5,9 +5,15 @@ import { burnPasswordCheck, verifyPassword } from '../../lib/password.ts';
 import { clearRateLimit, hitRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { ClientInfo, UserRow } from '../../plugins/auth-context.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { findUserByEmail, findUserById } from '../users/index.ts';
+import { recordSignIn } from './sign-in.ts';
 
-type Deps = { db: Db };
+type Deps = {
+  db: Db;
+  notifications: Pick<NotificationsService, 'notifyRoots' | 'merchantLabel'>;
+  now: () => Date;
+};
 
 export const LOGIN_LIMIT_PER_MINUTE = 5;
 export const ACCOUNT_FAILURES_PER_HOUR = 100;
@@ -17,7 +23,7 @@ export type LoginOutcome = { user: UserRow; twoFactor: boolean };
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export const createAuthService = ({ db }: Deps) => ({
+export const createAuthService = ({ db, notifications, now }: Deps) => ({
   /**
    * Fortify's login: 5 tries a minute per email and IP, 100 failures an hour per account from anywhere;
    * the same answer for an unknown email and a wrong password. The route starts the session.
@@ -60,12 +66,7 @@ export const createAuthService = ({ db }: Deps) => ({
 
   /** The login event, once the session that signs the user in exists. */
   async recordLogin(client: ClientInfo, user: UserRow, detail?: Record<string, unknown>): Promise<void> {
-    await recordSecurityEvent(db, client, {
-      type: 'login',
-      merchantId: user.merchantId,
-      userId: user.id,
-      detail,
-    });
+    await recordSignIn({ db, notifications, now }, client, user, detail);
   },
 
   /** The logout event of a signed-in session; the route ends the session. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { authRoutes } from './auth.routes.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { createAuthService } from './auth.service.ts';
 import type { SessionStarter } from './session.ts';
 
@@ -24,11 +25,24 @@ export {
   listLiveSessions,
   markPasswordConfirmed,
 } from './sessions.service.ts';
+export { recordSignIn, SIGN_INS_REMEMBERED } from './sign-in.ts';
 export { ACCOUNT_FAILURES_PER_HOUR, LOGIN_LIMIT_PER_MINUTE, type AuthService } from './auth.service.ts';
 
 export function registerAuthModule(
   app: FastifyInstance,
-  { db, config, sessions }: { db: Db; config: Config; sessions: SessionStarter },
+  {
+    db,
+    config,
+    sessions,
+    notifications,
+    now,
+  }: {
+    db: Db;
+    config: Config;
+    sessions: SessionStarter;
+    notifications: Pick<NotificationsService, 'notifyRoots' | 'merchantLabel'>;
+    now: () => Date;
+  },
 ): void {
-  authRoutes(app, { auth: createAuthService({ db }), sessions, appKey: config.appKey });
+  authRoutes(app, { auth: createAuthService({ db, notifications, now }), sessions, appKey: config.appKey });
 }

@@ -19,6 +19,16 @@ export const notificationsRepository = {
       .orderBy(users.id);
     return rows as Recipient[];
   },
+  /** "Name (M100001)" of the merchant's live row: what the notifications' `merchant` shows. */
+  merchantLabelOf: async (tx: Tx, merchantId: number): Promise<string> => {
+    const [row] = await tx
+      .select({ name: merchants.name, no: merchants.no })
+      .from(merchants)
+      .where(
+        sql`${merchants.id} = (select coalesce(${merchants.liveMerchantId}, ${merchants.id}) from ${merchants} where ${merchants.id} = ${merchantId})`,
+      );
+    return row ? `${row.name} (${row.no})` : '';
+  },
   insertMany: async (
     tx: Tx,
     rows: Array<{

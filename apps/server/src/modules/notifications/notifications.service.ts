@@ -79,7 +79,10 @@ export function createNotificationsService({ db, mail, now }: Deps) {
     return { unread: await repo.unreadCountOf(db, userId) };
   }
 
-  return { notifyRoots, list, markRead };
+  /** The `merchant` parameter of a notification: "Name (M100001)" of the merchant's live row. */
+  const merchantLabel = (tx: Tx, merchantId: number) => repo.merchantLabelOf(tx, merchantId);
+
+  return { notifyRoots, merchantLabel, list, markRead };
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;

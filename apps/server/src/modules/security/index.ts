@@ -14,7 +14,7 @@ export { CHALLENGE_FAILURES_PER_HOUR, CHALLENGE_TRIES_PER_MINUTE } from './two-f
 /** Account security: two-factor, password confirmation, profile, passwords, sessions, security log. */
 export function registerSecurityModule(
   app: FastifyInstance,
-  { db, config, guards, sessions }: AppContext,
+  { db, config, guards, sessions, notifications, now }: AppContext,
 ): void {
   const appKey = config.appKey;
   securityRoutes(app, {
@@ -23,8 +23,8 @@ export function registerSecurityModule(
     appKey,
     confirmation: createPasswordConfirmation({ db }),
     sessions,
-    twoFactor: createTwoFactorService({ db, appKey }),
+    twoFactor: createTwoFactorService({ db, appKey, notifications, now }),
     account: createAccountService({ db }),
-    paymentPassword: createPaymentPasswordService({ db, appKey }),
+    paymentPassword: createPaymentPasswordService({ db, appKey, notifications, now }),
   });
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { type AppError, conflict, ValidationError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { ClientInfo } from '../../plugins/auth-context.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { updateUser, type UserRow } from '../users/index.ts';
 import { isTwoFactorEnabled } from './authenticator.ts';
@@ -22,11 +23,16 @@ import {
 } from './step-up.ts';
 import { parseInput } from './validation.ts';
 
-type Deps = { db: Db; appKey: Buffer };
+type Deps = {
+  db: Db;
+  appKey: Buffer;
+  notifications: Pick<NotificationsService, 'notifyRoots' | 'merchantLabel'>;
+  now: () => Date;
+};
 
 export type PaymentPasswordService = ReturnType<typeof createPaymentPasswordService>;
 
-export const createPaymentPasswordService = ({ db, appKey }: Deps) => {
+export const createPaymentPasswordService = ({ db, appKey, notifications, now }: Deps) => {
   // The login password proves who is setting it; wrong ones count like confirm-password's.
   const checkLoginPassword = (user: UserRow, password: string) =>
     guardFailures(db, [perMinute(`password-check:${user.id}`)], async () =>
@@ -125,6 +131,17 @@ export const createPaymentPasswordService = ({ db, appKey }: Deps) => {
           merchantId: user.merchantId,
           userId: user.id,
           detail: { was_set: row.paymentPasswordHash !== null, was_locked: isPaymentLocked(row) },
+        });
+        // The ROOT users hear of it (DESIGN 16), in the transaction of the reset.
+        await notifications.notifyRoots(tx, {
+          merchantId: user.merchantId,
+          type: 'payment_password_reset',
+          params: {
+            merchant: await notifications.merchantLabel(tx, user.merchantId),
+            actor: `${user.name} <${user.email}>`,
+            at: now().toISOString(),
+            user: `${user.name} <${user.email}>`,
+          },
         });
         return null;
       });

@@ -10,7 +10,8 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { AppError, notFound, ValidationError } from '../../lib/errors.ts';
 import { clearRateLimit, releaseRateLimit } from '../../db/rate-limits.ts';
 import type { AuthContext, ClientInfo } from '../../plugins/auth-context.ts';
-import { endOtherSessions } from '../auth/index.ts';
+import { endOtherSessions, recordSignIn } from '../auth/index.ts';
+import type { NotificationsService } from '../notifications/index.ts';
 import { recordSecurityEvent } from '../security-log/index.ts';
 import { findUserById, lockUserForUpdate, updateUser, type UserRow } from '../users/index.ts';
 import {
@@ -33,7 +34,12 @@ import { generateRecoveryCodes } from './recovery-codes.ts';
 import { generateTotpSecret, qrCodeSvg, totpUrl } from './totp.ts';
 import { parseInput } from './validation.ts';
 
-type Deps = { db: Db; appKey: Buffer };
+type Deps = {
+  db: Db;
+  appKey: Buffer;
+  notifications: Pick<NotificationsService, 'notifyRoots' | 'merchantLabel'>;
+  now: () => Date;
+};
 /** The signed-in user changing their authenticator, and the session that stays when the others end. */
 type Holder = Pick<AuthContext, 'user' | 'sessionId'>;
 
@@ -43,7 +49,7 @@ export const CHALLENGE_FAILURES_PER_HOUR = 100;
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
-export const createTwoFactorService = ({ db, appKey }: Deps) => {
+export const createTwoFactorService = ({ db, appKey, notifications, now }: Deps) => {
   // Each change of the user's two-factor settings and its security event commit together (tx).
   const record = (
     tx: DbOrTx,
@@ -184,6 +190,18 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
         ...detail,
         method: proven,
         other_sessions_ended: ended,
+      });
+      // The ROOT users hear of it (DESIGN 16): a confirmed authenticator is off (removed, or replaced by
+      // one not yet confirmed), once, with its security event.
+      await notifications.notifyRoots(tx, {
+        merchantId: user.merchantId,
+        type: 'two_factor_disabled',
+        params: {
+          merchant: await notifications.merchantLabel(tx, user.merchantId),
+          actor: `${user.name} <${user.email}>`,
+          at: now().toISOString(),
+          user: `${user.name} <${user.email}>`,
+        },
       });
       return result;
     });
@@ -342,7 +360,7 @@ export const createTwoFactorService = ({ db, appKey }: Deps) => {
 
     /** The login event of a passed challenge, once its session exists. */
     recordLogin: (client: ClientInfo, user: UserRow, usesRecoveryCode: boolean) =>
-      record(db, client, user, 'login', { two_factor: method(usesRecoveryCode) }),
+      recordSignIn({ db, notifications, now }, client, user, { two_factor: method(usesRecoveryCode) }),
   };
 };
 
