@@ -398,6 +398,10 @@ describe('changing a colleague', () => {
     expect((await next.login(made.FINANCE.email, TEST_PASSWORD)).json()).toEqual({ two_factor: false });
     expect((await next.get('/api/merchant/user')).json().data.two_factor_enabled).toBe(false);
     expect(await eventsOf(merchant.id, 'user_two_factor_reset')).toHaveLength(1);
+    const told = await db.select().from(notifications).where(eq(notifications.type, 'two_factor_disabled'));
+    expect(told.filter((n) => n.userId === made.ROOT.id).map((n) => n.params.user)).toEqual([
+      `${made.FINANCE.name} <${made.FINANCE.email}>`,
+    ]);
   });
 
   it("another merchant's user, or an id that is none, is 404; one's own row is 409 team_self_change", async () => {

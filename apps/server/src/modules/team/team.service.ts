@@ -292,6 +292,11 @@ export function createTeamService({ db, appKey, now, mail, notifications, public
           email: target.email,
           sessions,
         });
+        await notifications.notifyRoots(tx, {
+          merchantId: actor.merchant.id,
+          type: 'two_factor_disabled',
+          params: { ...changeParams(actor), user: `${target.name} <${target.email}>` },
+        });
         return updated;
       });
     },

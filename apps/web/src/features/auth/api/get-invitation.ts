@@ -20,4 +20,5 @@ export const invitationQueryOptions = (token: string) =>
     retry: false,
   });
 
-export const useInvitation = (token: string) => useQuery(invitationQueryOptions(token));
+export const useInvitation = (token: string, enabled = true) =>
+  useQuery({ ...invitationQueryOptions(token), enabled });

@@ -23,7 +23,10 @@ export default function InvitationPage() {
   const { t } = useTranslation(['auth', 'common']);
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  const invitation = useInvitation(token);
+  // The invitation is asked for once the previous session's cache is gone: clearing it under a query in
+  // flight would leave the page waiting for an answer that went to the removed query.
+  const [cleared, setCleared] = useState(false);
+  const invitation = useInvitation(token, cleared);
   const accept = useAcceptInvitation();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -32,7 +35,10 @@ export default function InvitationPage() {
   const [closed, setClosed] = useState<string | null>(null);
 
   // Whoever was signed in on this browser before, nothing of theirs stays cached.
-  useEffect(() => resetSession(), []);
+  useEffect(() => {
+    resetSession();
+    setCleared(true);
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -72,7 +78,7 @@ export default function InvitationPage() {
       <div className="login-page__language">
         <LanguageLinks />
       </div>
-      <section className="login-card" aria-busy={invitation.isLoading}>
+      <section className="login-card" aria-busy={!cleared || invitation.isLoading}>
         <div className="login-card__brand">
           <LogoMark size={40} />
           <div>
@@ -80,7 +86,9 @@ export default function InvitationPage() {
             <p className="login-card__subtitle">{t('invitation.title')}</p>
           </div>
         </div>
-        {invitation.isLoading && <p className="login-card__subtitle">{t('invitation.loading')}</p>}
+        {(!cleared || invitation.isLoading) && (
+          <p className="login-card__subtitle">{t('invitation.loading')}</p>
+        )}
         {closedText && (
           <>
             <div className="login-notice" role="alert">
