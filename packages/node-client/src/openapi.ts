@@ -368,7 +368,15 @@ export interface components {
       trade_no: string;
       out_trade_no: string;
       /** @enum {string} */
-      status: 'pending' | 'processing' | 'success' | 'failed' | 'cancelled' | 'rejected' | 'refund_received';
+      status:
+        | 'pending_approval'
+        | 'pending'
+        | 'processing'
+        | 'success'
+        | 'failed'
+        | 'cancelled'
+        | 'rejected'
+        | 'refund_received';
       amount: string;
       fee: string;
       /** @enum {string} */

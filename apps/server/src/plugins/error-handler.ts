@@ -29,7 +29,9 @@ export function issuesToErrors(issues: readonly Issue[]): Record<string, string[
     const field = issue.field || 'body';
     const wrongType = issue.code === 'invalid_type';
     const missing = wrongType && /received (undefined|null)/.test(issue.message);
-    const sentence = wrongType ? TYPE_SENTENCES[String(issue.expected)] : undefined;
+    // Only zod's own text is replaced: a schema's own message (a required field's sentence) stays.
+    const rawText = /^Invalid input: expected /.test(issue.message);
+    const sentence = wrongType && rawText ? TYPE_SENTENCES[String(issue.expected)] : undefined;
     const message = missing
       ? `The ${humanField(field)} field is required.`
       : sentence
