@@ -340,7 +340,7 @@ describe('who may export and download', () => {
 
     // OPERATOR exports but cannot see Funds; VIEWER sees everything but creates nothing.
     expect((await createExport(operator, { kind: 'fund_flows', format: 'csv' })).statusCode).toBe(403);
-    expect((await createExport(operator, { kind: 'payouts', format: 'xlsx' })).statusCode).toBe(201);
+    expect((await createExport(operator, { kind: 'collections', format: 'xlsx' })).statusCode).toBe(201);
     expect((await createExport(viewer, { kind: 'collections', format: 'csv' })).statusCode).toBe(403);
 
     const listed = await viewer.get('/api/merchant/exports?per_page=100');
@@ -353,7 +353,7 @@ describe('who may export and download', () => {
       '/api/merchant/exports',
     );
     expect(anonymous.statusCode).toBe(401);
-    // OPERATOR's payouts export is not FINANCE's to see (export-visibility.test.ts): its total is unchanged.
+    // OPERATOR's collections export is not FINANCE's to see (export-visibility.test.ts): its total is unchanged.
     expect((await finance.get('/api/merchant/exports')).json().meta.total).toBe(before);
   });
 

@@ -365,14 +365,14 @@ describe('changing a colleague', () => {
   it("a role change counts on the colleague's next request", async () => {
     const { merchant, users: made, root, stepUp } = await team();
     const viewer = await loginAs(ctx.app, made.VIEWER.email, TEST_PASSWORD);
-    expect((await viewer.get('/api/merchant/payouts')).statusCode).toBe(200);
+    expect((await viewer.get('/api/merchant/collections')).statusCode).toBe(200);
     const changed = await root.put(`/api/merchant/team/${made.VIEWER.id}/role`, {
       role: 'FINANCE',
       ...(await stepUp()),
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().data.roles).toEqual(['FINANCE']);
-    expect((await viewer.get('/api/merchant/payouts')).statusCode).toBe(403);
+    expect((await viewer.get('/api/merchant/collections')).statusCode).toBe(403);
     const [event] = await eventsOf(merchant.id, 'user_role_changed');
     expect(event.detail).toMatchObject({ from: ['VIEWER'], to: ['FINANCE'] });
     const badRole = await root.put(`/api/merchant/team/${made.VIEWER.id}/role`, {

@@ -27,6 +27,8 @@ export const notifications = pgTable(
   (t) => [
     // The bell's page (newest first) and its unread count, per user.
     index('notifications_user_idx').on(t.userId, t.id),
+    // A merchant's rows (test data deletion, a merchant removed) without a scan.
+    index('notifications_merchant_idx').on(t.merchantId),
     index('notifications_user_unread_idx')
       .on(t.userId)
       .where(sql`${t.readAt} is null`),

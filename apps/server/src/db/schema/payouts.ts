@@ -72,6 +72,10 @@ export const payouts = pgTable(
       .where(sql`${t.status} in ('pending', 'processing')`),
     index('payouts_user_idx').on(t.createdByUserId),
     // The Dashboard's "waiting for approval" figure and the approvers' list read only these rows.
+    // Only the payouts that waited for approval have a reviewer: the index holds those alone.
+    index('payouts_reviewer_idx')
+      .on(t.reviewedByUserId)
+      .where(sql`${t.reviewedByUserId} is not null`),
     index('payouts_merchant_pending_approval_idx')
       .on(t.merchantId)
       .where(sql`${t.status} = 'pending_approval'`),
@@ -104,6 +108,8 @@ export const payoutApprovalSettings = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Every foreign key has an index (schema-constraints.test.ts): a user's row is found without a scan.
+    index('payout_approval_settings_user_idx').on(t.updatedByUserId),
     check(
       'payout_approval_settings_not_negative',
       sql`${t.consoleThresholdMinor} >= 0 and ${t.gatewayThresholdMinor} >= 0`,

@@ -33,6 +33,8 @@ export const userInvitations = pgTable(
   },
   (t) => [
     index('user_invitations_merchant_idx').on(t.merchantId, t.createdAt),
+    index('user_invitations_invited_by_idx').on(t.invitedBy),
+    index('user_invitations_accepted_user_idx').on(t.acceptedUserId),
     check('user_invitations_role_valid', sql`${t.role} in (${quotedList(ROLES)})`),
   ],
 );
