@@ -13,9 +13,10 @@ describe('routes allowed by role', () => {
     expect(pathsFor('ROOT')).toContain('/setting/interfaceKey');
   });
 
-  it('FINANCE: funds, top-ups, withdrawals, exports, dashboard, settings without access key', () => {
+  it('FINANCE: funds, top-ups, withdrawals, the payouts it approves, exports, dashboard, settings without access key', () => {
     expect(pathsFor('FINANCE')).toEqual([
       '/dashboard',
+      '/behalfPay/transfers',
       '/recharge/topup',
       '/recharge/record',
       '/withdrawal/apply',
@@ -97,7 +98,9 @@ describe('the menu', () => {
       'routes:contactUs',
     ]);
     expect(titles('FINANCE')).not.toContain('routes:collection');
-    expect(titles('FINANCE')).not.toContain('routes:behalfPay');
+    // FINANCE approves payouts (DESIGN 16): it sees Send money's history, not its form.
+    expect(titles('FINANCE')).toContain('routes:behalfPay');
+    expect(pathsFor('FINANCE')).not.toContain('/behalfPay/apply');
     expect(titles('OPERATOR')).not.toContain('routes:fund');
     expect(titles('OPERATOR')).not.toContain('routes:topUps');
   });
@@ -115,8 +118,10 @@ describe('the menu', () => {
       ['/setting/paymentPassword', 'routes:paymentPassword'],
       ['/setting/interfaceKey', 'routes:interfaceKey'],
       ['/setting/ipWhitelist', 'routes:ipWhitelist'],
+      ['/setting/payoutApproval', 'routes:payoutApproval'],
       ['/setting/webhookDeliveries', 'routes:webhookDeliveries'],
       ['/setting/test-data', 'routes:testData'],
+      ['/setting/team', 'routes:team'],
     ]);
     expect(settings(['ip-whitelist:manage'])).toEqual([['/setting/ipWhitelist', 'routes:ipWhitelist']]);
     expect(settings(permsFor(['FINANCE']))).not.toContainEqual([

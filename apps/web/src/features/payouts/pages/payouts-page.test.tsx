@@ -170,6 +170,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await waitFor(() =>
       expect(statusOptions()).toEqual([
+        'Pending approval',
         'Pending',
         'Processing',
         'Success',
@@ -396,7 +397,14 @@ describe('Send money history', { timeout: 60_000 }, () => {
     expect(within(section).getByText('Olivia Operator')).toBeInTheDocument();
     expect(within(section).getByRole('button', { name: /Reject/ })).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: /Approve/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Approve payout P9' });
+    // The drawer is a dialog too: the approval's modal is the one with its title.
+    const dialog = await waitFor(() => {
+      const found = screen
+        .getAllByRole('dialog')
+        .find((element) => within(element).queryByText('Approve payout P9'));
+      expect(found).toBeDefined();
+      return found!;
+    });
     await user.type(within(dialog).getByLabelText('Payment password'), 'pay-123456');
     await user.type(within(dialog).getByLabelText('Google code'), '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
