@@ -109,7 +109,9 @@ describe('Settings > Team', { timeout: 60_000 }, () => {
     });
     answer = json({ data: TEAM[2] }, 201);
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
-    expect(await screen.findByText('Invitation sent to new@demo.test')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Invitation sent to new@demo.test', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
   });
 
   it('disabling the last ROOT shows the refusal in the dialog', async () => {
