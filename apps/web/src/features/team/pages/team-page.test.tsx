@@ -108,7 +108,7 @@ describe('Settings > Team', { timeout: 60_000 }, () => {
       code: '123456',
     });
     answer = json({ data: TEAM[2] }, 201);
-    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await user.click(within(dialog).getByText('Send invitation'));
     expect(
       await screen.findByText('Invitation sent to new@demo.test', {}, { timeout: 10_000 }),
     ).toBeInTheDocument();
