@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { loadAntdLocale } from '../i18n/antd-locale.ts';
 import { currentLanguage, loadLayoutTexts } from '../i18n/index.ts';
+import { resetSession } from '../lib/auth/session.ts';
 import { guardPage, redirectGroup, requireUser } from './guard.ts';
 import { HydrateFallback, RootShell, type RouteHandle } from './root-shell.tsx';
 import { PageLoadFailed, RouteError } from './route-error.tsx';
@@ -55,6 +56,12 @@ export const appRoutes: RouteObject[] = [
         // DESIGN 16: an invited colleague sets a password (public, as the login page).
         path: '/invite/:token',
         handle: { titleKey: 'routes:invitation' } satisfies RouteHandle,
+        // Whoever was signed in on this browser before, nothing of theirs stays cached; cleared before the
+        // page asks for its invitation (clearing under a query in flight left the page waiting for ever).
+        loader: () => {
+          resetSession();
+          return null;
+        },
         lazy: component(() => import('../features/auth/pages/invitation-page.tsx')),
       },
       errorPage(401),

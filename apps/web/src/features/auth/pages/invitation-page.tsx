@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { LogoMark } from '../../../components/logo-mark.tsx';
-import { resetSession, safeRedirect } from '../../../lib/auth/session.ts';
+import { safeRedirect } from '../../../lib/auth/session.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { useAcceptInvitation } from '../api/accept-invitation.ts';
 import { useInvitation } from '../api/get-invitation.ts';
@@ -23,22 +23,13 @@ export default function InvitationPage() {
   const { t } = useTranslation(['auth', 'common']);
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  // The invitation is asked for once the previous session's cache is gone: clearing it under a query in
-  // flight would leave the page waiting for an answer that went to the removed query.
-  const [cleared, setCleared] = useState(false);
-  const invitation = useInvitation(token, cleared);
+  const invitation = useInvitation(token);
   const accept = useAcceptInvitation();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [closed, setClosed] = useState<string | null>(null);
-
-  // Whoever was signed in on this browser before, nothing of theirs stays cached.
-  useEffect(() => {
-    resetSession();
-    setCleared(true);
-  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,7 +69,7 @@ export default function InvitationPage() {
       <div className="login-page__language">
         <LanguageLinks />
       </div>
-      <section className="login-card" aria-busy={!cleared || invitation.isLoading}>
+      <section className="login-card" aria-busy={invitation.isLoading}>
         <div className="login-card__brand">
           <LogoMark size={40} />
           <div>
@@ -86,9 +77,7 @@ export default function InvitationPage() {
             <p className="login-card__subtitle">{t('invitation.title')}</p>
           </div>
         </div>
-        {(!cleared || invitation.isLoading) && (
-          <p className="login-card__subtitle">{t('invitation.loading')}</p>
-        )}
+        {invitation.isLoading && <p className="login-card__subtitle">{t('invitation.loading')}</p>}
         {closedText && (
           <>
             <div className="login-notice" role="alert">
