@@ -20,5 +20,4 @@ export const invitationQueryOptions = (token: string) =>
     retry: false,
   });
 
-export const useInvitation = (token: string, enabled = true) =>
-  useQuery({ ...invitationQueryOptions(token), enabled });
+export const useInvitation = (token: string) => useQuery(invitationQueryOptions(token));
