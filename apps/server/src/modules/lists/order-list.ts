@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { and, eq, getTableName, sql } from 'drizzle-orm';
+import { type DbOrTx, preparedOnce } from '../../db/client.ts';
 import type { ExportColumn } from '../exports/index.ts';
 import { orderRollup } from './list-kit.ts';
 import type { OrderTable } from './order-rollups.ts';
@@ -65,23 +65,28 @@ export const orderColumns = <R extends OrderRow>(): ExportColumn<R>[] => [
   { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
 ];
 
-/** An order of this merchant by our number or by the merchant's own; another merchant's is none. */
+/**
+ * An order of this merchant by our number or by the merchant's own; another merchant's is none. A named
+ * statement built once per table and number (preparedOnce): a gateway refund reads its order this way on
+ * every call, and building the select cost more Node time than PostgreSQL spends running it.
+ */
 export async function orderOfMerchant<T extends OrderTable>(
   db: DbOrTx,
   table: T,
   merchantId: number,
   ref: { tradeNo?: string; outTradeNo?: string },
 ): Promise<T['$inferSelect'] | undefined> {
-  const number =
-    ref.tradeNo !== undefined
-      ? eq(table.tradeNo, ref.tradeNo)
-      : ref.outTradeNo !== undefined
-        ? eq(table.outTradeNo, ref.outTradeNo)
-        : undefined;
-  if (!number) return undefined;
-  const [row] = await db
-    .select()
-    .from(table as OrderTable)
-    .where(and(eq(table.merchantId, merchantId), number));
+  const by = ref.tradeNo !== undefined ? 'tradeNo' : ref.outTradeNo !== undefined ? 'outTradeNo' : undefined;
+  if (!by) return undefined;
+  const name = `order_of_merchant_${getTableName(table)}_${by}`;
+  const [row] = await preparedOnce(db, name, (on) =>
+    on
+      .select()
+      .from(table as OrderTable)
+      .where(
+        and(eq(table.merchantId, sql.placeholder('merchantId')), eq(table[by], sql.placeholder('number'))),
+      )
+      .prepare(name),
+  ).execute({ merchantId, number: ref[by] });
   return row as T['$inferSelect'] | undefined;
 }
