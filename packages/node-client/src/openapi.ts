@@ -1031,7 +1031,7 @@ export interface operations {
            *       "data": {
            *         "trade_no": "P2026010100000001",
            *         "out_trade_no": "PAYOUT-1001",
-           *         "status": "processing",
+           *         "status": "pending",
            *         "amount": "500.00",
            *         "fee": "2.00",
            *         "currency": "CNY",
@@ -1172,7 +1172,7 @@ export interface operations {
            *       "data": {
            *         "trade_no": "P2026010100000001",
            *         "out_trade_no": "PAYOUT-1001",
-           *         "status": "processing",
+           *         "status": "pending",
            *         "amount": "500.00",
            *         "fee": "2.00",
            *         "currency": "CNY",
@@ -1325,7 +1325,7 @@ export interface operations {
            *       "data": {
            *         "trade_no": "P2026010100000001",
            *         "out_trade_no": "PAYOUT-1001",
-           *         "status": "processing",
+           *         "status": "pending",
            *         "amount": "500.00",
            *         "fee": "2.00",
            *         "currency": "CNY",
@@ -2109,10 +2109,10 @@ export interface operations {
          *         "currency": "CNY",
          *         "channel": "sandbox-pay",
          *         "payee_name": "Zhang San",
-         *         "account_no": "************1234",
+         *         "account_no": "************0000",
          *         "created_at": "2026-01-01T00:00:00.000Z",
          *         "finished_at": "2026-01-01T00:05:00.000Z",
-         *         "failure_reason": "The account is closed.",
+         *         "failure_reason": "Sandbox: the receiving account does not exist (it ends in 0000).",
          *         "livemode": false
          *       }
          *     }
@@ -2170,7 +2170,7 @@ export interface operations {
          *         "account_no": "************1234",
          *         "created_at": "2026-01-01T00:00:00.000Z",
          *         "finished_at": "2026-01-01T00:05:00.000Z",
-         *         "failure_reason": null,
+         *         "failure_reason": "Returned by the bank",
          *         "livemode": false
          *       }
          *     }
@@ -2277,12 +2277,12 @@ export interface operations {
          *         "out_refund_no": "REFUND-1001",
          *         "trade_no": "C2026010100000001",
          *         "status": "failed",
-         *         "amount": "30.00",
+         *         "amount": "30.13",
          *         "currency": "CNY",
          *         "reason": "One item out of stock",
          *         "created_at": "2026-01-01T01:00:00.000Z",
          *         "finished_at": "2026-01-01T00:05:00.000Z",
-         *         "failure_reason": "The account is closed.",
+         *         "failure_reason": "Sandbox: refunds of an amount ending in .13 fail.",
          *         "livemode": false
          *       }
          *     }

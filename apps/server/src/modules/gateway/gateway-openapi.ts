@@ -135,7 +135,7 @@ export const EXAMPLE_COLLECTION = {
 export const EXAMPLE_PAYOUT = {
   trade_no: 'P2026010100000001',
   out_trade_no: 'PAYOUT-1001',
-  status: 'processing',
+  status: 'pending',
   amount: '500.00',
   fee: '2.00',
   currency: 'CNY',
@@ -237,40 +237,53 @@ const validationFailed = (field: string, sentence: string) =>
     errors: { [field]: [sentence] },
   });
 
-const LIMIT_EXCEEDED = refusal(
-  ERROR_CODES.limitExceeded,
-  'A limit of your account refuses the order; limit names it',
-  'The amount is above the maximum of 50000.00 per order.',
-  { limit: 'per_order_max' },
-);
-const BLOCKED = (list: string) =>
-  refusal(ERROR_CODES.blocked, 'On a block list of your account; list names it', 'This payee is blocked.', {
-    list,
-  });
-const CHANNEL_UNAVAILABLE = refusal(
-  ERROR_CODES.channelUnavailable,
-  'No open channel for this kind of order in the mode of your key (or not the channel you named)',
-  'No open collection channel is available.',
-);
-const AMOUNT_OUT_OF_RANGE = refusal(
+const LIMIT_EXCEEDED = (kind: 'collection' | 'payout') =>
+  refusal(
+    ERROR_CODES.limitExceeded,
+    'A limit of your account refuses the order; limit names it',
+    `The amount is above this merchant's maximum of 10000.00 CNY per ${kind}.`,
+    { limit: 'per_order_max' },
+  );
+const BLOCKED = (list: 'payer_ip' | 'payee_account') =>
+  refusal(
+    ERROR_CODES.blocked,
+    'On a block list of your account; list names it',
+    list === 'payer_ip'
+      ? "The payer's IP address is on the block list: the collection is refused."
+      : 'This payee account is on the block list: the payout is refused.',
+    { list },
+  );
+const CHANNEL_UNAVAILABLE = (kind: 'collection' | 'payout') =>
+  refusal(
+    ERROR_CODES.channelUnavailable,
+    `No open ${kind} channel in the mode of your key (or not the channel you named)`,
+    `No ${kind} channel is open for this merchant. Please contact customer service.`,
+  );
+/** A refusal of one field: `errors` names it with the same sentence. */
+const fieldRefusal = (code: ErrorCode, summary: string, field: string, sentence: string) =>
+  refusal(code, summary, sentence, { errors: { [field]: [sentence] } });
+const AMOUNT_OUT_OF_RANGE = fieldRefusal(
   ERROR_CODES.amountOutOfRange,
   "The amount is outside the channel's minimum and maximum",
+  'amount',
   'The amount must be between 1.00 and 50000.00.',
 );
-const INSUFFICIENT_FUNDS = refusal(
+const INSUFFICIENT_FUNDS = fieldRefusal(
   ERROR_CODES.insufficientFunds,
   'More than your available balance; nothing was written',
+  'amount',
   'Insufficient available balance.',
 );
-const IDEMPOTENCY_KEY_REUSED = refusal(
+const IDEMPOTENCY_KEY_REUSED = fieldRefusal(
   ERROR_CODES.idempotencyKeyReused,
   'The same Idempotency-Key with a different body',
-  'This Idempotency-Key was used with a different request body.',
+  'idempotency_key',
+  'This Idempotency-Key was used with a different request.',
 );
 const IDEMPOTENCY_KEY_IN_FLIGHT = refusal(
   ERROR_CODES.idempotencyKeyInFlight,
   'The first call with this Idempotency-Key is still running',
-  'A request with this Idempotency-Key is still being processed.',
+  'The first request with this Idempotency-Key is still being processed.',
 );
 
 /** What one operation may answer besides its success, by status. */
@@ -304,8 +317,8 @@ export const GATEWAY_OPERATIONS: Record<string, OperationAnswers> = {
       422: [
         validationFailed('amount', 'The amount field must be a string.'),
         AMOUNT_OUT_OF_RANGE,
-        CHANNEL_UNAVAILABLE,
-        LIMIT_EXCEEDED,
+        CHANNEL_UNAVAILABLE('collection'),
+        LIMIT_EXCEEDED('collection'),
         BLOCKED('payer_ip'),
       ],
     },
@@ -328,27 +341,32 @@ export const GATEWAY_OPERATIONS: Record<string, OperationAnswers> = {
       400: [BAD_JSON],
       404: notFound('order'),
       409: [
-        refusal(ERROR_CODES.invalidState, 'The collection is not paid', 'Only a paid order can be refunded.'),
+        refusal(
+          ERROR_CODES.invalidState,
+          'The collection is not paid',
+          'The order is to_be_paid; only a paid order can be refunded.',
+        ),
         refusal(
           ERROR_CODES.outRefundNoTaken,
           'This out_refund_no is taken; refund_no is that refund',
-          'The refund number REFUND-1001 is already used.',
+          'The merchant refund number REFUND-1001 is already used.',
           { refund_no: 'R2026010100100000123456' },
         ),
         IDEMPOTENCY_KEY_IN_FLIGHT,
       ],
       422: [
         validationFailed('amount', 'The amount field must be a string.'),
-        refusal(
+        fieldRefusal(
           ERROR_CODES.refundExceedsAmount,
           'More than what is left of the collection',
-          'The refund is more than the 70.00 left to refund.',
+          'amount',
+          'The refund is more than what is left of the order: at most 70.00 CNY.',
         ),
         INSUFFICIENT_FUNDS,
         refusal(
           ERROR_CODES.channelUnavailable,
           "The order's channel does not refund",
-          "The order's channel does not take refunds.",
+          'The channel sandbox-cny of this order cannot refund.',
         ),
         IDEMPOTENCY_KEY_REUSED,
       ],
@@ -358,7 +376,7 @@ export const GATEWAY_OPERATIONS: Record<string, OperationAnswers> = {
     success: { status: 200, example: EXAMPLE_REFUND },
     refusals: {
       404: notFound('refund'),
-      422: [validationFailed('out_refund_no', 'The out refund no field is required.')],
+      422: [validationFailed('out_refund_no', 'The merchant refund number is required.')],
     },
   },
   'GET /gateway/v1/refunds/{refund_no}': {
@@ -380,15 +398,11 @@ export const GATEWAY_OPERATIONS: Record<string, OperationAnswers> = {
         IDEMPOTENCY_KEY_IN_FLIGHT,
       ],
       422: [
-        validationFailed('account_no', 'The account no field is required.'),
+        validationFailed('account_no', 'The receiving account field is required.'),
         AMOUNT_OUT_OF_RANGE,
-        refusal(
-          ERROR_CODES.channelUnavailable,
-          'No open payout channel in the mode of your key (or not the channel you named)',
-          'No open payout channel is available.',
-        ),
+        CHANNEL_UNAVAILABLE('payout'),
         INSUFFICIENT_FUNDS,
-        LIMIT_EXCEEDED,
+        LIMIT_EXCEEDED('payout'),
         BLOCKED('payee_account'),
         IDEMPOTENCY_KEY_REUSED,
       ],
@@ -557,7 +571,16 @@ export function exampleEvent(type: CallbackEventType) {
     data.paid_at = '2026-01-01T00:05:00.000Z';
   }
   if (kind !== 'collection') data.finished_at = '2026-01-01T00:05:00.000Z';
-  if (type === 'payout.failed' || type === 'refund.failed') data.failure_reason = 'The account is closed.';
+  // As the sandbox fails them (an account ending in 0000, a refund of an amount ending in .13).
+  if (type === 'payout.failed') {
+    data.account_no = '************0000';
+    data.failure_reason = 'Sandbox: the receiving account does not exist (it ends in 0000).';
+  }
+  if (type === 'payout.refunded') data.failure_reason = 'Returned by the bank';
+  if (type === 'refund.failed') {
+    data.amount = '30.13';
+    data.failure_reason = 'Sandbox: refunds of an amount ending in .13 fail.';
+  }
   return { id: 'evt_0001', type, created_at: '2026-01-01T00:05:00.000Z', data };
 }
 
