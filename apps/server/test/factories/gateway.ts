@@ -201,3 +201,12 @@ export async function gatewayCall(
     ...(raw ? { payload: raw } : {}),
   });
 }
+
+/** The payer's button on the sandbox pay page, as its form posts it; `payUrl` is the order's pay_url or its path. */
+export const payOnSandboxPage = (app: FastifyInstance, payUrl: string, result: 'paid' | 'failed' = 'paid') =>
+  app.inject({
+    method: 'POST',
+    url: payUrl,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `result=${result}`,
+  });

@@ -44,3 +44,23 @@ export async function createMerchant(
   }
   return { merchant, users: created };
 }
+
+/**
+ * A merchant with two ROOT users (the second, added by hand, reads vi) and a FINANCE user: whom a
+ * notification for the ROOT users reaches, and whom it does not.
+ */
+export async function createMerchantWithTwoRoots(db: Db) {
+  const { merchant, users: made } = await createMerchant(db, { roles: ['ROOT', 'FINANCE'] });
+  const [second] = await db
+    .insert(users)
+    .values({
+      merchantId: merchant.id,
+      name: 'Second root',
+      email: `second.${made.ROOT.email}`,
+      passwordHash: made.ROOT.passwordHash,
+      roles: ['ROOT'],
+      locale: 'vi',
+    })
+    .returning();
+  return { merchant, root: made.ROOT, finance: made.FINANCE, second: second! };
+}

@@ -1,5 +1,6 @@
 import { generate } from 'otplib';
 import { vi } from 'vitest';
+import { TEST_PASSWORD } from '../factories/merchants.ts';
 import type { TestClient } from './client.ts';
 
 export const PERIOD_MS = 30_000;
@@ -47,4 +48,29 @@ export async function enableTwoFactor(
   });
   if (confirmed.statusCode !== 200) throw new Error(`confirm: ${confirmed.statusCode} ${confirmed.body}`);
   return { secret: secretKey, recoveryCodes };
+}
+
+/**
+ * Two-factor on and `paymentPassword` set for the signed-in user: what the step-up asks for. `nextCode`
+ * moves the frozen clock to the next period first, so every code is a fresh one (a code is accepted once).
+ */
+export async function setUpStepUp(
+  client: TestClient,
+  clock: Pick<ReturnType<typeof freezeClock>, 'nextStep'>,
+  paymentPassword: string,
+  password = TEST_PASSWORD,
+): Promise<{ secret: string; nextCode: () => Promise<string> }> {
+  const { secret } = await enableTwoFactor(client, password);
+  const nextCode = async () => {
+    clock.nextStep();
+    return totpCode(secret);
+  };
+  const set = await client.put('/api/merchant/payment-password', {
+    password,
+    payment_password: paymentPassword,
+    payment_password_confirmation: paymentPassword,
+    code: await nextCode(),
+  });
+  if (set.statusCode !== 200) throw new Error(`payment password: ${set.statusCode} ${set.body}`);
+  return { secret, nextCode };
 }

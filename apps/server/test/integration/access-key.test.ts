@@ -6,7 +6,7 @@ import { gatewayCall } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // The merchant's gateway credentials and IP whitelist in the console (DESIGN sections 5 and 6): ROOT only;
 // revealing or replacing the secret and saving the whitelist need two-factor, the payment password and a
@@ -40,18 +40,7 @@ async function root() {
  */
 async function rootWithStepUp(clock: Clock) {
   const { merchant, user, client } = await root();
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
-    payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
-  });
-  if (set.statusCode !== 200) throw new Error(`payment password: ${set.statusCode} ${set.body}`);
+  const { nextCode } = await setUpStepUp(client, clock, PAY);
   return { merchant, user, client, nextCode };
 }
 

@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
+import { createGatewayMerchant, gatewayCall, payOnSandboxPage } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -65,12 +65,7 @@ describe('a notify URL on a special-use address', () => {
       });
       expect(created.statusCode, created.body).toBe(201);
       const order = created.json().data;
-      const paid = await ctx.app.inject({
-        method: 'POST',
-        url: order.pay_url,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'result=paid',
-      });
+      const paid = await payOnSandboxPage(ctx.app, order.pay_url);
       expect(paid.statusCode).toBe(303);
 
       const eventId = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data

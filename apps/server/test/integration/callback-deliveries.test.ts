@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CallbackEventType } from '@paydesk/shared/collections/collections.schemas.ts';
@@ -7,6 +5,7 @@ import { queryRows } from '../../src/db/client.ts';
 import { createGatewayMerchant, type GatewayMerchant } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Webhook redelivery (DESIGN 6): the retry schedule over 3 days with an injected clock, and Settings >
@@ -24,35 +23,22 @@ const setClock = (at: Date) => {
   clock = at;
 };
 
-type Received = { headers: IncomingHttpHeaders; body: string };
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
+let receiver: Receiver;
 /** What the receiver answers: 500 while failing. */
 let failing = true;
 
 beforeAll(async () => {
   ctx = await createTestApp({}, { now });
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = failing ? 500 : 200;
-      response.end(failing ? 'try again' : 'ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver('/hooks', () => (failing ? 500 : 200));
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
   await ctx?.close();
 });
 
 beforeEach(() => {
-  received.length = 0;
+  receiver.received.length = 0;
   failing = true;
 });
 
@@ -128,7 +114,7 @@ const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 describe('the retry schedule (DESIGN 6)', () => {
   it('retries a failing event at 15 s ... 24 h, 36 h, 48 h and 72 h after the first attempt, then gives it up', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const first = new Date(Math.floor(Date.now() / 1000) * 1000);
     const id = await event(m, 'collection.paid', 'C2026000000001', first);
     const dueAt = [15, 60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600, 36 * 3600, 48 * 3600]
@@ -153,8 +139,8 @@ describe('the retry schedule (DESIGN 6)', () => {
     expect(span).toBeGreaterThan(72 * HOUR * 0.9);
     expect(span).toBeLessThan(72 * HOUR * 1.1);
     expect(await callbacks().attempt(id)).toBeNull();
-    expect(received).toHaveLength(13);
-    expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
+    expect(receiver.received).toHaveLength(13);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
 
     // Given up: listed, with its last answer.
     const root = await consoleOf(m);
@@ -165,7 +151,7 @@ describe('the retry schedule (DESIGN 6)', () => {
         type: 'collection.paid',
         ref_type: 'collection',
         trade_no: 'C2026000000001',
-        url: receiverUrl,
+        url: receiver.url,
         status: 'failed',
         attempts: 13,
         last_status_code: 500,
@@ -180,7 +166,7 @@ describe('the retry schedule (DESIGN 6)', () => {
   });
 
   it('stops retrying once an attempt succeeds, and the event leaves the list', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const id = await event(m, 'payout.succeeded', 'P2026000000001', new Date());
     const root = await consoleOf(m);
     // Queued but not tried yet: not an undelivered event.
@@ -197,7 +183,7 @@ describe('the retry schedule (DESIGN 6)', () => {
     failing = false;
     expect(await callbacks().attempt(id)).toMatchObject({ attempt: 4, ok: true, nextAttemptAt: null });
     expect(await callbacks().attempt(id)).toBeNull();
-    expect(received).toHaveLength(4);
+    expect(receiver.received).toHaveLength(4);
     expect(await listIds(root)).toEqual([]);
   });
 });
@@ -205,14 +191,16 @@ describe('the retry schedule (DESIGN 6)', () => {
 describe('GET /api/merchant/callbacks', () => {
   it("lists the merchant's undelivered events of the current mode, of the last 30 days, filtered by type and time", async () => {
     const live = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
-      notifyUrl: receiverUrl,
+      notifyUrl: receiver.url,
       roles: ['ROOT', 'VIEWER', 'FINANCE'],
     });
     const test = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
-      notifyUrl: receiverUrl,
+      notifyUrl: receiver.url,
       mode: 'test',
     });
-    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      notifyUrl: receiver.url,
+    });
     const today = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * HOUR);
     const daysAgo = (n: number) => new Date(today.getTime() - n * DAY);
 
@@ -270,7 +258,7 @@ describe('GET /api/merchant/callbacks', () => {
   });
 
   it('refuses bad filters with 422 and its code', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const root = await consoleOf(m);
     for (const query of [
       'type=bogus',
@@ -288,8 +276,10 @@ describe('GET /api/merchant/callbacks', () => {
 
 describe('resending', () => {
   it('resends every matching undelivered event in bulk (by type and range) to the receiver, once per click', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
-    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
+    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      notifyUrl: receiver.url,
+    });
     const today = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * HOUR);
     const daysAgo = (n: number) => new Date(today.getTime() - n * DAY);
     const a = await failedOnce(m, 'collection.paid', 'C2026000000021', daysAgo(3));
@@ -302,7 +292,7 @@ describe('resending', () => {
     for (let i = 0; i < 13; i++) await callbacks().attempt(givenUp);
     setClock(today);
     const root = await consoleOf(m);
-    received.length = 0;
+    receiver.received.length = 0;
     failing = false;
 
     const before = await deliveryJobs();
@@ -322,8 +312,8 @@ describe('resending', () => {
     const ran = await runJobsSince(before);
     expect(ran.sort()).toEqual([a, b, givenUp].sort());
     // Delivered to the receiver under each event's own webhook-id, each once.
-    expect(received.map((r) => r.headers['webhook-id']).sort()).toEqual([a, b, givenUp].sort());
-    expect(JSON.parse(received.find((r) => r.headers['webhook-id'] === a)!.body)).toMatchObject({
+    expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual([a, b, givenUp].sort());
+    expect(JSON.parse(receiver.received.find((r) => r.headers['webhook-id'] === a)!.body)).toMatchObject({
       id: a,
       type: 'collection.paid',
       data: { trade_no: 'C2026000000021' },
@@ -336,13 +326,15 @@ describe('resending', () => {
   });
 
   it('resends one event (same webhook-id), once per click, and answers 404 for an event not of this merchant and mode', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
-    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
+    const other = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
+      notifyUrl: receiver.url,
+    });
     const mine = await failedOnce(m, 'payout.failed', 'P2026000000031', new Date());
     const theirs = await failedOnce(other, 'payout.failed', 'P2026000000032', new Date());
     const root = await consoleOf(m);
     failing = false;
-    received.length = 0;
+    receiver.received.length = 0;
 
     const before = await deliveryJobs();
     const resent = await root.post(`/api/merchant/callbacks/${mine}/resend`);
@@ -356,7 +348,7 @@ describe('resending', () => {
     expect((await root.post(`/api/merchant/callbacks/${mine}/resend`)).statusCode).toBe(200);
     expect(await runJobsSince(before)).toEqual([mine]);
     const afterRun = await jobsPerEvent();
-    expect(received.map((r) => r.headers['webhook-id'])).toEqual([mine]);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([mine]);
     expect(await listIds(root)).toEqual([]);
 
     for (const id of [theirs, 'evt_doesnotexist', 'not-an-event', '1']) {
@@ -370,11 +362,11 @@ describe('resending', () => {
     expect((await testClient.post(`/api/merchant/callbacks/${mine}/resend`)).statusCode).toBe(404);
     // None of the refused calls queued anything.
     expect(await jobsPerEvent()).toEqual(afterRun);
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('a resend of a still-failing event replaces its waiting retry: the stale retry job attempts nothing', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const start = new Date();
     const id = await event(m, 'collection.paid', 'C2026000000051', start);
     // Five failures, each run by its job: the sixth attempt waits, due 1 h after the first.
@@ -391,20 +383,20 @@ describe('resending', () => {
     setClock(new Date(clock.getTime() + 60_000));
     const afterRetries = await deliveryJobs();
     expect((await root.post(`/api/merchant/callbacks/${id}/resend`)).statusCode).toBe(200);
-    received.length = 0;
+    receiver.received.length = 0;
     // The resend's job runs (still failing: the next retry follows the schedule)...
     expect(await runJobsSince(afterRetries)).toEqual([id]);
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     // ...and the retry job the resend replaced, when its time comes, sends nothing.
     setClock(new Date(waiting.at!));
     expect(await callbacks().attempt(id, waiting.at!)).toBeNull();
-    expect(received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
     const row = (await root.get('/api/merchant/callbacks')).json().data[0];
     expect(row).toMatchObject({ id, attempts: 6, status: 'pending' });
   });
 
   it('housekeeping keeps undelivered events: still listed after the sweep', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const today = new Date();
     const id = await failedOnce(
       m,
@@ -418,7 +410,7 @@ describe('resending', () => {
   });
 
   it('refuses a bad bulk resend with 422 and queues nothing', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     await failedOnce(m, 'collection.paid', 'C2026000000041', new Date());
     const root = await consoleOf(m);
     const before = await jobsPerEvent();

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { createLedger } from '../../src/modules/ledger/index.ts';
 import {
   createGatewayMerchant,
+  fundMerchant,
   gatewayCall,
   type GatewayMerchant,
   openPayoutChannel,
+  payOnSandboxPage,
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
@@ -44,16 +45,7 @@ const attemptsOf = (kind: 'collection' | 'payout', tradeNo: string) =>
   );
 
 async function funded(m: GatewayMerchant) {
-  await ctx.database.db.transaction((tx) =>
-    createLedger().post(tx, {
-      merchantId: m.merchant.id,
-      type: 'transfer_in',
-      amountMinor: 100_000n,
-      refType: 'test',
-      refId: String(m.merchant.id),
-      idempotencyKey: `test:fund:${m.merchant.id}`,
-    }),
-  );
+  await fundMerchant(ctx.database.db, m.merchant.id, 100_000n);
 }
 
 /** The console's test mode, where the sandbox's orders are. */
@@ -88,12 +80,7 @@ describe('channel attempts', () => {
     expect((await create('ATT-1')).statusCode).toBe(409);
     expect(await attemptsOf('collection', first.trade_no)).toHaveLength(1);
 
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: first.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const paid = await payOnSandboxPage(ctx.app, first.pay_url);
     expect(paid.statusCode).toBe(303);
     const root = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
     const detail = (await root.get(`/api/merchant/collections/${first.trade_no}`, TEST_MODE)).json().data;

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +10,11 @@ import {
   freshNonce,
   gatewayCall,
   type GatewayMerchant,
+  payOnSandboxPage,
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Receive money end to end through the signed gateway, the sandbox page, callbacks and settlement, with
@@ -28,29 +28,16 @@ const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 
-type Received = { headers: IncomingHttpHeaders; body: string };
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
+let receiver: Receiver;
 let answers: number[] = [];
 
 beforeAll(async () => {
   ctx = await createTestApp({}, { now });
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = answers.shift() ?? 200;
-      response.end(response.statusCode === 200 ? 'ok' : 'try again');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver('/hooks', () => answers.shift() ?? 200);
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
   await ctx?.close();
 });
 
@@ -528,7 +515,7 @@ describe('the signed call', () => {
 
 describe('paying, expiring, calling back and settling', () => {
   it('pays an order on the sandbox page, sends the signed callback, and settles it once', async () => {
-    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
+    const m = await merchantFor({ notifyUrl: receiver.url, mode: 'test' });
     const order = (await create(m, { out_trade_no: 'PAY-1', amount: '200.00' })).json().data;
 
     const page = await ctx.app.inject({
@@ -539,22 +526,12 @@ describe('paying, expiring, calling back and settling', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('200.00');
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: order.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const paid = await payOnSandboxPage(ctx.app, order.pay_url);
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(new URL(order.pay_url).pathname);
 
     // A second Pay changes nothing.
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: order.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=failed',
-    });
+    const again = await payOnSandboxPage(ctx.app, order.pay_url, 'failed');
     expect(again.statusCode).toBe(303);
     const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
     // A test key's order is test mode's (DESIGN 12).
@@ -562,7 +539,7 @@ describe('paying, expiring, calling back and settling', () => {
 
     // The callback: 500 twice, then 200; one event id; three attempts logged; verified by standardwebhooks.
     answers = [500, 500, 200];
-    received.length = 0;
+    receiver.received.length = 0;
     const console = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
     console.mode = 'test';
     const eventId = (await console.get(`/api/merchant/collections/${order.trade_no}`)).json().data
@@ -582,10 +559,10 @@ describe('paying, expiring, calling back and settling', () => {
     expect(third).toMatchObject({ attempt: 3, ok: true, statusCode: 200, nextAttemptAt: null });
     expect(await ctx.app.services.callbacks.attempt(eventId)).toBeNull();
 
-    expect(received).toHaveLength(3);
-    expect(new Set(received.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
+    expect(receiver.received).toHaveLength(3);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
     const webhook = new Webhook(m.webhookSecret);
-    for (const r of received) {
+    for (const r of receiver.received) {
       const payload = webhook.verify(r.body, {
         'webhook-id': String(r.headers['webhook-id']),
         'webhook-timestamp': String(r.headers['webhook-timestamp']),
@@ -653,30 +630,20 @@ describe('paying, expiring, calling back and settling', () => {
     const order = (await create(m, { out_trade_no: 'LIVE-1', amount: '5.00' })).json().data;
     expect(order.livemode).toBe(true);
     expect((await ctx.app.inject({ method: 'GET', url: order.pay_url })).statusCode).toBe(404);
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: order.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const pay = await payOnSandboxPage(ctx.app, order.pay_url);
     expect(pay.statusCode).toBe(404);
     const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
     expect(read.json().data).toMatchObject({ status: 'to_be_paid', livemode: true });
   });
 
   it('closes an unpaid order at its expiry (not before) and it can no longer be paid', async () => {
-    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
+    const m = await merchantFor({ notifyUrl: receiver.url, mode: 'test' });
     const order = (await create(m, { out_trade_no: 'EXP-1', amount: '5.00' })).json().data;
     expect(await ctx.app.services.collections.expire(order.trade_no)).toBeNull();
     advance(30 * 60 * 1000);
     const closed = await ctx.app.services.collections.expire(order.trade_no);
     expect(closed?.status).toBe('closed');
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: order.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const pay = await payOnSandboxPage(ctx.app, order.pay_url);
     expect(pay.statusCode).toBe(303);
     const read = await gatewayCall(ctx.app, m, 'GET', `/gateway/v1/collections/${order.trade_no}`, { now });
     expect(read.json().data.status).toBe('closed');
@@ -690,17 +657,12 @@ describe('paying, expiring, calling back and settling', () => {
     // Other tests' orders of this database out of the way first.
     advance(31 * 60 * 1000);
     await ctx.app.services.collections.expireOverdue();
-    const m = await merchantFor({ notifyUrl: receiverUrl, mode: 'test' });
+    const m = await merchantFor({ notifyUrl: receiver.url, mode: 'test' });
     const due = [];
     for (const i of [1, 2, 3])
       due.push((await create(m, { out_trade_no: `SWEEP-${i}`, amount: '5.00' })).json().data);
     const paid = (await create(m, { out_trade_no: 'SWEEP-PAID', amount: '5.00' })).json().data;
-    await ctx.app.inject({
-      method: 'POST',
-      url: paid.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    await payOnSandboxPage(ctx.app, paid.pay_url);
     advance(10 * 60 * 1000);
     const notYet = (await create(m, { out_trade_no: 'SWEEP-LATER', amount: '5.00' })).json().data;
     // No job is queued per order: the sweep finds them.

@@ -10,10 +10,11 @@ import type { ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
 import type { Db } from '../../src/db/client.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { createLocalStorage, type FileStorage } from '../../src/lib/storage/index.ts';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../src/modules/demo/index.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../src/modules/demo/index.ts';
 import { createLedger, transactionWithRetry } from '../../src/modules/ledger/index.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
+import { createDemoTestApp } from '../helpers/demo.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Offline exports (DESIGN sections 2, 4, 5, 8 and 9): what a merchant's staff download is exactly what the
@@ -517,17 +518,8 @@ describe('an export whose process died', () => {
 describe('every list exports what it shows', () => {
   it('every kind of the demo merchant: count and sums equal meta', async () => {
     // The demo data needs an empty database: an app of its own (with its top-ups' screenshots stored).
-    const demo = await createTestApp();
+    const demo = await createDemoTestApp();
     try {
-      expect(
-        await seedDemo(demo.database.db, {
-          appKey: demo.config.appKey,
-          files: {
-            storage: createLocalStorage(path.join(demo.config.dataDir, 'files')),
-            topUp: demo.config.topUp,
-          },
-        }),
-      ).toBe(true);
       await exportsEveryList(demo);
     } finally {
       await demo.close();

@@ -21,9 +21,10 @@ import {
   CN_PAYEE,
   createGatewayMerchant,
   fundMerchant,
-  type GatewayMerchant,
   gatewayCall,
+  type GatewayMerchant,
   openPayoutChannel,
+  payOnSandboxPage,
 } from '../factories/gateway.ts';
 import { createAnswerValidator } from '../helpers/openapi-conformance.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -424,12 +425,7 @@ describe('its examples are the real answers', () => {
       body: { out_refund_no: 'OA-R0', amount: '1.00' },
     });
     expect([notPaid.statusCode, notPaid.json().code]).toEqual([409, 'invalid_state']);
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: new URL(order.pay_url).pathname,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const pay = await payOnSandboxPage(ctx.app, new URL(order.pay_url).pathname);
     expect(pay.statusCode).toBe(303);
     const refund = await call('POST', `/gateway/v1/collections/${order.trade_no}/refunds`, {
       body: { out_refund_no: 'OA-R1', amount: '30.00', reason: 'One item out of stock' },

@@ -1,12 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { callbacksRepository } from '../../src/modules/callbacks/callbacks.repository.ts';
-import { createGatewayMerchant, gatewayCall } from '../factories/gateway.ts';
+import { createGatewayMerchant, gatewayCall, payOnSandboxPage } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // The background jobs really run (pg-boss on the same database, workers inside the app): an order paid on
@@ -14,26 +13,17 @@ import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 // that rolls back never exists.
 
 let ctx: TestContext;
-let receiver: Server;
-let receiverUrl: string;
-const bodies: string[] = [];
+let receiver: Receiver;
+/** The bodies of the callbacks the merchant's receiver got. */
+const bodies = () => receiver.received.map((r) => r.body);
 
 beforeAll(async () => {
   ctx = await createTestApp({ JOBS: 'inline' });
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      bodies.push(body);
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startReceiver('/hook');
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
   await ctx?.close();
 });
 
@@ -41,22 +31,17 @@ describe('jobs', () => {
   it('delivers the callback of an order paid on the sandbox page, once', async () => {
     // A test key: the sandbox page serves test mode only (DESIGN 12).
     const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
-      notifyUrl: receiverUrl,
+      notifyUrl: receiver.url,
       mode: 'test',
     });
     const created = await gatewayCall(ctx.app, m, 'POST', '/gateway/v1/collections', {
       body: { out_trade_no: 'JOB-1', amount: '9.90' },
     });
     const order = created.json().data;
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: order.pay_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const paid = await payOnSandboxPage(ctx.app, order.pay_url);
     expect(paid.statusCode).toBe(303);
-    await vi.waitFor(() => expect(bodies).toHaveLength(1), { timeout: 20_000, interval: 100 });
-    expect(JSON.parse(bodies[0])).toMatchObject({
+    await vi.waitFor(() => expect(bodies()).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    expect(JSON.parse(bodies()[0])).toMatchObject({
       type: 'collection.paid',
       data: { trade_no: order.trade_no },
     });
@@ -70,11 +55,11 @@ describe('jobs', () => {
       timeout: 20_000,
       interval: 100,
     });
-    expect(bodies).toHaveLength(1);
+    expect(bodies()).toHaveLength(1);
   });
 
   it('a callback job scheduled for a time the event has moved on from (a resend came between) sends nothing', async () => {
-    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiverUrl });
+    const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { notifyUrl: receiver.url });
     const due = new Date(Date.now() - 1000);
     const id = `evt_${Date.now().toString(36)}stalejob0000000000`;
     await ctx.database.db.transaction((tx) =>
@@ -84,7 +69,7 @@ describe('jobs', () => {
         type: 'collection.paid',
         refType: 'collection',
         refId: 1,
-        url: receiverUrl,
+        url: receiver.url,
         payload: JSON.stringify({ id, type: 'collection.paid', data: {} }),
         nextAttemptAt: due,
       }),
@@ -103,14 +88,14 @@ describe('jobs', () => {
       );
       expect(job?.state).toBe('completed');
     };
-    const bodiesBefore = bodies.length;
+    const bodiesBefore = bodies().length;
     const stale = new Date(due.getTime() - 3_600_000).toISOString();
     await ctx.database.db.transaction((tx) =>
       ctx.app.services.jobs.send(tx, 'callback.deliver', { id, at: stale }),
     );
     await vi.waitFor(jobDone(stale), { timeout: 20_000, interval: 100 });
     expect(await eventOf()).toEqual({ status: 'pending', attempts: 0 });
-    expect(bodies).toHaveLength(bodiesBefore);
+    expect(bodies()).toHaveLength(bodiesBefore);
     // The job of the time the event is due at delivers it.
     await ctx.database.db.transaction((tx) =>
       ctx.app.services.jobs.send(tx, 'callback.deliver', { id, at: due.toISOString() }),

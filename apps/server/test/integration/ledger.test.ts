@@ -363,6 +363,22 @@ describe('double entry: each operation writes one journal entry with the posting
     let payoutHold = 0;
     let withdrawalHold = 0;
     let rejectedHold = 0;
+    /** A step that holds `amountMinor` and hands the hold's id to `keep`, for the step that ends it. */
+    const holding =
+      (type: HoldInput['type'], amountMinor: bigint, keep: (holdId: number) => void) => async (k: string) => {
+        keep((await hold({ merchantId: m, type, amountMinor, idempotencyKey: k })).hold.id);
+      };
+    /** A step that captures the hold `holdId()` answers, keeping `feeMinor`, the rest through `channel`. */
+    const capturing = (holdId: () => number, feeMinor: bigint, channel?: string) => (k: string) =>
+      transactionWithRetry(db, (tx) =>
+        ledger.capture(tx, {
+          merchantId: m,
+          holdId: holdId(),
+          idempotencyKey: k,
+          ...(channel ? { channel } : {}),
+          feeMinor,
+        }),
+      );
     steps.push(
       {
         label: 'transfer in',
@@ -391,26 +407,13 @@ describe('double entry: each operation writes one journal entry with the posting
       {
         label: 'payout of 500.00 + 15.00 fee created',
         type: 'payout_deduction',
-        run: async (k) => {
-          payoutHold = (
-            await hold({ merchantId: m, type: 'payout_deduction', amountMinor: 51_500n, idempotencyKey: k })
-          ).hold.id;
-        },
+        run: holding('payout_deduction', 51_500n, (id) => (payoutHold = id)),
         expected: { merchant_available: -51_500n, merchant_locked: 51_500n },
       },
       {
         label: 'payout succeeded',
         type: 'payout_paid',
-        run: (k) =>
-          transactionWithRetry(db, (tx) =>
-            ledger.capture(tx, {
-              merchantId: m,
-              holdId: payoutHold,
-              idempotencyKey: k,
-              channel: 'sandbox-cn',
-              feeMinor: 1_500n,
-            }),
-          ),
+        run: capturing(() => payoutHold, 1_500n, 'sandbox-cn'),
         expected: {
           merchant_locked: -51_500n,
           'channel_clearing:sandbox-cn:CNY': 50_000n,
@@ -439,25 +442,13 @@ describe('double entry: each operation writes one journal entry with the posting
       {
         label: 'withdrawal of 100.00 + 10.00 fee requested',
         type: 'withdrawal',
-        run: async (k) => {
-          withdrawalHold = (
-            await hold({ merchantId: m, type: 'withdrawal', amountMinor: 11_000n, idempotencyKey: k })
-          ).hold.id;
-        },
+        run: holding('withdrawal', 11_000n, (id) => (withdrawalHold = id)),
         expected: { merchant_available: -11_000n, merchant_locked: 11_000n },
       },
       {
         label: 'withdrawal paid',
         type: 'withdrawal_paid',
-        run: (k) =>
-          transactionWithRetry(db, (tx) =>
-            ledger.capture(tx, {
-              merchantId: m,
-              holdId: withdrawalHold,
-              idempotencyKey: k,
-              feeMinor: 1_000n,
-            }),
-          ),
+        run: capturing(() => withdrawalHold, 1_000n),
         expected: {
           merchant_locked: -11_000n,
           'withdrawals_payable:CNY': 10_000n,
@@ -467,11 +458,7 @@ describe('double entry: each operation writes one journal entry with the posting
       {
         label: 'another withdrawal requested',
         type: 'withdrawal',
-        run: async (k) => {
-          rejectedHold = (
-            await hold({ merchantId: m, type: 'withdrawal', amountMinor: 5_000n, idempotencyKey: k })
-          ).hold.id;
-        },
+        run: holding('withdrawal', 5_000n, (id) => (rejectedHold = id)),
         expected: { merchant_available: -5_000n, merchant_locked: 5_000n },
       },
       {

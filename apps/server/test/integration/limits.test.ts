@@ -24,7 +24,7 @@ import {
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { opsRunner } from '../helpers/ops.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp, totpCode } from '../helpers/two-factor.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Limits and risk rules (DESIGN 14): each limit refuses with 422 limit_exceeded naming it, a block list
@@ -236,15 +236,7 @@ describe('the console refuses what a limit or block list refuses before the step
   /** A signed-in ROOT user with two-factor and a payment password, the clock frozen mid-step. */
   async function stepUpUser(m: GatewayMerchant, frozen: ReturnType<typeof freezeClock>) {
     const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
-    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-    frozen.nextStep();
-    const set = await client.put('/api/merchant/payment-password', {
-      password: TEST_PASSWORD,
-      payment_password: 'pay-123456',
-      payment_password_confirmation: 'pay-123456',
-      code: await totpCode(secret),
-    });
-    expect(set.statusCode, set.body).toBe(200);
+    const { secret } = await setUpStepUp(client, frozen, 'pay-123456');
     frozen.nextStep();
     return { client, secret };
   }

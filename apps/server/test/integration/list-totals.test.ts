@@ -113,78 +113,75 @@ const filters = (statuses: string[], facets: string[], prefix: string, statusFil
 
 const range = (f: Filter) => ({ ...(f.from ? { from: f.from } : {}), ...(f.to ? { to: f.to } : {}) });
 
+/** For any filter `filter` makes, the list's totals (in `scan`'s order) equal the table's own sums. */
+const sumsAgree = (
+  filter: fc.Arbitrary<Filter>,
+  totals: (f: Filter) => Promise<unknown[]>,
+  ownSums: (f: Filter) => Promise<unknown[]>,
+) =>
+  fc.assert(
+    fc.asyncProperty(filter, async (f) => {
+      expect(await totals(f)).toEqual(await ownSums(f));
+    }),
+    { numRuns: 50 },
+  );
+
 describe('top-up, withdrawal and settlement sums from list_hourly', () => {
   it('equal the top-ups’ own sums for any filter', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        filters(['pending_review', 'approved', 'rejected'], ['TRC20', 'ERC20'], 'R'),
-        async (f) => {
-          const t = await topUpsList.totals(ctx.database.db, {
-            merchantId: m.merchant.id,
-            status: f.status as never,
-            network: f.facet as never,
-            topUpNo: f.number,
-            ...range(f),
-          });
-          expect([t.count, t.amountMinor, t.creditedMinor]).toEqual(
-            await scan('recharges', 'network', 'recharge_no', ['amount_minor', 'credited_minor'], f),
-          );
-        },
-      ),
-      { numRuns: 50 },
+    await sumsAgree(
+      filters(['pending_review', 'approved', 'rejected'], ['TRC20', 'ERC20'], 'R'),
+      async (f) => {
+        const t = await topUpsList.totals(ctx.database.db, {
+          merchantId: m.merchant.id,
+          status: f.status as never,
+          network: f.facet as never,
+          topUpNo: f.number,
+          ...range(f),
+        });
+        return [t.count, t.amountMinor, t.creditedMinor];
+      },
+      (f) => scan('recharges', 'network', 'recharge_no', ['amount_minor', 'credited_minor'], f),
     );
   });
 
   it('equal the withdrawals’ own sums for any filter', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        filters(['pending_review', 'approved', 'paid', 'rejected'], ['TRC20', 'ERC20'], 'W'),
-        async (f) => {
-          const t = await withdrawalsList.totals(ctx.database.db, {
-            merchantId: m.merchant.id,
-            status: f.status as never,
-            network: f.facet as never,
-            withdrawalNo: f.number,
-            ...range(f),
-          });
-          expect([t.count, t.amountMinor, t.feeMinor, t.localTotalMinor]).toEqual(
-            await scan(
-              'withdrawals',
-              'network',
-              'withdrawal_no',
-              ['amount_usdt_minor', 'fee_usdt_minor', 'amount_local_minor + fee_local_minor'],
-              f,
-            ),
-          );
-        },
-      ),
-      { numRuns: 50 },
+    await sumsAgree(
+      filters(['pending_review', 'approved', 'paid', 'rejected'], ['TRC20', 'ERC20'], 'W'),
+      async (f) => {
+        const t = await withdrawalsList.totals(ctx.database.db, {
+          merchantId: m.merchant.id,
+          status: f.status as never,
+          network: f.facet as never,
+          withdrawalNo: f.number,
+          ...range(f),
+        });
+        return [t.count, t.amountMinor, t.feeMinor, t.localTotalMinor];
+      },
+      (f) =>
+        scan(
+          'withdrawals',
+          'network',
+          'withdrawal_no',
+          ['amount_usdt_minor', 'fee_usdt_minor', 'amount_local_minor + fee_local_minor'],
+          f,
+        ),
     );
   });
 
   it('equal the settlements’ own sums for any filter (by channel; changed and deleted batches included)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        filters(['pending_settlement'], ['sandbox', 'sandbox-auto'], 'S', false),
-        async (f) => {
-          const t = await settlementsList.totals(ctx.database.db, {
-            merchantId: m.merchant.id,
-            channel: f.facet,
-            settlementNo: f.number,
-            ...range(f),
-          });
-          expect([t.count, t.grossMinor, t.feeMinor, t.netMinor]).toEqual(
-            await scan(
-              'settlements',
-              'channel_code',
-              'settlement_no',
-              ['gross_minor', 'fee_minor', 'net_minor'],
-              f,
-            ),
-          );
-        },
-      ),
-      { numRuns: 50 },
+    await sumsAgree(
+      filters(['pending_settlement'], ['sandbox', 'sandbox-auto'], 'S', false),
+      async (f) => {
+        const t = await settlementsList.totals(ctx.database.db, {
+          merchantId: m.merchant.id,
+          channel: f.facet,
+          settlementNo: f.number,
+          ...range(f),
+        });
+        return [t.count, t.grossMinor, t.feeMinor, t.netMinor];
+      },
+      (f) =>
+        scan('settlements', 'channel_code', 'settlement_no', ['gross_minor', 'fee_minor', 'net_minor'], f),
     );
   });
 

@@ -1,18 +1,16 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { users } from '../../src/db/schema/index.ts';
 import { createMailService } from '../../src/modules/mail/index.ts';
-import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { createMerchantWithTwoRoots, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
+import { recipientOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Email and the core of notifications (DESIGN 16): a real SMTP server receives the mail in the
 // recipient's language; without SMTP_URL each mail is an .eml file in DATA_DIR/mail; a mail server that is
@@ -20,40 +18,15 @@ import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers
 // notifyRoots tells the merchant's ROOT users only; the bell's routes show each user their own.
 
 let smtpApp: TestContext;
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: ParsedMail[] = [];
+let smtp: TestSmtpServer;
 const PAY = 'pay-secret-1';
 
-function startSmtp(port = 0): Promise<number> {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  return new Promise((resolve) =>
-    smtp.listen(port, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)),
-  );
-}
-const stopSmtp = () => new Promise<void>((resolve) => smtp.close(() => resolve()));
-
 beforeAll(async () => {
-  smtpPort = await startSmtp();
-  smtpApp = await createTestApp({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: 'Paydesk <mail@paydesk.test>',
-  });
+  smtp = await startSmtpServer();
+  smtpApp = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Paydesk <mail@paydesk.test>' });
 }, 240_000);
 afterAll(async () => {
-  await stopSmtp();
+  await smtp?.stop();
   await smtpApp?.close();
 });
 afterEach(() => releaseClock());
@@ -78,38 +51,14 @@ async function runMailJobs(ctx: TestContext, before: MailJobRow[]) {
 
 /** A merchant with two ROOT users (the second added by hand), a FINANCE user, and the ROOT signed in. */
 async function team(ctx: TestContext) {
-  const { merchant, users: made } = await createMerchant(ctx.database.db, { roles: ['ROOT', 'FINANCE'] });
-  const [second] = await ctx.database.db
-    .insert(users)
-    .values({
-      merchantId: merchant.id,
-      name: 'Second root',
-      email: `second.${made.ROOT.email}`,
-      passwordHash: made.ROOT.passwordHash,
-      roles: ['ROOT'],
-      locale: 'vi',
-    })
-    .returning();
-  const client = await loginAs(ctx.app, made.ROOT.email, TEST_PASSWORD);
-  return { merchant, root: made.ROOT, finance: made.FINANCE, second: second!, client };
+  const made = await createMerchantWithTwoRoots(ctx.database.db);
+  const client = await loginAs(ctx.app, made.root.email, TEST_PASSWORD);
+  return { ...made, client };
 }
 
 /** Two-factor and a payment password for the signed-in ROOT: what regenerating the key asks for. */
 async function stepUp(client: TestClient) {
-  const clock = freezeClock();
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
-    payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
-  });
-  expect(set.statusCode, set.body).toBe(200);
-  return nextCode;
+  return (await setUpStepUp(client, freezeClock(), PAY)).nextCode;
 }
 
 const regenerate = async (client: TestClient, nextCode: () => Promise<string>) =>
@@ -149,12 +98,11 @@ describe('access key regenerated: the worked example, over SMTP', () => {
     expect(rows[0]!.params).toMatchObject({ merchant: `${merchant.name} (${merchant.no})`, mode: 'live' });
     expect(rows.map((r) => r.user_id)).not.toContain(finance.id);
 
-    received.length = 0;
+    smtp.received.length = 0;
     expect(await runMailJobs(smtpApp, before)).toEqual([]);
-    expect(received).toHaveLength(2);
-    const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text;
-    const zh = received.find((m) => to(m) === root.email)!;
-    const vi = received.find((m) => to(m) === second.email)!;
+    expect(smtp.received).toHaveLength(2);
+    const zh = smtp.received.find((m) => recipientOf(m) === root.email)!;
+    const vi = smtp.received.find((m) => recipientOf(m) === second.email)!;
     expect(zh.subject).toBe('您的接入密钥已重新生成');
     expect(zh.text).toContain(`重新生成了商户 ${merchant.name} (${merchant.no}) 的接入密钥`);
     expect(zh.html).toContain('lang="zh-CN"');
@@ -168,7 +116,7 @@ describe('access key regenerated: the worked example, over SMTP', () => {
   it('a mail server that is down fails nothing: the mail waits in its retried job and goes once it is back', async () => {
     const { merchant, root, second, client } = await team(smtpApp);
     const nextCode = await stepUp(client);
-    await stopSmtp();
+    await smtp.stop();
     const before = await mailJobs(smtpApp);
     const response = await regenerate(client, nextCode);
     expect(response.statusCode, response.body).toBe(200);
@@ -182,14 +130,14 @@ describe('access key regenerated: the worked example, over SMTP', () => {
     );
     expect(count).toBe(2);
 
-    received.length = 0;
+    smtp.received.length = 0;
     const failures = await runMailJobs(smtpApp, before);
     expect(failures).toHaveLength(2);
-    expect(received).toHaveLength(0);
+    expect(smtp.received).toHaveLength(0);
 
-    await startSmtp(smtpPort);
+    await smtp.start();
     expect(await runMailJobs(smtpApp, before)).toEqual([]);
-    expect(received.map((m) => m.subject).sort()).toEqual([
+    expect(smtp.received.map((m) => m.subject).sort()).toEqual([
       'Khóa truy cập của bạn đã được tạo lại',
       'Your access key was regenerated',
     ]);

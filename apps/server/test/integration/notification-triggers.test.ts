@@ -1,14 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
-import { users } from '../../src/db/schema/index.ts';
-import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
+import { createMerchantWithTwoRoots, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
+import { recipientOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Where notifications start (DESIGN 16, issue 38): notify URL, IP whitelist, payment password reset,
 // two-factor turned off, a ROOT sign-in from a new address. Each tells every ROOT user once, in the
@@ -16,34 +14,15 @@ import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers
 // recipient's language.
 
 let ctx: TestContext;
-let smtp: SMTPServer;
-const received: ParsedMail[] = [];
+let smtp: TestSmtpServer;
 const PAY = 'pay-secret-1';
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  const port = await new Promise<number>((resolve) =>
-    smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)),
-  );
-  ctx = await createTestApp({
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
-    MAIL_FROM: 'Paydesk <mail@paydesk.test>',
-  });
+  smtp = await startSmtpServer();
+  ctx = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Paydesk <mail@paydesk.test>' });
 }, 240_000);
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.stop();
   await ctx?.close();
 });
 afterEach(() => releaseClock());
@@ -58,14 +37,12 @@ const mailJobs = () =>
 /** Delivers the mail jobs queued since `before` as the worker does; answers what the SMTP server got. */
 async function deliverSince(before: MailJob[]): Promise<ParsedMail[]> {
   const seen = new Set(before.map((j) => j.id));
-  received.length = 0;
+  smtp.received.length = 0;
   for (const job of await mailJobs()) {
     if (!seen.has(job.id)) await ctx.app.services.mail.deliver(job.data);
   }
-  return [...received];
+  return [...smtp.received];
 }
-
-const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text;
 
 type NoteRow = { user_id: number; type: string; params: Record<string, string> };
 const notesOf = (merchantId: number) =>
@@ -79,34 +56,22 @@ const notesOf = (merchantId: number) =>
  * signed-in ROOT has two-factor and a payment password (what the step-up asks for).
  */
 async function team() {
-  const { merchant, users: made } = await createMerchant(ctx.database.db, { roles: ['ROOT', 'FINANCE'] });
-  const [second] = await ctx.database.db
-    .insert(users)
-    .values({
-      merchantId: merchant.id,
-      name: 'Second root',
-      email: `second.${made.ROOT.email}`,
-      passwordHash: made.ROOT.passwordHash,
-      roles: ['ROOT'],
-      locale: 'vi',
-    })
-    .returning();
-  const client = await loginAs(ctx.app, made.ROOT.email, TEST_PASSWORD);
+  const made = await createMerchantWithTwoRoots(ctx.database.db);
+  const client = await loginAs(ctx.app, made.root.email, TEST_PASSWORD);
   expect((await client.put('/api/user/locale', { locale: 'zh-cn' })).statusCode).toBe(200);
-  const clock = freezeClock();
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
+  const { secret, nextCode } = await setUpStepUp(client, freezeClock(), PAY);
+  return { ...made, client, nextCode, secret };
+}
+
+/** The team, once its access key is regenerated (a key to point at a notify URL); the bell rows so far. */
+async function teamWithKey() {
+  const t = await team();
+  const issued = await t.client.put('/api/merchant/access-key/regenerate', {
     payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
+    code: await t.nextCode(),
   });
-  expect(set.statusCode, set.body).toBe(200);
-  return { merchant, root: made.ROOT, finance: made.FINANCE, second: second!, client, nextCode, secret };
+  expect(issued.statusCode, issued.body).toBe(200);
+  return { t, notesBefore: (await notesOf(t.merchant.id)).length };
 }
 
 /** Exactly one row per ROOT user of this type, and one mail each, in their language, over SMTP. */
@@ -124,25 +89,19 @@ async function expectToldOnce(
   ]);
   expect(notes[0]!.params.merchant).toBe(`${t.merchant.name} (${t.merchant.no})`);
   const mails = await deliverSince(before);
-  expect(mails.map((m) => [to(m), m.subject]).sort()).toEqual(
+  expect(mails.map((m) => [recipientOf(m), m.subject]).sort()).toEqual(
     [
       [t.root.email, subjects.zh],
       [t.second.email, subjects.vi],
     ].sort(),
   );
-  expect(mails.map(to)).not.toContain(t.finance.email);
+  expect(mails.map(recipientOf)).not.toContain(t.finance.email);
   return { notes, mails };
 }
 
 describe('each trigger tells every ROOT user once, by bell and by mail over SMTP', () => {
   it('notify URL changed: told when it changes, not when the same URL is saved again', async () => {
-    const t = await team();
-    const issued = await t.client.put('/api/merchant/access-key/regenerate', {
-      payment_password: PAY,
-      code: await t.nextCode(),
-    });
-    expect(issued.statusCode, issued.body).toBe(200);
-    const notesBefore = (await notesOf(t.merchant.id)).length;
+    const { t, notesBefore } = await teamWithKey();
     const before = await mailJobs();
     const url = 'https://shop.example.com/paydesk/notify';
     const saved = await t.client.put('/api/merchant/access-key/update', { notify_url: url });
@@ -152,7 +111,7 @@ describe('each trigger tells every ROOT user once, by bell and by mail over SMTP
       vi: 'URL thông báo của bạn đã được thay đổi',
     });
     expect(notes[0]!.params).toMatchObject({ url, mode: 'live' });
-    expect(mails.find((m) => to(m) === t.second.email)!.text).toContain(url);
+    expect(mails.find((m) => recipientOf(m) === t.second.email)!.text).toContain(url);
 
     const again = await t.client.put('/api/merchant/access-key/update', { notify_url: url });
     expect(again.statusCode).toBe(200);
@@ -173,7 +132,7 @@ describe('each trigger tells every ROOT user once, by bell and by mail over SMTP
       vi: 'Danh sách IP của bạn đã được thay đổi',
     });
     expect(notes[0]!.params.ips).toBe('203.0.113.7, 198.51.100.0/24');
-    expect(mails.find((m) => to(m) === t.root.email)!.text).toContain('203.0.113.7');
+    expect(mails.find((m) => recipientOf(m) === t.root.email)!.text).toContain('203.0.113.7');
   });
 
   it('payment password reset', async () => {
@@ -212,7 +171,7 @@ describe('each trigger tells every ROOT user once, by bell and by mail over SMTP
       zh: '双重验证已关闭',
       vi: 'Xác thực hai lớp đã bị tắt',
     });
-    expect(mails.find((m) => to(m) === t.root.email)!.text).toContain(`${t.root.email}`);
+    expect(mails.find((m) => recipientOf(m) === t.root.email)!.text).toContain(`${t.root.email}`);
   });
 
   it('a ROOT sign-in from a new address; not the first sign-in ever, not a known address, not FINANCE', async () => {
@@ -237,7 +196,7 @@ describe('each trigger tells every ROOT user once, by bell and by mail over SMTP
       vi: 'Đăng nhập từ địa chỉ IP mới',
     });
     expect(notes[0]!.params).toMatchObject({ ip: '203.0.113.50', user: `Second root <${t.second.email}>` });
-    expect(mails.find((m) => to(m) === t.root.email)!.text).toContain('203.0.113.50');
+    expect(mails.find((m) => recipientOf(m) === t.root.email)!.text).toContain('203.0.113.50');
     // Known now: the next sign-in from it tells no one.
     await signIn(t.second.email, '203.0.113.50');
     expect(await notesOf(t.merchant.id)).toHaveLength(2);
@@ -262,13 +221,7 @@ describe('each trigger tells every ROOT user once, by bell and by mail over SMTP
 
 describe('a rolled-back change tells no one', () => {
   it('a notify URL change that fails after notifyRoots leaves no row, no mail and the old URL', async () => {
-    const t = await team();
-    const issued = await t.client.put('/api/merchant/access-key/regenerate', {
-      payment_password: PAY,
-      code: await t.nextCode(),
-    });
-    expect(issued.statusCode, issued.body).toBe(200);
-    const notesBefore = (await notesOf(t.merchant.id)).length;
+    const { t, notesBefore } = await teamWithKey();
     const before = await mailJobs();
     // The last write of the change (its mail job) fails: the whole transaction rolls back.
     await ctx.database.db.execute(

@@ -279,22 +279,16 @@ describe('moving funds', () => {
     expect(stranger.statusCode).toBe(404);
     expect(await balanceOf(m.id)).toEqual({ available: 18_000n, locked: 12_000n });
 
-    const lifted = await call('POST', '/ops/v1/funds/unfreeze', {
-      merchant: m.no,
-      freeze: freezeId,
-      reason: 'dispute closed',
-    });
+    const unfreeze = () =>
+      call('POST', '/ops/v1/funds/unfreeze', { merchant: m.no, freeze: freezeId, reason: 'dispute closed' });
+    const lifted = await unfreeze();
     expect(lifted.statusCode).toBe(201);
     expect(lifted.json().data.entry).toMatchObject({
       type: 'funds_unfrozen',
       amount: '120.00',
       available_after: '300.00',
     });
-    const again = await call('POST', '/ops/v1/funds/unfreeze', {
-      merchant: m.no,
-      freeze: freezeId,
-      reason: 'dispute closed',
-    });
+    const again = await unfreeze();
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(`Freeze ${freezeId} was already lifted.`);
     expect(await balanceOf(m.id)).toEqual({ available: 30_000n, locked: 0n });

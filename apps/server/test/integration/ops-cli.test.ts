@@ -6,10 +6,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { fundFlows, merchants, operatorActions } from '../../src/db/schema/index.ts';
-import { runOps } from '../../src/cli/ops-commands.ts';
-import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { balanceRow } from '../helpers/ledger.ts';
+import { opsRunner } from '../helpers/ops.ts';
 import { createMerchant } from '../factories/merchants.ts';
 import { createTestApp, TEST_APP_KEY, testDatabaseKind, type TestContext } from '../helpers/test-app.ts';
 
@@ -27,20 +26,11 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Runs the command line against the test app in this process; counts how often it reached the API. */
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let connections = 0;
-  const code = await runOps(argv, {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    connect: async (): Promise<OpsTransport> => {
-      connections += 1;
-      return injectTransport(ctx.app, token);
-    },
-    defaultOperator: 'tester',
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), connections };
-}
+const ops = opsRunner(
+  () => ctx.app,
+  () => token,
+  'tester',
+);
 
 async function snapshot() {
   const b = await balanceRow(db, merchant.id);

@@ -6,7 +6,12 @@ import { channels, collections, fundFlows, operatorActions, settlements } from '
 import { runOps } from '../../src/cli/ops-commands.ts';
 import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
-import { createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  createGatewayMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+  payOnSandboxPage,
+} from '../factories/gateway.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Receive money as the platform's staff run it (DESIGN sections 4, 6 and 10): channels opened and closed,
@@ -78,15 +83,13 @@ async function ops(...argv: string[]) {
   }
 }
 
+/** The merchant's test-mode sandbox channel, as the channel commands name it. */
+const sandboxChannel = () => ['--merchant', m.merchant.no, '--mode', 'test', '--code', 'sandbox'];
+
 const openSandbox = (reason: string) =>
   ops(
     'channel:open',
-    '--merchant',
-    m.merchant.no,
-    '--mode',
-    'test',
-    '--code',
-    'sandbox',
+    ...sandboxChannel(),
     '--kind',
     'collection',
     '--fee-rate',
@@ -181,12 +184,7 @@ describe('channel:open, channel:list and channel:close', () => {
     const before = await snapshot();
     const result = await ops(
       'channel:open',
-      '--merchant',
-      m.merchant.no,
-      '--mode',
-      'test',
-      '--code',
-      'sandbox',
+      ...sandboxChannel(),
       ...terms,
       '--cycle',
       'T0',
@@ -290,12 +288,7 @@ describe('channel:open, channel:list and channel:close', () => {
     const since = await lastActionId();
     const closed = await ops(
       'channel:close',
-      '--merchant',
-      m.merchant.no,
-      '--mode',
-      'test',
-      '--code',
-      'sandbox',
+      ...sandboxChannel(),
       '--kind',
       'collection',
       '--reason',
@@ -430,12 +423,7 @@ describe('settlement:run', () => {
     const order = await newOrder('SETTLE-1', '200.00');
     expect(order.fee).toBe('3.00');
     // The payer pays on the sandbox checkout page.
-    const paid = await ctx.app.inject({
-      method: 'POST',
-      url: `/sandbox/pay/${order.trade_no}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'result=paid',
-    });
+    const paid = await payOnSandboxPage(ctx.app, `/sandbox/pay/${order.trade_no}`);
     expect(paid.statusCode).toBe(303);
     expect((await readOrder(order.trade_no)).status).toBe('paid');
     // Paid money is not available until it settles.

@@ -1,19 +1,23 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runOps } from '../../src/cli/ops-commands.ts';
-import { injectTransport, type OpsTransport } from '../../src/cli/transport.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
 import { signWebhook } from '../../src/lib/webhooks.ts';
-import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
+import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
-import { CN_PAYEE, createGatewayMerchant, gatewayCall, type GatewayMerchant } from '../factories/gateway.ts';
+import {
+  CN_PAYEE,
+  createGatewayMerchant,
+  fundMerchant,
+  gatewayCall,
+  type GatewayMerchant,
+} from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
+import { opsRunner } from '../helpers/ops.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Send money, beyond payouts.test.ts (DESIGN sections 3, 4, 6 and 10): the payee form of every channel
 // country through the gateway, the payment password lock and the single-use Google code on the console
@@ -22,32 +26,16 @@ import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers
 let ctx: TestContext;
 let operatorToken: string;
 
-/** The merchant's notify endpoint: a local node:http server that keeps every request and answers 200. */
-type Received = { path: string; headers: IncomingHttpHeaders; body: string };
-const received: Received[] = [];
-let receiver: Server;
-let notifyUrl: string;
+/** The merchant's notify endpoint, answering 200. */
+let receiver: Receiver;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   operatorToken = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  notifyUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/paydesk/notify`;
+  receiver = await startReceiver('/paydesk/notify');
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await receiver?.close();
   await ctx?.close();
 });
 afterEach(() => releaseClock());
@@ -80,16 +68,7 @@ async function payer(country: Country, fundsMinor: bigint): Promise<GatewayMerch
     maxAmountMinor: vnd ? 50_000_000n : 5_000_000n,
     openedBy: 'test',
   });
-  await db.transaction((tx) =>
-    createLedger().post(tx, {
-      merchantId: m.merchant.id,
-      type: 'transfer_in',
-      amountMinor: fundsMinor,
-      refType: 'test',
-      refId: String(m.merchant.id),
-      idempotencyKey: `test:fund:${m.merchant.id}`,
-    }),
-  );
+  await fundMerchant(db, m.merchant.id, fundsMinor);
   return m;
 }
 
@@ -305,18 +284,7 @@ async function consoleUser() {
   const clock = freezeClock();
   const m = await payer('CN', 100_000n);
   const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
-    payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
-  });
-  expect(set.statusCode, set.body).toBe(200);
+  const { secret, nextCode } = await setUpStepUp(client, clock, PAY);
   return { m, client, clock, secret, nextCode };
 }
 
@@ -442,10 +410,10 @@ const eventsOf = (tradeNo: string) =>
 
 /** Delivers the event once through the callbacks service; answers what the receiver got. */
 async function deliver(m: GatewayMerchant, eventId: string) {
-  const before = received.length;
+  const before = receiver.received.length;
   const result = await ctx.app.services.callbacks.attempt(eventId);
   expect(result).toMatchObject({ ok: true, statusCode: 200, attempt: 1 });
-  const got = received.slice(before);
+  const got = receiver.received.slice(before);
   expect(got).toHaveLength(1);
   const [request] = got;
   expect(request.path).toBe('/paydesk/notify');
@@ -472,7 +440,7 @@ describe('payout callbacks to the notify_url', () => {
 
   it('success sends payout.succeeded, a refund payout.refunded; nothing is sent on the way to processing', async () => {
     const m = await payer('CN', 100_000n);
-    const created = await gatewayPayout(m, { ...payee, out_trade_no: 'CB-OK', notify_url: notifyUrl });
+    const created = await gatewayPayout(m, { ...payee, out_trade_no: 'CB-OK', notify_url: receiver.url });
     expect(created.statusCode, created.body).toBe(201);
     const tradeNo = created.json().data.trade_no as string;
     await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
@@ -480,7 +448,7 @@ describe('payout callbacks to the notify_url', () => {
     await ctx.app.services.channelJobs.run('sandbox.complete', { trade_no: tradeNo });
 
     const [succeeded] = await eventsOf(tradeNo);
-    expect(succeeded).toMatchObject({ type: 'payout.succeeded', status: 'pending', url: notifyUrl });
+    expect(succeeded).toMatchObject({ type: 'payout.succeeded', status: 'pending', url: receiver.url });
     const body = await deliver(m, succeeded.id);
     expect(body).toMatchObject({
       id: succeeded.id,
@@ -520,7 +488,7 @@ describe('payout callbacks to the notify_url', () => {
       ...payee,
       account_no: '6222020200112230000',
       out_trade_no: 'CB-0000',
-      notify_url: notifyUrl,
+      notify_url: receiver.url,
     });
     expect(created.statusCode, created.body).toBe(201);
     const tradeNo = created.json().data.trade_no as string;
@@ -541,20 +509,11 @@ describe('payout callbacks to the notify_url', () => {
 // ---- ops sandbox:complete on a payout
 
 /** Runs the command line against the test app in this process (as ops-receive.test.ts does). */
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let connections = 0;
-  const code = await runOps(argv, {
-    io: { out: (t) => out.push(t), err: (t) => err.push(t) },
-    connect: async (): Promise<OpsTransport> => {
-      connections += 1;
-      return injectTransport(ctx.app, operatorToken);
-    },
-    defaultOperator: 'tester',
-  });
-  return { code, out: out.join('\n'), err: err.join('\n'), connections };
-}
+const ops = opsRunner(
+  () => ctx.app,
+  () => operatorToken,
+  'tester',
+);
 
 const complete = (tradeNo: string, result: string) =>
   ops(
@@ -574,12 +533,7 @@ async function pendingPayout(outTradeNo: string) {
   const m = await payer('CN', 100_000n);
   const created = await gatewayPayout(m, {
     amount: '100.00',
-    account_type: 'individual',
-    bank_code: 'ICBC',
-    bank_name: '中国工商银行',
-    branch_name: '上海分行',
-    payee_name: '张三',
-    account_no: '6222020200112233445',
+    ...CN_PAYEE,
     out_trade_no: outTradeNo,
   });
   expect(created.statusCode, created.body).toBe(201);

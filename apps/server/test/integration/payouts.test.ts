@@ -8,11 +8,12 @@ import {
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { queryRows } from '../../src/db/client.ts';
 import { channels } from '../../src/db/schema/index.ts';
-import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
+import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import {
   CN_PAYEE,
   createGatewayMerchant,
   freshNonce,
+  fundMerchant,
   gatewayCall,
   type GatewayMerchant,
   openPayoutChannel,
@@ -20,7 +21,7 @@ import {
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
 import { createTestApp, type TestContext, testDatabaseKind } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Send money (DESIGN sections 3, 4 and 6): the hold at creation, the life cycle and its ledger entries,
 // insufficient funds under concurrency, Idempotency-Key, and the console's form behind the step-up.
@@ -37,16 +38,7 @@ async function payer(fundsMinor = 100_000n): Promise<GatewayMerchant> {
   const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, { roles: ['ROOT', 'VIEWER'] });
   await openPayoutChannel(ctx.database.db, m.merchant.id);
   if (fundsMinor > 0n) {
-    await ctx.database.db.transaction((tx) =>
-      createLedger().post(tx, {
-        merchantId: m.merchant.id,
-        type: 'transfer_in',
-        amountMinor: fundsMinor,
-        refType: 'test',
-        refId: String(m.merchant.id),
-        idempotencyKey: `test:fund:${m.merchant.id}`,
-      }),
-    );
+    await fundMerchant(ctx.database.db, m.merchant.id, fundsMinor);
   }
   return m;
 }
@@ -760,18 +752,7 @@ describe('the console form', () => {
     const clock = freezeClock();
     const m = await payer();
     const client = await loginAs(ctx.app, m.users.ROOT.email, TEST_PASSWORD);
-    const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-    const nextCode = async () => {
-      clock.nextStep();
-      return totpCode(secret);
-    };
-    const set = await client.put('/api/merchant/payment-password', {
-      password: TEST_PASSWORD,
-      payment_password: 'pay-123456',
-      payment_password_confirmation: 'pay-123456',
-      code: await nextCode(),
-    });
-    expect(set.statusCode, set.body).toBe(200);
+    const { nextCode } = await setUpStepUp(client, clock, 'pay-123456');
 
     const channelsAnswer = (await client.get('/api/merchant/payout-channels')).json().data;
     expect(channelsAnswer.available).toBe('1000.00');

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +11,13 @@ import {
   fundMerchant,
   gatewayCall,
   type GatewayMerchant,
+  payOnSandboxPage,
 } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs } from '../helpers/client.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Refunds of paid collections (DESIGN 14): full or partial, several per order within its amount; the hold
 // at creation and its end (out at success, back at failure, the order's fee kept); the gateway's refusals;
@@ -32,27 +32,15 @@ const advance = (ms: number) => {
 };
 let opsToken: string;
 
-type Received = { headers: IncomingHttpHeaders; body: string };
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
+let receiver: Receiver;
 
 beforeAll(async () => {
   ctx = await createTestApp({}, { now });
   opsToken = await ensureLocalOperatorToken(ctx.database.db, ctx.config.dataDir);
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver();
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
   await ctx?.close();
 });
 afterEach(() => releaseClock());
@@ -60,7 +48,7 @@ afterEach(() => releaseClock());
 /** A test-mode merchant with the sandbox collection channel (1.5%) and `fundsMinor` available. */
 async function merchant(fundsMinor = 100_000n, options: Parameters<typeof createGatewayMerchant>[2] = {}) {
   const m = await createGatewayMerchant(ctx.database.db, ctx.config.appKey, {
-    notifyUrl: receiverUrl,
+    notifyUrl: receiver.url,
     mode: 'test',
     roles: ['ROOT', 'OPERATOR', 'FINANCE', 'VIEWER'],
     ...options,
@@ -82,12 +70,7 @@ async function paidOrder(m: GatewayMerchant, amount = '100.00', outTradeNo = `OR
   const order = (
     await call(m, 'POST', '/gateway/v1/collections', { out_trade_no: outTradeNo, amount })
   ).json().data;
-  const paid = await ctx.app.inject({
-    method: 'POST',
-    url: order.pay_url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'result=paid',
-  });
+  const paid = await payOnSandboxPage(ctx.app, order.pay_url);
   expect(paid.statusCode).toBe(303);
   return order as { trade_no: string; out_trade_no: string };
 }
@@ -122,10 +105,10 @@ async function deliverAll(m: GatewayMerchant) {
     ctx.database.db,
     sql`select id from callback_events where merchant_id = ${m.merchant.id} and status = 'pending' order by created_at`,
   );
-  received.length = 0;
+  receiver.received.length = 0;
   for (const { id } of ids) await ctx.app.services.callbacks.attempt(id);
   const webhook = new Webhook(m.webhookSecret);
-  return received.map(
+  return receiver.received.map(
     (r) =>
       webhook.verify(r.body, {
         'webhook-id': String(r.headers['webhook-id']),
@@ -586,18 +569,7 @@ describe('the console', () => {
     const m = await merchant();
     const order = await paidOrder(m, '80.00');
     const root = await consoleOf(m);
-    const { secret } = await enableTwoFactor(root, TEST_PASSWORD);
-    const nextCode = async () => {
-      totp.nextStep();
-      return totpCode(secret);
-    };
-    const set = await root.put('/api/merchant/payment-password', {
-      password: TEST_PASSWORD,
-      payment_password: 'pay-123456',
-      payment_password_confirmation: 'pay-123456',
-      code: await nextCode(),
-    });
-    expect(set.statusCode, set.body).toBe(200);
+    const { nextCode } = await setUpStepUp(root, totp, 'pay-123456');
     const path = `/api/merchant/collections/${order.trade_no}/refunds`;
 
     // A wrong payment password refuses before anything is written.

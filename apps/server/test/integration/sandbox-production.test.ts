@@ -9,6 +9,7 @@ import {
   fundMerchant,
   gatewayCall,
   type GatewayMerchant,
+  payOnSandboxPage,
 } from '../factories/gateway.ts';
 import { balanceRow } from '../helpers/ledger.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
@@ -96,12 +97,7 @@ describe.each(MODES)('the sandbox in $label', ({ env, sandbox }) => {
     async () => {
       const tradeNo = await order(manual, 'PAGE-1');
       const page = await ctx.app.inject({ method: 'GET', url: `/sandbox/pay/${tradeNo}` });
-      const paid = await ctx.app.inject({
-        method: 'POST',
-        url: `/sandbox/pay/${tradeNo}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'result=paid',
-      });
+      const paid = await payOnSandboxPage(ctx.app, `/sandbox/pay/${tradeNo}`);
       if (sandbox) {
         expect(page.statusCode).toBe(200);
         expect(paid.statusCode).toBe(303);

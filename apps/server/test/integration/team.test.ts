@@ -12,7 +12,7 @@ import { sha256Hex } from '../../src/lib/crypto.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { enableTwoFactor, freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Settings > Team (DESIGN 16): a ROOT lists the merchant's users, invites a colleague (a one-time link,
 // 24 hours, only its hash stored), changes a role, disables (the user's sessions end at once), enables and
@@ -35,18 +35,7 @@ afterEach(() => releaseClock());
 
 /** A signed-in user with two-factor on and a payment password: `stepUp()` gives fresh fields each time. */
 async function withStepUp(client: TestClient) {
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
-    payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
-  });
-  if (set.statusCode !== 200) throw new Error(`payment password: ${set.statusCode} ${set.body}`);
+  const { secret, nextCode } = await setUpStepUp(client, clock, PAY);
   return { secret, stepUp: async () => ({ payment_password: PAY, code: await nextCode() }) };
 }
 

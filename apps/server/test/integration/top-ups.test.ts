@@ -11,11 +11,11 @@ import { verifyLedger } from '../../src/modules/ledger/index.ts';
 import { runOps } from '../../src/cli/ops-commands.ts';
 import { httpTransport, injectTransport } from '../../src/cli/transport.ts';
 import { createOperatorToken } from '../../src/modules/ops/index.ts';
-import { DEMO_PASSWORD, seedDemo } from '../../src/modules/demo/index.ts';
-import { createLocalStorage } from '../../src/lib/storage/index.ts';
+import { DEMO_PASSWORD } from '../../src/modules/demo/index.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { balanceRow } from '../helpers/ledger.ts';
+import { createDemoTestApp } from '../helpers/demo.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 
 // Top-ups (DESIGN 3, 4, 5, 9 and 10): the screenshot rules over real HTTP multipart at the exact byte
@@ -512,17 +512,8 @@ describe('npm run ops -- topup:show over HTTP (a running server)', () => {
 
 describe('the demo seed', () => {
   it('gives M100001 top-ups in every state, each with a stored screenshot, and the ledger stays clean', async () => {
-    const demo = await createTestApp();
+    const demo = await createDemoTestApp();
     try {
-      expect(
-        await seedDemo(demo.database.db, {
-          appKey: demo.config.appKey,
-          files: {
-            storage: createLocalStorage(path.join(demo.config.dataDir, 'files')),
-            topUp: demo.config.topUp,
-          },
-        }),
-      ).toBe(true);
       const root = await loginAs(demo.app, 'root@demo.paydesk.test', DEMO_PASSWORD);
       const list = (await root.get('/api/merchant/recharges')).json();
       expect(new Set(list.data.map((r: { status: string }) => r.status))).toEqual(

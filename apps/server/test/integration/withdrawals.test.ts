@@ -7,10 +7,11 @@ import { injectTransport } from '../../src/cli/transport.ts';
 import { createLedger, verifyLedger } from '../../src/modules/ledger/index.ts';
 import { ensureLocalOperatorToken } from '../../src/modules/ops/index.ts';
 import { createWithdrawalsService } from '../../src/modules/withdrawals/index.ts';
+import { fundMerchant } from '../factories/gateway.ts';
 import { createMerchant, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
-import { enableTwoFactor, freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
+import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
 // Withdrawals (DESIGN sections 3, 4, 5 and 10): the form behind the step-up with the wallet address
 // vectors, the hold of amount + fee in the merchant's currency, insufficient funds, the operator's
@@ -42,29 +43,9 @@ type Clock = ReturnType<typeof freezeClock>;
 /** A ROOT user with two-factor and a payment password, of a CNY merchant with 1,000.00 available. */
 async function withdrawer(fundsMinor = 100_000n, clock: Clock = freezeClock()) {
   const { merchant, users } = await createMerchant(ctx.database.db, { roles: ['ROOT', 'VIEWER'] });
-  await ctx.database.db.transaction((tx) =>
-    createLedger().post(tx, {
-      merchantId: merchant.id,
-      type: 'transfer_in',
-      amountMinor: fundsMinor,
-      refType: 'test',
-      refId: String(merchant.id),
-      idempotencyKey: `test:fund:${merchant.id}`,
-    }),
-  );
+  await fundMerchant(ctx.database.db, merchant.id, fundsMinor);
   const client = await loginAs(ctx.app, users.ROOT.email, TEST_PASSWORD);
-  const { secret } = await enableTwoFactor(client, TEST_PASSWORD);
-  const nextCode = async () => {
-    clock.nextStep();
-    return totpCode(secret);
-  };
-  const set = await client.put('/api/merchant/payment-password', {
-    password: TEST_PASSWORD,
-    payment_password: PAY,
-    payment_password_confirmation: PAY,
-    code: await nextCode(),
-  });
-  if (set.statusCode !== 200) throw new Error(`payment password: ${set.statusCode} ${set.body}`);
+  const { nextCode } = await setUpStepUp(client, clock, PAY);
   return { merchant, users, client, nextCode, clock };
 }
 
@@ -274,16 +255,7 @@ describe('the withdrawal form', () => {
 describe('requests at once', () => {
   it('never hold more than is available, and exactly one of them is the free one', async () => {
     const { merchant, users } = await createMerchant(ctx.database.db, { roles: ['ROOT'] });
-    await ctx.database.db.transaction((tx) =>
-      createLedger().post(tx, {
-        merchantId: merchant.id,
-        type: 'transfer_in',
-        amountMinor: 100_000n,
-        refType: 'test',
-        refId: String(merchant.id),
-        idempotencyKey: `test:fund:${merchant.id}`,
-      }),
-    );
+    await fundMerchant(ctx.database.db, merchant.id, 100_000n);
     // The service behind the route (the step-up is the route's): 12 requests of 20 USDT at once, each
     // 144.00 CNY + 14.40 fee (the free one 144.00): 1,000.00 covers 6 of them.
     const service = createWithdrawalsService({
@@ -457,15 +429,9 @@ describe('npm run ops -- withdrawal:*', () => {
     const bad = await cli('withdrawal:pay', '--no', no, '--tx-hash', 'abc', '--reason', 'sent');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--tx-hash: The tx_hash must be 64 hexadecimal digits');
-    const early = await cli(
-      'withdrawal:pay',
-      '--no',
-      no,
-      '--tx-hash',
-      `0x${'b'.repeat(64)}`,
-      '--reason',
-      'sent',
-    );
+    const pay = () =>
+      cli('withdrawal:pay', '--no', no, '--tx-hash', `0x${'b'.repeat(64)}`, '--reason', 'sent');
+    const early = await pay();
     expect(early.code).toBe(1);
     expect(early.err).toContain('is pending_review; it cannot become paid');
 
@@ -473,15 +439,7 @@ describe('npm run ops -- withdrawal:*', () => {
     expect(approved.code, approved.err).toBe(0);
     expect(approved.out).toContain(`${no} of ${w.merchant.no}: 25.000000 USDT`);
     expect(approved.out).toContain('approved');
-    const paid = await cli(
-      'withdrawal:pay',
-      '--no',
-      no,
-      '--tx-hash',
-      `0x${'b'.repeat(64)}`,
-      '--reason',
-      'sent',
-    );
+    const paid = await pay();
     expect(paid.code, paid.err).toBe(0);
     expect(paid.out).toContain(`paid, tx 0x${'b'.repeat(64)}`);
     const row = (await w.client.get(`/api/merchant/withdrawals/${no}`)).json().data;
