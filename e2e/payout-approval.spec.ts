@@ -126,7 +126,7 @@ test('ROOT sets a threshold and invites a colleague, whose payout over it waits 
   // The bell: the payout waits, by whom and how much.
   const waiting = (await openBell(page)).filter({ hasText: 'Payout waiting for approval' });
   await expect(waiting).toHaveCount(1);
-  await expect(waiting).toContainText(`Approval Maker created payout ${tradeNo} of 2000000 VND`);
+  await expect(waiting).toContainText(`Approval Maker created payout ${tradeNo} of 2,000,000 VND`);
   await expect((await openBell(page)).filter({ hasText: 'User invited' })).toHaveCount(1);
 
   // The mail about it links to the payout in Send money history, on the address the colleague used.
