@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
@@ -153,8 +154,8 @@ export async function consoleCall(page: Page, method: 'POST' | 'PUT' | 'GET', ur
  * Turns two-factor on for the signed-in user and sets a payment password, through the same calls the
  * Security and Payment password pages make (e2e/security.spec.ts walks those pages); the phone's codes.
  */
-export async function enableStepUp(page: Page, paymentPassword: string) {
-  await consoleCall(page, 'POST', '/api/user/confirm-password', { password: DEMO_PASSWORD });
+export async function enableStepUp(page: Page, paymentPassword: string, { password = DEMO_PASSWORD } = {}) {
+  await consoleCall(page, 'POST', '/api/user/confirm-password', { password });
   await consoleCall(page, 'POST', '/api/user/two-factor-authentication');
   const { secretKey } = (await consoleCall(page, 'GET', '/api/user/two-factor-secret-key')) as {
     secretKey: string;
@@ -164,10 +165,49 @@ export async function enableStepUp(page: Page, paymentPassword: string) {
     code: await nextCode(),
   });
   await consoleCall(page, 'PUT', '/api/merchant/payment-password', {
-    password: DEMO_PASSWORD,
+    password,
     payment_password: paymentPassword,
     payment_password_confirmation: paymentPassword,
     code: await nextCode(),
   });
   return nextCode;
+}
+
+/**
+ * The first link matching `link` in the newest mail to `to`, read from the .eml files the suite's server
+ * writes to DATA_DIR/mail (no SMTP_URL); waits for the mail job to write it.
+ */
+export async function mailedLink(to: string, link: RegExp): Promise<URL> {
+  const dir = path.join(process.env.PAYDESK_E2E_DATA_DIR!, 'mail');
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    const files = await readdir(dir).catch(() => [] as string[]);
+    for (const file of files
+      .filter((f) => f.endsWith('.eml'))
+      .sort()
+      .reverse()) {
+      // Quoted-printable: soft line breaks joined, "=3D" back to "=".
+      const text = (await readFile(path.join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      if (!text.toLowerCase().includes(to.toLowerCase())) continue;
+      const found = link.exec(text);
+      if (found) return new URL(found[0]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`no mail to ${to} with a link like ${link} in ${dir}`);
+}
+
+/**
+ * Chooses a bank in the payout form's list. The list opens on a click; a re-render of the form just then
+ * (the account type changed the field set) can close it under the pointer and detach the option, once seen
+ * in a CI run: open it again and choose again until the field shows the bank.
+ */
+export async function chooseBank(page: Page, label: string, bank: string) {
+  const field = page.getByRole('combobox', { name: label });
+  await expect(async () => {
+    await field.click();
+    await page.locator(`.ant-select-item-option[title="${bank}"]`).click({ timeout: 5_000 });
+    await expect(page.locator('.ant-form-item').filter({ has: field })).toContainText(bank, {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 60_000 });
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
+import { chooseBank, createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
 
 // Send money from the console, one journey per payout form variant (DESIGN section 4): China in Chinese,
 // India in English, Brazil in Vietnamese. Each user is new (made with ops user:create), turns two-factor on
@@ -43,22 +43,6 @@ async function payAndConfirm(page: Page, texts: Texts, nextCode: () => Promise<s
     await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/, { timeout: 10_000 });
   }).toPass({ timeout: 60_000 });
   return new URL(page.url()).searchParams.get('trade_no')!;
-}
-
-/**
- * Chooses a bank in the form's list. The list opens on a click; a re-render of the form just then (the
- * account type changed the field set) can close it under the pointer and detach the option, once seen
- * in a CI run: open it again and choose again until the field shows the bank.
- */
-async function chooseBank(page: Page, label: string, bank: string) {
-  const field = page.getByRole('combobox', { name: label });
-  await expect(async () => {
-    await field.click();
-    await page.locator(`.ant-select-item-option[title="${bank}"]`).click({ timeout: 5_000 });
-    await expect(page.locator('.ant-form-item').filter({ has: field })).toContainText(bank, {
-      timeout: 2_000,
-    });
-  }).toPass({ timeout: 60_000 });
 }
 
 /**

@@ -1,31 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
+import { createUser, enableStepUp, expect, logIn, mailedLink, test } from './fixtures.ts';
 
 // Settings > Team end to end (DESIGN 16): a ROOT user invites a colleague from the console behind the
 // payment password and a Google code; the invitation mail lands in DATA_DIR/mail as an .eml file (no
 // SMTP_URL); the colleague opens its link in another browser, sets a name and a password, and is signed in.
 
 const PAYMENT_PASSWORD = 'pay-24680';
-
-/** The link of the newest invitation mail to `to`, read from the .eml files the server wrote. */
-async function invitationLink(to: string): Promise<string> {
-  const dir = path.join(process.env.PAYDESK_E2E_DATA_DIR!, 'mail');
-  for (let attempt = 0; attempt < 60; attempt += 1) {
-    const files = await readdir(dir).catch(() => [] as string[]);
-    for (const file of files
-      .filter((f) => f.endsWith('.eml'))
-      .sort()
-      .reverse()) {
-      const text = (await readFile(path.join(dir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-      if (!text.toLowerCase().includes(to.toLowerCase())) continue;
-      const link = /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/.exec(text);
-      if (link) return link[0];
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no invitation mail to ${to} in ${dir}`);
-}
+const INVITATION_LINK = /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/;
 
 test('a ROOT user invites a colleague, who sets a password from the mailed link and signs in', async ({
   page,
@@ -53,7 +33,7 @@ test('a ROOT user invites a colleague, who sets a password from the mailed link 
   await expect(row).toContainText('已邀请');
   await expect(row).toContainText('OPERATOR');
 
-  const link = new URL(await invitationLink(colleague));
+  const link = await mailedLink(colleague, INVITATION_LINK);
   const other = await browser.newContext();
   const colleaguePage = await other.newPage();
   await colleaguePage.goto(link.pathname);

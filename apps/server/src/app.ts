@@ -254,7 +254,7 @@ export async function buildApp({
     now,
     log: (detail, message) => app.log.info(detail, message),
   });
-  const notifications = createNotificationsService({ db, mail, now });
+  const notifications = createNotificationsService({ db, mail, now, publicUrl: config.publicUrl });
   registerNotificationsModule(app, { notifications, guards });
   registerAuthModule(app, { db, config, sessions, notifications, now });
   const ctx: AppContext = {

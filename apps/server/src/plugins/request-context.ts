@@ -6,9 +6,10 @@ import type { SessionCheck } from './auth-context.ts';
 // below a route carries a remembered session's confirmation (SessionCheck) in its own statement, and no
 // signature between the route and the SQL names it. Each request runs in a store of its own
 // (AsyncLocalStorage); code outside a request (jobs, the export worker, tests calling a repository) reads
-// an empty one.
+// an empty one. A mail written because of a request links back to the console at the address the request
+// reached (its origin) when PUBLIC_URL is not set.
 
-type RequestStore = { sessionCheck?: SessionCheck };
+type RequestStore = { sessionCheck?: SessionCheck; origin?: string };
 
 const storage = new AsyncLocalStorage<RequestStore>();
 
@@ -17,7 +18,9 @@ const storage = new AsyncLocalStorage<RequestStore>();
  * the socket's events too: request-context.test.ts).
  */
 export function registerRequestContext(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, _reply, done) => storage.run({}, done));
+  app.addHook('onRequest', (request, _reply, done) =>
+    storage.run({ origin: `${request.protocol}://${request.host}` }, done),
+  );
 }
 
 /** Set by the session module on a pure read on a remembered session (see SessionCheck). */
@@ -28,3 +31,6 @@ export function setRequestSessionCheck(check: SessionCheck): void {
 
 /** The request's session confirmation that a read may carry in its statement, if there is one. */
 export const requestSessionCheck = (): SessionCheck | undefined => storage.getStore()?.sessionCheck;
+
+/** "https://host:port" the request reached; none outside a request (a job, a worker, the ops CLI). */
+export const currentRequestOrigin = (): string | undefined => storage.getStore()?.origin;

@@ -128,6 +128,15 @@ describe('the team list', () => {
     expect(await eventsOf(merchant.id, 'user_invited')).toHaveLength(1);
   });
 
+  it("is the same in test mode: the users and invitations are the company's, not a mode's", async () => {
+    const t = await team();
+    await invitation(t.merchant.id, `invited.${t.users.ROOT.email}`);
+    const live = await list(t.root);
+    expect(live.map((row) => row.email)).toContain(`invited.${t.users.ROOT.email}`);
+    t.root.mode = 'test';
+    expect(await list(t.root)).toEqual(live);
+  });
+
   it('is refused to other roles (403)', async () => {
     const { users: made } = await team();
     const viewer = await loginAs(ctx.app, made.VIEWER.email, TEST_PASSWORD);

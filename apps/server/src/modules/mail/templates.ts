@@ -7,6 +7,12 @@ import type { Locale } from '@paydesk/shared/notifications/notifications.schemas
 /** One template's parameters: strings, as they are shown (an ISO time is shown in UTC). */
 type Params<K extends string> = Record<K, string>;
 
+/**
+ * A notification's link to the console page where the merchant acts on it (built by the notifications
+ * module from PUBLIC_URL or the request's address); without it the mail has no button.
+ */
+type Linked = { link?: string };
+
 /** Who did it and when, on every notification of a merchant's change. */
 type Change = 'merchant' | 'actor' | 'at';
 
@@ -14,23 +20,23 @@ export type MailTemplateParams = {
   /** An invitation to join a merchant's team: `link` sets a password, valid until `expires_at` (ISO). */
   invitation: Params<'link' | 'merchant' | 'inviter' | 'role' | 'expires_at'>;
   /** `mode`: live or test, the key that changed. */
-  access_key_regenerated: Params<Change | 'mode'>;
+  access_key_regenerated: Params<Change | 'mode'> & Linked;
   /** `url`: the new notify URL ('' when removed). */
-  notify_url_changed: Params<Change | 'mode' | 'url'>;
+  notify_url_changed: Params<Change | 'mode' | 'url'> & Linked;
   /** `ips`: the whitelist now, comma separated ('' when empty). */
-  ip_whitelist_changed: Params<Change | 'ips'>;
+  ip_whitelist_changed: Params<Change | 'ips'> & Linked;
   /** `user`: whose payment password was reset. */
-  payment_password_reset: Params<Change | 'user'>;
+  payment_password_reset: Params<Change | 'user'> & Linked;
   /** `user`: whose two-factor authentication was turned off. */
-  two_factor_disabled: Params<Change | 'user'>;
+  two_factor_disabled: Params<Change | 'user'> & Linked;
   /** `email` invited as `role`. */
-  user_invited: Params<Change | 'email' | 'role'>;
+  user_invited: Params<Change | 'email' | 'role'> & Linked;
   /** `user`: who was disabled. */
-  user_disabled: Params<Change | 'user'>;
+  user_disabled: Params<Change | 'user'> & Linked;
   /** A ROOT user (`user`) signed in from an address (`ip`) not seen for them before. */
-  root_sign_in_new_ip: Params<'merchant' | 'user' | 'ip' | 'at'>;
+  root_sign_in_new_ip: Params<'merchant' | 'user' | 'ip' | 'at'> & Linked;
   /** A payout of `amount` `currency` by `actor` waits for another user's approval. */
-  payout_pending_approval: Params<Change | 'payout_no' | 'amount' | 'currency'>;
+  payout_pending_approval: Params<Change | 'payout_no' | 'amount' | 'currency'> & Linked;
 };
 export type MailTemplate = keyof MailTemplateParams;
 
@@ -104,7 +110,32 @@ function notice<P extends Params<Change>>(
   return { en: one('en'), 'zh-cn': one('zh-cn'), vi: one('vi') };
 }
 
-export const MAIL_TEMPLATES: { [K in MailTemplate]: Wording<MailTemplateParams[K]> } = {
+/** Where a notification's link goes, in the words of its button. */
+const OPEN = (page: Record<Locale, string>): Record<Locale, string> => ({
+  en: `Open ${page.en} in Paydesk`,
+  'zh-cn': `前往 Paydesk ${page['zh-cn']}`,
+  vi: `Mở ${page.vi} trên Paydesk`,
+});
+const ACTIONS = {
+  accessKey: OPEN({ en: 'Access key', 'zh-cn': '接口密钥', vi: 'Khóa truy cập' }),
+  ipWhitelist: OPEN({ en: 'IP whitelist', 'zh-cn': 'IP 白名单', vi: 'Danh sách IP được phép' }),
+  security: OPEN({ en: 'Security', 'zh-cn': '账户安全', vi: 'Bảo mật' }),
+  team: OPEN({ en: 'Team', 'zh-cn': '团队成员', vi: 'Thành viên' }),
+  payout: { en: 'Review the payout', 'zh-cn': '查看并审批代付', vi: 'Xem và duyệt lệnh chi' },
+} satisfies Record<string, Record<Locale, string>>;
+
+/** The notification's button to the console, when it has a link. */
+function withAction<P extends Linked>(wording: Wording<P>, label: Record<Locale, string>): Wording<P> {
+  const one =
+    (l: Locale) =>
+    (p: P): MailContent => {
+      const content = wording[l](p);
+      return p.link ? { ...content, action: { label: label[l], url: p.link } } : content;
+    };
+  return { en: one('en'), 'zh-cn': one('zh-cn'), vi: one('vi') };
+}
+
+const WORDS: { [K in MailTemplate]: Wording<MailTemplateParams[K]> } = {
   invitation: {
     en: (p) => ({
       subject: `${p.inviter} invited you to ${p.merchant} on Paydesk`,
@@ -329,4 +360,18 @@ export const MAIL_TEMPLATES: { [K in MailTemplate]: Wording<MailTemplateParams[K
       ['amount', `${p.amount} ${p.currency}`],
     ],
   ),
+};
+
+/** Every template; a notification with a link gets a button to the console page where the merchant acts. */
+export const MAIL_TEMPLATES: { [K in MailTemplate]: Wording<MailTemplateParams[K]> } = {
+  invitation: WORDS.invitation,
+  access_key_regenerated: withAction(WORDS.access_key_regenerated, ACTIONS.accessKey),
+  notify_url_changed: withAction(WORDS.notify_url_changed, ACTIONS.accessKey),
+  ip_whitelist_changed: withAction(WORDS.ip_whitelist_changed, ACTIONS.ipWhitelist),
+  payment_password_reset: withAction(WORDS.payment_password_reset, ACTIONS.security),
+  two_factor_disabled: withAction(WORDS.two_factor_disabled, ACTIONS.security),
+  user_invited: withAction(WORDS.user_invited, ACTIONS.team),
+  user_disabled: withAction(WORDS.user_disabled, ACTIONS.team),
+  root_sign_in_new_ip: withAction(WORDS.root_sign_in_new_ip, ACTIONS.security),
+  payout_pending_approval: withAction(WORDS.payout_pending_approval, ACTIONS.payout),
 };

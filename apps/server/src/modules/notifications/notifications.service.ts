@@ -6,9 +6,17 @@ import type {
 } from '@paydesk/shared/notifications/notifications.schemas.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { MailService, MailTemplateParams } from '../mail/index.ts';
+import { currentRequestOrigin } from '../../plugins/request-context.ts';
+import { consoleLinkOf } from './console-links.ts';
 import { type NotificationRow, notificationsRepository as repo } from './notifications.repository.ts';
 
-type Deps = { db: Db; mail: Pick<MailService, 'queue'>; now: () => Date };
+type Deps = {
+  db: Db;
+  mail: Pick<MailService, 'queue'>;
+  now: () => Date;
+  /** PUBLIC_URL, no trailing slash; empty: the mails link to the address of the request that caused them. */
+  publicUrl: string;
+};
 
 export type NotifyRootsInput<T extends NotificationType = NotificationType> = {
   /** The merchant (either mode's row: its live row's users are told). */
@@ -27,10 +35,12 @@ const present = (row: NotificationRow): Notification => ({
   read_at: row.readAt?.toISOString() ?? null,
 });
 
-export function createNotificationsService({ db, mail, now }: Deps) {
+export function createNotificationsService({ db, mail, now, publicUrl }: Deps) {
   /**
    * Tells the merchant's ROOT users of a change (DESIGN 16): a bell row and an email each, in their
-   * language, in the transaction of the change (a rollback tells no one). Answers how many were told.
+   * language, in the transaction of the change (a rollback tells no one); the mail links to the console
+   * page where they act on it (the bell's row keeps the change's parameters alone). Answers how many were
+   * told.
    */
   async function notifyRoots<T extends NotificationType>(
     tx: Tx,
@@ -49,12 +59,13 @@ export function createNotificationsService({ db, mail, now }: Deps) {
         createdAt,
       })),
     );
+    const link = consoleLinkOf(input.type, input.params, publicUrl || currentRequestOrigin());
     for (const user of roots) {
       await mail.queue(tx, {
         to: user.email,
         locale: user.locale,
         template: input.type,
-        params: input.params,
+        params: link ? { ...input.params, link } : input.params,
       });
     }
     return roots.length;

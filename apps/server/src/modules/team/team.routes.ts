@@ -58,7 +58,8 @@ export function teamRoutes(
   r.get(
     '/api/merchant/team',
     { config: PURE_READ, onRequest: manage, schema: { response: { 200: TeamListResponseSchema } } },
-    async (request) => ({ data: await team.list(authOf(request)) }),
+    // The team is the company's, not a mode's: test mode lists the live row's users and invitations.
+    async (request) => ({ data: await team.list(actorOf(request)) }),
   );
 
   r.post(

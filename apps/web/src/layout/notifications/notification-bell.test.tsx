@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { changeLanguage } from '../../i18n/index.ts';
 import { json, server } from '../../test/server.ts';
 import { renderWithProviders } from '../../test/render.tsx';
+import type { Notification } from './api.ts';
 import { NotificationBell } from './notification-bell.tsx';
 
 const row = (id: number, read = false) => ({
@@ -21,7 +22,7 @@ const row = (id: number, read = false) => ({
 });
 
 /** The bell's API with `unread` unread rows; marking read is recorded and lowers the count. */
-function bellApi(unread: number, rows = [row(2), row(1, true)]) {
+function bellApi(unread: number, rows: Notification[] = [row(2), row(1, true)]) {
   const marked: unknown[] = [];
   let count = unread;
   server.use(
@@ -99,6 +100,29 @@ describe('the header bell', () => {
     await userEvent.click(badge());
     const [vi] = await screen.findAllByTestId('notification-item');
     expect(vi!.textContent).toContain('Danh sách IP đã thay đổi');
+  });
+
+  it("shows a waiting payout's amount as money of its currency", async () => {
+    bellApi(1, [
+      {
+        id: 1,
+        type: 'payout_pending_approval' as const,
+        params: {
+          merchant: 'Cửa hàng Sài Gòn (M100004)',
+          actor: 'Approval Maker',
+          at: '2026-11-29T04:30:00.000Z',
+          payout_no: 'P2026112900001',
+          amount: '2000000',
+          currency: 'VND',
+        },
+        created_at: '2026-11-29T04:30:00.000Z',
+        read_at: null,
+      },
+    ]);
+    renderWithProviders(<NotificationBell />);
+    await userEvent.click(badge());
+    const [item] = await screen.findAllByTestId('notification-item');
+    expect(item!.textContent).toContain('Approval Maker created payout P2026112900001 of 2,000,000 VND.');
   });
 
   it('says so when there is nothing', async () => {

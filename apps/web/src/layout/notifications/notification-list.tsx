@@ -1,7 +1,9 @@
 import { Button, Empty, Spin, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { CurrencySchema } from '@paydesk/shared/money.ts';
 import { useTimeZone } from '../../components/date-time.tsx';
+import { formatMoney } from '../../components/money-text.tsx';
 import { formatDateTime } from '../../lib/date-time.ts';
 import { type Notification, useMarkRead, useNotificationList } from './api.ts';
 import './notifications.css';
@@ -9,8 +11,11 @@ import './notifications.css';
 /** One notification's text, from its type and parameters, in the console's language. */
 export function describeNotification(t: TFunction<'notifications'>, item: Notification) {
   const p = item.params;
+  // An amount as the console shows money: grouped, with its currency's decimals (2,000,000 VND).
+  const currency = CurrencySchema.safeParse(p.currency);
   const values = {
     ...p,
+    ...(p.amount && currency.success ? { amount: formatMoney(p.amount, currency.data) } : {}),
     mode: p.mode ? t(`mode.${p.mode}`, { defaultValue: p.mode }) : '',
     url: p.url || t('none'),
     ips: p.ips || t('none'),
