@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema/index.ts';
@@ -11,6 +9,7 @@ import { generateTotpSecret } from '../../src/modules/security/totp.ts';
 import { CN_PAYEE, createGatewayMerchant, fundMerchant, openPayoutChannel } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
+import { recipientOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
 
@@ -21,35 +20,19 @@ import { freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
 let ctx: TestContext;
 /** A second server on the same database, with PUBLIC_URL set (as a deployment behind a proxy has). */
 let published: TestContext;
-let smtp: SMTPServer;
-const received: ParsedMail[] = [];
+let smtp: TestSmtpServer;
 const PAY = 'pay-links-1';
 const PUBLIC_URL = 'https://pay.example.com';
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  const port = await new Promise<number>((resolve) =>
-    smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)),
-  );
-  const mail = { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Paydesk <mail@paydesk.test>' };
+  smtp = await startSmtpServer();
+  const mail = { SMTP_URL: smtp.url, MAIL_FROM: 'Paydesk <mail@paydesk.test>' };
   ctx = await createTestApp(mail);
   published = await createTestApp({ ...mail, PUBLIC_URL: `${PUBLIC_URL}/` }, { database: ctx.database });
 }, 240_000);
 afterAll(async () => {
   await published?.app.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.stop();
   await ctx?.close();
 });
 afterEach(() => releaseClock());
@@ -65,12 +48,11 @@ const mailJobs = () =>
 async function mailsOf(change: () => Promise<void>): Promise<Map<string, ParsedMail>> {
   const seen = new Set((await mailJobs()).map((j) => j.id));
   await change();
-  received.length = 0;
+  smtp.received.length = 0;
   for (const job of await mailJobs()) {
     if (!seen.has(job.id)) await ctx.app.services.mail.deliver(job.data);
   }
-  const to = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text ?? '';
-  return new Map(received.map((mail) => [to(mail), mail]));
+  return new Map(smtp.received.map((mail) => [recipientOf(mail) ?? '', mail]));
 }
 
 /** The href of the mail's button and its plain text's line under the button's words; none: undefined. */
