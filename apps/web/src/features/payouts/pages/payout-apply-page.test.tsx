@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { payoutChannel, SANDBOX_CN } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
 import PayoutApplyPage from './payout-apply-page.tsx';
@@ -11,52 +12,25 @@ import PayoutApplyPage from './payout-apply-page.tsx';
 configure({ asyncUtilTimeout: 10_000 });
 
 const CHANNELS: Record<PayoutChannel['country'], PayoutChannel> = {
-  CN: {
-    code: 'sandbox-cn',
-    country: 'CN',
-    currency: 'CNY',
-    fee_rate: '1.5',
-    fixed_fee: '0.50',
-    min_amount: '10.00',
-    max_amount: '50000.00',
-    banks: [
-      { code: 'ICBC', name: 'Industrial and Commercial Bank of China' },
-      { code: 'CMB', name: 'China Merchants Bank' },
-    ],
-  },
-  IN: {
-    code: 'sandbox-in',
-    country: 'IN',
-    currency: 'INR',
-    fee_rate: '1',
-    fixed_fee: '5.00',
-    min_amount: '100.00',
-    max_amount: '200000.00',
-    banks: [],
-  },
-  BR: {
-    code: 'sandbox-br',
-    country: 'BR',
-    currency: 'BRL',
-    fee_rate: '2',
-    fixed_fee: '1.00',
-    min_amount: '5.00',
-    max_amount: '50000.00',
-    banks: [{ code: '001', name: 'Banco do Brasil' }],
-  },
-  VN: {
-    code: 'sandbox-vn',
-    country: 'VN',
-    currency: 'VND',
-    fee_rate: '0.8',
-    fixed_fee: '5000',
-    min_amount: '50000',
-    max_amount: '500000000',
-    banks: [
+  CN: SANDBOX_CN,
+  IN: payoutChannel('IN', 'INR', ['1', '5.00'], ['100.00', '200000.00']),
+  BR: payoutChannel(
+    'BR',
+    'BRL',
+    ['2', '1.00'],
+    ['5.00', '50000.00'],
+    [{ code: '001', name: 'Banco do Brasil' }],
+  ),
+  VN: payoutChannel(
+    'VN',
+    'VND',
+    ['0.8', '5000'],
+    ['50000', '500000000'],
+    [
       { code: 'VCB', name: 'Vietcombank' },
       { code: 'TCB', name: 'Techcombank' },
     ],
-  },
+  ),
 };
 
 const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({

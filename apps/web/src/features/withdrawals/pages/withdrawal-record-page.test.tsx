@@ -12,6 +12,7 @@ import {
   tableRows as rows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
+import { withdrawal } from '../../../test/withdrawals.ts';
 import WithdrawalRecordPage from './withdrawal-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -19,28 +20,6 @@ configure({ asyncUtilTimeout: 10_000 });
 // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
 
 const HASH = '7c2d1f0e9a8b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d';
-const withdrawal = (no: string, overrides: Partial<Withdrawal> = {}): Withdrawal => ({
-  withdrawal_no: no,
-  status: 'pending_review',
-  currency: 'USDT',
-  network: 'TRC20',
-  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  amount: '100.000000',
-  fee: '2.000000',
-  is_free: false,
-  rate: '7.2',
-  local_currency: 'CNY',
-  local_amount: '720.00',
-  local_fee: '14.40',
-  local_total: '734.40',
-  tx_hash: null,
-  reject_reason: null,
-  created_at: '2026-03-01T00:30:00Z',
-  approved_at: null,
-  paid_at: null,
-  rejected_at: null,
-  ...overrides,
-});
 
 const page = (rows: Withdrawal[]) =>
   listAnswer(rows, { sums: { amount: '1250.500000', fee: '6.000000', count: 3, local_total: '9046.80' } });
