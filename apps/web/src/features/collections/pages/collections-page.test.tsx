@@ -20,6 +20,7 @@ import {
   tableRows as rows,
   urlFilters,
 } from '../../../test/list.ts';
+import { collection } from '../../../test/collections.ts';
 import { refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -28,25 +29,7 @@ import CollectionsPage from './collections-page.tsx';
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const order = (tradeNo: string, overrides: Partial<Collection> = {}): Collection => ({
-  trade_no: tradeNo,
-  out_trade_no: `OUT-${tradeNo}`,
-  status: 'paid',
-  settlement_status: 'unsettled',
-  amount: '1234.5',
-  fee: '7.41',
-  currency: 'CNY',
-  channel: 'sandbox',
-  payer_name: 'Li Lei',
-  note: null,
-  channel_ref: 'SBX4471029388150062',
-  settlement_no: null,
-  created_at: '2026-03-01T00:30:00Z',
-  paid_at: '2026-03-01T00:31:05Z',
-  expires_at: '2026-03-01T01:00:00Z',
-  settled_at: null,
-  ...overrides,
-});
+const order = collection;
 
 const page = (rows: Collection[], meta: Partial<CollectionListResponse['meta']> = {}) =>
   listAnswer(rows, { sums: { amount: '98765.4', count: 4321, fee: '592.59' }, ...meta });
