@@ -16,38 +16,13 @@ import {
   tableRows as rows,
   urlFilters,
 } from '../../../test/list.ts';
+import { payout } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import PayoutsPage from './payouts-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
-
-const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
-  trade_no: tradeNo,
-  out_trade_no: `OUT-${tradeNo}`,
-  status: 'success',
-  amount: '1000',
-  fee: '15.5',
-  currency: 'CNY',
-  channel: 'sandbox-cn',
-  payee_name: 'Li Lei',
-  account_no: '************2233',
-  created_at: '2026-03-01T00:30:00Z',
-  finished_at: '2026-03-01T00:32:10Z',
-  failure_reason: null,
-  account_type: 'individual',
-  bank_code: 'CMB',
-  bank_name: 'China Merchants Bank',
-  branch_name: 'Shenzhen Branch',
-  ifsc: null,
-  cpf_cnpj: null,
-  note: null,
-  channel_ref: 'SBX4471029388150062',
-  source: 'console',
-  created_by_user_id: null,
-  ...overrides,
-});
 
 const NO_REVIEW = { created_by: null, reviewed_by: null, reviewed_at: null };
 

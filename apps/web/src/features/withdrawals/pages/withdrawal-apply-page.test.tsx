@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalOptions } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { answerCreations, type Creations } from '../../../test/forms.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { TRON, withdrawal, withdrawalOptions } from '../../../test/withdrawals.ts';
 import { apiError, http, HttpResponse, json, server, TEST_USER } from '../../../test/server.ts';
@@ -27,24 +28,16 @@ const OPTIONS = withdrawalOptions();
 
 const created = (changes: Partial<Withdrawal> = {}) => withdrawal('W20260301003000000123456', changes);
 
-type Sent = { method: string; path: string; body: unknown };
-let sent: Sent[];
-/** The answers to POST /api/merchant/withdrawals, one per call. */
-let answers: (() => Response)[];
+let creations: Creations;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  sent = [];
   user = USER;
   options = OPTIONS;
-  answers = [() => json({ data: created() }, 201)];
+  creations = answerCreations('/api/merchant/withdrawals', () => json({ data: created() }, 201));
   server.use(
     http.get('/api/merchant/user', () => json({ data: user })),
     http.get('/api/merchant/withdrawal-options', () => json({ data: options })),
-    http.post('/api/merchant/withdrawals', async ({ request }) => {
-      sent.push({ method: 'POST', path: '/api/merchant/withdrawals', body: await request.json() });
-      return answers.shift()?.() ?? apiError(404, 'not_found', 'Not found.');
-    }),
   );
 });
 
@@ -59,7 +52,7 @@ const renderPage = () =>
 
 const typist = () => userEvent.setup({ delay: null });
 /** What the page sent (it reads with GET only the user and the options). */
-const posts = () => sent;
+const posts = () => creations.sent;
 
 const labels = () =>
   [...document.querySelectorAll('form .ant-form-item-label label')]
@@ -201,7 +194,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   });
 
   it("shows the server's refusals under their fields: the balance, the address, the code and the lock", async () => {
-    answers = [
+    creations.answers = [
       () =>
         json(
           {
@@ -261,7 +254,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   });
 
   it('shows the way to Security when the server says two-factor is not on (400), and before the form without it', async () => {
-    answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
+    creations.answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
     renderPage();
     await fill();
     await withdraw();
