@@ -193,13 +193,15 @@ export default tseslint.config(
   {
     // DESIGN 13: provider names only in the channel adapters and the list of providers; services ask the
     // adapter (adapterFor). Allowed beside them: modules/sandbox, the sandbox adapter's own checkout page
-    // and operator (its routes are the sandbox's), and tests.
+    // and operator (its routes are the sandbox's), and tests (with the web tests' fixtures).
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     ignores: [
       'apps/server/src/modules/channels/adapters/**',
       'packages/shared/src/channels/providers.ts',
       'apps/server/src/modules/sandbox/**',
       '**/*.test.{ts,tsx}',
+      // The web tests' shared fixtures and mock API.
+      'apps/web/src/test/**',
     ],
     plugins: { paydesk: PAYDESK_RULES },
     rules: { 'paydesk/no-provider-name': ['error', { providers: [...PROVIDERS] }] },

@@ -8,6 +8,8 @@ import { changeLanguage } from '../i18n/index.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { currentMode } from '../stores/mode.ts';
 import { resetViews } from '../stores/tags-view.ts';
+import { collection } from '../test/collections.ts';
+import { listAnswer } from '../test/list.ts';
 import { apiError, http, json, server, signInAs, TEST_USER } from '../test/server.ts';
 import { AppProviders } from './providers.tsx';
 import { appRoutes } from './router.tsx';
@@ -19,36 +21,11 @@ configure({ asyncUtilTimeout: 10_000 });
 
 const PERMS = ['collection:view', 'topup:create', 'topup:view', 'withdrawal:view', 'withdrawal:create'];
 
-const order = (tradeNo: string): Collection => ({
-  trade_no: tradeNo,
-  out_trade_no: `OUT-${tradeNo}`,
-  status: 'paid',
-  settlement_status: 'unsettled',
-  amount: '100',
-  fee: '1',
-  currency: 'CNY',
-  channel: 'sandbox',
-  payer_name: null,
-  note: null,
-  channel_ref: null,
-  settlement_no: null,
-  created_at: '2026-03-01T00:30:00Z',
-  paid_at: '2026-03-01T00:31:05Z',
-  expires_at: '2026-03-01T01:00:00Z',
-  settled_at: null,
-});
+const order = (tradeNo: string) =>
+  collection(tradeNo, { amount: '100', fee: '1', payer_name: null, channel_ref: null });
 
-const listOf = (rows: Collection[], mode: string) => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    mode,
-    sums: { amount: '100', count: 1, fee: '1' },
-  },
-});
+const listOf = (rows: Collection[], mode: string) =>
+  listAnswer(rows, { mode, sums: { amount: '100', count: 1, fee: '1' } });
 
 /** Each call the console sent: its path and the X-Mode header it carried (null: none). */
 type Sent = { path: string; mode: string | null };

@@ -1,6 +1,9 @@
-import { within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { beforeEach, expect } from 'vitest';
 import type { ExportTask } from '@paydesk/shared/exports/exports.schemas.ts';
-import { http, json, server } from './server.ts';
+import { changeLanguage } from '../i18n/index.ts';
+import { type Call, http, json, recordCalls, server, signInAs, type TEST_USER } from './server.ts';
 
 /** The page's own requests (the list pages' tests call it in beforeEach). */
 export { type Call, recordCalls } from './server.ts';
@@ -78,3 +81,92 @@ export const attemptRows = (callbacks: HTMLElement) =>
     .getAllByRole('row')
     .slice(1)
     .map(cellsOf);
+
+/**
+ * One page of a list as the API answers it: these rows, first page of 20, no next page, and the sums of the
+ * whole filter (`meta` changes any of it).
+ */
+export const listAnswer = <Row, Meta extends object>(
+  rows: Row[],
+  meta: Meta,
+): {
+  data: Row[];
+  meta: { page: number; per_page: number; total: number; next_cursor: string | null } & Meta;
+} => ({
+  data: rows,
+  meta: { page: 1, per_page: 20, total: rows.length, next_cursor: null, ...meta },
+});
+
+/** The list's rows once it shows `count` of them, each as the user reads its cells. */
+export async function shownRows(count: number, scope?: HTMLElement) {
+  await waitFor(() => expect(tableRows(scope)).toHaveLength(count));
+  return tableRows(scope).map(cellsOf);
+}
+
+/** What a list page's test sets and reads of the mock API (mockListApi). */
+export type ListMock<List, Detail> = {
+  /** The list's answer to the query the page sent. */
+  list: (query: URLSearchParams) => List;
+  /** The detail endpoint's answer (`data`) for the id the drawer asked. */
+  detail: (id: string) => Detail;
+  /** The answer to a Resend callback of the id. */
+  notify: (id: string) => Response;
+  /** The page's own requests since the test began (recordCalls({ page: true })). */
+  requests: Call[];
+  /** The exports it asked for (recordExports). */
+  exports: Posted[];
+  /** Its requests of the list itself. */
+  listCalls: () => Call[];
+};
+
+const unset = (what: string) => () => {
+  throw new Error(`the test did not say what ${what} answers`);
+};
+
+/**
+ * A list page's mock API for its tests, set up before each: English, `XSRF-TOKEN` set, the user as
+ * TEST_USER with `user`'s changes, the page's calls and exports recorded, and `/api/merchant/<resource>`,
+ * its `/:id` and `/:id/notify` answered by what the test gives the answer's `list`, `detail`, `notify`.
+ */
+export function mockListApi<List, Detail = never>(
+  resource: string,
+  user: Partial<typeof TEST_USER>,
+): ListMock<List, Detail> {
+  const path = `/api/merchant/${resource}`;
+  const mock: ListMock<List, Detail> = {
+    list: unset(path),
+    detail: unset(`${path}/:id`),
+    notify: unset(`${path}/:id/notify`),
+    requests: [],
+    exports: [],
+    listCalls: () => mock.requests.filter((call) => call.path === path),
+  };
+  beforeEach(async () => {
+    await changeLanguage('en');
+    document.cookie = 'XSRF-TOKEN=t';
+    mock.requests = recordCalls({ page: true });
+    mock.exports = recordExports();
+    signInAs(user);
+    server.use(
+      http.get(path, ({ request }) => json(mock.list(new URL(request.url).searchParams))),
+      http.get(`${path}/:id`, ({ params }) => json({ data: mock.detail(String(params.id)) })),
+      http.post(`${path}/:id/notify`, ({ params }) => mock.notify(String(params.id))),
+    );
+  });
+  return mock;
+}
+
+/** Opens the drawer of a row (the first) once the list shows `count` rows: the user who did and the drawer. */
+export async function openDetails({ count = 1, row = 0, button = 'Details' } = {}) {
+  await waitFor(() => expect(tableRows()).toHaveLength(count));
+  const user = userEvent.setup({ delay: null });
+  await user.click(within(tableRows()[row]).getByRole('button', { name: button }));
+  return { user, drawer: await screen.findByRole('dialog') };
+}
+
+/** Picks `option` in the select labelled `select`, then presses Search. */
+export async function chooseAndSearch(user: UserEvent, select: string, option: string) {
+  await user.click(screen.getByRole('combobox', { name: select }));
+  await user.click(await screen.findByTitle(option));
+  await user.click(screen.getByRole('button', { name: /Search/ }));
+}

@@ -1,4 +1,5 @@
 import type { Refund, RefundListResponse } from '@paydesk/shared/refunds/refunds.schemas.ts';
+import { listAnswer } from './list.ts';
 
 // Refunds as GET /api/merchant/refunds answers them, for the Refunds page's and the collection drawer's tests.
 
@@ -24,14 +25,4 @@ export const refund = (refundNo: string, changes: Partial<Refund> = {}): Refund 
 export const refundPage = (
   rows: Refund[],
   meta: Partial<RefundListResponse['meta']> = {},
-): RefundListResponse => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    sums: { amount: '0.00', count: rows.length },
-    ...meta,
-  },
-});
+): RefundListResponse => listAnswer(rows, { sums: { amount: '0.00', count: rows.length }, ...meta });

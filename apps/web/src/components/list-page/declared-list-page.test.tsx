@@ -12,6 +12,7 @@ import {
   signInAs,
   tableRows,
   urlFilters,
+  listAnswer,
 } from '../../test/list.ts';
 import { renderRoute } from '../../test/render.tsx';
 import { apiError, http, json, server } from '../../test/server.ts';
@@ -142,16 +143,7 @@ beforeEach(async () => {
     http.get('/api/merchant/test-orders', () =>
       failing
         ? apiError(500, 'server_error', 'Server error.')
-        : json({
-            data: rows,
-            meta: {
-              page: 1,
-              per_page: 20,
-              total: rows.length,
-              next_cursor: null,
-              sums: { amount: '98765.4', count: 4321 },
-            },
-          }),
+        : json(listAnswer(rows, { sums: { amount: '98765.4', count: 4321 } })),
     ),
     http.get('/api/merchant/test-orders/:no', ({ params }) =>
       json({

@@ -22,5 +22,6 @@ export {
   orderSections,
   statusColumn,
   statusFilter,
+  timelineSection,
   timeRangeFilter,
 } from './presets.ts';

@@ -83,17 +83,22 @@ export const orderSections = <Detail extends OrderDetail>(
   colors: Record<string, string>,
   perm: Perm,
 ): DrawerSection<Detail>[] => [
-  {
-    kind: 'timeline',
-    field: 'timeline',
-    title: 'detail.timeline',
-    empty: 'detail.noTimeline',
-    steps: 'detail.steps',
-    colors,
-  },
+  timelineSection<Detail>(colors),
   { kind: 'attempts', field: 'attempts' },
   { kind: 'callbacks', field: 'callbacks', perm },
 ];
+
+/** The drawer's timeline of its `timeline` steps (`detail.steps.<step>`, in these colours). */
+export const timelineSection = <Detail extends { timeline: unknown[] }>(
+  colors: Record<string, string>,
+): DrawerSection<Detail> => ({
+  kind: 'timeline',
+  field: 'timeline',
+  title: 'detail.timeline',
+  empty: 'detail.noTimeline',
+  steps: 'detail.steps',
+  colors,
+});
 
 /** An order list's filters: its numbers, its status (one of `statuses`) and the time range. */
 export const orderFilters = (

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PayoutChannel } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { SANDBOX_CN } from '../../test/payouts.ts';
 import { amountIssueOf, percentToPpm, payoutCostOf } from './payout-amount.ts';
 
 const channel = (overrides: Partial<PayoutChannel> = {}): PayoutChannel => ({
-  code: 'sandbox-cn',
-  country: 'CN',
-  currency: 'CNY',
-  fee_rate: '1.5',
-  fixed_fee: '0.50',
-  min_amount: '10.00',
-  max_amount: '50000.00',
+  ...SANDBOX_CN,
   banks: [],
   ...overrides,
 });

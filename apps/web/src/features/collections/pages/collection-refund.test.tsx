@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Collection, CollectionDetail } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Refund, RefundDetail } from '@paydesk/shared/refunds/refunds.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { type Call, recordCalls, signInAs, tableRows } from '../../../test/list.ts';
+import { collection } from '../../../test/collections.ts';
+import { type Call, listAnswer, recordCalls, signInAs, tableRows } from '../../../test/list.ts';
 import { refund, refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, http, json, server } from '../../../test/server.ts';
@@ -15,25 +16,14 @@ import CollectionsPage from './collections-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const order = (changes: Partial<Collection> = {}): Collection => ({
-  trade_no: 'C1',
-  out_trade_no: 'OUT-C1',
-  status: 'paid',
-  settlement_status: 'settled',
-  amount: '1234.5',
-  fee: '7.41',
-  currency: 'CNY',
-  channel: 'sandbox',
-  payer_name: 'Li Lei',
-  note: null,
-  channel_ref: 'SBX1',
-  settlement_no: 'S1',
-  created_at: '2026-03-01T00:30:00Z',
-  paid_at: '2026-03-01T00:31:05Z',
-  expires_at: '2026-03-01T01:00:00Z',
-  settled_at: '2026-03-02T00:00:00Z',
-  ...changes,
-});
+const order = (changes: Partial<Collection> = {}) =>
+  collection('C1', {
+    settlement_status: 'settled',
+    channel_ref: 'SBX1',
+    settlement_no: 'S1',
+    settled_at: '2026-03-02T00:00:00Z',
+    ...changes,
+  });
 
 const detailOf = (refunded: string, changes: Partial<Collection> = {}): CollectionDetail => ({
   ...order(changes),
@@ -66,16 +56,7 @@ beforeEach(async () => {
   orderChanges = {};
   server.use(
     http.get('/api/merchant/collections', () =>
-      json({
-        data: [order(orderChanges)],
-        meta: {
-          page: 1,
-          per_page: 20,
-          total: 1,
-          next_cursor: null,
-          sums: { amount: '1234.5', count: 1, fee: '7.41' },
-        },
-      }),
+      json(listAnswer([order(orderChanges)], { sums: { amount: '1234.5', count: 1, fee: '7.41' } })),
     ),
     http.get('/api/merchant/collections/:tradeNo', () => json({ data: detailOf(refunded, orderChanges) })),
     http.get('/api/merchant/refunds', ({ request }) => {

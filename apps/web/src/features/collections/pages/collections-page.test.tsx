@@ -9,15 +9,18 @@ import type {
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
-  cellsOf,
-  type Call,
-  recordCalls,
+  attemptRows,
+  channelAttemptRows,
+  chooseAndSearch,
+  listAnswer,
+  mockListApi,
+  openDetails,
+  shownRows,
   signInAs,
   tableRows as rows,
   urlFilters,
-  attemptRows,
-  channelAttemptRows,
 } from '../../../test/list.ts';
+import { collection } from '../../../test/collections.ts';
 import { refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -26,40 +29,10 @@ import CollectionsPage from './collections-page.tsx';
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const order = (tradeNo: string, overrides: Partial<Collection> = {}): Collection => ({
-  trade_no: tradeNo,
-  out_trade_no: `OUT-${tradeNo}`,
-  status: 'paid',
-  settlement_status: 'unsettled',
-  amount: '1234.5',
-  fee: '7.41',
-  currency: 'CNY',
-  channel: 'sandbox',
-  payer_name: 'Li Lei',
-  note: null,
-  channel_ref: 'SBX4471029388150062',
-  settlement_no: null,
-  created_at: '2026-03-01T00:30:00Z',
-  paid_at: '2026-03-01T00:31:05Z',
-  expires_at: '2026-03-01T01:00:00Z',
-  settled_at: null,
-  ...overrides,
-});
+const order = collection;
 
-const page = (
-  rows: Collection[],
-  meta: Partial<CollectionListResponse['meta']> = {},
-): CollectionListResponse => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    sums: { amount: '98765.4', count: 4321, fee: '592.59' },
-    ...meta,
-  },
-});
+const page = (rows: Collection[], meta: Partial<CollectionListResponse['meta']> = {}) =>
+  listAnswer(rows, { sums: { amount: '98765.4', count: 4321, fee: '592.59' }, ...meta });
 
 const paidEvent = (attempts: CallbackEvent['attempts']): CallbackEvent => ({
   id: 'evt_1',
@@ -90,47 +63,25 @@ const detailOf = (tradeNo: string, callbacks: CallbackEvent[]): CollectionDetail
   ],
 });
 
-let requests: Call[];
-let answerList: (query: URLSearchParams) => CollectionListResponse;
-let answerDetail: (tradeNo: string) => CollectionDetail;
-let answerNotify: (tradeNo: string) => Response;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  document.cookie = 'XSRF-TOKEN=t';
-  requests = recordCalls({ page: true });
-  // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
-  signInAs({ perms: ['collection:view', 'collection:notify'] });
-  server.use(
-    http.get('/api/merchant/collections', ({ request }) =>
-      json(answerList(new URL(request.url).searchParams)),
-    ),
-    http.get('/api/merchant/collections/:tradeNo', ({ params }) =>
-      json({ data: answerDetail(String(params.tradeNo)) }),
-    ),
-    http.post('/api/merchant/collections/:tradeNo/notify', ({ params }) =>
-      answerNotify(String(params.tradeNo)),
-    ),
-    // A paid order's drawer lists its refunds (collection-refund.test.tsx tests them).
-    http.get('/api/merchant/refunds', () => json(refundPage([]))),
-  );
+// Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
+const api = mockListApi<CollectionListResponse, CollectionDetail>('collections', {
+  perms: ['collection:view', 'collection:notify'],
 });
+// A paid order's drawer lists its refunds (collection-refund.test.tsx tests them).
+beforeEach(() => server.use(http.get('/api/merchant/refunds', () => json(refundPage([])))));
 
 const renderPage = (at = '/collection/payments') =>
   renderRoute(CollectionsPage, { path: '/collection/payments', at }).router;
 
-const listCalls = () => requests.filter((r) => r.path === '/api/merchant/collections');
-
 describe('Receive money > Transactions', { timeout: 60_000 }, () => {
   it('shows the orders with their tags and times, and the sums of the whole filter', async () => {
-    answerList = () =>
+    api.list = () =>
       page([
         order('C2', { status: 'to_be_paid', paid_at: null }),
         order('C1', { settlement_status: 'settled' }),
       ]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(2));
-    const [first, second] = rows().map(cellsOf);
+    const [first, second] = await shownRows(2);
     expect(first.slice(0, 9)).toEqual([
       'C2',
       'OUT-C2',
@@ -155,12 +106,12 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
   });
 
   it('reads the filters from the URL into the request, and writes the ones typed back to the URL', async () => {
-    answerList = () => page([order('C1')]);
+    api.list = () => page([order('C1')]);
     const router = renderPage(
       '/collection/payments?out_trade_no=OUT-9&status=closed&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
     );
-    await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
       page: '1',
       per_page: '20',
       out_trade_no: 'OUT-9',
@@ -173,9 +124,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
 
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByRole('textbox', { name: 'Order number' }), ' C77 ');
-    await user.click(screen.getByRole('combobox', { name: 'Order status' }));
-    await user.click(await screen.findByTitle('Failed'));
-    await user.click(screen.getByRole('button', { name: /Search/ }));
+    await chooseAndSearch(user, 'Order status', 'Failed');
     await waitFor(() =>
       expect(urlFilters(router)).toEqual({
         trade_no: 'C77',
@@ -185,12 +134,12 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
         end_time: '2026-03-02 23:59:59',
       }),
     );
-    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('failed'));
-    expect(listCalls().at(-1)?.query.get('trade_no')).toBe('C77');
+    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('failed'));
+    expect(api.listCalls().at(-1)?.query.get('trade_no')).toBe('C77');
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
-    answerList = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
+    api.list = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
     renderPage();
     expect(await screen.findByText(/No collection orders yet/)).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
@@ -217,9 +166,9 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       created_at: '2026-03-01T00:31:21Z',
     };
     let attempts = [failed, rejected];
-    answerList = () => page([order('C1')]);
-    answerDetail = (tradeNo) => detailOf(tradeNo, [paidEvent(attempts)]);
-    answerNotify = () => {
+    api.list = () => page([order('C1')]);
+    api.detail = (tradeNo) => detailOf(tradeNo, [paidEvent(attempts)]);
+    api.notify = () => {
       attempts = [
         ...attempts,
         { ...rejected, attempt: 3, status_code: 200, response_excerpt: 'ok', latency_ms: 12 },
@@ -227,10 +176,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       return json({ data: paidEvent(attempts) });
     };
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { user, drawer } = await openDetails();
     expect(await within(drawer).findByText('Order C1')).toBeInTheDocument();
     expect(await within(drawer).findByText('table 7')).toBeInTheDocument();
     expect(within(drawer).getByText('Li Lei')).toBeInTheDocument();
@@ -257,7 +203,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
 
     await user.click(within(drawer).getByRole('button', { name: /Resend callback/ }));
     await waitFor(() =>
-      expect(requests.filter((r) => r.method === 'POST')).toEqual([
+      expect(api.requests.filter((r) => r.method === 'POST')).toEqual([
         expect.objectContaining({ path: '/api/merchant/collections/C1/notify' }),
       ]),
     );
@@ -269,30 +215,24 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
 
   it('offers a read-only user (no collection:notify) the callbacks but no resend', async () => {
     signInAs({ roles: ['VIEWER'], perms: ['collection:view'] });
-    answerList = () => page([order('C1')]);
-    answerDetail = (tradeNo) => detailOf(tradeNo, [paidEvent([])]);
+    api.list = () => page([order('C1')]);
+    api.detail = (tradeNo) => detailOf(tradeNo, [paidEvent([])]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     const callbacks = await within(drawer).findByTestId('collection-callbacks');
     expect(within(callbacks).getByText('Order paid')).toBeInTheDocument();
     expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).not.toBeInTheDocument();
   });
 
   it('offers no resend for an order without a callback event', async () => {
-    answerList = () => page([order('C5', { status: 'to_be_paid', paid_at: null })]);
-    answerDetail = (tradeNo) => ({
+    api.list = () => page([order('C5', { status: 'to_be_paid', paid_at: null })]);
+    api.detail = (tradeNo) => ({
       ...detailOf(tradeNo, []),
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       attempts: [],
     });
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     expect(await within(drawer).findByText('No callback has been sent for this order.')).toBeInTheDocument();
     expect(within(drawer).getByText('The order has not been sent to a channel.')).toBeInTheDocument();
     expect(within(drawer).queryByRole('button', { name: /Resend callback/ })).not.toBeInTheDocument();
@@ -300,7 +240,7 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
 
   it('speaks Chinese: status labels, filter prompts and sums', async () => {
     await changeLanguage('zh-cn');
-    answerList = () => page([order('C1', { status: 'closed', settlement_status: 'pending_settlement' })]);
+    api.list = () => page([order('C1', { status: 'closed', settlement_status: 'pending_settlement' })]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(within(rows()[0]).getByText('已关闭')).toBeInTheDocument();
@@ -318,8 +258,8 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
 
   it("speaks Chinese in the drawer: the order's attempts on channels", async () => {
     await changeLanguage('zh-cn');
-    answerList = () => page([order('C1')]);
-    answerDetail = (tradeNo) => detailOf(tradeNo, []);
+    api.list = () => page([order('C1')]);
+    api.detail = (tradeNo) => detailOf(tradeNo, []);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     const user = userEvent.setup({ delay: null });

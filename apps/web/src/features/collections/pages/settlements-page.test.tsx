@@ -8,7 +8,7 @@ import type {
   SettlementListResponse,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { cellsOf as cells, tableRows as rows } from '../../../test/list.ts';
+import { cellsOf as cells, openDetails, tableRows as rows } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import SettlementsPage from './settlements-page.tsx';
@@ -145,10 +145,7 @@ describe('Receive money > Settlements', { timeout: 60_000 }, () => {
       },
     });
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     expect(await within(drawer).findByText('Settlement S1')).toBeInTheDocument();
     const orders = await within(drawer).findByRole('table', { name: 'Orders in this settlement' });
     await waitFor(() => expect(rows(orders)).toHaveLength(2));

@@ -1,9 +1,8 @@
 import { RightOutlined } from '@ant-design/icons';
 import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { TodayCollection } from '@paydesk/shared/collections/collections.schemas.ts';
-import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
+import { CardLink, CountStatistic, MoneyStatistic } from './figures-card.tsx';
 
 /** "0.9512" -> "95.12%", "1.0000" -> "100%"; no orders today -> "—". */
 export function formatSuccessRate(rate: string | null): string {
@@ -43,19 +42,14 @@ export function TodayCard({
       {figures ? (
         <Row gutter={[16, 16]}>
           <Col xs={24} sm={8}>
-            <Statistic
+            <MoneyStatistic
               title={t(`${kind}.paidAmount`)}
-              value={figures.paid_amount}
-              formatter={() => formatMoney(figures.paid_amount, figures.currency)}
-              suffix={currencyUnit(figures.currency)}
+              amount={figures.paid_amount}
+              currency={figures.currency}
             />
           </Col>
           <Col xs={12} sm={8}>
-            <Statistic
-              title={t(`${kind}.paidCount`)}
-              value={figures.paid_count}
-              formatter={() => figures.paid_count.toLocaleString('en-US')}
-            />
+            <CountStatistic title={t(`${kind}.paidCount`)} count={figures.paid_count} />
           </Col>
           <Col xs={12} sm={8}>
             <Statistic
@@ -74,8 +68,8 @@ export function TodayCard({
   // The list filters by creation time in the same zone as the card's day.
   const search = new URLSearchParams({ status, start_time: today, end_time: today });
   return (
-    <Link to={`${path}?${search}`} aria-label={t(`${kind}.open`)} style={{ display: 'block' }}>
+    <CardLink to={`${path}?${search}`} label={t(`${kind}.open`)}>
       {card}
-    </Link>
+    </CardLink>
   );
 }

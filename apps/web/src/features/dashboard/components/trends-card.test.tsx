@@ -5,23 +5,12 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DashboardSeries, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { DAYS, point } from '../../../test/dashboard.ts';
 import { TrendsCard } from './trends-card.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-// 2026-02-04 to 2026-03-05; the 7-day view is 02-27 to 03-05.
-const DAYS = Array.from({ length: 30 }, (_, i) =>
-  new Date(Date.UTC(2026, 1, 4 + i)).toISOString().slice(0, 10),
-);
-const point = (date: string, over: Partial<DayPoint> = {}): DayPoint => ({
-  date,
-  paid_amount: '0',
-  paid_count: 0,
-  order_count: 0,
-  success_rate: null,
-  statuses: {},
-  ...over,
-});
+// DAYS: 2026-02-04 to 2026-03-05; the 7-day view is 02-27 to 03-05.
 const COLLECTIONS: Record<string, Partial<DayPoint>> = {
   // Alone between two days without orders.
   '2026-03-01': {

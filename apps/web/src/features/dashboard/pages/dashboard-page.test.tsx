@@ -8,8 +8,9 @@ import {
 } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Dashboard, DayPoint } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
+import type { Dashboard } from '@paydesk/shared/dashboard/dashboard.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { DAYS, point } from '../../../test/dashboard.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server, TEST_USER } from '../../../test/server.ts';
 import DashboardPage from './dashboard-page.tsx';
@@ -17,18 +18,6 @@ import DashboardPage from './dashboard-page.tsx';
 configure({ asyncUtilTimeout: 10_000 });
 
 // The last 30 days up to 2026-03-05, oldest first, as the server sends them.
-const DAYS = Array.from({ length: 30 }, (_, i) =>
-  new Date(Date.UTC(2026, 1, 4 + i)).toISOString().slice(0, 10),
-);
-const point = (date: string, over: Partial<DayPoint> = {}): DayPoint => ({
-  date,
-  paid_amount: '0',
-  paid_count: 0,
-  order_count: 0,
-  success_rate: null,
-  statuses: {},
-  ...over,
-});
 const noSeries = { days: DAYS, collection: null, payout: null };
 
 const TODAY: Dashboard = {

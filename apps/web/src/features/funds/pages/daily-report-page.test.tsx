@@ -38,25 +38,26 @@ const day = (date: string, overrides: Partial<DailyReport> = {}): DailyReport =>
   };
 };
 
+// What moved on 2026-03-10, the only day of the report with movements: the day's row and the sums alike.
+const MARCH_10 = {
+  collection_amount: '500.00',
+  collection_count: 3,
+  collection_fee: '15.00',
+  payout_amount: '200.00',
+  payout_count: 1,
+  payout_fee: '2.50',
+  refunds: '20.00',
+  collection_refunds: '-12.00',
+  top_ups: '100.00',
+  withdrawals: '-50.00',
+  transfers: '-30.50',
+  freezes: '-20.00',
+  entries: 9,
+};
+
 const ROWS = [
   day('2026-03-11', { opening_balance: '1290.00', closing_balance: '1290.00', final: false }),
-  day('2026-03-10', {
-    opening_balance: '1000.00',
-    collection_amount: '500.00',
-    collection_count: 3,
-    collection_fee: '15.00',
-    payout_amount: '200.00',
-    payout_count: 1,
-    payout_fee: '2.50',
-    refunds: '20.00',
-    collection_refunds: '-12.00',
-    top_ups: '100.00',
-    withdrawals: '-50.00',
-    transfers: '-30.50',
-    freezes: '-20.00',
-    closing_balance: '1290.00',
-    entries: 9,
-  }),
+  day('2026-03-10', { opening_balance: '1000.00', ...MARCH_10, closing_balance: '1290.00' }),
 ];
 
 const page = (rows: DailyReport[]): DailyReportListResponse => ({
@@ -68,23 +69,7 @@ const page = (rows: DailyReport[]): DailyReportListResponse => ({
     start_date: '2026-03-10',
     end_date: '2026-03-11',
     timezone: 'Asia/Kolkata',
-    sums: {
-      opening_balance: '1000.00',
-      closing_balance: '1290.00',
-      collection_amount: '500.00',
-      collection_count: 3,
-      collection_fee: '15.00',
-      payout_amount: '200.00',
-      payout_count: 1,
-      payout_fee: '2.50',
-      refunds: '20.00',
-      collection_refunds: '-12.00',
-      top_ups: '100.00',
-      withdrawals: '-50.00',
-      transfers: '-30.50',
-      freezes: '-20.00',
-      entries: 9,
-    },
+    sums: { opening_balance: '1000.00', closing_balance: '1290.00', ...MARCH_10 },
   },
 });
 

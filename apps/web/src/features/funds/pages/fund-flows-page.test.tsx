@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FundFlow, FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { tableRows as rows } from '../../../test/list.ts';
+import { openDetails, tableRows as rows } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import FundFlowsPage from './fund-flows-page.tsx';
@@ -128,10 +128,7 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   it('opens one entry in the detail drawer', async () => {
     answer = () => page([entry(7)]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     expect(await within(drawer).findByText('Transaction 7')).toBeInTheDocument();
     expect(await within(drawer).findByText('Platform operator')).toBeInTheDocument();
   });

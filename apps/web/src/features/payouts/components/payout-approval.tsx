@@ -10,8 +10,8 @@ import { DateTime } from '../../../components/date-time.tsx';
 import { useHasPerm } from '../../../components/has-perm.tsx';
 import { useFormRefusal } from '../../../components/money-form.tsx';
 import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
-import { isTwoFactorRequired, StepUpFields, type StepUpValues } from '../../../components/step-up-fields.tsx';
-import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
+import type { StepUpValues } from '../../../components/step-up-fields.tsx';
+import { StepUpModal } from '../../../components/step-up-modal.tsx';
 import { useCurrentUser } from '../../../lib/auth/get-current-user.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { trimmed, zodRule } from '../../../lib/zod-rule.ts';
@@ -94,60 +94,32 @@ function ApproveDialog({ payout, onClose }: { payout: PayoutDetail; onClose: () 
   const { message } = App.useApp();
   const [form] = Form.useForm<StepUpValues>();
   const approve = useApprovePayout(payout.trade_no);
-  const { refusal, clearRefusal, showRefusal } = useFormRefusal<keyof StepUpValues | 'payout'>(
-    form,
-    NOT_A_FIELD,
-  );
-  const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
-  const onFinish = async (values: StepUpValues) => {
-    clearRefusal();
-    try {
-      await approve.mutateAsync(values);
-      message.success(t('approval.approved', { tradeNo: payout.trade_no }));
-      onClose();
-    } catch (error) {
-      if (isTwoFactorRequired(error)) return setNeedsTwoFactor(true);
-      if (!isHttpError(error)) throw error;
-      showRefusal(error);
-    }
-  };
   return (
-    <Modal
-      open
+    <StepUpModal
+      form={form}
+      name="approve-payout"
       title={t('approval.approveTitle', { tradeNo: payout.trade_no })}
       okText={t('approval.approve')}
       cancelText={t('approval.cancel')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={approve.isPending}
-      okButtonProps={{ hidden: needsTwoFactor }}
-      mask={{ closable: false }}
-      destroyOnHidden
-      centered
+      onClose={onClose}
+      isPending={approve.isPending}
+      fieldOfCode={NOT_A_FIELD}
+      autoFocus
+      submit={async (values) => {
+        await approve.mutateAsync(values);
+        message.success(t('approval.approved', { tradeNo: payout.trade_no }));
+        onClose();
+      }}
     >
-      {needsTwoFactor ? (
-        <TwoFactorRequired compact />
-      ) : (
-        <Form<StepUpValues>
-          form={form}
-          name="approve-payout"
-          layout="vertical"
-          aria-label={t('approval.approveTitle', { tradeNo: payout.trade_no })}
-          onFinish={(values) => void onFinish(values)}
-        >
-          <Typography.Paragraph>
-            {t('approval.approveHint', {
-              amount: formatMoney(payout.amount, payout.currency),
-              currency: currencyUnit(payout.currency),
-              payee: payout.payee_name,
-              channel: payout.channel,
-            })}
-          </Typography.Paragraph>
-          <StepUpFields autoFocus />
-          {refusal && <Alert type="error" showIcon title={refusal} role="alert" />}
-        </Form>
-      )}
-    </Modal>
+      <Typography.Paragraph>
+        {t('approval.approveHint', {
+          amount: formatMoney(payout.amount, payout.currency),
+          currency: currencyUnit(payout.currency),
+          payee: payout.payee_name,
+          channel: payout.channel,
+        })}
+      </Typography.Paragraph>
+    </StepUpModal>
   );
 }
 

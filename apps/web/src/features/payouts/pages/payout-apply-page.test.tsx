@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { answerCreations, type Creations } from '../../../test/forms.ts';
+import { payout, payoutChannel, SANDBOX_CN } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
 import PayoutApplyPage from './payout-apply-page.tsx';
@@ -11,105 +13,56 @@ import PayoutApplyPage from './payout-apply-page.tsx';
 configure({ asyncUtilTimeout: 10_000 });
 
 const CHANNELS: Record<PayoutChannel['country'], PayoutChannel> = {
-  CN: {
-    code: 'sandbox-cn',
-    country: 'CN',
-    currency: 'CNY',
-    fee_rate: '1.5',
-    fixed_fee: '0.50',
-    min_amount: '10.00',
-    max_amount: '50000.00',
-    banks: [
-      { code: 'ICBC', name: 'Industrial and Commercial Bank of China' },
-      { code: 'CMB', name: 'China Merchants Bank' },
-    ],
-  },
-  IN: {
-    code: 'sandbox-in',
-    country: 'IN',
-    currency: 'INR',
-    fee_rate: '1',
-    fixed_fee: '5.00',
-    min_amount: '100.00',
-    max_amount: '200000.00',
-    banks: [],
-  },
-  BR: {
-    code: 'sandbox-br',
-    country: 'BR',
-    currency: 'BRL',
-    fee_rate: '2',
-    fixed_fee: '1.00',
-    min_amount: '5.00',
-    max_amount: '50000.00',
-    banks: [{ code: '001', name: 'Banco do Brasil' }],
-  },
-  VN: {
-    code: 'sandbox-vn',
-    country: 'VN',
-    currency: 'VND',
-    fee_rate: '0.8',
-    fixed_fee: '5000',
-    min_amount: '50000',
-    max_amount: '500000000',
-    banks: [
+  CN: SANDBOX_CN,
+  IN: payoutChannel('IN', 'INR', ['1', '5.00'], ['100.00', '200000.00']),
+  BR: payoutChannel(
+    'BR',
+    'BRL',
+    ['2', '1.00'],
+    ['5.00', '50000.00'],
+    [{ code: '001', name: 'Banco do Brasil' }],
+  ),
+  VN: payoutChannel(
+    'VN',
+    'VND',
+    ['0.8', '5000'],
+    ['50000', '500000000'],
+    [
       { code: 'VCB', name: 'Vietcombank' },
       { code: 'TCB', name: 'Techcombank' },
     ],
-  },
+  ),
 };
 
-const created = (overrides: Partial<PayoutDetail> = {}): PayoutDetail => ({
-  trade_no: 'P20260301000001',
-  out_trade_no: 'C20260301000001',
-  status: 'processing',
-  amount: '1000.00',
-  fee: '15.50',
-  currency: 'CNY',
-  channel: 'sandbox-cn',
-  payee_name: 'Li Lei',
-  account_no: '************2233',
-  created_at: '2026-03-01T00:30:00Z',
-  finished_at: null,
-  failure_reason: null,
-  account_type: 'individual',
-  bank_code: 'CMB',
-  bank_name: 'China Merchants Bank',
-  branch_name: 'Shenzhen Branch',
-  ifsc: null,
-  cpf_cnpj: null,
-  note: 'March rent',
-  channel_ref: 'SBX4471029388150062',
-  source: 'console',
+const created = (changes: Partial<PayoutDetail> = {}): PayoutDetail => ({
+  ...payout('P20260301000001', {
+    out_trade_no: 'C20260301000001',
+    status: 'processing',
+    amount: '1000.00',
+    fee: '15.50',
+    finished_at: null,
+    note: 'March rent',
+    created_by_user_id: 1,
+  }),
   timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
   callbacks: [],
   attempts: [],
-  created_by_user_id: 1,
   created_by: { id: 1, name: 'Root user' },
   reviewed_by: null,
   reviewed_at: null,
-  ...overrides,
+  ...changes,
 });
 
-/** The payouts sent (the page reads with GET only the user and the channels). */
-let posts: { method: string; path: string; body: unknown }[];
+/** The payouts sent (the page reads with GET only the user and the channels), and the answers to them. */
+let creations: Creations;
 let channels: { channels: PayoutChannel[]; available: string; currency: string };
-/** The answers to POST /api/merchant/payouts, one per call. */
-let answers: (() => Response)[];
 
 beforeEach(async () => {
   await changeLanguage('en');
-  posts = [];
   channels = { channels: [CHANNELS.CN], available: '20000.00', currency: 'CNY' };
-  answers = [() => json({ data: created() }, 201)];
+  creations = answerCreations('/api/merchant/payouts', () => json({ data: created() }, 201));
   signInAs({ perms: ['payout:view', 'payout:create', 'contact:view'] });
-  server.use(
-    http.get('/api/merchant/payout-channels', () => json({ data: channels })),
-    http.post('/api/merchant/payouts', async ({ request }) => {
-      posts.push({ method: 'POST', path: '/api/merchant/payouts', body: await request.json() });
-      return answers.shift()?.() ?? apiError(404, 'not_found', 'Not found.');
-    }),
-  );
+  server.use(http.get('/api/merchant/payout-channels', () => json({ data: channels })));
 });
 
 const renderPage = () =>
@@ -222,7 +175,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(errorUnder('CNPJ')).toBe('Please enter a valid CNPJ (14 digits with correct check digits)'),
     );
-    expect(posts).toEqual([]);
+    expect(creations.sent).toEqual([]);
   });
 
   it('offers the channels to choose from, and forgets the bank details of the one left', async () => {
@@ -276,7 +229,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(errorUnder('Amount')).toBe('Please enter the amount');
     expect(errorUnder('Payment password')).toBe('Please enter the payment password');
     expect(errorUnder('Google code')).toBe('Please enter the verification code');
-    expect(posts).toEqual([]);
+    expect(creations.sent).toEqual([]);
   });
 
   it('shows the fee and the total of the amount exactly, and the available balance', async () => {
@@ -322,10 +275,10 @@ describe('Send money', { timeout: 60_000 }, () => {
       expect(summary).toContain(shown);
     expect(summary).not.toContain('6222020200112233');
     // Nothing leaves before the confirmation; the code is checked with the payout, never before it.
-    expect(posts).toEqual([]);
+    expect(creations.sent).toEqual([]);
     await user().click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/behalfPay/transfers'));
-    expect(posts).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
+    expect(creations.sent).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
     expect(router.state.location.search).toBe('?trade_no=P20260301000001');
     expect(await screen.findByText('Payout P20260301000001 has been submitted')).toBeInTheDocument();
   });
@@ -337,11 +290,11 @@ describe('Send money', { timeout: 60_000 }, () => {
     const dialog = await dialogTitled('Confirm information is correct and pay');
     await user().click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(dialog)).toBe(true));
-    expect(posts).toEqual([]);
+    expect(creations.sent).toEqual([]);
   });
 
   it('asks again about a near-duplicate and sends it once more with confirm_duplicate', async () => {
-    answers = [
+    creations.answers = [
       () =>
         json(
           {
@@ -363,14 +316,17 @@ describe('Send money', { timeout: 60_000 }, () => {
         'A payout of this amount to this account was sent in the last 10 minutes. Send it again?',
       ),
     ).toBeInTheDocument();
-    expect(posts).toHaveLength(1);
+    expect(creations.sent).toHaveLength(1);
     await user().click(within(again).getByRole('button', { name: 'Send it again' }));
     await waitFor(() => expect(router.state.location.search).toBe('?trade_no=P2'));
-    expect(posts.map((call) => call.body)).toEqual([CHINA_BODY, { ...CHINA_BODY, confirm_duplicate: true }]);
+    expect(creations.sent.map((call) => call.body)).toEqual([
+      CHINA_BODY,
+      { ...CHINA_BODY, confirm_duplicate: true },
+    ]);
   });
 
   it('sends nothing more when the near-duplicate is not confirmed', async () => {
-    answers = [() => json({ message: 'Possible duplicate.', code: 'possible_duplicate' }, 409)];
+    creations.answers = [() => json({ message: 'Possible duplicate.', code: 'possible_duplicate' }, 409)];
     const router = renderPage();
     await fillChina();
     await pay();
@@ -382,12 +338,12 @@ describe('Send money', { timeout: 60_000 }, () => {
     const again = await dialogTitled('Possible duplicate payout');
     await user().click(within(again).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(again)).toBe(true));
-    expect(posts).toHaveLength(1);
+    expect(creations.sent).toHaveLength(1);
     expect(router.state.location.pathname).toBe('/behalfPay/apply');
   });
 
   it('shows a refusal for lack of funds under the amount, and a wrong code under the code', async () => {
-    answers = [
+    creations.answers = [
       () => json({ message: 'Insufficient funds.', code: 'insufficient_funds' }, 422),
       () =>
         json(
@@ -417,13 +373,13 @@ describe('Send money', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(errorUnder('Google code')).toBe('The verification code is invalid or has already been used.'),
     );
-    expect(posts).toHaveLength(2);
+    expect(creations.sent).toHaveLength(2);
     expect(router.state.location.pathname).toBe('/behalfPay/apply');
   });
 
   it('upper-cases an Indian IFSC as typed, checks its pattern and sends no bank', async () => {
     channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
-    answers = [() => json({ data: created({ currency: 'INR', channel: 'sandbox-in' }) }, 201)];
+    creations.answers = [() => json({ data: created({ currency: 'INR', channel: 'sandbox-in' }) }, 201)];
     renderPage();
     const u = user();
     const ifsc = await screen.findByLabelText('IFSC code');
@@ -445,8 +401,8 @@ describe('Send money', { timeout: 60_000 }, () => {
     // 2,500 x 1% + 5.00
     expect(within(dialog).getByTestId('payout-summary').textContent).toContain('Total deducted2,530.00 INR');
     await u.click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
-    await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0].body).toEqual({
+    await waitFor(() => expect(creations.sent).toHaveLength(1));
+    expect(creations.sent[0].body).toEqual({
       channel: 'sandbox-in',
       account_type: 'individual',
       ifsc: 'SBIN0001234',
@@ -460,7 +416,7 @@ describe('Send money', { timeout: 60_000 }, () => {
 
   it('shows the server’s word on a field under it, and one this form does not show above the button', async () => {
     channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
-    answers = [
+    creations.answers = [
       () =>
         json(
           {
@@ -506,7 +462,7 @@ describe('Send money', { timeout: 60_000 }, () => {
   });
 
   it('shows the way to Security when the server wants two-factor authentication first', async () => {
-    answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
+    creations.answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
     renderPage();
     await fillChina();
     await pay();
@@ -587,7 +543,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       await u.type(await screen.findByLabelText(want.labels.cpf), '123.456.789-00');
       await u.click(screen.getByRole('button', { name: want.pay }));
       await waitFor(() => expect(errorUnder(want.labels.cpf)).toBe(want.cpf));
-      expect(posts).toEqual([]);
+      expect(creations.sent).toEqual([]);
     },
   );
 });

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { MerchantLimits } from '@paydesk/shared/limits/limits.schemas.ts';
 import type { PayoutChannel } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { SANDBOX_CN } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, http, json, noLimits, server, signInAs } from '../../../test/server.ts';
 import PayoutApplyPage from './payout-apply-page.tsx';
@@ -13,16 +14,7 @@ import PayoutApplyPage from './payout-apply-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const CHANNEL: PayoutChannel = {
-  code: 'sandbox-cn',
-  country: 'CN',
-  currency: 'CNY',
-  fee_rate: '1.5',
-  fixed_fee: '0.50',
-  min_amount: '10.00',
-  max_amount: '50000.00',
-  banks: [{ code: 'CMB', name: 'China Merchants Bank' }],
-};
+const CHANNEL: PayoutChannel = { ...SANDBOX_CN, banks: [{ code: 'CMB', name: 'China Merchants Bank' }] };
 
 const LIMITS: MerchantLimits = {
   ...(noLimits('payout') as MerchantLimits),

@@ -1,20 +1,22 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CallbackEvent } from '@paydesk/shared/collections/collections.schemas.ts';
 import type { Payout, PayoutDetail, PayoutListResponse } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
-  cellsOf,
-  type Call,
-  recordCalls,
+  attemptRows,
+  channelAttemptRows,
+  listAnswer,
+  mockListApi,
+  openDetails,
   selectOptions as statusOptions,
+  shownRows,
   signInAs,
   tableRows as rows,
   urlFilters,
-  attemptRows,
-  channelAttemptRows,
 } from '../../../test/list.ts';
+import { payout } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import PayoutsPage from './payouts-page.tsx';
@@ -22,45 +24,10 @@ import PayoutsPage from './payouts-page.tsx';
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const payout = (tradeNo: string, overrides: Partial<Payout> = {}): Payout => ({
-  trade_no: tradeNo,
-  out_trade_no: `OUT-${tradeNo}`,
-  status: 'success',
-  amount: '1000',
-  fee: '15.5',
-  currency: 'CNY',
-  channel: 'sandbox-cn',
-  payee_name: 'Li Lei',
-  account_no: '************2233',
-  created_at: '2026-03-01T00:30:00Z',
-  finished_at: '2026-03-01T00:32:10Z',
-  failure_reason: null,
-  account_type: 'individual',
-  bank_code: 'CMB',
-  bank_name: 'China Merchants Bank',
-  branch_name: 'Shenzhen Branch',
-  ifsc: null,
-  cpf_cnpj: null,
-  note: null,
-  channel_ref: 'SBX4471029388150062',
-  source: 'console',
-  created_by_user_id: null,
-  ...overrides,
-});
-
 const NO_REVIEW = { created_by: null, reviewed_by: null, reviewed_at: null };
 
-const page = (rows: Payout[], meta: Partial<PayoutListResponse['meta']> = {}): PayoutListResponse => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    sums: { amount: '250000', count: 1234, fee: '3750.5' },
-    ...meta,
-  },
-});
+const page = (rows: Payout[], meta: Partial<PayoutListResponse['meta']> = {}) =>
+  listAnswer(rows, { sums: { amount: '250000', count: 1234, fee: '3750.5' }, ...meta });
 
 const failedEvent: CallbackEvent = {
   id: 'evt_9',
@@ -89,40 +56,21 @@ const failedEvent: CallbackEvent = {
   ],
 };
 
-let requests: Call[];
-let answerList: (query: URLSearchParams) => PayoutListResponse;
-let answerDetail: (tradeNo: string) => PayoutDetail;
-let answerNotify: (tradeNo: string) => Response;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  document.cookie = 'XSRF-TOKEN=t';
-  requests = recordCalls({ page: true });
-  // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
-  signInAs({ perms: ['payout:view'] });
-  server.use(
-    http.get('/api/merchant/payouts', ({ request }) => json(answerList(new URL(request.url).searchParams))),
-    http.get('/api/merchant/payouts/:tradeNo', ({ params }) =>
-      json({ data: answerDetail(String(params.tradeNo)) }),
-    ),
-    http.post('/api/merchant/payouts/:tradeNo/notify', ({ params }) => answerNotify(String(params.tradeNo))),
-  );
-});
+// Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
+const api = mockListApi<PayoutListResponse, PayoutDetail>('payouts', { perms: ['payout:view'] });
 
 const renderPage = (at = '/behalfPay/transfers') =>
   renderRoute(PayoutsPage, { path: '/behalfPay/transfers', at }).router;
-const listCalls = () => requests.filter((r) => r.path === '/api/merchant/payouts');
 
 describe('Send money history', { timeout: 60_000 }, () => {
   it('shows the payouts with their status, masked account and times, and the sums of the whole filter', async () => {
-    answerList = () =>
+    api.list = () =>
       page([
         payout('P2', { status: 'processing', finished_at: null }),
         payout('P1', { status: 'refund_received', account_no: '**********0000' }),
       ]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(2));
-    const [first, second] = rows().map(cellsOf);
+    const [first, second] = await shownRows(2);
     expect(first.slice(0, 10)).toEqual([
       'P2',
       'OUT-P2',
@@ -149,12 +97,12 @@ describe('Send money history', { timeout: 60_000 }, () => {
   });
 
   it('reads the filters from the URL into the request, and writes the ones chosen back to the URL', async () => {
-    answerList = () => page([payout('P1')]);
+    api.list = () => page([payout('P1')]);
     const router = renderPage(
       '/behalfPay/transfers?trade_no=P9&status=success&start_time=2026-03-05&end_time=2026-03-05',
     );
-    await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
       page: '1',
       per_page: '20',
       trade_no: 'P9',
@@ -190,13 +138,13 @@ describe('Send money history', { timeout: 60_000 }, () => {
         end_time: '2026-03-05 23:59:59',
       }),
     );
-    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('refund_received'));
-    expect(listCalls().at(-1)?.query.get('out_trade_no')).toBe('M-77');
-    expect(listCalls().at(-1)?.query.has('trade_no')).toBe(false);
+    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('refund_received'));
+    expect(api.listCalls().at(-1)?.query.get('out_trade_no')).toBe('M-77');
+    expect(api.listCalls().at(-1)?.query.has('trade_no')).toBe(false);
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
-    answerList = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
+    api.list = () => page([], { sums: { amount: '0', count: 0, fee: '0' } });
     renderPage();
     expect(await screen.findByText(/No payouts yet/)).toBeInTheDocument();
     renderPage('/behalfPay/transfers?status=failed');
@@ -204,8 +152,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
   });
 
   it('opens a failed payout with every field, why it failed, its timeline and its callbacks', async () => {
-    answerList = () => page([payout('P7', { status: 'failed' })]);
-    answerDetail = (tradeNo) => ({
+    api.list = () => page([payout('P7', { status: 'failed' })]);
+    api.detail = (tradeNo) => ({
       ...payout(tradeNo, {
         status: 'failed',
         failure_reason: 'The receiving account is closed',
@@ -230,12 +178,9 @@ describe('Send money history', { timeout: 60_000 }, () => {
       ],
     });
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     expect(await within(drawer).findByText('Payout P7')).toBeInTheDocument();
-    expect(requests.at(-1)?.path).toBe('/api/merchant/payouts/P7');
+    expect(api.requests.at(-1)?.path).toBe('/api/merchant/payouts/P7');
 
     expect(within(drawer).getByTestId('payout-failure').textContent).toContain(
       'The receiving account is closed',
@@ -285,15 +230,15 @@ describe('Send money history', { timeout: 60_000 }, () => {
   it('resends the latest callback for a user with payout:notify, and shows the new attempt', async () => {
     signInAs({ perms: ['payout:view', 'payout:notify'] });
     let event = failedEvent;
-    answerList = () => page([payout('P7', { status: 'failed' })]);
-    answerDetail = (tradeNo) => ({
+    api.list = () => page([payout('P7', { status: 'failed' })]);
+    api.detail = (tradeNo) => ({
       ...payout(tradeNo, { status: 'failed', failure_reason: 'The receiving account is closed' }),
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       callbacks: [event],
       attempts: [],
       ...NO_REVIEW,
     });
-    answerNotify = () => {
+    api.notify = () => {
       event = {
         ...failedEvent,
         status: 'delivered',
@@ -312,14 +257,11 @@ describe('Send money history', { timeout: 60_000 }, () => {
       return json({ data: event });
     };
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { user, drawer } = await openDetails();
     const callbacks = await within(drawer).findByTestId('payout-callbacks');
     await user.click(await within(drawer).findByRole('button', { name: /Resend callback/ }));
     await waitFor(() =>
-      expect(requests.filter((r) => r.method === 'POST')).toEqual([
+      expect(api.requests.filter((r) => r.method === 'POST')).toEqual([
         expect.objectContaining({ path: '/api/merchant/payouts/P7/notify' }),
       ]),
     );
@@ -331,7 +273,7 @@ describe('Send money history', { timeout: 60_000 }, () => {
 
   it('speaks Vietnamese: statuses, filter prompts and sums', async () => {
     await changeLanguage('vi');
-    answerList = () =>
+    api.list = () =>
       page([payout('P1', { status: 'rejected', finished_at: null }), payout('P2', { status: 'pending' })]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(2));
@@ -377,8 +319,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
       }),
     );
     signInAs({ perms: ['payout:view', 'payout:approve'] });
-    answerList = () => page([payout('P9', { status: 'pending_approval', created_by_user_id: 7 })]);
-    answerDetail = (tradeNo) =>
+    api.list = () => page([payout('P9', { status: 'pending_approval', created_by_user_id: 7 })]);
+    api.detail = (tradeNo) =>
       decided
         ? {
             ...waiting(tradeNo, 7),
@@ -420,8 +362,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
 
   it('shows its maker only Reject (the server refuses the maker an approval too)', async () => {
     signInAs({ perms: ['payout:view', 'payout:approve'] });
-    answerList = () => page([payout('P10', { status: 'pending_approval', created_by_user_id: 1 })]);
-    answerDetail = (tradeNo) => ({
+    api.list = () => page([payout('P10', { status: 'pending_approval', created_by_user_id: 1 })]);
+    api.detail = (tradeNo) => ({
       ...payout(tradeNo, { status: 'pending_approval', finished_at: null, created_by_user_id: 1 }),
       timeline: [{ step: 'created', at: '2026-03-01T00:30:00Z' }],
       callbacks: [],

@@ -83,9 +83,7 @@ export function OrderRefunds({ order }: { order: RefundedOrder }) {
           ]}
         />
       )}
-      {isFormOpen && (
-        <RefundForm open order={order} refundable={refundable} onClose={() => setFormOpen(false)} />
-      )}
+      {isFormOpen && <RefundForm order={order} refundable={refundable} onClose={() => setFormOpen(false)} />}
     </section>
   );
 }

@@ -1,14 +1,10 @@
-import { Alert, App, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { App, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ERROR_CODES } from '@paydesk/shared/errors.ts';
 import type { Currency } from '@paydesk/shared/money.ts';
 import { type ConsoleRefundBody, ConsoleRefundBodySchema } from '@paydesk/shared/refunds/refunds.schemas.ts';
-import { useFormRefusal } from '../../../components/money-form.tsx';
 import { currencyUnit, formatMoney } from '../../../components/money-text.tsx';
-import { isTwoFactorRequired, StepUpFields } from '../../../components/step-up-fields.tsx';
-import { TwoFactorRequired } from '../../../components/two-factor-required.tsx';
-import { isHttpError } from '../../../lib/http.ts';
+import { StepUpModal } from '../../../components/step-up-modal.tsx';
 import { trimmed, zodRule } from '../../../lib/zod-rule.ts';
 import { useCreateRefund } from '../api/create-refund.ts';
 import { type RefundAmountIssue, refundAmountIssueOf } from '../refund-amount.ts';
@@ -43,20 +39,16 @@ export type RefundableOrder = { trade_no: string; currency: Currency };
 export function RefundForm({
   order,
   refundable,
-  open,
   onClose,
 }: {
   order: RefundableOrder;
   refundable: string;
-  open: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation('refunds');
   const { message } = App.useApp();
   const [form] = Form.useForm<RefundFormValues>();
   const create = useCreateRefund(order.trade_no);
-  const { refusal, clearRefusal, showRefusal } = useFormRefusal<FieldName | 'order'>(form, FIELD_OF_CODE);
-  const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
   const { currency } = order;
   const unit = currencyUnit(currency);
 
@@ -71,98 +63,63 @@ export function RefundForm({
       }),
     })[issue];
 
-  const close = () => {
-    clearRefusal();
-    setNeedsTwoFactor(false);
-    onClose();
-  };
-
-  const onFinish = async (values: RefundFormValues) => {
-    clearRefusal();
-    const body: ConsoleRefundBody = {
-      amount: values.amount.trim(),
-      reason: values.reason?.trim() || undefined,
-      out_refund_no: values.out_refund_no?.trim() || undefined,
-      payment_password: values.payment_password,
-      code: values.code,
-    };
-    try {
-      const refund = await create.mutateAsync(body);
-      message.success(t('form.created', { refundNo: refund.refund_no }));
-      close();
-    } catch (error) {
-      if (isTwoFactorRequired(error)) return setNeedsTwoFactor(true);
-      if (!isHttpError(error)) throw error;
-      showRefusal(error);
-    }
-  };
-
   return (
-    <Modal
-      open={open}
+    <StepUpModal
+      form={form}
+      name="refund"
       title={t('form.title', { tradeNo: order.trade_no })}
       okText={t('form.submit')}
       cancelText={t('form.cancel')}
-      onOk={() => form.submit()}
-      onCancel={close}
-      confirmLoading={create.isPending}
-      okButtonProps={{ hidden: needsTwoFactor }}
-      mask={{ closable: false }}
-      destroyOnHidden
-      centered
+      onClose={onClose}
+      isPending={create.isPending}
+      fieldOfCode={FIELD_OF_CODE}
+      initialValues={{ amount: refundable }}
+      submit={async (values) => {
+        const body: ConsoleRefundBody = {
+          amount: values.amount.trim(),
+          reason: values.reason?.trim() || undefined,
+          out_refund_no: values.out_refund_no?.trim() || undefined,
+          payment_password: values.payment_password,
+          code: values.code,
+        };
+        const refund = await create.mutateAsync(body);
+        message.success(t('form.created', { refundNo: refund.refund_no }));
+        onClose();
+      }}
     >
-      {needsTwoFactor ? (
-        <TwoFactorRequired compact />
-      ) : (
-        <Form<RefundFormValues>
-          form={form}
-          name="refund"
-          layout="vertical"
-          aria-label={t('form.title', { tradeNo: order.trade_no })}
-          initialValues={{ amount: refundable }}
-          onFinish={(values) => void onFinish(values)}
-        >
-          <Form.Item
-            name="amount"
-            label={t('form.amount')}
-            required
-            extra={t('form.amountHelp', { refundable: formatMoney(refundable, currency), currency: unit })}
-            rules={[
-              {
-                validator: async (_, value?: string) => {
-                  const issue = refundAmountIssueOf(value, refundable, currency);
-                  if (issue) throw new Error(amountText(issue));
-                },
-              },
-            ]}
-          >
-            <Input inputMode="decimal" autoComplete="off" suffix={currency} maxLength={22} />
-          </Form.Item>
-          <Form.Item
-            name="reason"
-            label={t('form.reason')}
-            rules={[zodRule(ConsoleRefundBodySchema.shape.reason, () => t('form.rules.reason'), trimmed)]}
-          >
-            <Input.TextArea rows={2} maxLength={255} showCount placeholder={t('form.reasonPlaceholder')} />
-          </Form.Item>
-          <Form.Item
-            name="out_refund_no"
-            label={t('form.outRefundNo')}
-            extra={t('form.outRefundNoHelp')}
-            rules={[
-              zodRule(
-                ConsoleRefundBodySchema.shape.out_refund_no,
-                () => t('form.rules.outRefundNo'),
-                trimmed,
-              ),
-            ]}
-          >
-            <Input autoComplete="off" maxLength={64} />
-          </Form.Item>
-          <StepUpFields />
-          {refusal && <Alert type="error" showIcon title={refusal} role="alert" />}
-        </Form>
-      )}
-    </Modal>
+      <Form.Item
+        name="amount"
+        label={t('form.amount')}
+        required
+        extra={t('form.amountHelp', { refundable: formatMoney(refundable, currency), currency: unit })}
+        rules={[
+          {
+            validator: async (_, value?: string) => {
+              const issue = refundAmountIssueOf(value, refundable, currency);
+              if (issue) throw new Error(amountText(issue));
+            },
+          },
+        ]}
+      >
+        <Input inputMode="decimal" autoComplete="off" suffix={currency} maxLength={22} />
+      </Form.Item>
+      <Form.Item
+        name="reason"
+        label={t('form.reason')}
+        rules={[zodRule(ConsoleRefundBodySchema.shape.reason, () => t('form.rules.reason'), trimmed)]}
+      >
+        <Input.TextArea rows={2} maxLength={255} showCount placeholder={t('form.reasonPlaceholder')} />
+      </Form.Item>
+      <Form.Item
+        name="out_refund_no"
+        label={t('form.outRefundNo')}
+        extra={t('form.outRefundNoHelp')}
+        rules={[
+          zodRule(ConsoleRefundBodySchema.shape.out_refund_no, () => t('form.rules.outRefundNo'), trimmed),
+        ]}
+      >
+        <Input autoComplete="off" maxLength={64} />
+      </Form.Item>
+    </StepUpModal>
   );
 }

@@ -5,18 +5,15 @@ import type { RefundDetail, RefundListResponse } from '@paydesk/shared/refunds/r
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
   attemptRows,
-  type Call,
-  cellsOf,
-  type Posted,
-  recordCalls,
-  recordExports,
-  signInAs,
+  chooseAndSearch,
+  mockListApi,
+  openDetails,
+  shownRows,
   tableRows as rows,
   urlFilters,
 } from '../../../test/list.ts';
 import { refund, refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { http, json, server } from '../../../test/server.ts';
 import RefundsPage from './refunds-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -56,33 +53,20 @@ const failedDetail = (refundNo: string): RefundDetail => ({
   ],
 });
 
-let requests: Call[];
-let posts: Posted[];
-let answerList: (query: URLSearchParams) => RefundListResponse;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  document.cookie = 'XSRF-TOKEN=t';
-  requests = recordCalls({ page: true });
-  posts = recordExports();
-  // Times in the user's zone (+08:00): 01:00Z is 09:00.
-  signInAs({ perms: ['collection:view', 'collection:notify', 'export:create'] });
-  server.use(
-    http.get('/api/merchant/refunds', ({ request }) => json(answerList(new URL(request.url).searchParams))),
-    http.get('/api/merchant/refunds/:refundNo', ({ params }) =>
-      json({ data: failedDetail(String(params.refundNo)) }),
-    ),
-  );
+// Times in the user's zone (+08:00): 01:00Z is 09:00.
+const api = mockListApi<RefundListResponse, RefundDetail>('refunds', {
+  perms: ['collection:view', 'collection:notify', 'export:create'],
+});
+beforeEach(() => {
+  api.detail = failedDetail;
 });
 
 const renderPage = (at = '/collection/refunds') =>
   renderRoute(RefundsPage, { path: '/collection/refunds', at }).router;
 
-const listCalls = () => requests.filter((r) => r.path === '/api/merchant/refunds');
-
 describe('Receive money > Refunds', { timeout: 60_000 }, () => {
   it('shows the refunds with their status tags and times, and the sums of the whole filter', async () => {
-    answerList = () =>
+    api.list = () =>
       refundPage(
         [
           refund('R2', { status: 'processing', finished_at: null, reason: null, amount: '20.5' }),
@@ -92,8 +76,7 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
         { sums: SUMS },
       );
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(3));
-    const [first, second, third] = rows().map(cellsOf);
+    const [first, second, third] = await shownRows(3);
     expect(first.slice(0, 9)).toEqual([
       'R2',
       'OR-R2',
@@ -124,12 +107,12 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
   });
 
   it('reads the filters from the URL into the request, and writes the ones typed back to the URL', async () => {
-    answerList = () => refundPage([refund('R1')], { sums: SUMS });
+    api.list = () => refundPage([refund('R1')], { sums: SUMS });
     const router = renderPage(
       '/collection/refunds?trade_no=C9&status=succeeded&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
     );
-    await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
       page: '1',
       per_page: '20',
       trade_no: 'C9',
@@ -142,9 +125,7 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByRole('textbox', { name: 'Refund number' }), ' R77 ');
     await user.type(screen.getByRole('textbox', { name: 'Merchant refund number' }), 'OR-77');
-    await user.click(screen.getByRole('combobox', { name: 'Refund status' }));
-    await user.click(await screen.findByTitle('Failed'));
-    await user.click(screen.getByRole('button', { name: /Search/ }));
+    await chooseAndSearch(user, 'Refund status', 'Failed');
     await waitFor(() =>
       expect(urlFilters(router)).toEqual({
         refund_no: 'R77',
@@ -155,13 +136,13 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
         end_time: '2026-03-02 23:59:59',
       }),
     );
-    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('failed'));
-    expect(listCalls().at(-1)?.query.get('refund_no')).toBe('R77');
-    expect(listCalls().at(-1)?.query.get('out_refund_no')).toBe('OR-77');
+    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('failed'));
+    expect(api.listCalls().at(-1)?.query.get('refund_no')).toBe('R77');
+    expect(api.listCalls().at(-1)?.query.get('out_refund_no')).toBe('OR-77');
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
-    answerList = () => refundPage([], { sums: { amount: '0', count: 0 } });
+    api.list = () => refundPage([], { sums: { amount: '0', count: 0 } });
     renderPage();
     expect(await screen.findByText(/No refunds yet/)).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
@@ -171,14 +152,11 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
   });
 
   it('opens a refund: why it failed, its timeline and its callbacks, read-only', async () => {
-    answerList = () => refundPage([refund('R0', { status: 'failed' })], { sums: SUMS });
+    api.list = () => refundPage([refund('R0', { status: 'failed' })], { sums: SUMS });
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    const user = userEvent.setup({ delay: null });
-    await user.click(within(rows()[0]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails();
     expect(await within(drawer).findByText('Refund R0')).toBeInTheDocument();
-    expect(requests.some((r) => r.path === '/api/merchant/refunds/R0')).toBe(true);
+    expect(api.requests.some((r) => r.path === '/api/merchant/refunds/R0')).toBe(true);
     expect(await within(drawer).findByTestId('refund-failure')).toHaveTextContent(
       'The channel refused the refund',
     );
@@ -195,13 +173,13 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
   });
 
   it('exports the filters shown as kind refunds', async () => {
-    answerList = () => refundPage([refund('R1')], { sums: SUMS });
+    api.list = () => refundPage([refund('R1')], { sums: SUMS });
     renderPage('/collection/refunds?status=succeeded');
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByTestId('export-button'));
     await user.click(await screen.findByText('CSV file (.csv)'));
-    await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0].body).toEqual({
+    await waitFor(() => expect(api.exports).toHaveLength(1));
+    expect(api.exports[0].body).toEqual({
       kind: 'refunds',
       format: 'csv',
       filters: { status: 'succeeded' },
@@ -211,7 +189,7 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
 
   it('speaks Chinese: statuses, filter prompts, sums and the empty list', async () => {
     await changeLanguage('zh-cn');
-    answerList = (query) =>
+    api.list = (query) =>
       query.get('refund_no')
         ? refundPage([], { sums: { amount: '0', count: 0 } })
         : refundPage([refund('R2', { status: 'processing', finished_at: null })], { sums: SUMS });
@@ -232,7 +210,7 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
 
   it('speaks Vietnamese: the columns and an empty list', async () => {
     await changeLanguage('vi');
-    answerList = () => refundPage([], { sums: { amount: '0', count: 0 } });
+    api.list = () => refundPage([], { sums: { amount: '0', count: 0 } });
     renderPage();
     expect(await screen.findByText(/Chưa có khoản hoàn tiền nào/)).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Mã hoàn tiền' })).toBeInTheDocument();

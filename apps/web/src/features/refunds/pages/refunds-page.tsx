@@ -8,6 +8,7 @@ import {
   declaredListPage,
   statusColumn,
   statusFilter,
+  timelineSection,
   timeRangeFilter,
 } from '../../../components/list-page/index.ts';
 import { refundsApi } from '../api/get-refunds.ts';
@@ -88,14 +89,7 @@ export default declaredListPage({
       { key: 'finishedAt', label: 'columns.finishedAt', kind: 'time', field: 'finished_at' },
     ],
     sections: [
-      {
-        kind: 'timeline',
-        field: 'timeline',
-        title: 'detail.timeline',
-        empty: 'detail.noTimeline',
-        steps: 'detail.steps',
-        colors: { created: 'blue', succeeded: 'green', failed: 'red', notified: 'blue' },
-      },
+      timelineSection<RefundDetail>({ created: 'blue', succeeded: 'green', failed: 'red', notified: 'blue' }),
       // No resend for refunds yet: their callbacks are read-only.
       { kind: 'callbacks', field: 'callbacks' },
     ],

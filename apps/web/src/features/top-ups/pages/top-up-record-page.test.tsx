@@ -1,19 +1,10 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TopUp, TopUpListResponse } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import {
-  cellsOf,
-  type Posted,
-  type Call,
-  recordExports,
-  recordCalls,
-  signInAs,
-  tableRows as rows,
-} from '../../../test/list.ts';
+import { listAnswer, mockListApi, shownRows, signInAs, tableRows as rows } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { http, json, server } from '../../../test/server.ts';
 import TopUpRecordPage from './top-up-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -39,37 +30,17 @@ const topUp = (no: string, overrides: Partial<TopUp> = {}): TopUp => ({
   ...overrides,
 });
 
-const list = (rows: TopUp[]): TopUpListResponse => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    sums: { amount: '1300.500000', count: 2, credited: '713.21' },
-  },
-});
+const list = (rows: TopUp[]) =>
+  listAnswer(rows, { sums: { amount: '1300.500000', count: 2, credited: '713.21' } });
 
-let requests: Call[];
-let posts: Posted[];
-let answer: (query: URLSearchParams) => TopUpListResponse;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  requests = recordCalls({ page: true });
-  posts = recordExports();
-  signInAs({ roles: ['FINANCE'], perms: ['topup:view'] });
-  server.use(
-    http.get('/api/merchant/recharges', ({ request }) => json(answer(new URL(request.url).searchParams))),
-  );
-});
+const api = mockListApi<TopUpListResponse>('recharges', { roles: ['FINANCE'], perms: ['topup:view'] });
 
 const renderPage = (at = '/recharge/record') =>
   renderRoute(TopUpRecordPage, { path: '/recharge/record', at }).router;
 
 describe('Top-up history', { timeout: 60_000 }, () => {
   it('shows each top-up: network, address, amount, credited in local currency and USD, rate, screenshot, status', async () => {
-    answer = () =>
+    api.list = () =>
       list([
         topUp('R2', {
           status: 'rejected',
@@ -85,8 +56,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
         topUp('R1'),
       ]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(2));
-    const [rejected, approved] = rows().map(cellsOf);
+    const [rejected, approved] = await shownRows(2);
     expect(approved.slice(0, 8)).toEqual([
       'R1',
       'USDT',
@@ -113,11 +83,11 @@ describe('Top-up history', { timeout: 60_000 }, () => {
   });
 
   it('filters by status and network through the URL, and opens a rejected top-up with its reason', async () => {
-    answer = () =>
+    api.list = () =>
       list([topUp('R9', { status: 'rejected', reason: 'Blurry screenshot', credited_amount: null })]);
     renderPage('/recharge/record?status=rejected&network=ERC20');
     await waitFor(() => expect(rows()).toHaveLength(1));
-    const call = requests.find((r) => r.path === '/api/merchant/recharges')!;
+    const call = api.requests.find((r) => r.path === '/api/merchant/recharges')!;
     expect(call.query.get('status')).toBe('rejected');
     expect(call.query.get('network')).toBe('ERC20');
     await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
@@ -127,18 +97,18 @@ describe('Top-up history', { timeout: 60_000 }, () => {
 
   it('says when there are no top-ups yet, in Vietnamese', async () => {
     await changeLanguage('vi');
-    answer = () => list([]);
+    api.list = () => list([]);
     renderPage();
     expect(await screen.findByText('Chưa có giao dịch nạp tiền')).toBeInTheDocument();
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
     signInAs({ roles: ['FINANCE'], perms: ['topup:view', 'export:create'] });
-    answer = () => list([topUp('R1')]);
+    api.list = () => list([topUp('R1')]);
     renderPage('/recharge/record?status=approved&network=TRC20&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));
     await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
-    await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0]).toEqual({
+    await waitFor(() => expect(api.exports).toHaveLength(1));
+    expect(api.exports[0]).toEqual({
       url: '/api/merchant/exports',
       body: {
         kind: 'recharges',
@@ -150,7 +120,7 @@ describe('Top-up history', { timeout: 60_000 }, () => {
   });
 
   it('has no Export button without export:create', async () => {
-    answer = () => list([topUp('R1')]);
+    api.list = () => list([topUp('R1')]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(screen.queryByTestId('export-button')).toBeNull();

@@ -30,6 +30,15 @@ const clipped = (text: string | null, maxWidth: number) =>
     '-'
   );
 
+/** The USDT submitted, what an approval credited in local currency and in USD: columns and drawer alike. */
+const USDT_AMOUNT = { kind: 'money', field: 'amount', currency: { code: 'USDT' } } as const;
+const CREDITED = {
+  kind: 'money',
+  field: 'credited_amount',
+  currency: { field: 'credited_currency' },
+} as const;
+const CREDITED_USD = { kind: 'money', field: 'credited_usd', currency: { code: 'USD' } } as const;
+
 /** Top-ups > Top-up history: the merchant's top-ups, their review and what each credited. */
 export default declaredListPage({
   name: 'top-up',
@@ -43,22 +52,10 @@ export default declaredListPage({
     { key: 'currency', title: 'columns.currency', kind: 'text', field: 'currency' },
     { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
     { key: 'address', title: 'columns.address', kind: 'custom', render: (row) => clipped(row.address, 160) },
-    { key: 'amount', title: 'columns.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+    { key: 'amount', title: 'columns.amount', ...USDT_AMOUNT },
     // What an approval gave: the local value of the USDT received, at its rate.
-    {
-      key: 'credited',
-      title: 'columns.credited',
-      kind: 'money',
-      field: 'credited_amount',
-      currency: { field: 'credited_currency' },
-    },
-    {
-      key: 'creditedUsd',
-      title: 'columns.creditedUsd',
-      kind: 'money',
-      field: 'credited_usd',
-      currency: { code: 'USD' },
-    },
+    { key: 'credited', title: 'columns.credited', ...CREDITED },
+    { key: 'creditedUsd', title: 'columns.creditedUsd', ...CREDITED_USD },
     { key: 'rate', title: 'columns.rate', kind: 'text', field: 'rate', align: 'right' },
     {
       key: 'screenshot',
@@ -90,7 +87,7 @@ export default declaredListPage({
   ],
   // The whole filter's figures: USDT submitted, how many, and what was credited in the merchant's currency.
   sums: [
-    { key: 'amount', label: 'sums.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+    { key: 'amount', label: 'sums.amount', ...USDT_AMOUNT },
     { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
     { key: 'credited', label: 'sums.credited', kind: 'money', field: 'credited' },
   ],
@@ -114,7 +111,7 @@ export default declaredListPage({
       { key: 'currency', label: 'columns.currency', kind: 'text', field: 'currency' },
       { key: 'network', label: 'columns.network', kind: 'text', field: 'network' },
       { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
-      { key: 'amount', label: 'columns.amount', kind: 'money', field: 'amount', currency: { code: 'USDT' } },
+      { key: 'amount', label: 'columns.amount', ...USDT_AMOUNT },
       {
         key: 'received',
         label: 'columns.received',
@@ -123,20 +120,8 @@ export default declaredListPage({
         currency: { code: 'USDT' },
       },
       { key: 'rate', label: 'columns.rate', kind: 'text', field: 'rate' },
-      {
-        key: 'credited',
-        label: 'columns.credited',
-        kind: 'money',
-        field: 'credited_amount',
-        currency: { field: 'credited_currency' },
-      },
-      {
-        key: 'creditedUsd',
-        label: 'columns.creditedUsd',
-        kind: 'money',
-        field: 'credited_usd',
-        currency: { code: 'USD' },
-      },
+      { key: 'credited', label: 'columns.credited', ...CREDITED },
+      { key: 'creditedUsd', label: 'columns.creditedUsd', ...CREDITED_USD },
       { key: 'reason', label: 'columns.reason', kind: 'text', field: 'reason' },
       { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
       { key: 'reviewedAt', label: 'columns.reviewedAt', kind: 'time', field: 'reviewed_at' },

@@ -3,14 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalOptions } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { answerCreations, type Creations } from '../../../test/forms.ts';
 import { renderRoute } from '../../../test/render.tsx';
+import { TRON, withdrawal, withdrawalOptions } from '../../../test/withdrawals.ts';
 import { apiError, http, HttpResponse, json, server, TEST_USER } from '../../../test/server.ts';
 import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
 
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const ETH = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 
 let user: Record<string, unknown>;
@@ -23,59 +24,20 @@ const USER = {
 };
 
 let options: WithdrawalOptions;
-const OPTIONS: WithdrawalOptions = {
-  currencies: ['USDT'],
-  networks: ['TRC20', 'ERC20'],
-  fee: '2.000000',
-  free_per_day: 1,
-  free_left_today: 0,
-  min_amount: '10.000000',
-  rate: '7.2',
-  local_currency: 'CNY',
-  available: '1000.00',
-};
+const OPTIONS = withdrawalOptions();
 
-const created = (overrides: Partial<Withdrawal> = {}): Withdrawal => ({
-  withdrawal_no: 'W20260301003000000123456',
-  status: 'pending_review',
-  currency: 'USDT',
-  network: 'TRC20',
-  address: TRON,
-  amount: '100.000000',
-  fee: '2.000000',
-  is_free: false,
-  rate: '7.2',
-  local_currency: 'CNY',
-  local_amount: '720.00',
-  local_fee: '14.40',
-  local_total: '734.40',
-  tx_hash: null,
-  reject_reason: null,
-  created_at: '2026-03-01T00:30:00Z',
-  approved_at: null,
-  paid_at: null,
-  rejected_at: null,
-  ...overrides,
-});
+const created = (changes: Partial<Withdrawal> = {}) => withdrawal('W20260301003000000123456', changes);
 
-type Sent = { method: string; path: string; body: unknown };
-let sent: Sent[];
-/** The answers to POST /api/merchant/withdrawals, one per call. */
-let answers: (() => Response)[];
+let creations: Creations;
 
 beforeEach(async () => {
   await changeLanguage('en');
-  sent = [];
   user = USER;
   options = OPTIONS;
-  answers = [() => json({ data: created() }, 201)];
+  creations = answerCreations('/api/merchant/withdrawals', () => json({ data: created() }, 201));
   server.use(
     http.get('/api/merchant/user', () => json({ data: user })),
     http.get('/api/merchant/withdrawal-options', () => json({ data: options })),
-    http.post('/api/merchant/withdrawals', async ({ request }) => {
-      sent.push({ method: 'POST', path: '/api/merchant/withdrawals', body: await request.json() });
-      return answers.shift()?.() ?? apiError(404, 'not_found', 'Not found.');
-    }),
   );
 });
 
@@ -90,7 +52,7 @@ const renderPage = () =>
 
 const typist = () => userEvent.setup({ delay: null });
 /** What the page sent (it reads with GET only the user and the options). */
-const posts = () => sent;
+const posts = () => creations.sent;
 
 const labels = () =>
   [...document.querySelectorAll('form .ant-form-item-label label')]
@@ -232,7 +194,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   });
 
   it("shows the server's refusals under their fields: the balance, the address, the code and the lock", async () => {
-    answers = [
+    creations.answers = [
       () =>
         json(
           {
@@ -292,7 +254,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   });
 
   it('shows the way to Security when the server says two-factor is not on (400), and before the form without it', async () => {
-    answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
+    creations.answers = [() => apiError(400, 'two_factor_required', 'This feature is not enabled yet')];
     renderPage();
     await fill();
     await withdraw();

@@ -2,9 +2,9 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MerchantLimits } from '@paydesk/shared/limits/limits.schemas.ts';
-import type { WithdrawalOptions } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { renderRoute } from '../../../test/render.tsx';
+import { TRON, withdrawalOptions } from '../../../test/withdrawals.ts';
 import { apiError, http, json, noLimits, server, signInAs } from '../../../test/server.ts';
 import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
 
@@ -14,18 +14,7 @@ import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const OPTIONS: WithdrawalOptions = {
-  currencies: ['USDT'],
-  networks: ['TRC20', 'ERC20'],
-  fee: '2.000000',
-  free_per_day: 1,
-  free_left_today: 0,
-  min_amount: '10.000000',
-  rate: '7.2',
-  local_currency: 'CNY',
-  available: '100000.00',
-};
+const OPTIONS = withdrawalOptions({ available: '100000.00' });
 const LIMITS: MerchantLimits = {
   ...(noLimits('withdrawal') as MerchantLimits),
   per_order_max: '5000.000000',

@@ -1,19 +1,18 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalListResponse } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
   cellsOf,
-  type Posted,
-  type Call,
-  recordExports,
-  recordCalls,
+  listAnswer,
+  mockListApi,
+  shownRows,
   signInAs,
   tableRows as rows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { http, json, server } from '../../../test/server.ts';
+import { withdrawal } from '../../../test/withdrawals.ts';
 import WithdrawalRecordPage from './withdrawal-record-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -21,59 +20,21 @@ configure({ asyncUtilTimeout: 10_000 });
 // Times are shown in the user's saved zone (TEST_USER's +08:00 turns 00:30Z into 08:30).
 
 const HASH = '7c2d1f0e9a8b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d';
-const withdrawal = (no: string, overrides: Partial<Withdrawal> = {}): Withdrawal => ({
-  withdrawal_no: no,
-  status: 'pending_review',
-  currency: 'USDT',
-  network: 'TRC20',
-  address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-  amount: '100.000000',
-  fee: '2.000000',
-  is_free: false,
-  rate: '7.2',
-  local_currency: 'CNY',
-  local_amount: '720.00',
-  local_fee: '14.40',
-  local_total: '734.40',
-  tx_hash: null,
-  reject_reason: null,
-  created_at: '2026-03-01T00:30:00Z',
-  approved_at: null,
-  paid_at: null,
-  rejected_at: null,
-  ...overrides,
-});
 
-const page = (rows: Withdrawal[]): WithdrawalListResponse => ({
-  data: rows,
-  meta: {
-    page: 1,
-    per_page: 20,
-    total: rows.length,
-    next_cursor: null,
-    sums: { amount: '1250.500000', fee: '6.000000', count: 3, local_total: '9046.80' },
-  },
-});
+const page = (rows: Withdrawal[]) =>
+  listAnswer(rows, { sums: { amount: '1250.500000', fee: '6.000000', count: 3, local_total: '9046.80' } });
 
-let requests: Call[];
-let posts: Posted[];
-let answerList: () => WithdrawalListResponse;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  requests = recordCalls({ page: true });
-  posts = recordExports();
-  signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view'] });
-  server.use(http.get('/api/merchant/withdrawals', () => json(answerList())));
+const api = mockListApi<WithdrawalListResponse>('withdrawals', {
+  roles: ['FINANCE'],
+  perms: ['withdrawal:view'],
 });
 
 const renderPage = (at = '/withdrawal/record') =>
   renderRoute(WithdrawalRecordPage, { path: '/withdrawal/record', at }).router;
-const listCalls = () => requests.filter((r) => r.path === '/api/merchant/withdrawals');
 
 describe('Withdrawal history', { timeout: 60_000 }, () => {
   it('shows each withdrawal with its status, the hash once paid and the reason when rejected, and the sums', async () => {
-    answerList = () =>
+    api.list = () =>
       page([
         withdrawal('W3'),
         withdrawal('W2', {
@@ -92,8 +53,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
         }),
       ]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(3));
-    const [pending, rejected, paid] = rows().map(cellsOf);
+    const [pending, rejected, paid] = await shownRows(3);
     expect(pending.slice(0, 9)).toEqual([
       'W3',
       '100.00 USDT',
@@ -129,7 +89,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
   });
 
   it("shows a rejection's reason in the drawer", async () => {
-    answerList = () => page([withdrawal('W2', { status: 'rejected', reject_reason: 'Wallet not verified' })]);
+    api.list = () => page([withdrawal('W2', { status: 'rejected', reject_reason: 'Wallet not verified' })]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
@@ -139,10 +99,10 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
   });
 
   it('reads the filters from the URL into the request, and says when nothing matches', async () => {
-    answerList = () => page([]);
+    api.list = () => page([]);
     renderPage('/withdrawal/record?withdrawal_no=W9&status=rejected&network=ERC20');
-    await waitFor(() => expect(listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(listCalls()[0].query)).toEqual({
+    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
+    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
       page: '1',
       per_page: '20',
       withdrawal_no: 'W9',
@@ -154,7 +114,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
 
   it('speaks Chinese', async () => {
     await changeLanguage('zh-cn');
-    answerList = () => page([withdrawal('W3', { status: 'approved' })]);
+    api.list = () => page([withdrawal('W3', { status: 'approved' })]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(cellsOf(rows()[0])[6]).toBe('已审核');
@@ -162,19 +122,19 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
     signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view', 'export:create'] });
-    answerList = () => page([withdrawal('W1')]);
+    api.list = () => page([withdrawal('W1')]);
     renderPage('/withdrawal/record?status=paid&page=2');
     await userEvent.click(await screen.findByTestId('export-button'));
     await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
-    await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0]).toEqual({
+    await waitFor(() => expect(api.exports).toHaveLength(1));
+    expect(api.exports[0]).toEqual({
       url: '/api/merchant/exports',
       body: { kind: 'withdrawals', format: 'xlsx', filters: { status: 'paid' }, locale: 'en' },
     });
   });
 
   it('has no Export button without export:create', async () => {
-    answerList = () => page([withdrawal('W1')]);
+    api.list = () => page([withdrawal('W1')]);
     renderPage();
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(screen.queryByTestId('export-button')).toBeNull();

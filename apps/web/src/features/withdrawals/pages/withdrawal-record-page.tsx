@@ -26,6 +26,9 @@ const WITHDRAWAL_STATUS: StatusTag = {
 /** "TR7NHq…gjLj6t": long wallet addresses and hashes shortened in the table; the drawer has them whole. */
 const shorten = (value: string) => (value.length > 16 ? `${value.slice(0, 8)}…${value.slice(-6)}` : value);
 
+/** An amount of USDT, the only currency withdrawn ("100.00 USDT"). */
+const usdt = (amount: string) => `${formatUsdt(amount)} USDT`;
+
 /** The local figures of the drawer, labelled with the local unit ("Amount (Yuan)"). */
 const localField = (
   key: string,
@@ -54,15 +57,9 @@ export default declaredListPage({
       title: 'columns.amount',
       kind: 'custom',
       align: 'right',
-      render: (row) => `${formatUsdt(row.amount)} ${row.currency}`,
+      render: (row) => usdt(row.amount),
     },
-    {
-      key: 'fee',
-      title: 'columns.fee',
-      kind: 'custom',
-      align: 'right',
-      render: (row) => `${formatUsdt(row.fee)} ${row.currency}`,
-    },
+    { key: 'fee', title: 'columns.fee', kind: 'custom', align: 'right', render: (row) => usdt(row.fee) },
     {
       key: 'localTotal',
       title: 'columns.localTotal',
@@ -117,13 +114,8 @@ export default declaredListPage({
     timeRangeFilter(),
   ],
   sums: [
-    {
-      key: 'amount',
-      label: 'sums.amount',
-      kind: 'custom',
-      render: (sums) => `${formatUsdt(sums.amount)} USDT`,
-    },
-    { key: 'fee', label: 'sums.fee', kind: 'custom', render: (sums) => `${formatUsdt(sums.fee)} USDT` },
+    { key: 'amount', label: 'sums.amount', kind: 'custom', render: (sums) => usdt(sums.amount) },
+    { key: 'fee', label: 'sums.fee', kind: 'custom', render: (sums) => usdt(sums.fee) },
     { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
     { key: 'localTotal', label: 'sums.localTotal', kind: 'money', field: 'local_total' },
   ],
@@ -150,17 +142,12 @@ export default declaredListPage({
         render: (w, { t }) => t(`networks.${w.network}`),
       },
       { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
-      {
-        key: 'amount',
-        label: 'columns.amount',
-        kind: 'custom',
-        render: (w) => `${formatUsdt(w.amount)} USDT`,
-      },
+      { key: 'amount', label: 'columns.amount', kind: 'custom', render: (w) => usdt(w.amount) },
       {
         key: 'fee',
         label: 'columns.fee',
         kind: 'custom',
-        render: (w, { t }) => (w.is_free ? t('detail.free') : `${formatUsdt(w.fee)} USDT`),
+        render: (w, { t }) => (w.is_free ? t('detail.free') : usdt(w.fee)),
       },
       {
         key: 'rate',
