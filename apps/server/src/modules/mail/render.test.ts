@@ -19,7 +19,7 @@ const PARAMS: Record<string, string> = {
   email: 'bob@acme.test',
   ip: '203.0.113.9',
   payout_no: 'PO123',
-  amount: '1,000.00',
+  amount: '1000.00',
   currency: 'CNY',
 };
 
@@ -52,5 +52,16 @@ describe('mail templates', () => {
     expect(good.html).toContain('href="https://pay.example/invite/abc"');
     expect(good.text).toContain('https://pay.example/invite/abc');
     expect(good.subject).toContain('邀请');
+  });
+
+  it("shows a payout's amount grouped, as the console does, with its currency", () => {
+    const vnd = { ...PARAMS, amount: '2000000', currency: 'VND' } as never;
+    for (const locale of LOCALES) {
+      const mail = renderMail('payout_pending_approval', locale, vnd);
+      expect(mail.text, locale).toContain('2,000,000 VND');
+      expect(mail.html, locale).toContain('2,000,000 VND');
+      expect(mail.text, locale).not.toContain('2000000');
+    }
+    expect(renderMail('payout_pending_approval', 'en', PARAMS as never).text).toContain('1,000.00 CNY');
   });
 });

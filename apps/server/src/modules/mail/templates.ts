@@ -1,4 +1,5 @@
 import type { Locale } from '@paydesk/shared/notifications/notifications.schemas.ts';
+import { groupDecimal } from '@paydesk/shared/money.ts';
 
 // Every mail Paydesk sends (DESIGN 16), in the three languages of the console. A template says what the
 // mail says once per language, as paragraphs, facts and at most one link; renderMail makes its plain text
@@ -342,22 +343,22 @@ const WORDS: { [K in MailTemplate]: Wording<MailTemplateParams[K]> } = {
       en: {
         subject: (p) => `Payout ${p.payout_no} waits for approval`,
         line: (p) =>
-          `${p.actor} created payout ${p.payout_no} of ${p.amount} ${p.currency}. It waits for another user's approval.`,
+          `${p.actor} created payout ${p.payout_no} of ${groupDecimal(p.amount)} ${p.currency}. It waits for another user's approval.`,
       },
       'zh-cn': {
         subject: (p) => `代付 ${p.payout_no} 待审批`,
         line: (p) =>
-          `${p.actor} 创建了代付 ${p.payout_no}，金额 ${p.amount} ${p.currency}，等待其他用户审批。`,
+          `${p.actor} 创建了代付 ${p.payout_no}，金额 ${groupDecimal(p.amount)} ${p.currency}，等待其他用户审批。`,
       },
       vi: {
         subject: (p) => `Lệnh chi ${p.payout_no} đang chờ duyệt`,
         line: (p) =>
-          `${p.actor} đã tạo lệnh chi ${p.payout_no} số tiền ${p.amount} ${p.currency}, đang chờ người dùng khác duyệt.`,
+          `${p.actor} đã tạo lệnh chi ${p.payout_no} số tiền ${groupDecimal(p.amount)} ${p.currency}, đang chờ người dùng khác duyệt.`,
       },
     },
     (_l, p) => [
       ['payout', p.payout_no],
-      ['amount', `${p.amount} ${p.currency}`],
+      ['amount', `${groupDecimal(p.amount)} ${p.currency}`],
     ],
   ),
 };
