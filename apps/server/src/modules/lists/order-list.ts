@@ -83,3 +83,16 @@ export async function orderOfMerchant<T extends OrderTable>(
   ).execute({ merchantId, number: ref[by] });
   return row as T['$inferSelect'] | undefined;
 }
+
+/** An order by our number, whoever's it is (the system's own follow-ups: failover, channel answers). */
+export async function orderByTradeNo<T extends OrderTable>(
+  db: DbOrTx,
+  table: T,
+  tradeNo: string,
+): Promise<T['$inferSelect'] | undefined> {
+  const [row] = await db
+    .select()
+    .from(table as OrderTable)
+    .where(eq(table.tradeNo, tradeNo));
+  return row as T['$inferSelect'] | undefined;
+}
