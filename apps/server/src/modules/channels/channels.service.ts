@@ -2,10 +2,10 @@ import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { decrypt } from '../../lib/crypto.ts';
-import type { AdapterSettings, ChannelSecrets } from './adapters/adapter.ts';
+import type { AdapterSettings, ChannelSecrets, ProviderFailure } from './adapters/adapter.ts';
 import { attemptsRepository } from './attempts.repository.ts';
 import { type ChannelRow, channelsRepository } from './channels.repository.ts';
-import { providerServesMode, takesNewOrders } from './adapters/registry.ts';
+import { adapterFor, providerServesMode, takesNewOrders } from './adapters/registry.ts';
 import { healthChange, healthOf, pickChannel, ROUTING_RULES } from './routing.ts';
 
 // What other modules do with channels: the operator opens, closes and lists them (modules/ops, the demo
@@ -125,6 +125,36 @@ export async function nextChannelFor(
   if (!table) return undefined;
   const tried = await attemptsRepository.channelsTried(tx, order.merchantId, order.kind, order.id);
   return pickChannel(table.channels, order.amountMinor, now, random, new Set(tried));
+}
+
+/**
+ * A routed order's failover (DESIGN 14) after a failure that is safe to retry elsewhere: the next channel
+ * that takes it (nextChannelFor), the order moved onto it by `move` (false when the order changed
+ * meanwhile), the failed attempt recorded on the old channel (its fault or not) and a new attempt on the
+ * new one. The new channel, or undefined when the order stays where it is.
+ */
+export async function failOverToNext(
+  tx: Tx,
+  order: { kind: 'collection' | 'payout'; id: number; merchantId: number; amountMinor: bigint },
+  from: ChannelRow,
+  failure: ProviderFailure,
+  { settings, at, random }: { settings: AdapterSettings; at: Date; random: () => number },
+  move: (next: ChannelRow) => Promise<boolean>,
+): Promise<ChannelRow | undefined> {
+  const next = await nextChannelFor(tx, order, settings, at, random);
+  if (!next || !(await move(next))) return undefined;
+  await recordAttemptOutcome(
+    tx,
+    { kind: order.kind, id: order.id, merchantId: order.merchantId },
+    {
+      outcome: 'failed',
+      at,
+      answer: { failure },
+      channelFault: adapterFor(from.provider).isChannelFault(failure),
+    },
+  );
+  await addAttempt(tx, order.kind, order.id, at);
+  return next;
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   attemptsOf,
   auditRouting,
   closeChannel,
+  failOverToNext,
   lowestChannelPriority,
   nextChannelFor,
   routeOf,

@@ -23,12 +23,12 @@ import {
   COLLECTION_OUTCOMES,
   findChannelById,
   findOpenChannel,
+  type ChannelAdapter,
   type FailOver,
-  nextChannelFor,
+  failOverToNext,
   type ProviderFailure,
   recordAttemptOutcome,
   recordAttemptOutcomes,
-  addAttempt,
   routeOf,
   routingTableOf,
   type RoutingTable,
@@ -301,29 +301,27 @@ export function createCollectionsService({
       // A channel the call named is forced: the order stays on it, as when no other channel takes it.
       if (!order.routed) return 'stay';
       const at = now();
-      const ref = { kind: 'collection' as const, id: order.id, merchantId: order.merchantId };
-      const next = await nextChannelFor(
+      const moving = {
+        kind: 'collection' as const,
+        id: order.id,
+        merchantId: order.merchantId,
+        amountMinor: order.amountMinor,
+      };
+      let start: ReturnType<ChannelAdapter['createCollection']> | undefined;
+      const next = await failOverToNext(
         tx,
-        { ...ref, amountMinor: order.amountMinor },
-        adapterSettings,
-        at,
-        random,
+        moving,
+        from,
+        failure,
+        { settings: adapterSettings, at, random },
+        async (next) => {
+          // The provider's page for the order on the new channel: the order moves with it.
+          start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
+          const set = { channelId: next.id, channelCode: next.code, payUrl: start.payUrl };
+          return (await repo.moveToChannel(tx, order.id, from.id, set)) !== undefined;
+        },
       );
-      if (!next) return 'stay';
-      const start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
-      const moved = await repo.moveToChannel(tx, order.id, from.id, {
-        channelId: next.id,
-        channelCode: next.code,
-        payUrl: start.payUrl,
-      });
-      if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, {
-        outcome: 'failed',
-        at,
-        answer: { failure },
-        channelFault: adapterFor(from.provider).isChannelFault(failure),
-      });
-      await addAttempt(tx, 'collection', order.id, at);
+      if (!next || !start) return 'stay';
       await sendFollowUp(jobs, tx, start.followUp);
       return 'moved';
     });

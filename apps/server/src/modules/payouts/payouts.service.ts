@@ -23,11 +23,10 @@ import {
   type ChannelRow,
   channelUnavailable,
   findOpenChannel,
-  addAttempt,
   auditRouting,
   type FailOver,
   findChannelById,
-  nextChannelFor,
+  failOverToNext,
   PAYOUT_OUTCOMES,
   type ProviderFailure,
   recordAttemptOutcome,
@@ -465,26 +464,19 @@ export function createPayoutsService({
       }
       // A channel the call named is forced: the payout stays on it, as when no other channel takes it.
       if (!row.routed) return 'stay';
-      const next = await nextChannelFor(
+      const order = { ...ref, amountMinor: row.amountMinor };
+      const next = await failOverToNext(
         tx,
-        { ...ref, amountMinor: row.amountMinor },
-        adapterSettings,
-        at,
-        random,
+        order,
+        from,
+        failure,
+        { settings: adapterSettings, at, random },
+        async (next) => {
+          const set = { channelId: next.id, channelCode: next.code };
+          return (await repo.moveToChannel(tx, row.id, from.id, set)) !== undefined;
+        },
       );
       if (!next) return 'stay';
-      const moved = await repo.moveToChannel(tx, row.id, from.id, {
-        channelId: next.id,
-        channelCode: next.code,
-      });
-      if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, {
-        outcome: 'failed',
-        at,
-        answer: { failure },
-        channelFault: adapter.isChannelFault(failure),
-      });
-      await addAttempt(tx, 'payout', row.id, at);
       const { followUp } = adapterFor(next.provider).submitPayout(next, { tradeNo });
       await sendFollowUp(jobs, tx, followUp);
       return 'moved';
