@@ -80,6 +80,22 @@ export function newTradeNo(prefix: string, at: Date): string {
   return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
+/**
+ * A new order's first values (collections, payouts): its merchant, its channel, and our number drawn at
+ * `at` with the kind's prefix.
+ */
+export const newOrderHead = (
+  prefix: 'C' | 'P',
+  merchant: { id: number },
+  channel: { id: number; code: string },
+  at: Date,
+) => ({
+  merchantId: merchant.id,
+  channelId: channel.id,
+  channelCode: channel.code,
+  tradeNo: newTradeNo(prefix, at),
+});
+
 const causeOf = (error: unknown): unknown => (error as { cause?: unknown })?.cause ?? error;
 
 /** The unique trade_no refused a new order's number (not the merchant's out_trade_no). */
@@ -355,13 +371,10 @@ export function createCollectionsService({
       createdAt: at,
       start,
       values: (): NewCollection => {
-        const tradeNo = newTradeNo('C', at);
+        const head = newOrderHead('C', merchant, channel, at);
         return {
-          merchantId: merchant.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          tradeNo,
-          payUrl: start(tradeNo).payUrl,
+          ...head,
+          payUrl: start(head.tradeNo).payUrl,
           outTradeNo: body.out_trade_no,
           amountMinor,
           feeMinor,

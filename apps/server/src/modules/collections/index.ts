@@ -26,6 +26,7 @@ export {
   type CollectionsService,
   giveBackCollectionRefund,
   markCollectionsSettled,
+  newOrderHead,
   newTradeNo,
   seedCollectionRow,
   withFreshTradeNo,

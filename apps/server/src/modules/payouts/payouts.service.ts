@@ -37,7 +37,7 @@ import {
   followUpInsert,
   sendFollowUp,
 } from '../channels/index.ts';
-import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
+import { newOrderHead, withFreshTradeNo } from '../collections/index.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type KeyAnswer,
@@ -288,13 +288,10 @@ export function createPayoutsService({
       amountMinor,
       feeMinor,
       values: (): NewPayout => {
-        const tradeNo = newTradeNo('P', at);
+        const head = newOrderHead('P', merchant, channel, at);
         return {
-          merchantId: merchant.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          tradeNo,
-          outTradeNo: input.outTradeNo ?? `WEB${tradeNo.slice(1)}`,
+          ...head,
+          outTradeNo: input.outTradeNo ?? `WEB${head.tradeNo.slice(1)}`,
           source: options.source,
           createdByUserId: options.userId ?? null,
           amountMinor,
