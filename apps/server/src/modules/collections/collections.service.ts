@@ -96,6 +96,33 @@ export const newOrderHead = (
   tradeNo: newTradeNo(prefix, at),
 });
 
+/**
+ * The first fields of an order as the gateway shows it (collections, payouts): both numbers, its status,
+ * amount and fee in its currency, and its channel.
+ */
+export function orderGatewayHead<S extends string>(
+  row: {
+    tradeNo: string;
+    outTradeNo: string;
+    amountMinor: bigint;
+    feeMinor: bigint;
+    currency: string;
+    channelCode: string;
+  },
+  status: S,
+) {
+  const currency = row.currency as Currency;
+  return {
+    trade_no: row.tradeNo,
+    out_trade_no: row.outTradeNo,
+    status,
+    amount: fromMinor(row.amountMinor, currency),
+    fee: fromMinor(row.feeMinor, currency),
+    currency,
+    channel: row.channelCode,
+  };
+}
+
 const causeOf = (error: unknown): unknown => (error as { cause?: unknown })?.cause ?? error;
 
 /** The unique trade_no refused a new order's number (not the merchant's out_trade_no). */
@@ -175,15 +202,8 @@ export function createCollectionsService({
 
   /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
   function gatewayFields(row: CollectionRow, origin?: string): Omit<GatewayCollection, 'livemode'> {
-    const currency = row.currency as Currency;
     return {
-      trade_no: row.tradeNo,
-      out_trade_no: row.outTradeNo,
-      status: row.status as CollectionStatus,
-      amount: fromMinor(row.amountMinor, currency),
-      fee: fromMinor(row.feeMinor, currency),
-      currency,
-      channel: row.channelCode,
+      ...orderGatewayHead(row, row.status as CollectionStatus),
       pay_url: payUrlOf(row, origin),
       expires_at: row.expiresAt.toISOString(),
       created_at: row.createdAt.toISOString(),

@@ -27,6 +27,7 @@ export {
   giveBackCollectionRefund,
   markCollectionsSettled,
   newOrderHead,
+  orderGatewayHead,
   newTradeNo,
   seedCollectionRow,
   withFreshTradeNo,

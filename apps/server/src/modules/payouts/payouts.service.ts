@@ -37,7 +37,7 @@ import {
   followUpInsert,
   sendFollowUp,
 } from '../channels/index.ts';
-import { newOrderHead, withFreshTradeNo } from '../collections/index.ts';
+import { newOrderHead, orderGatewayHead, withFreshTradeNo } from '../collections/index.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type KeyAnswer,
@@ -195,15 +195,8 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 /** A payout as the gateway answers it. */
 /** A payout as the gateway and its callbacks show it, but its mode (callbacks add `livemode` themselves). */
 export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemode'> {
-  const currency = row.currency as Currency;
   return {
-    trade_no: row.tradeNo,
-    out_trade_no: row.outTradeNo,
-    status: row.status as PayoutStatus,
-    amount: fromMinor(row.amountMinor, currency),
-    fee: fromMinor(row.feeMinor, currency),
-    currency,
-    channel: row.channelCode,
+    ...orderGatewayHead(row, row.status as PayoutStatus),
     payee_name: row.payeeName,
     account_no: maskAccount(row.accountNo),
     created_at: row.createdAt.toISOString(),
