@@ -111,6 +111,24 @@ export function routeOf(
 }
 
 /**
+ * The channels a new order may take (DESIGN 14): the one its call named (a table of one; none when it is
+ * not open or takes no new orders), else the merchant's routing table of the kind.
+ */
+export async function channelsForOrder(
+  db: DbOrTx,
+  merchantId: number,
+  kind: 'collection' | 'payout',
+  named: string | null | undefined,
+  settings: AdapterSettings,
+): Promise<RoutingTable | undefined> {
+  if (!named) return routingTableOf(db, merchantId, kind, settings);
+  const found = await channelsRepository.findOpen(db, merchantId, kind, named);
+  return found && takesNewOrders(found, settings)
+    ? { channels: [found], version: found.updatedAt }
+    : undefined;
+}
+
+/**
  * The next channel for an order whose attempt failed in a way that is safe to retry elsewhere: one of
  * the table's that accepts its amount and has no attempt of the order yet; undefined when none is left.
  */

@@ -10,6 +10,7 @@ export {
   addAttempt,
   attemptsOf,
   auditRouting,
+  channelsForOrder,
   closeChannel,
   failOverToNext,
   lowestChannelPriority,

@@ -22,17 +22,15 @@ import {
   channelUnavailable,
   COLLECTION_OUTCOMES,
   findChannelById,
-  findOpenChannel,
   type ChannelAdapter,
   type FailOver,
+  channelsForOrder,
   failOverToNext,
   type ProviderFailure,
   recordAttemptOutcome,
   recordAttemptOutcomes,
   routeOf,
-  routingTableOf,
   type RoutingTable,
-  takesNewOrders,
   sendFollowUp,
 } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
@@ -283,7 +281,7 @@ export function createCollectionsService({
       const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
-    const table = await channelsFor(merchant, body);
+    const table = await channelsForOrder(db, merchant.id, 'collection', body.channel, adapterSettings);
     if (!table) {
       channelMemory.delete(memoryKey);
       throw channelUnavailable('collection', body.channel);
@@ -310,15 +308,6 @@ export function createCollectionsService({
         return row;
       }),
     );
-  }
-
-  /** The channel a call named (a table of one), else the merchant's routing table (DESIGN 14). */
-  async function channelsFor(merchant: MerchantRef, body: CreateCollectionBody) {
-    if (!body.channel) return routingTableOf(db, merchant.id, 'collection', adapterSettings);
-    const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
-    return found && takesNewOrders(found, adapterSettings)
-      ? { channels: [found], version: found.updatedAt }
-      : undefined;
   }
 
   /**

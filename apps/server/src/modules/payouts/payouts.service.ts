@@ -22,18 +22,16 @@ import {
   attemptsOf,
   type ChannelRow,
   channelUnavailable,
-  findOpenChannel,
   auditRouting,
   type FailOver,
   findChannelById,
+  channelsForOrder,
   failOverToNext,
   PAYOUT_OUTCOMES,
   type ProviderFailure,
   recordAttemptOutcome,
   routeOf,
-  routingTableOf,
   type RoutingTable,
-  takesNewOrders,
   followUpInsert,
   sendFollowUp,
 } from '../channels/index.ts';
@@ -325,7 +323,7 @@ export function createPayoutsService({
     options: { source: 'console' | 'gateway'; userId?: number },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
-    const table = await channelsFor(merchant, input);
+    const table = await channelsForOrder(db, merchant.id, 'payout', input.channel, adapterSettings);
     if (!table) {
       channelMemory.delete(memoryKeyOf(merchant, input));
       throw channelUnavailable('payout', input.channel);
@@ -394,15 +392,6 @@ export function createPayoutsService({
   async function submit(tx: Tx, channel: ChannelRow, row: PayoutRow) {
     const { followUp } = adapterFor(channel.provider).submitPayout(channel, { tradeNo: row.tradeNo });
     await sendFollowUp(jobs, tx, followUp);
-  }
-
-  /** The channel a call named (a table of one), else the merchant's payout routing table (DESIGN 14). */
-  async function channelsFor(merchant: MerchantRef, input: PayoutInput) {
-    if (!input.channel) return routingTableOf(db, merchant.id, 'payout', adapterSettings);
-    const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
-    return found && takesNewOrders(found, adapterSettings)
-      ? { channels: [found], version: found.updatedAt }
-      : undefined;
   }
 
   /** The named channel, or the one routing chooses for the amount (its first, for an amount it cannot read). */
