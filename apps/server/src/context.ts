@@ -27,3 +27,12 @@ export type AppContext = {
   /** `notifications.notifyRoots(tx, {merchantId, type, params})`: the ROOT users' bell rows and emails. */
   notifications: NotificationsService;
 };
+
+/** What an order's service takes of the app (collections, payouts, refunds, settlements): the database,
+ * jobs, the clock and the channel adapters' settings. */
+export const orderServiceContext = (ctx: AppContext) => ({
+  db: ctx.db,
+  jobs: ctx.jobs,
+  now: ctx.now,
+  adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
+});

@@ -41,6 +41,19 @@ export type SendJobOptions = {
 /** A job's insert as pg-boss writes it: one statement whose $1 is `params[0]` (the jobs as JSON). */
 export type JobInsert = { text: string; params: unknown[] };
 
+/**
+ * pg-boss's job insert as a CTE `job` of an order's one statement that inserts only with the order (the
+ * CTE `row` its statement inserts): its one parameter, the jobs as JSON, is $`at`. Undefined when pg-boss
+ * wrote another statement than the one insert this knows (the caller then sends the job itself).
+ */
+export function jobInsertCte(job: JobInsert, at: number, row: string): string | undefined {
+  const json = '$1::text::json';
+  const { text } = job;
+  if (!/^\s*insert into/i.test(text) || text.split(json).length !== 2 || /\$[2-9]/.test(text))
+    return undefined;
+  return `job as (${text.replace(json, `(select $${at}::text from ${row})::json`)})`;
+}
+
 /** What modules enqueue through: always inside the caller's transaction. */
 export type JobQueue = {
   send(tx: Tx, queue: QueueName, data: object, options?: SendJobOptions): Promise<void>;

@@ -231,16 +231,21 @@ export const orderKeys = (
   index(`${table}_merchant_status_created_idx`).on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
 ];
 
+/** The first columns of an order (collections, payouts): ids, its channel, our number and the merchant's. */
+export const orderHeadColumns = () => ({
+  id: idColumn(),
+  merchantId: merchantIdColumn(),
+  channelId: channelIdColumn(),
+  channelCode: text('channel_code').notNull(),
+  tradeNo: text('trade_no').notNull().unique(),
+  outTradeNo: text('out_trade_no').notNull(),
+});
+
 /** A collection (pay-in) order. */
 export const collections = pgTable(
   'collections',
   {
-    id: idColumn(),
-    merchantId: merchantIdColumn(),
-    channelId: channelIdColumn(),
-    channelCode: text('channel_code').notNull(),
-    tradeNo: text('trade_no').notNull().unique(),
-    outTradeNo: text('out_trade_no').notNull(),
+    ...orderHeadColumns(),
     amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
     /** Frozen at creation: round_half_up(amount x rate) + fixed. */
     feeMinor: bigint('fee_minor', { mode: 'bigint' }).notNull(),

@@ -12,22 +12,17 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '@paydesk/shared';
 import { ACCOUNT_TYPES, PAYOUT_STATUSES } from '@paydesk/shared/payouts/payouts.schemas.ts';
-import { channelIdColumn, orderKeys } from './collections.ts';
+import { orderHeadColumns, orderKeys } from './collections.ts';
 import { merchants, users } from './merchants.ts';
 import { quotedList } from './sql-lists.ts';
-import { idColumn, merchantIdColumn } from './columns.ts';
+import { merchantIdColumn } from './columns.ts';
 
 // Send money (DESIGN sections 3, 4 and 6): payouts and the gateway's idempotency keys.
 
 export const payouts = pgTable(
   'payouts',
   {
-    id: idColumn(),
-    merchantId: merchantIdColumn(),
-    channelId: channelIdColumn(),
-    channelCode: text('channel_code').notNull(),
-    tradeNo: text('trade_no').notNull().unique(),
-    outTradeNo: text('out_trade_no').notNull(),
+    ...orderHeadColumns(),
     /** console or gateway */
     source: text('source').notNull(),
     createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id),

@@ -2,10 +2,10 @@ import type { AttemptOrderKind, ChannelAttempt } from '@paydesk/shared/channels/
 import type { Mode } from '@paydesk/shared/modes/modes.schemas.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { decrypt } from '../../lib/crypto.ts';
-import type { AdapterSettings, ChannelSecrets } from './adapters/adapter.ts';
+import type { AdapterSettings, ChannelSecrets, ProviderFailure } from './adapters/adapter.ts';
 import { attemptsRepository } from './attempts.repository.ts';
 import { type ChannelRow, channelsRepository } from './channels.repository.ts';
-import { providerServesMode, takesNewOrders } from './adapters/registry.ts';
+import { adapterFor, providerServesMode, takesNewOrders } from './adapters/registry.ts';
 import { healthChange, healthOf, pickChannel, ROUTING_RULES } from './routing.ts';
 
 // What other modules do with channels: the operator opens, closes and lists them (modules/ops, the demo
@@ -111,6 +111,24 @@ export function routeOf(
 }
 
 /**
+ * The channels a new order may take (DESIGN 14): the one its call named (a table of one; none when it is
+ * not open or takes no new orders), else the merchant's routing table of the kind.
+ */
+export async function channelsForOrder(
+  db: DbOrTx,
+  merchantId: number,
+  kind: 'collection' | 'payout',
+  named: string | null | undefined,
+  settings: AdapterSettings,
+): Promise<RoutingTable | undefined> {
+  if (!named) return routingTableOf(db, merchantId, kind, settings);
+  const found = await channelsRepository.findOpen(db, merchantId, kind, named);
+  return found && takesNewOrders(found, settings)
+    ? { channels: [found], version: found.updatedAt }
+    : undefined;
+}
+
+/**
  * The next channel for an order whose attempt failed in a way that is safe to retry elsewhere: one of
  * the table's that accepts its amount and has no attempt of the order yet; undefined when none is left.
  */
@@ -125,6 +143,36 @@ export async function nextChannelFor(
   if (!table) return undefined;
   const tried = await attemptsRepository.channelsTried(tx, order.merchantId, order.kind, order.id);
   return pickChannel(table.channels, order.amountMinor, now, random, new Set(tried));
+}
+
+/**
+ * A routed order's failover (DESIGN 14) after a failure that is safe to retry elsewhere: the next channel
+ * that takes it (nextChannelFor), the order moved onto it by `move` (false when the order changed
+ * meanwhile), the failed attempt recorded on the old channel (its fault or not) and a new attempt on the
+ * new one. The new channel, or undefined when the order stays where it is.
+ */
+export async function failOverToNext(
+  tx: Tx,
+  order: { kind: 'collection' | 'payout'; id: number; merchantId: number; amountMinor: bigint },
+  from: ChannelRow,
+  failure: ProviderFailure,
+  { settings, at, random }: { settings: AdapterSettings; at: Date; random: () => number },
+  move: (next: ChannelRow) => Promise<boolean>,
+): Promise<ChannelRow | undefined> {
+  const next = await nextChannelFor(tx, order, settings, at, random);
+  if (!next || !(await move(next))) return undefined;
+  await recordAttemptOutcome(
+    tx,
+    { kind: order.kind, id: order.id, merchantId: order.merchantId },
+    {
+      outcome: 'failed',
+      at,
+      answer: { failure },
+      channelFault: adapterFor(from.provider).isChannelFault(failure),
+    },
+  );
+  await addAttempt(tx, order.kind, order.id, at);
+  return next;
 }
 
 /**

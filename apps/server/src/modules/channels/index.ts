@@ -10,7 +10,9 @@ export {
   addAttempt,
   attemptsOf,
   auditRouting,
+  channelsForOrder,
   closeChannel,
+  failOverToNext,
   lowestChannelPriority,
   nextChannelFor,
   routeOf,
@@ -61,14 +63,7 @@ export { createChannelJobs, type ChannelJobs, followUpInsert, sendFollowUp } fro
 // The SQL of the attempt an order's one-statement write inserts with it, not a repository.
 export { attemptInsertCte } from './attempts.sql.ts';
 // SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
-export {
-  REMEMBERED_CHANNEL_COLUMNS,
-  REMEMBERED_CHANNEL_PARAMS,
-  rememberedChannelBatchWhere,
-  rememberedChannelParams,
-  rememberedChannelRow,
-  rememberedChannelWhere,
-} from './remembered-channel.sql.ts';
+export { rememberedChannel } from './remembered-channel.sql.ts';
 
 /** 422 channel_unavailable: the channel named is not open for the merchant, or none of this kind is. */
 export function channelUnavailable(kind: 'collection' | 'payout', code: string | undefined): AppError {

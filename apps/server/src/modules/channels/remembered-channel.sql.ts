@@ -75,3 +75,17 @@ export const rememberedChannelParams = (seen: ChannelRow): unknown[] => [
   seen.updatedAt.toISOString(),
   seen.country,
 ];
+
+/**
+ * The channel as remembered, in one name for the repositories whose one statement writes a gateway order
+ * on it: its parameters' count and values, its check (one order, or a batch's input rows) and the
+ * columns of a batch's input rows.
+ */
+export const rememberedChannel = {
+  paramCount: REMEMBERED_CHANNEL_PARAMS,
+  params: rememberedChannelParams,
+  where: rememberedChannelWhere,
+  columns: REMEMBERED_CHANNEL_COLUMNS,
+  row: rememberedChannelRow,
+  batchWhere: rememberedChannelBatchWhere,
+};

@@ -12,25 +12,9 @@ import {
   rowOf,
 } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
-import {
-  attemptInsertCte,
-  type ChannelRow,
-  REMEMBERED_CHANNEL_COLUMNS,
-  REMEMBERED_CHANNEL_PARAMS,
-  rememberedChannelBatchWhere,
-  rememberedChannelParams,
-  rememberedChannelRow,
-  rememberedChannelWhere,
-} from '../channels/index.ts';
-import {
-  NONCE_CLAIM_COLUMNS,
-  nonceClaimBatchAnswers,
-  nonceClaimBatchCtes,
-  nonceClaimedBy,
-  nonceClaimRow,
-  type NonceClaimSql,
-} from '../gateway/index.ts';
-import { orderDashboard, orderOfMerchant, type OrderRollupMoves } from '../lists/index.ts';
+import { attemptInsertCte, type ChannelRow, rememberedChannel } from '../channels/index.ts';
+import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
+import { orderByTradeNo, orderDashboard, orderOfMerchant, type OrderRollupMoves } from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -49,14 +33,14 @@ function insertOnChannelText(given: string[], routed: boolean, claim?: NonceClai
   const insert = `insert into collections (${names})
     select ${params}
      where exists (
-       select 1 from channels c where ${rememberedChannelWhere('collection', given.length, routed)}
+       select 1 from channels c where ${rememberedChannel.where('collection', given.length, routed)}
           and ${noRiskRulesWhere('collection', 'c.merchant_id')})
        ${claim ? 'and exists (select 1 from n)' : ''}
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
   // The order's attempt on the channel is written by the same statement (channel_attempts).
   text = claim
-    ? `with ${claim.ctes(given.length + REMEMBERED_CHANNEL_PARAMS)}, ins as (${insert}), ${attemptInsertCte('collection', 'ins')}
+    ? `with ${claim.ctes(given.length + rememberedChannel.paramCount)}, ins as (${insert}), ${attemptInsertCte('collection', 'ins')}
        select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed", ins.*
          from (select 1) as one left join ins on true`
     : `with ins as (${insert}), ${attemptInsertCte('collection', 'ins')} select * from ins`;
@@ -80,7 +64,7 @@ async function insertOneClaiming(db: DbOrTx, { row, seen, routed, claim }: Claim
   const given = givenKeys(row);
   const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, routed, claim), [
     ...driverValues(collections, row, given),
-    ...rememberedChannelParams(seen),
+    ...rememberedChannel.params(seen),
     ...claim.params,
   ]);
   return claimingAnswer(saved);
@@ -100,18 +84,18 @@ function insertManyClaimingText(given: string[]): string {
   const { names, definitions } = recordsetColumns(collections, given);
   text = `with r as (
       select * from json_to_recordset($1::json)
-        as r(i integer, by_routing boolean, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS}, ${NONCE_CLAIM_COLUMNS})
-    ), ${nonceClaimBatchCtes('r')}, ins as (
+        as r(i integer, by_routing boolean, ${definitions}, ${rememberedChannel.columns}, ${nonceClaim.columns})
+    ), ${nonceClaim.batchCtes('r')}, ins as (
       insert into collections (${names.join(', ')})
       select ${names.map((name) => `r.${name}`).join(', ')}
         from r
-       where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'r.by_routing')})
+       where ${nonceClaim.claimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannel.batchWhere('collection', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('collection', 'r.merchant_id')}
       on conflict (merchant_id, out_trade_no) do nothing
       returning *
     ), ${attemptInsertCte('collection', 'ins')}
-    select ${nonceClaimBatchAnswers('r')}, ins.*
+    select ${nonceClaim.batchAnswers('r')}, ins.*
       from r left join ins on ins.trade_no = r.trade_no
      order by r.i`;
   insertManyClaimingTexts.set(shape, text);
@@ -125,8 +109,8 @@ async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAn
     // Not `routed`: that is the order's own column (in the recordset too).
     by_routing: routed,
     ...jsonColumns(collections, row, given),
-    ...rememberedChannelRow(seen),
-    ...nonceClaimRow(claim),
+    ...rememberedChannel.row(seen),
+    ...nonceClaim.row(claim),
   }));
   const rows = await queryText<Record<string, unknown>>(db, insertManyClaimingText(given), [
     JSON.stringify(input),
@@ -172,7 +156,7 @@ export const collectionsRepository = {
     const given = givenKeys(row);
     const [saved] = await queryText<Record<string, unknown>>(db, insertOnChannelText(given, routed), [
       ...driverValues(collections, row, given),
-      ...rememberedChannelParams(seen),
+      ...rememberedChannel.params(seen),
     ]);
     return saved ? rowOf<CollectionRow>(collections, saved) : undefined;
   },
@@ -251,10 +235,7 @@ export const collectionsRepository = {
     return row;
   },
 
-  findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
-    const [row] = await db.select().from(collections).where(eq(collections.tradeNo, tradeNo));
-    return row;
-  },
+  findAnyByTradeNo: (db: DbOrTx, tradeNo: string) => orderByTradeNo(db, collections, tradeNo),
 
   /** An unpaid order the provider never had, moved to another channel (a failover, DESIGN 14). */
   moveToChannel: async (

@@ -22,17 +22,15 @@ import {
   channelUnavailable,
   COLLECTION_OUTCOMES,
   findChannelById,
-  findOpenChannel,
+  type ChannelAdapter,
   type FailOver,
-  nextChannelFor,
+  channelsForOrder,
+  failOverToNext,
   type ProviderFailure,
   recordAttemptOutcome,
   recordAttemptOutcomes,
-  addAttempt,
   routeOf,
-  routingTableOf,
   type RoutingTable,
-  takesNewOrders,
   sendFollowUp,
 } from '../channels/index.ts';
 import { sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
@@ -78,6 +76,49 @@ export function newTradeNo(prefix: string, at: Date): string {
     .replace(/[-:TZ.]/g, '')
     .slice(0, 17);
   return `${prefix}${stamp}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+/**
+ * A new order's first values (collections, payouts): its merchant, its channel, and our number drawn at
+ * `at` with the kind's prefix.
+ */
+export const newOrderHead = (
+  prefix: 'C' | 'P',
+  merchant: { id: number },
+  channel: { id: number; code: string },
+  at: Date,
+) => ({
+  merchantId: merchant.id,
+  channelId: channel.id,
+  channelCode: channel.code,
+  tradeNo: newTradeNo(prefix, at),
+});
+
+/**
+ * The first fields of an order as the gateway shows it (collections, payouts): both numbers, its status,
+ * amount and fee in its currency, and its channel.
+ */
+export function orderGatewayHead<S extends string>(
+  row: {
+    tradeNo: string;
+    outTradeNo: string;
+    amountMinor: bigint;
+    feeMinor: bigint;
+    currency: string;
+    channelCode: string;
+  },
+  status: S,
+) {
+  const currency = row.currency as Currency;
+  return {
+    trade_no: row.tradeNo,
+    out_trade_no: row.outTradeNo,
+    status,
+    amount: fromMinor(row.amountMinor, currency),
+    fee: fromMinor(row.feeMinor, currency),
+    currency,
+    channel: row.channelCode,
+  };
 }
 
 const causeOf = (error: unknown): unknown => (error as { cause?: unknown })?.cause ?? error;
@@ -159,15 +200,8 @@ export function createCollectionsService({
 
   /** The collection as its callbacks carry it; the callbacks add `livemode` themselves. */
   function gatewayFields(row: CollectionRow, origin?: string): Omit<GatewayCollection, 'livemode'> {
-    const currency = row.currency as Currency;
     return {
-      trade_no: row.tradeNo,
-      out_trade_no: row.outTradeNo,
-      status: row.status as CollectionStatus,
-      amount: fromMinor(row.amountMinor, currency),
-      fee: fromMinor(row.feeMinor, currency),
-      currency,
-      channel: row.channelCode,
+      ...orderGatewayHead(row, row.status as CollectionStatus),
       pay_url: payUrlOf(row, origin),
       expires_at: row.expiresAt.toISOString(),
       created_at: row.createdAt.toISOString(),
@@ -247,7 +281,7 @@ export function createCollectionsService({
       const row = await withFreshTradeNo(() => repo.insertOnChannel(db, order.values(), seen, !body.channel));
       if (row) return row;
     }
-    const table = await channelsFor(merchant, body);
+    const table = await channelsForOrder(db, merchant.id, 'collection', body.channel, adapterSettings);
     if (!table) {
       channelMemory.delete(memoryKey);
       throw channelUnavailable('collection', body.channel);
@@ -276,15 +310,6 @@ export function createCollectionsService({
     );
   }
 
-  /** The channel a call named (a table of one), else the merchant's routing table (DESIGN 14). */
-  async function channelsFor(merchant: MerchantRef, body: CreateCollectionBody) {
-    if (!body.channel) return routingTableOf(db, merchant.id, 'collection', adapterSettings);
-    const found = await findOpenChannel(db, merchant.id, 'collection', body.channel);
-    return found && takesNewOrders(found, adapterSettings)
-      ? { channels: [found], version: found.updatedAt }
-      : undefined;
-  }
-
   /**
    * A provider call for an unpaid order failed (DESIGN 14). Safe to retry elsewhere (its adapter says the
    * provider never had it) and another channel takes it: the attempt fails and a new one starts there,
@@ -301,29 +326,27 @@ export function createCollectionsService({
       // A channel the call named is forced: the order stays on it, as when no other channel takes it.
       if (!order.routed) return 'stay';
       const at = now();
-      const ref = { kind: 'collection' as const, id: order.id, merchantId: order.merchantId };
-      const next = await nextChannelFor(
+      const moving = {
+        kind: 'collection' as const,
+        id: order.id,
+        merchantId: order.merchantId,
+        amountMinor: order.amountMinor,
+      };
+      let start: ReturnType<ChannelAdapter['createCollection']> | undefined;
+      const next = await failOverToNext(
         tx,
-        { ...ref, amountMinor: order.amountMinor },
-        adapterSettings,
-        at,
-        random,
+        moving,
+        from,
+        failure,
+        { settings: adapterSettings, at, random },
+        async (next) => {
+          // The provider's page for the order on the new channel: the order moves with it.
+          start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
+          const set = { channelId: next.id, channelCode: next.code, payUrl: start.payUrl };
+          return (await repo.moveToChannel(tx, order.id, from.id, set)) !== undefined;
+        },
       );
-      if (!next) return 'stay';
-      const start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
-      const moved = await repo.moveToChannel(tx, order.id, from.id, {
-        channelId: next.id,
-        channelCode: next.code,
-        payUrl: start.payUrl,
-      });
-      if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, {
-        outcome: 'failed',
-        at,
-        answer: { failure },
-        channelFault: adapterFor(from.provider).isChannelFault(failure),
-      });
-      await addAttempt(tx, 'collection', order.id, at);
+      if (!next || !start) return 'stay';
       await sendFollowUp(jobs, tx, start.followUp);
       return 'moved';
     });
@@ -357,13 +380,10 @@ export function createCollectionsService({
       createdAt: at,
       start,
       values: (): NewCollection => {
-        const tradeNo = newTradeNo('C', at);
+        const head = newOrderHead('C', merchant, channel, at);
         return {
-          merchantId: merchant.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          tradeNo,
-          payUrl: start(tradeNo).payUrl,
+          ...head,
+          payUrl: start(head.tradeNo).payUrl,
           outTradeNo: body.out_trade_no,
           amountMinor,
           feeMinor,

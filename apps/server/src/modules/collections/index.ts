@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, orderServiceContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { LimitsService } from '../limits/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
@@ -26,6 +26,8 @@ export {
   type CollectionsService,
   giveBackCollectionRefund,
   markCollectionsSettled,
+  newOrderHead,
+  orderGatewayHead,
   newTradeNo,
   seedCollectionRow,
   withFreshTradeNo,
@@ -44,12 +46,9 @@ export function registerCollectionsModule(
   { callbacks, limits }: { callbacks: CallbacksService; limits: LimitsService },
 ) {
   const collections = createCollectionsService({
-    db: ctx.db,
-    jobs: ctx.jobs,
+    ...orderServiceContext(ctx),
     callbacks,
-    now: ctx.now,
     publicUrl: ctx.config.publicUrl,
-    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
     limits,
     ...(ctx.random ? { random: ctx.random } : {}),
   });

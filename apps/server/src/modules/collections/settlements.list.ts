@@ -3,8 +3,10 @@ import {
   SettlementListResponseSchema,
 } from '@paydesk/shared/collections/collections.schemas.ts';
 import { settlements } from '../../db/schema/index.ts';
-import { defineList, listRollup } from '../lists/index.ts';
+import { columnsFor, defineList, listRollup, TITLE, titles } from '../lists/index.ts';
 import { presentSettlement } from './settlements.service.ts';
+
+const col = columnsFor(settlements);
 
 /** Receive money > Settlements: sums of gross, fee and net from list_hourly, by channel. */
 export const settlementsList = defineList({
@@ -27,46 +29,18 @@ export const settlementsList = defineList({
   view: (row) => presentSettlement(row),
   export: {
     kind: 'settlements',
-    title: { en: 'Settlements', 'zh-cn': '结算记录', vi: 'Quyết toán' },
+    title: titles('Settlements', '结算记录', 'Quyết toán'),
     columns: [
-      {
-        title: { en: 'Settlement number', 'zh-cn': '结算单号', vi: 'Mã quyết toán' },
-        type: 'text',
-        value: (r) => r.settlementNo,
-      },
-      { title: { en: 'Channel', 'zh-cn': '通道', vi: 'Kênh' }, type: 'text', value: (r) => r.channelCode },
-      { title: { en: 'Cycle', 'zh-cn': '结算周期', vi: 'Chu kỳ' }, type: 'text', value: (r) => r.cycle },
-      {
-        title: { en: 'Business date', 'zh-cn': '业务日期', vi: 'Ngày nghiệp vụ' },
-        type: 'text',
-        value: (r) => r.businessDate,
-      },
-      {
-        title: { en: 'Orders', 'zh-cn': '订单数', vi: 'Số đơn' },
-        type: 'integer',
-        value: (r) => String(r.orderCount),
-      },
-      {
-        title: { en: 'Gross amount', 'zh-cn': '结算总额', vi: 'Tổng số tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.grossMinor),
-      },
-      {
-        title: { en: 'Service fee', 'zh-cn': '手续费', vi: 'Phí dịch vụ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.feeMinor),
-      },
-      {
-        title: { en: 'Net amount', 'zh-cn': '结算净额', vi: 'Số tiền thực nhận' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.netMinor),
-      },
-      { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
-      {
-        title: { en: 'Settled', 'zh-cn': '结算时间', vi: 'Thời gian quyết toán' },
-        type: 'text',
-        value: (r, f) => f.time(r.settledAt ?? r.createdAt),
-      },
+      col.text(titles('Settlement number', '结算单号', 'Mã quyết toán'), (r) => r.settlementNo),
+      col.text(TITLE.channel, (r) => r.channelCode),
+      col.text(titles('Cycle', '结算周期', 'Chu kỳ'), (r) => r.cycle),
+      col.text(titles('Business date', '业务日期', 'Ngày nghiệp vụ'), (r) => r.businessDate),
+      col.integer(titles('Orders', '订单数', 'Số đơn'), (r) => r.orderCount),
+      col.amount(titles('Gross amount', '结算总额', 'Tổng số tiền'), (r) => r.grossMinor),
+      col.amount(TITLE.serviceFee, (r) => r.feeMinor),
+      col.amount(titles('Net amount', '结算净额', 'Số tiền thực nhận'), (r) => r.netMinor),
+      col.text(TITLE.currency, (r) => r.currency),
+      col.time(TITLE.settled, (r) => r.settledAt ?? r.createdAt),
     ],
   },
 });

@@ -15,15 +15,7 @@ export {
   type GatewayMerchant,
 } from './gateway-auth.ts';
 // SQL fragments for a gateway order's one-statement write (DESIGN 8), not a repository.
-export {
-  NONCE_CLAIM_COLUMNS,
-  NONCE_TTL_MS,
-  nonceClaimBatchAnswers,
-  nonceClaimBatchCtes,
-  nonceClaimedBy,
-  nonceClaimRow,
-  type NonceClaimSql,
-} from './nonce-claim.sql.ts';
+export { NONCE_TTL_MS, nonceClaim, type NonceClaimSql } from './nonce-claim.sql.ts';
 export { GATEWAY_API_DESCRIPTION } from './gateway-docs.ts';
 export { GATEWAY_TAGS, gatewayTransform, gatewayTransformObject } from './gateway-openapi.ts';
 export type { GatewayLimitOptions } from './gateway-limits.ts';

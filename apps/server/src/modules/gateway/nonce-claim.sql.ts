@@ -123,3 +123,15 @@ export type RememberedKey = {
 };
 
 export const NONCE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The nonce claim's SQL in one name, for the repositories whose one statement claims it with the order
+ * (nonceClaimSql makes one claim's CTEs and parameters): a batch's claims, their input rows and answers.
+ */
+export const nonceClaim = {
+  claimedBy: nonceClaimedBy,
+  columns: NONCE_CLAIM_COLUMNS,
+  row: nonceClaimRow,
+  batchCtes: nonceClaimBatchCtes,
+  batchAnswers: nonceClaimBatchAnswers,
+};

@@ -25,7 +25,8 @@ export {
   presentDaySeries,
   type SeriesDay,
 } from './order-dashboard.ts';
-export { channelRefColumn, orderColumns, orderListParts, orderOfMerchant } from './order-list.ts';
+export { TITLE, columnsFor, STATUS_TITLE, titles } from './export-columns.ts';
+export { orderByTradeNo, orderColumnsFor, orderListParts, orderOfMerchant } from './order-list.ts';
 export { listPage, type ListTable, newestFirst, type Position } from './keyset.ts';
 export {
   type Bound,

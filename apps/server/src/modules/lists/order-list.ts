@@ -1,6 +1,7 @@
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { type DbOrTx, preparedOnce } from '../../db/client.ts';
 import type { ExportColumn } from '../exports/index.ts';
+import { columnsFor, TITLE, titles } from './export-columns.ts';
 import { orderRollup } from './list-kit.ts';
 import type { OrderTable } from './order-rollups.ts';
 
@@ -33,37 +34,29 @@ export const orderListParts = <T extends OrderTable>(table: T, kind: 'collection
   rollup: orderRollup(kind),
 });
 
-/** The channel's own number for an order (the spec's outNo), empty until the channel gave one. */
-export const channelRefColumn = <R extends { channelRef: string | null }>(): ExportColumn<R> => ({
-  title: { en: 'Associated order number', 'zh-cn': '关联订单号', vi: 'Mã đơn liên kết' },
-  type: 'text',
-  value: (r) => r.channelRef,
-});
-
-/** The first columns of an order list's export: both numbers, amount, fee and currency. */
-export const orderColumns = <R extends OrderRow>(): ExportColumn<R>[] => [
-  {
-    title: { en: 'Order number', 'zh-cn': '订单号', vi: 'Mã đơn hàng' },
-    type: 'text',
-    value: (r) => r.tradeNo,
-  },
-  {
-    title: { en: 'Merchant order number', 'zh-cn': '商户订单号', vi: 'Mã đơn hàng của thương nhân' },
-    type: 'text',
-    value: (r) => r.outTradeNo,
-  },
-  {
-    title: { en: 'Amount', 'zh-cn': '金额', vi: 'Số tiền' },
-    type: 'amount',
-    value: (r, f) => f.amount(r.amountMinor),
-  },
-  {
-    title: { en: 'Service fee', 'zh-cn': '手续费', vi: 'Phí dịch vụ' },
-    type: 'amount',
-    value: (r, f) => f.amount(r.feeMinor),
-  },
-  { title: { en: 'Currency', 'zh-cn': '币种', vi: 'Tiền tệ' }, type: 'text', value: (r) => r.currency },
-];
+/**
+ * The column makers for an order list's export (columnsFor), with the columns collections and payouts
+ * share: `head()`, both numbers, amount, fee and currency, their first columns; `channelRef()`, the
+ * channel's own number for the order (the spec's outNo), empty until the channel gave one.
+ */
+export function orderColumnsFor<R extends OrderRow & { channelRef: string | null }>(_table?: {
+  $inferSelect: R;
+}) {
+  const col = columnsFor<R>();
+  const head = (): ExportColumn<R>[] => [
+    col.text(titles('Order number', '订单号', 'Mã đơn hàng'), (r) => r.tradeNo),
+    col.text(
+      titles('Merchant order number', '商户订单号', 'Mã đơn hàng của thương nhân'),
+      (r) => r.outTradeNo,
+    ),
+    col.amount(TITLE.amount, (r) => r.amountMinor),
+    col.amount(TITLE.serviceFee, (r) => r.feeMinor),
+    col.text(TITLE.currency, (r) => r.currency),
+  ];
+  const channelRef = () =>
+    col.text(titles('Associated order number', '关联订单号', 'Mã đơn liên kết'), (r) => r.channelRef);
+  return { ...col, head, channelRef };
+}
 
 /**
  * An order of this merchant by our number or by the merchant's own; another merchant's is none. A named
@@ -88,5 +81,18 @@ export async function orderOfMerchant<T extends OrderTable>(
       )
       .prepare(name),
   ).execute({ merchantId, number: ref[by] });
+  return row as T['$inferSelect'] | undefined;
+}
+
+/** An order by our number, whoever's it is (the system's own follow-ups: failover, channel answers). */
+export async function orderByTradeNo<T extends OrderTable>(
+  db: DbOrTx,
+  table: T,
+  tradeNo: string,
+): Promise<T['$inferSelect'] | undefined> {
+  const [row] = await db
+    .select()
+    .from(table as OrderTable)
+    .where(eq(table.tradeNo, tradeNo));
   return row as T['$inferSelect'] | undefined;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, orderServiceContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
 import type { LimitsService } from '../limits/index.ts';
@@ -31,12 +31,9 @@ export function registerPayoutsModule(
   { callbacks, limits }: { callbacks: CallbacksService; limits: LimitsService },
 ) {
   const payouts = createPayoutsService({
-    db: ctx.db,
-    jobs: ctx.jobs,
+    ...orderServiceContext(ctx),
     callbacks,
     ledger: createLedger(),
-    now: ctx.now,
-    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
     limits,
     notifications: ctx.notifications,
     ...(ctx.random ? { random: ctx.random } : {}),

@@ -3,7 +3,7 @@ import { noGatewayApprovalWhere } from '../../db/payout-approval.ts';
 import { and, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
-import type { JobInsert } from '../../db/jobs.ts';
+import { type JobInsert, jobInsertCte } from '../../db/jobs.ts';
 import {
   columnList,
   driverValues,
@@ -14,25 +14,9 @@ import {
   rowOf,
 } from '../../db/rows.ts';
 import { idempotencyKeys, payoutApprovalSettings, payouts, users } from '../../db/schema/index.ts';
-import {
-  attemptInsertCte,
-  type ChannelRow,
-  REMEMBERED_CHANNEL_COLUMNS,
-  REMEMBERED_CHANNEL_PARAMS,
-  rememberedChannelBatchWhere,
-  rememberedChannelParams,
-  rememberedChannelRow,
-  rememberedChannelWhere,
-} from '../channels/index.ts';
-import {
-  NONCE_CLAIM_COLUMNS,
-  nonceClaimBatchAnswers,
-  nonceClaimBatchCtes,
-  nonceClaimedBy,
-  nonceClaimRow,
-  type NonceClaimSql,
-} from '../gateway/index.ts';
-import { orderDashboard, orderOfMerchant } from '../lists/index.ts';
+import { attemptInsertCte, type ChannelRow, rememberedChannel } from '../channels/index.ts';
+import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
+import { orderByTradeNo, orderDashboard, orderOfMerchant } from '../lists/index.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
@@ -52,15 +36,6 @@ export type HoldManyInStatement = {
   columns: string;
   rowOf: (merchantId: number, amountMinor: bigint) => Record<string, string>;
 };
-
-/** pg-boss's job insert as a CTE that inserts only with the payout: its one parameter is $`at`. */
-function jobCte(job: JobInsert, at: number): string | undefined {
-  const json = '$1::text::json';
-  const { text } = job;
-  if (!/^\s*insert into/i.test(text) || text.split(json).length !== 2 || /\$[2-9]/.test(text))
-    return undefined;
-  return `job as (${text.replace(json, `(select $${at}::text from p)::json`)})`;
-}
 
 /** A gateway payout's Idempotency-Key and the answer it keeps, stored with the payout. */
 export type KeyAnswer = {
@@ -115,7 +90,7 @@ function insertHoldingText(
   if (holdingTexts.has(shape)) return holdingTexts.get(shape);
   const { names, params } = columnList(payouts, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
-  const claimFrom = given.length + REMEMBERED_CHANNEL_PARAMS;
+  const claimFrom = given.length + rememberedChannel.paramCount;
   const holdFrom = claimFrom + claim.params.length;
   const keyFrom = holdFrom + hold.paramCount;
   const jobAt = keyFrom + (keyed ? KEY_PARAMS : 0) + 1;
@@ -137,7 +112,7 @@ function insertHoldingText(
        ), `,
       }
     : { lock: '', stored: '' };
-  const job_ = job ? jobCte(job, jobAt) : '';
+  const job_ = job ? jobInsertCte(job, jobAt, 'p') : '';
   const { legs, records } = hold.text(holdFrom, 'go', 'cause');
   const text =
     job_ === undefined
@@ -145,7 +120,7 @@ function insertHoldingText(
       : `with ${claim.ctes(claimFrom)}, ${keyCtes.lock}go as (
          select 1
           where exists (select 1 from n)
-            and exists (select 1 from channels c where ${rememberedChannelWhere('payout', given.length, routed)})
+            and exists (select 1 from channels c where ${rememberedChannel.where('payout', given.length, routed)})
             and ${noRiskRulesWhere('payout', at('merchantId'))}
             and ${noGatewayApprovalWhere(at('merchantId'), `${at('amountMinor')}::bigint`)}
             and not exists (select 1 from payouts o where o.merchant_id = ${at('merchantId')}
@@ -203,7 +178,7 @@ async function insertOneHolding(
   if (text === undefined) return undefined;
   const [saved] = await queryText<Record<string, unknown>>(db, text, [
     ...driverValues(payouts, row, given),
-    ...rememberedChannelParams(seen),
+    ...rememberedChannel.params(seen),
     ...claim.params,
     ...hold.params,
     ...(key ? keyParams(row.merchantId, key) : []),
@@ -247,7 +222,7 @@ function insertHoldingManyText(
     ? {
         columns: `, ${IDEM_COLUMNS}`,
         lock: `key_lock as (
-      select r.i from r where ${nonceClaimedBy('r')} and pg_try_advisory_xact_lock(hashtextextended(r.idem_lock, 0))
+      select r.i from r where ${nonceClaim.claimedBy('r')} and pg_try_advisory_xact_lock(hashtextextended(r.idem_lock, 0))
     ), `,
         gate: `and not exists (select 1 from idempotency_keys x where x.merchant_id = r.merchant_id and x.key = r.idem_key)
          and exists (select 1 from key_lock l where l.i = r.i)`,
@@ -261,12 +236,12 @@ function insertHoldingManyText(
     : { columns: '', lock: '', gate: '', stored: '' };
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
-        as r(i integer, by_routing boolean, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
-             ${NONCE_CLAIM_COLUMNS}, ${many.columns}${key.columns})
-    ), ${nonceClaimBatchCtes('r')}, ${key.lock}go as (
+        as r(i integer, by_routing boolean, job json, ${definitions}, ${rememberedChannel.columns},
+             ${nonceClaim.columns}, ${many.columns}${key.columns})
+    ), ${nonceClaim.batchCtes('r')}, ${key.lock}go as (
       select r.* from r
-       where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('payout', 'r', 'r.by_routing')})
+       where ${nonceClaim.claimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannel.batchWhere('payout', 'r', 'r.by_routing')})
          and ${noRiskRulesWhere('payout', 'r.merchant_id')}
          and ${noGatewayApprovalWhere('r.merchant_id', 'r.amount_minor')}
          and not exists (select 1 from payouts o where o.merchant_id = r.merchant_id and o.out_trade_no = r.out_trade_no)
@@ -282,7 +257,7 @@ function insertHoldingManyText(
              p.payee_name as note, 'payout:' || p.id || ':deduct' as idempotency_key
         from p join go g on g.trade_no = p.trade_no
     )${key.stored}${jobs}, ${records}
-    select ${nonceClaimBatchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
+    select ${nonceClaim.batchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
            1 / (case when ${shortfall} then 0 else 1 end) as "covered", p.*
       from r left join p on p.trade_no = r.trade_no
      order by r.i`;
@@ -300,8 +275,8 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(payouts, row, given),
-    ...rememberedChannelRow(seen),
-    ...nonceClaimRow(claim),
+    ...rememberedChannel.row(seen),
+    ...nonceClaim.row(claim),
     ...holdRow,
     ...(key ? keyRow(row.merchantId, key) : {}),
   }));
@@ -402,10 +377,7 @@ export const payoutsRepository = {
   findOfMerchant: (db: DbOrTx, merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) =>
     orderOfMerchant(db, payouts, merchantId, ref),
 
-  findAnyByTradeNo: async (db: DbOrTx, tradeNo: string) => {
-    const [row] = await db.select().from(payouts).where(eq(payouts.tradeNo, tradeNo));
-    return row;
-  },
+  findAnyByTradeNo: (db: DbOrTx, tradeNo: string) => orderByTradeNo(db, payouts, tradeNo),
 
   /** A pending payout the provider never had, moved to another channel (a failover, DESIGN 14). */
   moveToChannel: async (

@@ -22,23 +22,20 @@ import {
   attemptsOf,
   type ChannelRow,
   channelUnavailable,
-  findOpenChannel,
-  addAttempt,
   auditRouting,
   type FailOver,
   findChannelById,
-  nextChannelFor,
+  channelsForOrder,
+  failOverToNext,
   PAYOUT_OUTCOMES,
   type ProviderFailure,
   recordAttemptOutcome,
   routeOf,
-  routingTableOf,
   type RoutingTable,
-  takesNewOrders,
   followUpInsert,
   sendFollowUp,
 } from '../channels/index.ts';
-import { newTradeNo, withFreshTradeNo } from '../collections/index.ts';
+import { newOrderHead, orderGatewayHead, withFreshTradeNo } from '../collections/index.ts';
 import { InsufficientFundsError, type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.ts';
 import {
   type KeyAnswer,
@@ -196,15 +193,8 @@ const CALLBACK_OF: Partial<Record<PayoutStatus, CallbackEventType>> = {
 /** A payout as the gateway answers it. */
 /** A payout as the gateway and its callbacks show it, but its mode (callbacks add `livemode` themselves). */
 export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemode'> {
-  const currency = row.currency as Currency;
   return {
-    trade_no: row.tradeNo,
-    out_trade_no: row.outTradeNo,
-    status: row.status as PayoutStatus,
-    amount: fromMinor(row.amountMinor, currency),
-    fee: fromMinor(row.feeMinor, currency),
-    currency,
-    channel: row.channelCode,
+    ...orderGatewayHead(row, row.status as PayoutStatus),
     payee_name: row.payeeName,
     account_no: maskAccount(row.accountNo),
     created_at: row.createdAt.toISOString(),
@@ -289,13 +279,10 @@ export function createPayoutsService({
       amountMinor,
       feeMinor,
       values: (): NewPayout => {
-        const tradeNo = newTradeNo('P', at);
+        const head = newOrderHead('P', merchant, channel, at);
         return {
-          merchantId: merchant.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          tradeNo,
-          outTradeNo: input.outTradeNo ?? `WEB${tradeNo.slice(1)}`,
+          ...head,
+          outTradeNo: input.outTradeNo ?? `WEB${head.tradeNo.slice(1)}`,
           source: options.source,
           createdByUserId: options.userId ?? null,
           amountMinor,
@@ -336,7 +323,7 @@ export function createPayoutsService({
     options: { source: 'console' | 'gateway'; userId?: number },
     inTransaction: TransactionHooks = {},
   ): Promise<PayoutRow> {
-    const table = await channelsFor(merchant, input);
+    const table = await channelsForOrder(db, merchant.id, 'payout', input.channel, adapterSettings);
     if (!table) {
       channelMemory.delete(memoryKeyOf(merchant, input));
       throw channelUnavailable('payout', input.channel);
@@ -407,15 +394,6 @@ export function createPayoutsService({
     await sendFollowUp(jobs, tx, followUp);
   }
 
-  /** The channel a call named (a table of one), else the merchant's payout routing table (DESIGN 14). */
-  async function channelsFor(merchant: MerchantRef, input: PayoutInput) {
-    if (!input.channel) return routingTableOf(db, merchant.id, 'payout', adapterSettings);
-    const found = await findOpenChannel(db, merchant.id, 'payout', input.channel);
-    return found && takesNewOrders(found, adapterSettings)
-      ? { channels: [found], version: found.updatedAt }
-      : undefined;
-  }
-
   /** The named channel, or the one routing chooses for the amount (its first, for an amount it cannot read). */
   function chosenFrom(table: RoutingTable, merchant: MerchantRef, input: PayoutInput): ChannelRow {
     if (input.channel) return table.channels[0];
@@ -465,26 +443,19 @@ export function createPayoutsService({
       }
       // A channel the call named is forced: the payout stays on it, as when no other channel takes it.
       if (!row.routed) return 'stay';
-      const next = await nextChannelFor(
+      const order = { ...ref, amountMinor: row.amountMinor };
+      const next = await failOverToNext(
         tx,
-        { ...ref, amountMinor: row.amountMinor },
-        adapterSettings,
-        at,
-        random,
+        order,
+        from,
+        failure,
+        { settings: adapterSettings, at, random },
+        async (next) => {
+          const set = { channelId: next.id, channelCode: next.code };
+          return (await repo.moveToChannel(tx, row.id, from.id, set)) !== undefined;
+        },
       );
       if (!next) return 'stay';
-      const moved = await repo.moveToChannel(tx, row.id, from.id, {
-        channelId: next.id,
-        channelCode: next.code,
-      });
-      if (!moved) return 'stay';
-      await recordAttemptOutcome(tx, ref, {
-        outcome: 'failed',
-        at,
-        answer: { failure },
-        channelFault: adapter.isChannelFault(failure),
-      });
-      await addAttempt(tx, 'payout', row.id, at);
       const { followUp } = adapterFor(next.provider).submitPayout(next, { tradeNo });
       await sendFollowUp(jobs, tx, followUp);
       return 'moved';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, orderServiceContext } from '../../context.ts';
 import type { CallbacksService } from '../callbacks/index.ts';
 import type { CollectionsService } from '../collections/index.ts';
 import type { GatewayScope } from '../gateway/index.ts';
@@ -23,13 +23,10 @@ export function registerRefundsModule(
   { callbacks, collections }: { callbacks: CallbacksService; collections: CollectionsService },
 ) {
   const refunds = createRefundsService({
-    db: ctx.db,
-    jobs: ctx.jobs,
+    ...orderServiceContext(ctx),
     callbacks,
     collections,
     ledger: createLedger(),
-    now: ctx.now,
-    adapterSettings: { sandboxEnabled: ctx.config.sandboxEnabled },
   });
   listRoutes(app, ctx, [refundsList]);
   refundsConsoleRoutes(app, { refunds, guards: ctx.guards, db: ctx.db, appKey: ctx.config.appKey });

@@ -1,32 +1,17 @@
 import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
 import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
-import type { JobInsert } from '../../db/jobs.ts';
+import { type JobInsert, jobInsertCte } from '../../db/jobs.ts';
 import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns, rowOf } from '../../db/rows.ts';
 import { channels, collections, merchants, refunds } from '../../db/schema/index.ts';
-import {
-  type ChannelRow,
-  REMEMBERED_CHANNEL_COLUMNS,
-  REMEMBERED_CHANNEL_PARAMS,
-  rememberedChannelBatchWhere,
-  rememberedChannelParams,
-  rememberedChannelRow,
-  rememberedChannelWhere,
-} from '../channels/index.ts';
+import { type ChannelRow, rememberedChannel } from '../channels/index.ts';
 import {
   COLLECTION_REFUND_CLAIM_PARAMS,
   collectionRefundClaimCte,
   collectionRefundClaimManyCte,
   collectionRefundClaimParams,
 } from '../collections/index.ts';
-import {
-  NONCE_CLAIM_COLUMNS,
-  nonceClaimBatchAnswers,
-  nonceClaimBatchCtes,
-  nonceClaimedBy,
-  nonceClaimRow,
-  type NonceClaimSql,
-} from '../gateway/index.ts';
+import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 
 export type RefundRow = typeof refunds.$inferSelect;
@@ -35,15 +20,6 @@ export type NewRefund = typeof refunds.$inferInsert;
 type HoldInStatement = ReturnType<Ledger['holdInStatement']>;
 /** The ledger's holds of a batch of refunds as CTEs of one statement (Ledger.holdManyInStatement). */
 export type HoldManyInStatement = ReturnType<Ledger['holdManyInStatement']>;
-
-/** pg-boss's job insert as a CTE that inserts only with the refund `r`: its one parameter is $`at`. */
-function jobCte(job: JobInsert, at: number): string | undefined {
-  const json = '$1::text::json';
-  const { text } = job;
-  if (!/^\s*insert into/i.test(text) || text.split(json).length !== 2 || /\$[2-9]/.test(text))
-    return undefined;
-  return `job as (${text.replace(json, `(select $${at}::text from r)::json`)})`;
-}
 
 /**
  * insertHoldingClaiming's statement, written once per shape (given columns, with or without a job).
@@ -62,10 +38,10 @@ function insertHoldingText(
   const { names, params } = columnList(refunds, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
   const channelFrom = given.length;
-  const claimFrom = channelFrom + REMEMBERED_CHANNEL_PARAMS;
+  const claimFrom = channelFrom + rememberedChannel.paramCount;
   const orderFrom = claimFrom + claim.params.length;
   const holdFrom = orderFrom + COLLECTION_REFUND_CLAIM_PARAMS;
-  const job_ = job ? jobCte(job, holdFrom + hold.paramCount + 1) : '';
+  const job_ = job ? jobInsertCte(job, holdFrom + hold.paramCount + 1, 'r') : '';
   const { legs, records } = hold.text(holdFrom, 'taken', 'cause');
   // The order's claim comes before the hold (the merchant's balance row is locked last, to the commit
   // only). When the order gave the amount but the balance did not cover it, the statement fails
@@ -76,7 +52,7 @@ function insertHoldingText(
       : `with ${claim.ctes(claimFrom)}, go as (
          select 1
           where exists (select 1 from n)
-            and exists (select 1 from channels c where ${rememberedChannelWhere('collection', channelFrom, false)})
+            and exists (select 1 from channels c where ${rememberedChannel.where('collection', channelFrom, false)})
             and not exists (select 1 from refunds o where o.merchant_id = ${at('merchantId')}
                               and o.out_refund_no = ${at('outRefundNo')})
        ), ${collectionRefundClaimCte('taken', 'go', orderFrom)}, ${legs}, r as (
@@ -129,7 +105,7 @@ async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRo
   if (text === undefined) return undefined;
   const [saved] = await queryText<Record<string, unknown>>(db, text, [
     ...driverValues(refunds, row, given),
-    ...rememberedChannelParams(seen),
+    ...rememberedChannel.params(seen),
     ...claim.params,
     ...collectionRefundClaimParams(row.collectionId, row.merchantId, row.amountMinor),
     ...hold.params,
@@ -163,12 +139,12 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
     : '';
   text = `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
-        as r(i integer, job json, ${definitions}, ${REMEMBERED_CHANNEL_COLUMNS},
-             ${NONCE_CLAIM_COLUMNS}, ${many.columns})
-    ), ${nonceClaimBatchCtes('r')}, go as (
+        as r(i integer, job json, ${definitions}, ${rememberedChannel.columns},
+             ${nonceClaim.columns}, ${many.columns})
+    ), ${nonceClaim.batchCtes('r')}, go as (
       select r.* from r
-       where ${nonceClaimedBy('r')}
-         and exists (select 1 from channels c where ${rememberedChannelBatchWhere('collection', 'r', 'false')})
+       where ${nonceClaim.claimedBy('r')}
+         and exists (select 1 from channels c where ${rememberedChannel.batchWhere('collection', 'r', 'false')})
          and not exists (select 1 from refunds o where o.merchant_id = r.merchant_id and o.out_refund_no = r.out_refund_no)
     ), ${collectionRefundClaimManyCte('taken', 'go')}, ${legs}, w as (
       insert into refunds (${names.join(', ')})
@@ -181,7 +157,7 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
              w.trade_no as note, 'refund:' || w.id || ':hold' as idempotency_key
         from w join taken g on g.refund_no = w.refund_no
     )${jobs}, ${records}
-    select ${nonceClaimBatchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
+    select ${nonceClaim.batchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
            1 / (case when ${shortfall} then 0 else 1 end) as "covered", w.*
       from r left join w on w.refund_no = r.refund_no
      order by r.i`;
@@ -197,8 +173,8 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
     // pg-boss's JSON is an array of this one job.
     job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
     ...jsonColumns(refunds, row, given),
-    ...rememberedChannelRow(seen),
-    ...nonceClaimRow(claim),
+    ...rememberedChannel.row(seen),
+    ...nonceClaim.row(claim),
     ...holdRow,
   }));
   const text = insertHoldingManyText(given, many, job);

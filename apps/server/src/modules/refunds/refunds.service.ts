@@ -197,6 +197,35 @@ export function createRefundsService({
     }
   }
 
+  /** A new refund of the order on its channel: our number drawn now, the merchant's or one made of ours. */
+  function newRefund(
+    merchant: MerchantRef,
+    order: Pick<CollectionRow, 'id' | 'tradeNo' | 'outTradeNo'>,
+    channel: Pick<ChannelRow, 'id' | 'code'>,
+    input: RefundInput,
+    amountMinor: bigint,
+    by: { source: 'console' | 'gateway'; userId?: number },
+  ): NewRefund & { refundNo: string; createdAt: Date } {
+    const at = now();
+    const refundNo = newTradeNo('R', at);
+    return {
+      merchantId: merchant.id,
+      collectionId: order.id,
+      channelId: channel.id,
+      channelCode: channel.code,
+      refundNo,
+      outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
+      tradeNo: order.tradeNo,
+      outTradeNo: order.outTradeNo,
+      source: by.source,
+      createdByUserId: by.userId ?? null,
+      amountMinor,
+      currency: merchant.currency,
+      reason: input.reason ?? null,
+      createdAt: at,
+    };
+  }
+
   /** Writes the refund, takes it from the order, sends its job and holds its amount: one transaction. */
   async function insertAndHold(
     prepared: Awaited<ReturnType<typeof prepare>>,
@@ -210,24 +239,9 @@ export function createRefundsService({
     return withFreshNumber(() =>
       transactionWithRetry(db, async (tx) => {
         await hooks.first?.(tx);
-        const at = now();
-        const refundNo = newTradeNo('R', at);
-        const row = await repo.insert(tx, {
-          merchantId: merchant.id,
-          collectionId: order.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          refundNo,
-          outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
-          tradeNo: order.tradeNo,
-          outTradeNo: order.outTradeNo,
-          source: options.source,
-          createdByUserId: options.userId ?? null,
-          amountMinor,
-          currency: merchant.currency,
-          reason: input.reason ?? null,
-          createdAt: at,
-        });
+        const values = newRefund(merchant, order, channel, input, amountMinor, options);
+        const at = values.createdAt;
+        const row = await repo.insert(tx, values);
         if (!row) {
           const existing = await repo.findOfMerchant(tx, merchant.id, {
             outRefundNo: input.outRefundNo ?? '',
@@ -327,24 +341,8 @@ export function createRefundsService({
     });
     try {
       return await withFreshNumber(async () => {
-        const at = now();
-        const refundNo = newTradeNo('R', at);
-        const values: NewRefund = {
-          merchantId: merchant.id,
-          collectionId: order.id,
-          channelId: channel.id,
-          channelCode: channel.code,
-          refundNo,
-          outRefundNo: input.outRefundNo ?? `WEB${refundNo.slice(1)}`,
-          tradeNo: order.tradeNo,
-          outTradeNo: order.outTradeNo,
-          source: 'gateway',
-          createdByUserId: null,
-          amountMinor,
-          currency: merchant.currency,
-          reason: input.reason ?? null,
-          createdAt: at,
-        };
+        const values = newRefund(merchant, order, channel, input, amountMinor, { source: 'gateway' });
+        const { refundNo, createdAt: at } = values;
         const submission = adapter.submitRefund(channel, {
           refundNo,
           tradeNo: order.tradeNo,

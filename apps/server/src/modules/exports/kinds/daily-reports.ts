@@ -5,6 +5,7 @@ import {
 } from '@paydesk/shared/reports/reports.schemas.ts';
 import type { DbOrTx } from '../../../db/client.ts';
 import type { DailyReportsService, DayFigures } from '../../reports/index.ts';
+import { columnsFor, titles } from '../../lists/index.ts';
 import { exportsRepository } from '../exports.repository.ts';
 import { defineExportKind, type ExportKindHandler } from './export-kind.ts';
 
@@ -12,6 +13,7 @@ type DailyReportExportRow = DayFigures & { createdAt: Date; id: number; isFinal:
 type Filter = { merchantId: number; range: Pick<DailyReportListQuery, 'start_date' | 'end_date'> };
 
 const DAY_MS = 86_400_000;
+const col = columnsFor<DailyReportExportRow>();
 
 /** The report's days are the merchant's own (its time zone), whoever asks. */
 async function merchantOf(db: DbOrTx, merchantId: number) {
@@ -29,7 +31,7 @@ async function merchantOf(db: DbOrTx, merchantId: number) {
 export function dailyReportsExport(dailyReports: DailyReportsService): ExportKindHandler {
   return defineExportKind({
     kind: 'daily_reports',
-    title: { en: 'Daily reports', 'zh-cn': '日报表', vi: 'Báo cáo ngày' },
+    title: titles('Daily reports', '日报表', 'Báo cáo ngày'),
     perm: 'funds:view',
     query: DailyReportListQuerySchema,
     filter: (query, { merchantId }): Filter => ({
@@ -56,79 +58,29 @@ export function dailyReportsExport(dailyReports: DailyReportsService): ExportKin
       }));
     },
     columns: [
-      { title: { en: 'Date', 'zh-cn': '日期', vi: 'Ngày' }, type: 'text', value: (r) => r.day },
+      col.text(titles('Date', '日期', 'Ngày'), (r) => r.day),
+      col.amount(titles('Opening balance', '期初余额', 'Số dư đầu ngày'), (r) => r.openingMinor),
+      col.amount(
+        titles('Collections settled', '代收结算', 'Thu hộ đã quyết toán'),
+        (r) => r.collectionNetMinor + r.collectionFeeMinor,
+      ),
+      col.integer(titles('Collection orders', '代收笔数', 'Số đơn thu hộ'), (r) => r.collectionCount),
+      col.amount(titles('Collection fees', '代收手续费', 'Phí thu hộ'), (r) => r.collectionFeeMinor),
+      col.amount(titles('Payouts', '代付', 'Chi hộ'), (r) => -r.payoutDeductedMinor - r.payoutFeeMinor),
+      col.integer(titles('Payout orders', '代付笔数', 'Số đơn chi hộ'), (r) => r.payoutCount),
+      col.amount(titles('Payout fees', '代付手续费', 'Phí chi hộ'), (r) => r.payoutFeeMinor),
+      col.amount(titles('Refunds', '代付退款', 'Hoàn tiền'), (r) => r.refundsMinor),
+      col.amount(
+        titles('Collection refunds', '代收退款', 'Hoàn tiền thu hộ'),
+        (r) => r.collectionRefundsMinor,
+      ),
+      col.amount(titles('Top-ups', '充值', 'Nạp tiền'), (r) => r.topUpsMinor),
+      col.amount(titles('Withdrawals', '提现', 'Rút tiền'), (r) => r.withdrawalsMinor),
+      col.amount(titles('Transfers', '资金调拨', 'Điều chuyển'), (r) => r.transfersMinor),
+      col.amount(titles('Freezes', '冻结', 'Phong tỏa'), (r) => r.freezesMinor),
+      col.amount(titles('Closing balance', '期末余额', 'Số dư cuối ngày'), (r) => r.closingMinor),
       {
-        title: { en: 'Opening balance', 'zh-cn': '期初余额', vi: 'Số dư đầu ngày' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.openingMinor),
-      },
-      {
-        title: { en: 'Collections settled', 'zh-cn': '代收结算', vi: 'Thu hộ đã quyết toán' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.collectionNetMinor + r.collectionFeeMinor),
-      },
-      {
-        title: { en: 'Collection orders', 'zh-cn': '代收笔数', vi: 'Số đơn thu hộ' },
-        type: 'integer',
-        value: (r) => String(r.collectionCount),
-      },
-      {
-        title: { en: 'Collection fees', 'zh-cn': '代收手续费', vi: 'Phí thu hộ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.collectionFeeMinor),
-      },
-      {
-        title: { en: 'Payouts', 'zh-cn': '代付', vi: 'Chi hộ' },
-        type: 'amount',
-        value: (r, f) => f.amount(-r.payoutDeductedMinor - r.payoutFeeMinor),
-      },
-      {
-        title: { en: 'Payout orders', 'zh-cn': '代付笔数', vi: 'Số đơn chi hộ' },
-        type: 'integer',
-        value: (r) => String(r.payoutCount),
-      },
-      {
-        title: { en: 'Payout fees', 'zh-cn': '代付手续费', vi: 'Phí chi hộ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.payoutFeeMinor),
-      },
-      {
-        title: { en: 'Refunds', 'zh-cn': '代付退款', vi: 'Hoàn tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.refundsMinor),
-      },
-      {
-        title: { en: 'Collection refunds', 'zh-cn': '代收退款', vi: 'Hoàn tiền thu hộ' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.collectionRefundsMinor),
-      },
-      {
-        title: { en: 'Top-ups', 'zh-cn': '充值', vi: 'Nạp tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.topUpsMinor),
-      },
-      {
-        title: { en: 'Withdrawals', 'zh-cn': '提现', vi: 'Rút tiền' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.withdrawalsMinor),
-      },
-      {
-        title: { en: 'Transfers', 'zh-cn': '资金调拨', vi: 'Điều chuyển' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.transfersMinor),
-      },
-      {
-        title: { en: 'Freezes', 'zh-cn': '冻结', vi: 'Phong tỏa' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.freezesMinor),
-      },
-      {
-        title: { en: 'Closing balance', 'zh-cn': '期末余额', vi: 'Số dư cuối ngày' },
-        type: 'amount',
-        value: (r, f) => f.amount(r.closingMinor),
-      },
-      {
-        title: { en: 'Live', 'zh-cn': '实时', vi: 'Trực tiếp' },
+        title: LIVE.live,
         type: 'text',
         value: (r, f) => (r.isFinal ? '' : f.label(LIVE, 'live')),
       },
@@ -154,4 +106,4 @@ export function dailyReportsExport(dailyReports: DailyReportsService): ExportKin
   });
 }
 
-const LIVE = { live: { en: 'Live', 'zh-cn': '实时', vi: 'Trực tiếp' } };
+const LIVE = { live: titles('Live', '实时', 'Trực tiếp') };

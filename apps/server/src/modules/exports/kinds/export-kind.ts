@@ -95,6 +95,22 @@ export type PreparedExport = {
   sums(db: DbOrTx, maxId: number, currency: Currency): Promise<Record<string, string>>;
 };
 
+/**
+ * What a handler says of its kind (kind, title, view permission), and how it binds an export's filters:
+ * checked against the list's query schema (parseFilters), then made the kind's filter for the scope.
+ */
+export const kindHead = <Query, Filter>(definition: {
+  kind: ExportKind;
+  title: Titles;
+  perm: Perm;
+  query: z.ZodType<Query>;
+  filter: (query: Query, scope: ExportScope) => Filter;
+}) => ({
+  head: { kind: definition.kind, title: definition.title, perm: definition.perm },
+  filterOf: (filters: Record<string, unknown>, scope: ExportScope) =>
+    definition.filter(parseFilters(definition.query, filters), scope),
+});
+
 /** An export's filters checked against its list's query schema: 422 naming each bad filter. */
 export function parseFilters<Query>(schema: z.ZodType<Query>, filters: Record<string, unknown>): Query {
   const parsed = schema.safeParse(filters);
@@ -122,12 +138,11 @@ export const writerColumns = (
 export function defineExportKind<Query, Filter, R extends Cursor>(
   definition: ExportKindDefinition<Query, Filter, R>,
 ): ExportKindHandler {
+  const { head, filterOf } = kindHead(definition);
   return {
-    kind: definition.kind,
-    title: definition.title,
-    perm: definition.perm,
+    ...head,
     prepare(filters, scope) {
-      const filter = definition.filter(parseFilters(definition.query, filters), scope);
+      const filter = filterOf(filters, scope);
       const totals = Object.fromEntries(Object.keys(definition.sums).map((key) => [key, 0n]));
       const summers = Object.entries(definition.sums).map(([key, sum]) => {
         const spec = typeof sum === 'function' ? { of: sum } : sum;

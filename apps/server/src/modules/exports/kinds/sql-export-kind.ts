@@ -19,7 +19,7 @@ import {
   type ExportChunk,
   type ExportKindHandler,
   type ExportScope,
-  parseFilters,
+  kindHead,
   type Titles,
   writerColumns,
 } from './export-kind.ts';
@@ -80,12 +80,11 @@ export function defineSqlExportKind<Query, Filter>(
 ): ExportKindHandler {
   const { table, createdAt, id } = definition;
   const newestFirst = sql`${createdAt} desc nulls last, ${id} desc nulls last`;
+  const { head, filterOf } = kindHead(definition);
   return {
-    kind: definition.kind,
-    title: definition.title,
-    perm: definition.perm,
+    ...head,
     prepare(filters, scope) {
-      const filter = definition.filter(parseFilters(definition.query, filters), scope);
+      const filter = filterOf(filters, scope);
       let sums: Promise<Record<string, string>> | undefined;
       const sumsOf = async (db: DbOrTx, maxId: number, currency: Currency) => {
         const keys = Object.keys(definition.sums);
