@@ -14,7 +14,13 @@ import {
 import { collections, merchants } from '../../db/schema/index.ts';
 import { attemptInsertCte, type ChannelRow, rememberedChannel } from '../channels/index.ts';
 import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
-import { orderByTradeNo, orderDashboard, orderOfMerchant, type OrderRollupMoves } from '../lists/index.ts';
+import {
+  orderByTradeNo,
+  orderDashboard,
+  orderOfMerchant,
+  orderOfMerchantTogether,
+  type OrderRollupMoves,
+} from '../lists/index.ts';
 
 export type CollectionRow = typeof collections.$inferSelect;
 export type NewCollection = typeof collections.$inferInsert;
@@ -180,6 +186,10 @@ export const collectionsRepository = {
   /** The merchant's order by our number or its own (another merchant's reads as none). */
   findOfMerchant: (db: DbOrTx, merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) =>
     orderOfMerchant(db, collections, merchantId, ref),
+
+  /** findOfMerchant by our number on the pool: reads that arrive together share one statement. */
+  findOfMerchantTogether: (db: Db, merchantId: number, tradeNo: string) =>
+    orderOfMerchantTogether(db, collections, merchantId, tradeNo),
 
   merchantOf: async (db: DbOrTx, merchantId: number) => {
     const [row] = await db

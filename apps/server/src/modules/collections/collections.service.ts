@@ -552,7 +552,10 @@ export function createCollectionsService({
   }
 
   async function findForMerchant(merchantId: number, ref: { tradeNo?: string; outTradeNo?: string }) {
-    const row = await repo.findOfMerchant(db, merchantId, ref);
+    const row =
+      ref.tradeNo !== undefined
+        ? await repo.findOfMerchantTogether(db, merchantId, ref.tradeNo)
+        : await repo.findOfMerchant(db, merchantId, ref);
     // Another merchant's order reads as one that does not exist.
     if (!row) throw notFound('The order was not found.');
     return row;

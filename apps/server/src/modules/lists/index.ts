@@ -26,7 +26,13 @@ export {
   type SeriesDay,
 } from './order-dashboard.ts';
 export { TITLE, columnsFor, STATUS_TITLE, titles } from './export-columns.ts';
-export { orderByTradeNo, orderColumnsFor, orderListParts, orderOfMerchant } from './order-list.ts';
+export {
+  orderByTradeNo,
+  orderColumnsFor,
+  orderListParts,
+  orderOfMerchant,
+  orderOfMerchantTogether,
+} from './order-list.ts';
 export { listPage, type ListTable, newestFirst, type Position } from './keyset.ts';
 export {
   type Bound,
