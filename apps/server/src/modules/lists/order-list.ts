@@ -1,6 +1,6 @@
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { type Batcher, createBatcher } from '../../db/batcher.ts';
-import { type Db, type DbOrTx, preparedOnce } from '../../db/client.ts';
+import { type Db, type DbOrTx, preparedOnce, withKeptPlans } from '../../db/client.ts';
 import type { ExportColumn } from '../exports/index.ts';
 import { columnsFor, TITLE, titles } from './export-columns.ts';
 import { orderRollup } from './list-kit.ts';
@@ -104,10 +104,13 @@ export function orderOfMerchantTogether<T extends OrderTable>(
   if (!byTable) orderReaders.set(db, (byTable = new Map()));
   let reader = byTable.get(name);
   if (!reader) {
+    // On the connections that keep one plan per statement (withKeptPlans): a read by key, whatever its
+    // values, that PostgreSQL would otherwise plan afresh whenever it costs the run's values lower.
+    const kept = withKeptPlans(db);
     reader = createBatcher<OrderKey, unknown>({
-      one: (key) => orderOfMerchant(db, table, key.merchantId, { tradeNo: key.tradeNo }),
+      one: (key) => orderOfMerchant(kept, table, key.merchantId, { tradeNo: key.tradeNo }),
       many: async (keys) => {
-        const rows = (await preparedOnce(db, name, (on) =>
+        const rows = (await preparedOnce(kept, name, (on) =>
           on
             .select()
             .from(table as OrderTable)
