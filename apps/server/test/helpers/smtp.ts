@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { type Db, queryRows } from '../../src/db/client.ts';
 
 export type TestSmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -39,3 +41,10 @@ export async function startSmtpServer() {
 
 /** The first recipient's address of a received mail. */
 export const recipientOf = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.text;
+
+/** The mail jobs (`mail.send`) queued so far, oldest first: what a test then delivers as the worker does. */
+export const queuedMailJobs = (db: Db) =>
+  queryRows<{ id: string; data: Record<string, unknown> }>(
+    db,
+    sql`select id::text as id, data from pgboss.job where name = 'mail.send' order by created_on, id`,
+  );

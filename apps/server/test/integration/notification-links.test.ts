@@ -9,7 +9,7 @@ import { generateTotpSecret } from '../../src/modules/security/totp.ts';
 import { CN_PAYEE, createGatewayMerchant, fundMerchant, openPayoutChannel } from '../factories/gateway.ts';
 import { TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, type TestClient } from '../helpers/client.ts';
-import { recipientOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
+import { recipientOf, startSmtpServer, type TestSmtpServer, queuedMailJobs } from '../helpers/smtp.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { freezeClock, releaseClock, totpCode } from '../helpers/two-factor.ts';
 
@@ -37,12 +37,7 @@ afterAll(async () => {
 });
 afterEach(() => releaseClock());
 
-type MailJob = { id: string; data: Record<string, unknown> };
-const mailJobs = () =>
-  queryRows<MailJob>(
-    ctx.database.db,
-    sql`select id::text as id, data from pgboss.job where name = 'mail.send' order by created_on, id`,
-  );
+const mailJobs = () => queuedMailJobs(ctx.database.db);
 
 /** Delivers the mail jobs queued by `change` as the worker does; what the SMTP server got, to whom. */
 async function mailsOf(change: () => Promise<void>): Promise<Map<string, ParsedMail>> {

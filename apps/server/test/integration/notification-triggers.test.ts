@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
 import { createMerchantWithTwoRoots, TEST_PASSWORD } from '../factories/merchants.ts';
 import { loginAs, TestClient } from '../helpers/client.ts';
-import { recipientOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
+import { recipientOf, startSmtpServer, type TestSmtpServer, queuedMailJobs } from '../helpers/smtp.ts';
 import { createTestApp, type TestContext } from '../helpers/test-app.ts';
 import { freezeClock, releaseClock, setUpStepUp } from '../helpers/two-factor.ts';
 
@@ -27,12 +27,8 @@ afterAll(async () => {
 });
 afterEach(() => releaseClock());
 
-type MailJob = { id: string; data: Record<string, unknown> };
-const mailJobs = () =>
-  queryRows<MailJob>(
-    ctx.database.db,
-    sql`select id::text as id, data from pgboss.job where name = 'mail.send' order by created_on, id`,
-  );
+type MailJob = Awaited<ReturnType<typeof queuedMailJobs>>[number];
+const mailJobs = () => queuedMailJobs(ctx.database.db);
 
 /** Delivers the mail jobs queued since `before` as the worker does; answers what the SMTP server got. */
 async function deliverSince(before: MailJob[]): Promise<ParsedMail[]> {
