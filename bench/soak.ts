@@ -709,8 +709,10 @@ export async function runSoak(): Promise<void> {
           );
       }
       if (fate !== 'auto') {
+        // pay_url is absolute (PUBLIC_URL, else the origin this call reached); a relative one still reads.
+        const payPage = new URL(order.pay_url, base).toString();
         await sleep(randomInt(500, 2500));
-        const page = await send(tally, 'sandbox pay page', [200], `${base}${order.pay_url}`, {
+        const page = await send(tally, 'sandbox pay page', [200], payPage, {
           headers: { 'accept-language': ['en', 'zh-CN', 'vi'][i % 3] },
         });
         if (page.ok && !page.text.includes(order.trade_no))
@@ -718,17 +720,11 @@ export async function runSoak(): Promise<void> {
         if (fate !== 'abandoned') {
           await sleep(randomInt(300, 1500));
           const result = fate === 'paid on the page' ? 'paid' : 'failed';
-          const pressed = await send(
-            tally,
-            `sandbox pay, result=${result}`,
-            [303],
-            `${base}${order.pay_url}`,
-            {
-              method: 'POST',
-              headers: { 'content-type': 'application/x-www-form-urlencoded' },
-              body: `result=${result}`,
-            },
-          );
+          const pressed = await send(tally, `sandbox pay, result=${result}`, [303], payPage, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `result=${result}`,
+          });
           if (!pressed.ok) expectation.certain = false;
         }
       }
