@@ -65,7 +65,10 @@ export const payouts = pgTable(
     index('payouts_in_flight_idx')
       .on(t.createdAt)
       .where(sql`${t.status} in ('pending', 'processing')`),
-    index('payouts_user_idx').on(t.createdByUserId),
+    // Only the console's payouts have a user: the gateway's (most of them) write no entry here.
+    index('payouts_user_idx')
+      .on(t.createdByUserId)
+      .where(sql`${t.createdByUserId} is not null`),
     // The Dashboard's "waiting for approval" figure and the approvers' list read only these rows.
     // Only the payouts that waited for approval have a reviewer: the index holds those alone.
     index('payouts_reviewer_idx')

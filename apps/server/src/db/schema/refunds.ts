@@ -46,7 +46,10 @@ export const refunds = pgTable(
     index('refunds_merchant_status_created_idx').on(t.merchantId, t.status, t.createdAt.desc(), t.id.desc()),
     index('refunds_collection_idx').on(t.collectionId),
     index('refunds_channel_idx').on(t.channelId),
-    index('refunds_user_idx').on(t.createdByUserId),
+    // Only the console's refunds have a user: the gateway's (most of them) write no entry here.
+    index('refunds_user_idx')
+      .on(t.createdByUserId)
+      .where(sql`${t.createdByUserId} is not null`),
     index('refunds_processing_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'processing'`),
