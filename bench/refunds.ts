@@ -129,6 +129,12 @@ export async function runRefunds(): Promise<void> {
                    where type = 'refund' and status = 'open')::text as held,
                  (select count(*) from collections where refunded_minor = amount_minor)::text as orders`,
     );
+    // How many of the orders' changes (refunded_minor) stayed on their page: collections keep 10% free.
+    const [updates] = await queryRows<{ updated: string; hot: string }>(
+      db,
+      sql`select n_tup_upd::text as updated, n_tup_hot_upd::text as hot
+            from pg_stat_user_tables where relname = 'collections'`,
+    );
     const refundProblems = problemsOf(report, [
       Number(stored.refunds) !== all.created &&
         `${stored.refunds} refunds stored for ${all.created} answers 201`,
@@ -206,6 +212,10 @@ export async function runRefunds(): Promise<void> {
           ? `OK (${report.entries_checked} entries checked; ${all.created} refunds = answers 201 = open holds = orders refunded)`
           : `${refundProblems.length} problem(s):\n    ${refundProblems.join('\n    ')}`,
     });
+    printLine(
+      '    orders changed on their page (HOT)',
+      `${updates.hot} of ${updates.updated} updates of collections (the statistics as they stood after the run)`,
+    );
     if (all.firstRefusal) console.log(`first refusal: ${all.firstRefusal}`);
 
     console.log('');
