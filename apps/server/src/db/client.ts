@@ -136,6 +136,24 @@ export function copyOut(db: Db, query: SQL, options: { format: 'csv' | 'text'; t
   })();
 }
 
+/**
+ * `write` kept per shape: a statement's text (or undefined) is written on its shape's first call only and
+ * answered again for every later call of that shape (`shapeOf`: what the text depends on).
+ */
+export function textPerShape<A extends unknown[], T>(
+  write: (...args: A) => T,
+  shapeOf: (...args: NoInfer<A>) => string,
+): (...args: A) => T {
+  const texts = new Map<string, T>();
+  return (...args) => {
+    const shape = shapeOf(...args);
+    if (texts.has(shape)) return texts.get(shape) as T;
+    const text = write(...args);
+    texts.set(shape, text);
+    return text;
+  };
+}
+
 const preparedByDb = new WeakMap<object, Map<string, unknown>>();
 
 /**

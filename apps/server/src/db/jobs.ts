@@ -54,6 +54,35 @@ export function jobInsertCte(job: JobInsert, at: number, row: string): string | 
   return `job as (${text.replace(json, `(select $${at}::text from ${row})::json`)})`;
 }
 
+/**
+ * pg-boss's job insert as a CTE `job` of a batch's one statement: the jobs of the input rows `g` that
+ * `written` names (each row carries its call's job as `g.job`, batchJobOf), in the input's order `g.i`.
+ */
+const jobInsertManyCte = (job: JobInsert, written: string): string =>
+  `job as (${job.text.replace(
+    '$1::text::json',
+    `(select coalesce(json_agg(g.job order by g.i), '[]'::json) from ${written})`,
+  )})`;
+
+/** A call's job as a batch's input row carries it (jobInsertManyCte): pg-boss's JSON is an array of it. */
+const batchJobOf = (job: JobInsert | undefined): unknown =>
+  job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null;
+
+/**
+ * A job insert inside an order's one statement, in one name, for the repositories that write one (a
+ * gateway payout, a refund): one call's CTE, a batch's CTE and its input rows' job, and the warning, once
+ * per statement shape, that pg-boss wrote an insert no CTE can hold (those calls take the long way).
+ */
+export const jobInStatement = {
+  cte: jobInsertCte,
+  batchCte: jobInsertManyCte,
+  batchRow: batchJobOf,
+  refused: (what: 'payout' | 'refund') =>
+    process.emitWarning(
+      `pg-boss wrote a job insert that cannot be a CTE of the one-statement ${what}; ${what}s take the long way.`,
+    ),
+};
+
 /** What modules enqueue through: always inside the caller's transaction. */
 export type JobQueue = {
   send(tx: Tx, queue: QueueName, data: object, options?: SendJobOptions): Promise<void>;

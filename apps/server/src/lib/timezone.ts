@@ -41,3 +41,6 @@ export function localRangeToUtc(
     to: end ? new Date(zonedTimeToUtc(normalizeLocalTime(end, 'end'), timeZone).getTime() + 1000) : undefined,
   };
 }
+
+/** An instant as the API writes it (ISO 8601, UTC); null stays null. */
+export const isoOrNull = (at: Date | null): string | null => at?.toISOString() ?? null;

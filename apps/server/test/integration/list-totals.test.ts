@@ -155,7 +155,7 @@ describe('top-up, withdrawal and settlement sums from list_hourly', () => {
           withdrawalNo: f.number,
           ...range(f),
         });
-        return [t.count, t.amountMinor, t.feeMinor, t.localTotalMinor];
+        return [t.count, t.amountUsdtMinor, t.feeUsdtMinor, t.localTotalMinor];
       },
       (f) =>
         scan(

@@ -1,20 +1,14 @@
 import { noRiskRulesWhere } from '../../db/risk-rules.ts';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
-import { type Db, type DbOrTx, queryText, type Tx } from '../../db/client.ts';
-import {
-  columnList,
-  driverValues,
-  givenKeys,
-  insertReturningWith,
-  jsonColumns,
-  recordsetColumns,
-  rowOf,
-} from '../../db/rows.ts';
+import { type Db, type DbOrTx, queryText, textPerShape, type Tx } from '../../db/client.ts';
+import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns, rowOf } from '../../db/rows.ts';
 import { collections, merchants } from '../../db/schema/index.ts';
 import { attemptInsertCte, type ChannelRow, rememberedChannel } from '../channels/index.ts';
 import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
 import {
+  insertOrder,
+  moveOrderToChannel,
   orderByTradeNo,
   orderDashboard,
   orderOfMerchant,
@@ -30,11 +24,11 @@ export type NewCollection = typeof collections.$inferInsert;
  * $1..$n (typed by their columns), then the channel as remembered, then (insertOnChannelClaiming) the
  * nonce claim's parameters.
  */
-const insertOnChannelTexts = new Map<string, string>();
-function insertOnChannelText(given: string[], routed: boolean, claim?: NonceClaimSql): string {
-  const shape = `${given.join(',')}|${routed}|${claim ? 'claim' : ''}`;
-  let text = insertOnChannelTexts.get(shape);
-  if (text !== undefined) return text;
+const insertOnChannelText = textPerShape(
+  writeInsertOnChannelText,
+  (given, routed, claim?) => `${given.join(',')}|${routed}|${claim ? 'claim' : ''}`,
+);
+function writeInsertOnChannelText(given: string[], routed: boolean, claim?: NonceClaimSql): string {
   const { names, params } = columnList(collections, given);
   const insert = `insert into collections (${names})
     select ${params}
@@ -45,26 +39,19 @@ function insertOnChannelText(given: string[], routed: boolean, claim?: NonceClai
     on conflict (merchant_id, out_trade_no) do nothing
     returning *`;
   // The order's attempt on the channel is written by the same statement (channel_attempts).
-  text = claim
+  return claim
     ? `with ${claim.ctes(given.length + rememberedChannel.paramCount)}, ins as (${insert}), ${attemptInsertCte('collection', 'ins')}
-       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed", ins.*
+       select ${nonceClaim.answers}, ins.*
          from (select 1) as one left join ins on true`
     : `with ins as (${insert}), ${attemptInsertCte('collection', 'ins')} select * from ins`;
-  insertOnChannelTexts.set(shape, text);
-  return text;
 }
 
 /** One call of insertOnChannelClaiming, and what it answers. */
 type Claiming = { row: NewCollection; seen: ChannelRow; routed: boolean; claim: NonceClaimSql };
 type ClaimingAnswer = { current: boolean; claimed: boolean; row: CollectionRow | undefined };
 
-function claimingAnswer(saved: Record<string, unknown>): ClaimingAnswer {
-  return {
-    current: saved.current === true,
-    claimed: saved.claimed === true,
-    row: saved.id === null || saved.id === undefined ? undefined : rowOf<CollectionRow>(collections, saved),
-  };
-}
+const claimingAnswer = (saved: Record<string, unknown>): ClaimingAnswer =>
+  nonceClaim.answerOf<CollectionRow>(collections, saved);
 
 async function insertOneClaiming(db: DbOrTx, { row, seen, routed, claim }: Claiming) {
   const given = givenKeys(row);
@@ -82,13 +69,10 @@ async function insertOneClaiming(db: DbOrTx, { row, seen, routed, claim }: Claim
  * (k1..k11); each call's order is inserted only once its nonce is claimed and while its channel reads as
  * remembered, exactly as its own statement would. One answer row per call, in the calls' order.
  */
-const insertManyClaimingTexts = new Map<string, string>();
-function insertManyClaimingText(given: string[]): string {
-  const shape = given.join(',');
-  let text = insertManyClaimingTexts.get(shape);
-  if (text !== undefined) return text;
+const insertManyClaimingText = textPerShape(writeInsertManyClaimingText, (given) => given.join(','));
+function writeInsertManyClaimingText(given: string[]): string {
   const { names, definitions } = recordsetColumns(collections, given);
-  text = `with r as (
+  return `with r as (
       select * from json_to_recordset($1::json)
         as r(i integer, by_routing boolean, ${definitions}, ${rememberedChannel.columns}, ${nonceClaim.columns})
     ), ${nonceClaim.batchCtes('r')}, ins as (
@@ -104,8 +88,6 @@ function insertManyClaimingText(given: string[]): string {
     select ${nonceClaim.batchAnswers('r')}, ins.*
       from r left join ins on ins.trade_no = r.trade_no
      order by r.i`;
-  insertManyClaimingTexts.set(shape, text);
-  return text;
 }
 
 async function insertManyClaiming(db: Db, calls: Claiming[]): Promise<ClaimingAnswer[]> {
@@ -137,15 +119,7 @@ export const collectionsRepository = {
    * The new order and its attempt on its channel (one statement), or undefined when the merchant already
    * used this out_trade_no.
    */
-  insert: (db: DbOrTx, row: NewCollection): Promise<CollectionRow | undefined> =>
-    // Only the merchant's own number may already exist; a clash of ours (trade_no) is an error to retry.
-    insertReturningWith(
-      db,
-      collections,
-      row,
-      'on conflict (merchant_id, out_trade_no) do nothing',
-      attemptInsertCte('collection', 'ins'),
-    ),
+  insert: (db: DbOrTx, row: NewCollection) => insertOrder(db, collections, 'collection', row),
 
   /**
    * A new order in one statement on a channel the caller remembers: inserted only while the channel still
@@ -248,25 +222,18 @@ export const collectionsRepository = {
   findAnyByTradeNo: (db: DbOrTx, tradeNo: string) => orderByTradeNo(db, collections, tradeNo),
 
   /** An unpaid order the provider never had, moved to another channel (a failover, DESIGN 14). */
-  moveToChannel: async (
+  moveToChannel: (
     tx: Tx,
     id: number,
     fromChannelId: number,
     set: { channelId: number; channelCode: string; payUrl: string },
-  ): Promise<CollectionRow | undefined> => {
-    const [row] = await tx
-      .update(collections)
-      .set(set)
-      .where(
-        and(
-          eq(collections.id, id),
-          eq(collections.channelId, fromChannelId),
-          eq(collections.status, 'to_be_paid'),
-          sql`${collections.channelRef} is null`,
-        ),
-      )
-      .returning();
-    return row;
+  ) => {
+    const unpaid = {
+      channelId: fromChannelId,
+      status: 'to_be_paid',
+      also: sql`${collections.channelRef} is null`,
+    };
+    return moveOrderToChannel(tx, collections, id, unpaid, set);
   },
 
   /** An unpaid order's provider reference and provider page (a payment link made after the order). */

@@ -42,6 +42,7 @@ import {
   type NewCollection,
 } from './collections.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Collection (pay-in) orders (DESIGN sections 4 and 6): to_be_paid -> paid | closed (expired) | failed.
 // The fee is frozen on the order at creation. Every final state writes its callback event in the same
@@ -143,8 +144,6 @@ export async function withFreshTradeNo<T>(create: () => Promise<T>): Promise<T> 
   }
 }
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
 /** An order as the console shows it (the list and the detail). */
 export function collectionView(row: CollectionRow, settlementNo: string | null = null): Collection {
   const currency = row.currency as Currency;
@@ -162,9 +161,9 @@ export function collectionView(row: CollectionRow, settlementNo: string | null =
     channel_ref: row.channelRef,
     settlement_no: settlementNo,
     created_at: row.createdAt.toISOString(),
-    paid_at: iso(row.paidAt),
+    paid_at: isoOrNull(row.paidAt),
     expires_at: row.expiresAt.toISOString(),
-    settled_at: iso(row.settledAt),
+    settled_at: isoOrNull(row.settledAt),
   };
 }
 
@@ -205,7 +204,7 @@ export function createCollectionsService({
       pay_url: payUrlOf(row, origin),
       expires_at: row.expiresAt.toISOString(),
       created_at: row.createdAt.toISOString(),
-      paid_at: iso(row.paidAt),
+      paid_at: isoOrNull(row.paidAt),
       settlement_status: row.settlementStatus as SettlementStatus,
     };
   }
@@ -333,19 +332,13 @@ export function createCollectionsService({
         amountMinor: order.amountMinor,
       };
       let start: ReturnType<ChannelAdapter['createCollection']> | undefined;
-      const next = await failOverToNext(
-        tx,
-        moving,
-        from,
-        failure,
-        { settings: adapterSettings, at, random },
-        async (next) => {
-          // The provider's page for the order on the new channel: the order moves with it.
-          start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
-          const set = { channelId: next.id, channelCode: next.code, payUrl: start.payUrl };
-          return (await repo.moveToChannel(tx, order.id, from.id, set)) !== undefined;
-        },
-      );
+      const routing = { settings: adapterSettings, at, random };
+      const next = await failOverToNext(tx, moving, from, failure, routing, async (next) => {
+        // The provider's page for the order on the new channel: the order moves with it.
+        start = adapterFor(next.provider).createCollection(next, { tradeNo, createdAt: at });
+        const set = { channelId: next.id, channelCode: next.code, payUrl: start.payUrl };
+        return (await repo.moveToChannel(tx, order.id, from.id, set)) !== undefined;
+      });
       if (!next || !start) return 'stay';
       await sendFollowUp(jobs, tx, start.followUp);
       return 'moved';

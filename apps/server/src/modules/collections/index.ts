@@ -12,12 +12,7 @@ import { settlementsList } from './settlements.list.ts';
 import { listRoutes } from '../lists/index.ts';
 
 export type { CollectionRow } from './collections.repository.ts';
-export {
-  COLLECTION_REFUND_CLAIM_PARAMS,
-  collectionRefundClaimCte,
-  collectionRefundClaimManyCte,
-  collectionRefundClaimParams,
-} from './refund-claim.sql.ts';
+export { collectionRefundClaim } from './refund-claim.sql.ts';
 export { collectionsList } from './collections.list.ts';
 export { settlementsList } from './settlements.list.ts';
 export {

@@ -44,3 +44,14 @@ export function collectionRefundClaimManyCte(name: string, gate: string): string
        returning g.*
      )`;
 }
+
+/**
+ * The refund's claim on its order in one name, for the refunds repository's one statement (as the
+ * gateway's nonceClaim): one call's CTE, its parameters and their count, and a batch's CTE.
+ */
+export const collectionRefundClaim = {
+  cte: collectionRefundClaimCte,
+  params: collectionRefundClaimParams,
+  paramCount: COLLECTION_REFUND_CLAIM_PARAMS,
+  batchCte: collectionRefundClaimManyCte,
+};

@@ -15,16 +15,9 @@ export const settlementsList = defineList({
   query: SettlementListQuerySchema,
   response: SettlementListResponseSchema,
   table: settlements,
-  filters: {
-    settlementNo: { column: settlements.settlementNo, query: 'settlement_no' },
-    channel: { column: settlements.channelCode, query: 'channel' },
-  },
+  filters: { settlementNo: 'settlement_no', channel: { column: settlements.channelCode, query: 'channel' } },
   numbers: ['settlementNo'],
-  sums: {
-    grossMinor: { name: 'gross', of: (r) => r.grossMinor, sql: settlements.grossMinor },
-    feeMinor: { name: 'fee', of: (r) => r.feeMinor, sql: settlements.feeMinor },
-    netMinor: { name: 'net', of: (r) => r.netMinor, sql: settlements.netMinor },
-  },
+  sums: { grossMinor: 'gross', feeMinor: 'fee', netMinor: 'net' },
   rollup: listRollup('settlement', { facet: 'channel', a: 'grossMinor', b: 'feeMinor', c: 'netMinor' }),
   view: (row) => presentSettlement(row),
   export: {

@@ -24,6 +24,7 @@ import type { ExportKindHandler } from './kinds/export-kind.ts';
 import { createCsvWriter } from './writers/csv-writer.ts';
 import type { WriterColumn } from './writers/sheet-writer.ts';
 import { createXlsxWriter, EXCEL_MAX_ROWS } from './writers/xlsx-writer.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Offline exports (DESIGN sections 2, 4, 8 and 9). A task is created with a snapshot of its list (the
 // newest row's id and the matching count), then run by the export.run job: rows are read newest first in
@@ -86,8 +87,6 @@ export function exportFileName(task: Pick<ExportTaskRow, 'id' | 'kind' | 'format
   return `${task.kind}-${stamp}-${task.id}.${task.format}`;
 }
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
 function present(row: ExportTaskRow): ExportTask {
   return {
     id: row.id,
@@ -104,9 +103,9 @@ function present(row: ExportTaskRow): ExportTask {
     file_name: exportFileName(row),
     error: row.error,
     created_at: row.createdAt.toISOString(),
-    started_at: iso(row.startedAt),
-    finished_at: iso(row.finishedAt),
-    expires_at: iso(row.expiresAt),
+    started_at: isoOrNull(row.startedAt),
+    finished_at: isoOrNull(row.finishedAt),
+    expires_at: isoOrNull(row.expiresAt),
     expired: row.expiredAt !== null,
   };
 }

@@ -1,4 +1,5 @@
-import { numberedColumns } from '../../db/rows.ts';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { numberedColumns, rowOf } from '../../db/rows.ts';
 
 // SQL fragments, not a repository: a gateway call's nonce claim, made only while the signing key still
 // reads as the process remembers it, as CTEs of another module's one-statement write (a gateway
@@ -72,9 +73,23 @@ export const NONCE_CLAIM_COLUMNS =
 export const nonceClaimedBy = (r: string) =>
   `exists (select 1 from n where n.merchant_id = ${r}.k2 and n.nonce = ${r}.k9)`;
 
+/** One call's statement's answer columns: "current" (the key read as remembered) and "claimed". */
+export const NONCE_CLAIM_ANSWERS =
+  'exists (select 1 from k) as "current", exists (select 1 from n) as "claimed"';
+
 /** A batch statement's answer columns for its input row `r`: "current" and "claimed", as one call's. */
 export const nonceClaimBatchAnswers = (r: string) =>
   `${r}.i in (select i from k) as "current", ${nonceClaimedBy(r)} as "claimed"`;
+
+/**
+ * A claiming statement's answer row as its caller reads it (one call's or a batch's): "current",
+ * "claimed", and the row of `table` it wrote, undefined when none (its columns null).
+ */
+export const nonceClaimAnswer = <Row>(table: PgTable, saved: Record<string, unknown>) => ({
+  current: saved.current === true,
+  claimed: saved.claimed === true,
+  row: saved.id === null || saved.id === undefined ? undefined : rowOf<Row>(table, saved),
+});
 
 /** A call's claim as the columns of its batch input row (NONCE_CLAIM_COLUMNS). */
 export const nonceClaimRow = (claim: NonceClaimSql) => numberedColumns('k', claim.params);
@@ -96,8 +111,8 @@ export const nonceClaimParams = (seen: RememberedKey, nonce: string, at: Date): 
 /**
  * A nonce's claim for another module's statement to make with its own write (one round trip, one
  * commit): `ctes(from)` adds the CTEs k and n with their parameters numbered from `from` + 1; the write
- * must happen only `where exists (select 1 from n)`, and the statement should answer
- * `exists (select 1 from k) as current, exists (select 1 from n) as claimed`.
+ * must happen only `where exists (select 1 from n)`, and the statement should answer its `answers`
+ * (NONCE_CLAIM_ANSWERS), read back by nonceClaimAnswer.
  */
 export type NonceClaimSql = { ctes: (from: number) => string; params: unknown[]; key: string };
 
@@ -134,4 +149,6 @@ export const nonceClaim = {
   row: nonceClaimRow,
   batchCtes: nonceClaimBatchCtes,
   batchAnswers: nonceClaimBatchAnswers,
+  answers: NONCE_CLAIM_ANSWERS,
+  answerOf: nonceClaimAnswer,
 };

@@ -34,10 +34,7 @@ export const fundFlowsList = defineList({
   query: FundFlowListQuerySchema,
   response: FundFlowListResponseSchema,
   table: fundFlows,
-  filters: {
-    type: { column: fundFlows.type, query: 'type' },
-    refNo: { column: fundFlows.refNo, query: 'ref_no' },
-  },
+  filters: { type: 'type', refNo: 'ref_no' },
   numbers: ['refNo'],
   sums: {
     inMinor: {

@@ -275,9 +275,9 @@ export const holdManyRow = (merchantId: number, amountMinor: bigint) => ({
  * caller's CTE of the rows written `from hold_locked`, each with `i`, `merchant_id`, `amount`, `ref_id`,
  * `ref_no`, `note` and `idempotency_key`: each gets its own journal entry, postings, open hold and fund
  * flow, in the order of `i` (their available-after values run down in that order, as if each had been
- * written alone). `shortfall` is true when a merchant's
- * available did not cover its rows: the caller's statement must then fail (nothing of it may commit),
- * so that each row can be tried alone. Parameters $from+1 (type) and $from+2 (ref_type).
+ * written alone). `covered` is an answer column for the caller's statement that fails it (division by
+ * zero, 22012) when a merchant's available did not cover its rows: nothing of it may commit, so that each
+ * row can be tried alone. Parameters $from+1 (type) and $from+2 (ref_type).
  */
 export function holdManyInStatementText(from: number, gate: string, cause: string) {
   const [type, refType] = [`$${from + 1}`, `$${from + 2}`];
@@ -342,7 +342,7 @@ export function holdManyInStatementText(from: number, gate: string, cause: strin
     ), hold_rollup as (${groupedRollupText('hold_flow')})`;
   const shortfall = `exists (select 1 from hold_want w
                        where not exists (select 1 from hold_available h where h.merchant_id = w.merchant_id))`;
-  return { legs, records, shortfall };
+  return { legs, records, covered: `1 / (case when ${shortfall} then 0 else 1 end) as "covered"` };
 }
 
 /** holdInStatementText's parameters: a hold of `amountMinor` (> 0) of this type on the merchant. */

@@ -151,6 +151,10 @@ function assertBalanced(draft: EntryDraft) {
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
+/** A hold as CTEs of another module's one statement (Ledger.holdInStatement). */
+export type HoldInStatement = ReturnType<Ledger['holdInStatement']>;
+/** The holds of a batch as CTEs of another module's one statement (Ledger.holdManyInStatement). */
+export type HoldManyInStatement = ReturnType<Ledger['holdManyInStatement']>;
 
 export function createLedger() {
   /**

@@ -27,6 +27,8 @@ export {
 } from './order-dashboard.ts';
 export { TITLE, columnsFor, STATUS_TITLE, titles } from './export-columns.ts';
 export {
+  insertOrder,
+  moveOrderToChannel,
   orderByTradeNo,
   orderColumnsFor,
   orderListParts,

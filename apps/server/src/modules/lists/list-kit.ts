@@ -34,6 +34,11 @@ import { orderTotals, type OrderTable } from './order-rollups.ts';
  * - the export kind (modules/exports `listExportKind`): same filters, the snapshot, the columns, the sums
  *   keyed as meta.sums.
  *
+ * A filter or a sum named as the table's column declares that column alone: `status: 'status'` is the
+ * column status filled by the query field status, `grossMinor: 'gross'` sums the column grossMinor as
+ * meta.sums.gross (`{ name, currency }` when its currency is not the merchant's). The long form (a
+ * `column`; `of` and `sql`) is for the others: another column, or a sum of an expression.
+ *
  * To add a list (refunds): write `refunds/refunds.list.ts` with `defineList`, hand it to `listRoutes` in
  * the module's register function, export it from the module's index.ts, and add its kind to
  * `exportKindHandlers` (modules/exports/kinds/index.ts) and to EXPORT_KINDS in packages/shared. A new
@@ -93,6 +98,18 @@ export type ListExport<Row> = {
   sqlColumns?: SqlExportColumn[];
 };
 
+/** A filter's column and the query field that fills it. */
+export type ListFilterColumn<Query> = { column: PgColumn; query: keyof Query & string };
+
+/** A filter as a list declares it: the query field alone when its column is the table's of its name. */
+export type DeclaredFilter<Query> = (keyof Query & string) | ListFilterColumn<Query>;
+
+/**
+ * A sum as a list declares it: its meta.sums name (and currency) alone when it sums the table's column
+ * of its key, else the whole ListSum.
+ */
+export type DeclaredSum<Row> = string | { name: string; currency?: Currency } | ListSum<Row>;
+
 export type ListDeclaration<T extends ListTable, N extends string, K extends string, Query, Item> = {
   /** The GET route's path. */
   path: string;
@@ -103,11 +120,19 @@ export type ListDeclaration<T extends ListTable, N extends string, K extends str
   /** The list's response schema: which fields leave the server. */
   response: z.ZodType;
   table: T;
-  /** By name (the filter's key in ListFilter): the column it matches and the query field that fills it. */
-  filters: Record<N, { column: PgColumn; query: keyof Query & string }>;
+  /**
+   * By name (the filter's key in ListFilter): the column it matches and the query field that fills it; a
+   * filter named as a column of the table declares its query field alone.
+   */
+  filters: { [F in N]: F extends keyof T['$inferSelect'] ? DeclaredFilter<Query> : ListFilterColumn<Query> };
   /** The filters that are a search by number (a row or a few): the page is the whole answer. */
   numbers: readonly NoInfer<N>[];
-  sums: Record<K, ListSum<T['$inferSelect']>>;
+  /** By key (in ListTotals); one named as a bigint column of the table may declare its name alone. */
+  sums: {
+    [S in K]: T['$inferSelect'] extends Record<S, bigint | null>
+      ? DeclaredSum<T['$inferSelect']>
+      : ListSum<T['$inferSelect']>;
+  };
   rollup: ListRollup<NoInfer<N>, NoInfer<K>>;
   view: (row: T['$inferSelect'], viewer: Viewer) => Item;
   export: ListExport<T['$inferSelect']>;
@@ -159,9 +184,29 @@ export function defineList<
 >(list: ListDeclaration<T, N, K, Query, Item>): OrderList<T['$inferSelect'] & Cursor, N, K, Item> {
   type Row = T['$inferSelect'] & Cursor;
   const { table } = list;
-  const filters = Object.entries(list.filters) as [N, { column: PgColumn; query: keyof Query & string }][];
-  const sums = Object.entries(list.sums) as [K, ListSum<Row>][];
-  const shape: ListShape<N, K> = list;
+  const columnOf = (name: string) => (table as unknown as Record<string, PgColumn>)[name];
+  // The declaration's shorthands spelled out: a filter's column, a sum's row part and SQL.
+  const filters = Object.entries(list.filters as Record<string, DeclaredFilter<Query>>).map(
+    ([name, f]): [N, ListFilterColumn<Query>] => [
+      name as N,
+      typeof f === 'string' ? { column: columnOf(name), query: f } : f,
+    ],
+  );
+  const sums = Object.entries(list.sums as Record<string, DeclaredSum<Row>>).map(
+    ([key, s]): [K, ListSum<Row>] => {
+      if (typeof s === 'object' && 'of' in s) return [key as K, s];
+      const { name, currency } = typeof s === 'string' ? { name: s, currency: undefined } : s;
+      const of = (row: Row) => (row as unknown as Record<string, bigint | null>)[key];
+      return [key as K, { name, of, sql: columnOf(key), ...(currency ? { currency } : {}) }];
+    },
+  );
+  const sumsByKey = Object.fromEntries(sums) as Record<K, ListSum<Row>>;
+  const shape: ListShape<N, K> = {
+    table,
+    filters: Object.fromEntries(filters) as Record<N, ListFilterColumn<Query>>,
+    numbers: list.numbers,
+    sums: sumsByKey,
+  };
 
   const filterOf = (query: ListQuery, scope: { merchantId: number; timeZone: string }): ListFilter<N> =>
     ({
@@ -248,7 +293,7 @@ export function defineList<
     query: list.query as unknown as z.ZodType<ListQuery>,
     response: list.response,
     table,
-    sums: list.sums as unknown as Record<K, ListSum<Row>>,
+    sums: sumsByKey,
     export: list.export as unknown as ListExport<Row>,
     filterOf,
     page,
@@ -298,7 +343,7 @@ export const orderRollup =
  * number or an export's snapshot reads the rows.
  */
 export const listRollup =
-  <N extends string, K extends string>(
+  <const N extends string, const K extends string>(
     name: 'recharge' | 'withdrawal' | 'settlement' | 'refund',
     columns: { status?: N; facet: N; a: K; b?: K; c?: K },
   ): ListRollup<N, K> =>

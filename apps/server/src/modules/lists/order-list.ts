@@ -1,6 +1,9 @@
-import { and, eq, getTableName, sql } from 'drizzle-orm';
+import { and, eq, getTableName, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Batcher, createBatcher } from '../../db/batcher.ts';
-import { type Db, type DbOrTx, preparedOnce, withKeptPlans } from '../../db/client.ts';
+import { type Db, type DbOrTx, preparedOnce, type Tx, withKeptPlans } from '../../db/client.ts';
+import { insertReturningWith } from '../../db/rows.ts';
+import { attemptInsertCte } from '../channels/index.ts';
 import type { ExportColumn } from '../exports/index.ts';
 import { columnsFor, TITLE, titles } from './export-columns.ts';
 import { orderRollup } from './list-kit.ts';
@@ -22,16 +25,9 @@ type OrderRow = {
  */
 export const orderListParts = <T extends OrderTable>(table: T, kind: 'collection' | 'payout') => ({
   table,
-  filters: {
-    tradeNo: { column: table.tradeNo, query: 'trade_no' as const },
-    outTradeNo: { column: table.outTradeNo, query: 'out_trade_no' as const },
-    status: { column: table.status, query: 'status' as const },
-  },
+  filters: { tradeNo: 'trade_no', outTradeNo: 'out_trade_no', status: 'status' } as const,
   numbers: ['tradeNo', 'outTradeNo'] as const,
-  sums: {
-    amountMinor: { name: 'amount', of: (r: OrderRow) => r.amountMinor, sql: table.amountMinor },
-    feeMinor: { name: 'fee', of: (r: OrderRow) => r.feeMinor, sql: table.feeMinor },
-  },
+  sums: { amountMinor: 'amount', feeMinor: 'fee' },
   rollup: orderRollup(kind),
 });
 
@@ -143,5 +139,46 @@ export async function orderByTradeNo<T extends OrderTable>(
     .select()
     .from(table as OrderTable)
     .where(eq(table.tradeNo, tradeNo));
+  return row as T['$inferSelect'] | undefined;
+}
+
+/**
+ * A new order and its attempt on its channel (one statement), or undefined when the merchant already
+ * used its out_trade_no: only the merchant's own number may already exist; a clash of ours (trade_no) is
+ * an error to retry.
+ */
+export const insertOrder = <T extends OrderTable>(
+  db: DbOrTx,
+  table: T,
+  kind: 'collection' | 'payout',
+  row: T['$inferInsert'],
+): Promise<T['$inferSelect'] | undefined> =>
+  insertReturningWith(
+    db,
+    table,
+    row,
+    'on conflict (merchant_id, out_trade_no) do nothing',
+    attemptInsertCte(kind, 'ins'),
+  );
+
+/**
+ * A routed order moved onto another channel by its failover (DESIGN 14): only while it is still on
+ * `from.channelId` and in `from.status` (and `from.also` holds, when given). The moved order, or undefined
+ * when it changed meanwhile.
+ */
+export async function moveOrderToChannel<T extends OrderTable & { channelId: PgColumn }>(
+  tx: Tx,
+  table: T,
+  id: number,
+  from: { channelId: number; status: string; also?: SQL },
+  set: Partial<T['$inferInsert']>,
+): Promise<T['$inferSelect'] | undefined> {
+  const [row] = await tx
+    .update(table as OrderTable)
+    .set(set as PgUpdateSetSource<OrderTable>)
+    .where(
+      and(eq(table.id, id), eq(table.channelId, from.channelId), eq(table.status, from.status), from.also),
+    )
+    .returning();
   return row as T['$inferSelect'] | undefined;
 }

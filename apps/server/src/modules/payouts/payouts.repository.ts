@@ -2,40 +2,32 @@ import { noRiskRulesWhere } from '../../db/risk-rules.ts';
 import { noGatewayApprovalWhere } from '../../db/payout-approval.ts';
 import { and, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
-import { type Db, type DbOrTx, preparedOnce, queryRows, queryText, type Tx } from '../../db/client.ts';
-import { type JobInsert, jobInsertCte } from '../../db/jobs.ts';
 import {
-  columnList,
-  driverValues,
-  givenKeys,
-  insertReturningWith,
-  jsonColumns,
-  recordsetColumns,
-  rowOf,
-} from '../../db/rows.ts';
+  type Db,
+  type DbOrTx,
+  preparedOnce,
+  queryRows,
+  queryText,
+  textPerShape,
+  type Tx,
+} from '../../db/client.ts';
+import { type JobInsert, jobInStatement } from '../../db/jobs.ts';
+import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns } from '../../db/rows.ts';
 import { idempotencyKeys, payoutApprovalSettings, payouts, users } from '../../db/schema/index.ts';
 import { attemptInsertCte, type ChannelRow, rememberedChannel } from '../channels/index.ts';
 import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
-import { orderByTradeNo, orderDashboard, orderOfMerchant } from '../lists/index.ts';
+import type { HoldInStatement, HoldManyInStatement } from '../ledger/index.ts';
+import {
+  insertOrder,
+  moveOrderToChannel,
+  orderByTradeNo,
+  orderDashboard,
+  orderOfMerchant,
+} from '../lists/index.ts';
+import { transitionFrom } from '../../db/transition.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
-
-/** The ledger's hold as CTEs of the payout's statement (Ledger.holdInStatement). */
-export type HoldInStatement = {
-  text: (from: number, gate: string, cause: string) => { legs: string; records: string };
-  params: unknown[];
-  paramCount: number;
-};
-
-/** The ledger's holds of a batch of payouts as CTEs of one statement (Ledger.holdManyInStatement). */
-export type HoldManyInStatement = {
-  text: (from: number, gate: string, cause: string) => { legs: string; records: string; shortfall: string };
-  params: unknown[];
-  paramCount: number;
-  columns: string;
-  rowOf: (merchantId: number, amountMinor: bigint) => Record<string, string>;
-};
 
 /** A gateway payout's Idempotency-Key and the answer it keeps, stored with the payout. */
 export type KeyAnswer = {
@@ -77,8 +69,12 @@ const keyRow = (merchantId: number, k: KeyAnswer) => {
  * named one, with or without a job, with or without an Idempotency-Key). Parameters: the payout's
  * values, the channel as remembered, the nonce claim's, the hold's, the key's, then the job's JSON.
  */
-const holdingTexts = new Map<string, string | undefined>();
-function insertHoldingText(
+const insertHoldingText = textPerShape(
+  writeInsertHoldingText,
+  (given, routed, _claim, _hold, job, keyed) =>
+    `${given.join(',')}|${routed}|${keyed}|${job ? job.text : ''}`,
+);
+function writeInsertHoldingText(
   given: string[],
   routed: boolean,
   claim: NonceClaimSql,
@@ -86,8 +82,6 @@ function insertHoldingText(
   job: JobInsert | undefined,
   keyed: boolean,
 ): string | undefined {
-  const shape = `${given.join(',')}|${routed}|${keyed}|${job ? job.text : ''}`;
-  if (holdingTexts.has(shape)) return holdingTexts.get(shape);
   const { names, params } = columnList(payouts, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
   const claimFrom = given.length + rememberedChannel.paramCount;
@@ -112,7 +106,7 @@ function insertHoldingText(
        ), `,
       }
     : { lock: '', stored: '' };
-  const job_ = job ? jobInsertCte(job, jobAt, 'p') : '';
+  const job_ = job ? jobInStatement.cte(job, jobAt, 'p') : '';
   const { legs, records } = hold.text(holdFrom, 'go', 'cause');
   const text =
     job_ === undefined
@@ -133,16 +127,11 @@ function insertHoldingText(
                 'payout:' || p.id || ':deduct' as idempotency_key
            from p
        ), ${keyCtes.stored}${job_ ? `${job_}, ` : ''}${records}
-       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed",
+       select ${nonceClaim.answers},
               exists (select 1 from go) as "go", p.*
          from (select 1) as one left join p on true`;
-  if (text === undefined) {
-    // Every sandbox payout of this shape now takes the long way (seven round trips): say so, once.
-    process.emitWarning(
-      'pg-boss wrote a job insert that cannot be a CTE of the one-statement payout; payouts take the long way.',
-    );
-  }
-  holdingTexts.set(shape, text);
+  // Every sandbox payout of this shape now takes the long way (seven round trips): say so, once.
+  if (text === undefined) jobInStatement.refused('payout');
   return text;
 }
 
@@ -161,10 +150,8 @@ type Holding = {
 type HoldingAnswer = { current: boolean; claimed: boolean; go: boolean; row: PayoutRow | undefined };
 
 const holdingAnswer = (saved: Record<string, unknown>): HoldingAnswer => ({
-  current: saved.current === true,
-  claimed: saved.claimed === true,
+  ...nonceClaim.answerOf<PayoutRow>(payouts, saved),
   go: saved.go === true,
-  row: saved.id === null || saved.id === undefined ? undefined : rowOf<PayoutRow>(payouts, saved),
 });
 
 async function insertOneHolding(
@@ -197,25 +184,20 @@ async function insertOneHolding(
  * zero, 22012) so that nothing commits and each call runs alone, where the funds decide call by call.
  * One answer row per call, in the calls' order.
  */
-const holdingManyTexts = new Map<string, string>();
-function insertHoldingManyText(
+const insertHoldingManyText = textPerShape(
+  writeInsertHoldingManyText,
+  (given, _many, job, keyed) => `${given.join(',')}|${keyed}|${job ? job.text : ''}`,
+);
+function writeInsertHoldingManyText(
   given: string[],
   many: HoldManyInStatement,
   job: JobInsert | undefined,
   keyed: boolean,
 ) {
-  const shape = `${given.join(',')}|${keyed}|${job ? job.text : ''}`;
-  let text = holdingManyTexts.get(shape);
-  if (text !== undefined) return text;
   const { names, definitions } = recordsetColumns(payouts, given);
-  const { legs, records, shortfall } = many.text(0, 'go', 'cause');
+  const { legs, records, covered } = many.text(0, 'go', 'cause');
   // pg-boss's insert takes its jobs as a JSON array: here, those of the payouts written.
-  const jobs = job
-    ? `, job as (${job.text.replace(
-        '$1::text::json',
-        "(select coalesce(json_agg(g.job order by g.i), '[]'::json) from go g join p on p.trade_no = g.trade_no)",
-      )})`
-    : '';
+  const jobs = job ? `, ${jobInStatement.batchCte(job, 'go g join p on p.trade_no = g.trade_no')}` : '';
   // As the single statement's key: never used, and its lock taken (as lockKey takes it), for the calls
   // whose nonce is claimed. The batcher never puts two calls of one key in a statement (keysOf).
   const key = keyed
@@ -234,7 +216,7 @@ function insertHoldingManyText(
     )`,
       }
     : { columns: '', lock: '', gate: '', stored: '' };
-  text = `with r as (
+  return `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
         as r(i integer, by_routing boolean, job json, ${definitions}, ${rememberedChannel.columns},
              ${nonceClaim.columns}, ${many.columns}${key.columns})
@@ -258,11 +240,9 @@ function insertHoldingManyText(
         from p join go g on g.trade_no = p.trade_no
     )${key.stored}${jobs}, ${records}
     select ${nonceClaim.batchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
-           1 / (case when ${shortfall} then 0 else 1 end) as "covered", p.*
+           ${covered}, p.*
       from r left join p on p.trade_no = r.trade_no
      order by r.i`;
-  holdingManyTexts.set(shape, text);
-  return text;
 }
 
 async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
@@ -272,8 +252,7 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
     i,
     // Not `routed`: that is the order's own column (in the recordset too).
     by_routing: routed,
-    // pg-boss's JSON is an array of this one job.
-    job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
+    job: jobInStatement.batchRow(job),
     ...jsonColumns(payouts, row, given),
     ...rememberedChannel.row(seen),
     ...nonceClaim.row(claim),
@@ -324,14 +303,7 @@ export const payoutsRepository = {
   },
 
   /** The new payout and its attempt on its channel (one statement); undefined: out_trade_no used. */
-  insert: (tx: Tx, row: typeof payouts.$inferInsert): Promise<PayoutRow | undefined> =>
-    insertReturningWith(
-      tx,
-      payouts,
-      row,
-      'on conflict (merchant_id, out_trade_no) do nothing',
-      attemptInsertCte('payout', 'ins'),
-    ),
+  insert: (tx: Tx, row: NewPayout) => insertOrder(tx, payouts, 'payout', row),
 
   /**
    * A gateway payout in one statement (one round trip, one commit), on a channel and an access key the
@@ -380,34 +352,20 @@ export const payoutsRepository = {
   findAnyByTradeNo: (db: DbOrTx, tradeNo: string) => orderByTradeNo(db, payouts, tradeNo),
 
   /** A pending payout the provider never had, moved to another channel (a failover, DESIGN 14). */
-  moveToChannel: async (
+  moveToChannel: (
     tx: Tx,
     id: number,
     fromChannelId: number,
     set: { channelId: number; channelCode: string },
-  ): Promise<PayoutRow | undefined> => {
-    const [row] = await tx
-      .update(payouts)
-      .set(set)
-      .where(and(eq(payouts.id, id), eq(payouts.channelId, fromChannelId), eq(payouts.status, 'pending')))
-      .returning();
-    return row;
-  },
+  ) => moveOrderToChannel(tx, payouts, id, { channelId: fromChannelId, status: 'pending' }, set),
 
   /** A state change only from the expected state: a racing change finds nothing and changes nothing. */
-  transition: async (
+  transition: (
     tx: Tx,
     id: number,
     from: string,
     set: Partial<typeof payouts.$inferInsert> & { status: string },
-  ): Promise<PayoutRow | undefined> => {
-    const [row] = await tx
-      .update(payouts)
-      .set(set)
-      .where(and(eq(payouts.id, id), eq(payouts.status, from)))
-      .returning();
-    return row;
-  },
+  ) => transitionFrom(tx, payouts, id, from, set),
 
   /** A payout of this amount to this account in the window that did not fail (the near-duplicate rule). */
   recentSimilar: async (

@@ -48,6 +48,7 @@ import { setNewest } from '../../lib/bounded-map.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 import type { LimitsService } from '../limits/index.ts';
 import type { NotificationsService } from '../notifications/index.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Payouts (DESIGN sections 3, 4 and 6): pending -> processing -> success | failed; pending -> cancelled |
 // rejected; success -> refund_received. Creation holds amount + fee (insufficient funds: 422, nothing
@@ -155,8 +156,6 @@ type Deps = {
 
 const defaultRandom = () => randomInt(0, 1_000_000) / 1_000_000;
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
 /** A new payout's row as its insert will read back (the answer an Idempotency-Key keeps is made of it). */
 const asWritten = (values: NewPayout): PayoutRow => ({
   id: 0,
@@ -198,7 +197,7 @@ export function payoutGatewayFields(row: PayoutRow): Omit<GatewayPayout, 'livemo
     payee_name: row.payeeName,
     account_no: maskAccount(row.accountNo),
     created_at: row.createdAt.toISOString(),
-    finished_at: iso(row.finishedAt),
+    finished_at: isoOrNull(row.finishedAt),
     failure_reason: row.failureReason,
   };
 }
@@ -444,17 +443,11 @@ export function createPayoutsService({
       // A channel the call named is forced: the payout stays on it, as when no other channel takes it.
       if (!row.routed) return 'stay';
       const order = { ...ref, amountMinor: row.amountMinor };
-      const next = await failOverToNext(
-        tx,
-        order,
-        from,
-        failure,
-        { settings: adapterSettings, at, random },
-        async (next) => {
-          const set = { channelId: next.id, channelCode: next.code };
-          return (await repo.moveToChannel(tx, row.id, from.id, set)) !== undefined;
-        },
-      );
+      const routing = { settings: adapterSettings, at, random };
+      const next = await failOverToNext(tx, order, from, failure, routing, async (next) => {
+        const set = { channelId: next.id, channelCode: next.code };
+        return (await repo.moveToChannel(tx, row.id, from.id, set)) !== undefined;
+      });
       if (!next) return 'stay';
       const { followUp } = adapterFor(next.provider).submitPayout(next, { tradeNo });
       await sendFollowUp(jobs, tx, followUp);
@@ -910,7 +903,7 @@ export function createPayoutsService({
       attempts,
       created_by: refOf(row.createdByUserId),
       reviewed_by: refOf(row.reviewedByUserId),
-      reviewed_at: iso(row.reviewedAt),
+      reviewed_at: isoOrNull(row.reviewedAt),
     };
   }
 

@@ -19,17 +19,15 @@ export const refundsList = defineList({
   response: RefundListResponseSchema,
   table: refunds,
   filters: {
-    refundNo: { column: refunds.refundNo, query: 'refund_no' },
-    outRefundNo: { column: refunds.outRefundNo, query: 'out_refund_no' },
-    tradeNo: { column: refunds.tradeNo, query: 'trade_no' },
-    status: { column: refunds.status, query: 'status' },
+    refundNo: 'refund_no',
+    outRefundNo: 'out_refund_no',
+    tradeNo: 'trade_no',
+    status: 'status',
     channel: { column: refunds.channelCode, query: 'channel' },
   },
   numbers: ['refundNo', 'outRefundNo', 'tradeNo'],
-  sums: {
-    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: refunds.amountMinor },
-  },
-  rollup: listRollup<'refundNo' | 'outRefundNo' | 'tradeNo' | 'status' | 'channel', 'amountMinor'>('refund', {
+  sums: { amountMinor: 'amount' },
+  rollup: listRollup('refund', {
     status: 'status',
     facet: 'channel',
     a: 'amountMinor',

@@ -1,47 +1,40 @@
 import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import { batchersByShape, batchWroteNothing } from '../../db/batcher.ts';
-import { type Db, type DbOrTx, queryText, type Tx, withKeptPlans } from '../../db/client.ts';
-import { type JobInsert, jobInsertCte } from '../../db/jobs.ts';
-import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns, rowOf } from '../../db/rows.ts';
+import { type Db, type DbOrTx, queryText, textPerShape, type Tx, withKeptPlans } from '../../db/client.ts';
+import { type JobInsert, jobInStatement } from '../../db/jobs.ts';
+import { columnList, driverValues, givenKeys, jsonColumns, recordsetColumns } from '../../db/rows.ts';
 import { channels, collections, merchants, refunds } from '../../db/schema/index.ts';
 import { type ChannelRow, rememberedChannel } from '../channels/index.ts';
-import {
-  COLLECTION_REFUND_CLAIM_PARAMS,
-  collectionRefundClaimCte,
-  collectionRefundClaimManyCte,
-  collectionRefundClaimParams,
-} from '../collections/index.ts';
+import { collectionRefundClaim } from '../collections/index.ts';
 import { nonceClaim, type NonceClaimSql } from '../gateway/index.ts';
-import type { Ledger } from '../ledger/index.ts';
+import type { HoldInStatement, HoldManyInStatement } from '../ledger/index.ts';
+import { transitionFrom } from '../../db/transition.ts';
 
 export type RefundRow = typeof refunds.$inferSelect;
 export type NewRefund = typeof refunds.$inferInsert;
-/** The ledger's hold as CTEs of the refund's statement (Ledger.holdInStatement). */
-type HoldInStatement = ReturnType<Ledger['holdInStatement']>;
-/** The ledger's holds of a batch of refunds as CTEs of one statement (Ledger.holdManyInStatement). */
-export type HoldManyInStatement = ReturnType<Ledger['holdManyInStatement']>;
 
 /**
  * insertHoldingClaiming's statement, written once per shape (given columns, with or without a job).
  * Parameters: the refund's values, its order's channel as remembered, the nonce claim's, the order's
- * claim (collectionRefundClaimCte), the hold's, then the job's JSON.
+ * claim (collectionRefundClaim.cte), the hold's, then the job's JSON.
  */
-const holdingTexts = new Map<string, string | undefined>();
-function insertHoldingText(
+const insertHoldingText = textPerShape(
+  writeInsertHoldingText,
+  (given, _claim, _hold, job) => `${given.join(',')}|${job ? job.text : ''}`,
+);
+function writeInsertHoldingText(
   given: string[],
   claim: NonceClaimSql,
   hold: HoldInStatement,
   job: JobInsert | undefined,
 ): string | undefined {
-  const shape = `${given.join(',')}|${job ? job.text : ''}`;
-  if (holdingTexts.has(shape)) return holdingTexts.get(shape);
   const { names, params } = columnList(refunds, given);
   const at = (key: string) => `$${given.indexOf(key) + 1}`;
   const channelFrom = given.length;
   const claimFrom = channelFrom + rememberedChannel.paramCount;
   const orderFrom = claimFrom + claim.params.length;
-  const holdFrom = orderFrom + COLLECTION_REFUND_CLAIM_PARAMS;
-  const job_ = job ? jobInsertCte(job, holdFrom + hold.paramCount + 1, 'r') : '';
+  const holdFrom = orderFrom + collectionRefundClaim.paramCount;
+  const job_ = job ? jobInStatement.cte(job, holdFrom + hold.paramCount + 1, 'r') : '';
   const { legs, records } = hold.text(holdFrom, 'taken', 'cause');
   // The order's claim comes before the hold (the merchant's balance row is locked last, to the commit
   // only). When the order gave the amount but the balance did not cover it, the statement fails
@@ -55,25 +48,20 @@ function insertHoldingText(
             and exists (select 1 from channels c where ${rememberedChannel.where('collection', channelFrom, false)})
             and not exists (select 1 from refunds o where o.merchant_id = ${at('merchantId')}
                               and o.out_refund_no = ${at('outRefundNo')})
-       ), ${collectionRefundClaimCte('taken', 'go', orderFrom)}, ${legs}, r as (
+       ), ${collectionRefundClaim.cte('taken', 'go', orderFrom)}, ${legs}, r as (
          insert into refunds (${names}) select ${params} from hold_locked returning *
        ), cause as (
          select r.id::text as ref_id, r.refund_no as ref_no, r.trade_no as note,
                 'refund:' || r.id || ':hold' as idempotency_key
            from r
        ), ${job_ ? `${job_}, ` : ''}${records}
-       select exists (select 1 from k) as "current", exists (select 1 from n) as "claimed",
+       select ${nonceClaim.answers},
               exists (select 1 from go) as "go",
               1 / (case when exists (select 1 from taken) and not exists (select 1 from r) then 0 else 1 end)
                 as "whole",
               r.*
          from (select 1) as one left join r on true`;
-  if (text === undefined) {
-    process.emitWarning(
-      'pg-boss wrote a job insert that cannot be a CTE of the one-statement refund; refunds take the long way.',
-    );
-  }
-  holdingTexts.set(shape, text);
+  if (text === undefined) jobInStatement.refused('refund');
   return text;
 }
 
@@ -81,10 +69,8 @@ function insertHoldingText(
 export type HoldingAnswer = { current: boolean; claimed: boolean; go: boolean; row: RefundRow | undefined };
 
 const holdingAnswer = (saved: Record<string, unknown>): HoldingAnswer => ({
-  current: saved.current === true,
-  claimed: saved.claimed === true,
+  ...nonceClaim.answerOf<RefundRow>(refunds, saved),
   go: saved.go === true,
-  row: saved.id === null || saved.id === undefined ? undefined : rowOf<RefundRow>(refunds, saved),
 });
 
 /** One call of insertHoldingClaiming. */
@@ -107,7 +93,7 @@ async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRo
     ...driverValues(refunds, row, given),
     ...rememberedChannel.params(seen),
     ...claim.params,
-    ...collectionRefundClaimParams(row.collectionId, row.merchantId, row.amountMinor),
+    ...collectionRefundClaim.params(row.collectionId, row.merchantId, row.amountMinor),
     ...hold.params,
     ...(job ? job.params : []),
   ]);
@@ -123,21 +109,16 @@ async function insertOneHolding(db: DbOrTx, call: Omit<Holding, 'many' | 'holdRo
  * cover them all the statement fails (division by zero, 22012) so that nothing commits (the orders'
  * claims neither) and each call runs alone. One answer row per call, in the calls' order.
  */
-const holdingManyTexts = new Map<string, string>();
-function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: JobInsert | undefined) {
-  const shape = `${given.join(',')}|${job ? job.text : ''}`;
-  let text = holdingManyTexts.get(shape);
-  if (text !== undefined) return text;
+const insertHoldingManyText = textPerShape(
+  writeInsertHoldingManyText,
+  (given, _many, job) => `${given.join(',')}|${job ? job.text : ''}`,
+);
+function writeInsertHoldingManyText(given: string[], many: HoldManyInStatement, job: JobInsert | undefined) {
   const { names, definitions } = recordsetColumns(refunds, given);
-  const { legs, records, shortfall } = many.text(0, 'taken', 'cause');
+  const { legs, records, covered } = many.text(0, 'taken', 'cause');
   // pg-boss's insert takes its jobs as a JSON array: here, those of the refunds written.
-  const jobs = job
-    ? `, job as (${job.text.replace(
-        '$1::text::json',
-        "(select coalesce(json_agg(g.job order by g.i), '[]'::json) from taken g join w on w.refund_no = g.refund_no)",
-      )})`
-    : '';
-  text = `with r as (
+  const jobs = job ? `, ${jobInStatement.batchCte(job, 'taken g join w on w.refund_no = g.refund_no')}` : '';
+  return `with r as (
       select * from json_to_recordset($${many.paramCount + 1}::json)
         as r(i integer, job json, ${definitions}, ${rememberedChannel.columns},
              ${nonceClaim.columns}, ${many.columns})
@@ -146,7 +127,7 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
        where ${nonceClaim.claimedBy('r')}
          and exists (select 1 from channels c where ${rememberedChannel.batchWhere('collection', 'r', 'false')})
          and not exists (select 1 from refunds o where o.merchant_id = r.merchant_id and o.out_refund_no = r.out_refund_no)
-    ), ${collectionRefundClaimManyCte('taken', 'go')}, ${legs}, w as (
+    ), ${collectionRefundClaim.batchCte('taken', 'go')}, ${legs}, w as (
       insert into refunds (${names.join(', ')})
       select ${names.map((name) => `g.${name}`).join(', ')}
         from taken g join hold_locked l on l.merchant_id = g.merchant_id
@@ -158,11 +139,9 @@ function insertHoldingManyText(given: string[], many: HoldManyInStatement, job: 
         from w join taken g on g.refund_no = w.refund_no
     )${jobs}, ${records}
     select ${nonceClaim.batchAnswers('r')}, exists (select 1 from go where go.i = r.i) as "go",
-           1 / (case when ${shortfall} then 0 else 1 end) as "covered", w.*
+           ${covered}, w.*
       from r left join w on w.refund_no = r.refund_no
      order by r.i`;
-  holdingManyTexts.set(shape, text);
-  return text;
 }
 
 async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswer[]> {
@@ -170,8 +149,7 @@ async function insertManyHolding(db: Db, calls: Holding[]): Promise<HoldingAnswe
   const given = givenKeys(first);
   const input = calls.map(({ row, seen, claim, holdRow, job }, i) => ({
     i,
-    // pg-boss's JSON is an array of this one job.
-    job: job ? (JSON.parse(String(job.params[0])) as unknown[])[0] : null,
+    job: jobInStatement.batchRow(job),
     ...jsonColumns(refunds, row, given),
     ...rememberedChannel.row(seen),
     ...nonceClaim.row(claim),
@@ -301,14 +279,8 @@ export const refundsRepository = {
   },
 
   /** The refund moved from `from` (a racing change makes it answer undefined). */
-  transition: async (tx: Tx, id: number, from: string, set: Partial<NewRefund>) => {
-    const [row] = await tx
-      .update(refunds)
-      .set(set)
-      .where(and(eq(refunds.id, id), eq(refunds.status, from)))
-      .returning();
-    return row;
-  },
+  transition: (tx: Tx, id: number, from: string, set: Partial<NewRefund>) =>
+    transitionFrom(tx, refunds, id, from, set),
 
   /** Today's refunds that did not fail, off the list's index (a day of a merchant's refunds). */
   today: async (db: DbOrTx, merchantId: number, from: Date, to: Date) => {

@@ -38,6 +38,7 @@ import { type Ledger, sqlStateOf, transactionWithRetry } from '../ledger/index.t
 import type { IdempotencyInput, StoredAnswer, TransactionHooks } from '../payouts/index.ts';
 import { keyedCreate } from '../payouts/index.ts';
 import { type NewRefund, type RefundRow, refundsRepository as repo } from './refunds.repository.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Refunds of paid collections (DESIGN 14): processing -> succeeded | failed. Creation takes the amount from
 // what the order can still give back (one conditional update of the order, so racing refunds never pass
@@ -95,7 +96,6 @@ async function withFreshNumber<T>(create: () => Promise<T>): Promise<T> {
   }
 }
 const holdKey = (id: number) => `refund:${id}:hold`;
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** A refund as the gateway answers it and its callbacks carry it (the callbacks add livemode). */
 export function refundGatewayFields(row: RefundRow): Omit<GatewayRefund, 'livemode'> {
@@ -109,7 +109,7 @@ export function refundGatewayFields(row: RefundRow): Omit<GatewayRefund, 'livemo
     currency,
     reason: row.reason,
     created_at: row.createdAt.toISOString(),
-    finished_at: iso(row.finishedAt),
+    finished_at: isoOrNull(row.finishedAt),
     failure_reason: row.failureReason,
   };
 }

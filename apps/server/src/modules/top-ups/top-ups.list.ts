@@ -21,16 +21,9 @@ export const topUpsList = defineList({
   query: TopUpListQuerySchema,
   response: TopUpListResponseSchema,
   table: topUps,
-  filters: {
-    topUpNo: { column: topUps.topUpNo, query: 'recharge_no' },
-    status: { column: topUps.status, query: 'status' },
-    network: { column: topUps.network, query: 'network' },
-  },
+  filters: { topUpNo: 'recharge_no', status: 'status', network: 'network' },
   numbers: ['topUpNo'],
-  sums: {
-    amountMinor: { name: 'amount', of: (r) => r.amountMinor, sql: topUps.amountMinor, currency: 'USDT' },
-    creditedMinor: { name: 'credited', of: (r) => r.creditedMinor, sql: topUps.creditedMinor },
-  },
+  sums: { amountMinor: { name: 'amount', currency: 'USDT' }, creditedMinor: 'credited' },
   rollup: listRollup('recharge', {
     status: 'status',
     facet: 'network',

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { merchants, topUps } from '../../db/schema/index.ts';
 import { newestFirst } from '../lists/index.ts';
+import { transitionFrom } from '../../db/transition.ts';
 
 export type TopUpRow = typeof topUps.$inferSelect;
 
@@ -30,18 +31,11 @@ export const topUpsRepository = {
   },
 
   /** The review decision, only from pending_review: a racing decision finds nothing and changes nothing. */
-  decide: async (
+  decide: (
     tx: Tx,
     id: number,
     set: Partial<typeof topUps.$inferInsert> & { status: 'approved' | 'rejected' },
-  ): Promise<TopUpRow | undefined> => {
-    const [row] = await tx
-      .update(topUps)
-      .set(set)
-      .where(and(eq(topUps.id, id), eq(topUps.status, 'pending_review')))
-      .returning();
-    return row;
-  },
+  ) => transitionFrom(tx, topUps, id, 'pending_review', set),
 
   /** The operator's queue: newest first, any merchant or one, any status or one. */
   listForOps: (db: DbOrTx, filter: { merchantId?: number; status?: string; limit: number }) =>

@@ -24,6 +24,7 @@ import { recordSecurityEvent } from '../security-log/index.ts';
 import { cleanScreenshot } from './clean-screenshot.ts';
 import { type TopUpRow, topUpsRepository as repo } from './top-ups.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Top-ups (DESIGN sections 3, 4 and 9): pending_review -> approved | rejected, decided by an operator.
 // Approval credits received x rate (rounded down) to the merchant's available balance against the
@@ -41,7 +42,6 @@ type Deps = {
   topUp: Config['topUp'];
 };
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 const creditKey = (id: number) => `recharge:${id}:credit`;
 
 /** A top-up as the console shows it. */
@@ -62,7 +62,7 @@ export function presentTopUp(row: TopUpRow): TopUp {
     reason: row.reviewReason,
     screenshot_type: row.screenshotType as ScreenshotType,
     created_at: row.createdAt.toISOString(),
-    reviewed_at: iso(row.reviewedAt),
+    reviewed_at: isoOrNull(row.reviewedAt),
   };
 }
 

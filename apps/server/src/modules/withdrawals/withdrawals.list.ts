@@ -26,30 +26,24 @@ export const withdrawalsList = defineList({
   query: WithdrawalListQuerySchema,
   response: WithdrawalListResponseSchema,
   table: withdrawals,
-  filters: {
-    withdrawalNo: { column: withdrawals.withdrawalNo, query: 'withdrawal_no' },
-    status: { column: withdrawals.status, query: 'status' },
-    network: { column: withdrawals.network, query: 'network' },
-  },
+  filters: { withdrawalNo: 'withdrawal_no', status: 'status', network: 'network' },
   numbers: ['withdrawalNo'],
   sums: {
-    amountMinor: {
-      name: 'amount',
-      of: (r) => r.amountUsdtMinor,
-      sql: withdrawals.amountUsdtMinor,
-      currency: 'USDT',
-    },
-    feeMinor: { name: 'fee', of: (r) => r.feeUsdtMinor, sql: withdrawals.feeUsdtMinor, currency: 'USDT' },
+    amountUsdtMinor: { name: 'amount', currency: 'USDT' },
+    feeUsdtMinor: { name: 'fee', currency: 'USDT' },
     localTotalMinor: {
       name: 'local_total',
       of: (r) => r.amountLocalMinor + r.feeLocalMinor,
       sql: sql`${withdrawals.amountLocalMinor} + ${withdrawals.feeLocalMinor}`,
     },
   },
-  rollup: listRollup<'withdrawalNo' | 'status' | 'network', 'amountMinor' | 'feeMinor' | 'localTotalMinor'>(
-    'withdrawal',
-    { status: 'status', facet: 'network', a: 'amountMinor', b: 'feeMinor', c: 'localTotalMinor' },
-  ),
+  rollup: listRollup('withdrawal', {
+    status: 'status',
+    facet: 'network',
+    a: 'amountUsdtMinor',
+    b: 'feeUsdtMinor',
+    c: 'localTotalMinor',
+  }),
   view: (row) => presentWithdrawal(row),
   export: {
     kind: 'withdrawals',

@@ -2,6 +2,7 @@ import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { merchants, withdrawals } from '../../db/schema/index.ts';
 import { newestFirst } from '../lists/index.ts';
+import { transitionFrom } from '../../db/transition.ts';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -67,19 +68,12 @@ export const withdrawalsRepository = {
   },
 
   /** A state change only from the expected state: a racing decision finds nothing and changes nothing. */
-  transition: async (
+  transition: (
     tx: Tx,
     id: number,
     from: string,
     set: Partial<typeof withdrawals.$inferInsert> & { status: string },
-  ): Promise<WithdrawalRow | undefined> => {
-    const [row] = await tx
-      .update(withdrawals)
-      .set(set)
-      .where(and(eq(withdrawals.id, id), eq(withdrawals.status, from)))
-      .returning();
-    return row;
-  },
+  ) => transitionFrom(tx, withdrawals, id, from, set),
 
   /** The operator's list: newest first, every merchant's or one's, optionally one status. */
   listForOps: (db: DbOrTx, filter: { merchantId?: number; status?: string; limit: number }) =>

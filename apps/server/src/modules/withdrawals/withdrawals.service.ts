@@ -21,6 +21,7 @@ import { recordSecurityEvent } from '../security-log/index.ts';
 import { type WithdrawalRow, withdrawalsRepository as repo } from './withdrawals.repository.ts';
 import type { Viewer } from '../../plugins/auth-context.ts';
 import type { LimitsService } from '../limits/index.ts';
+import { isoOrNull } from '../../lib/timezone.ts';
 
 // Withdrawals (DESIGN sections 3 and 4). The merchant asks for an amount of USDT to a wallet; the fee is
 // USDT too (zero for the day's free ones). Both are converted to the merchant's currency at the configured
@@ -59,7 +60,6 @@ type Deps = {
 const USDT: Currency = 'USDT';
 // A billion USDT: far beyond any withdrawal, and its value in any currency still fits a bigint column.
 const MAX_AMOUNT_MINOR = 1_000_000_000_000_000n;
-const iso = (d: Date | null) => d?.toISOString() ?? null;
 const holdKey = (id: number) => `withdrawal:${id}:request`;
 
 /** A withdrawal as the console shows it. */
@@ -82,9 +82,9 @@ export function presentWithdrawal(row: WithdrawalRow): Withdrawal {
     tx_hash: row.txHash,
     reject_reason: row.rejectReason,
     created_at: row.createdAt.toISOString(),
-    approved_at: iso(row.approvedAt),
-    paid_at: iso(row.paidAt),
-    rejected_at: iso(row.rejectedAt),
+    approved_at: isoOrNull(row.approvedAt),
+    paid_at: isoOrNull(row.paidAt),
+    rejected_at: isoOrNull(row.rejectedAt),
   };
 }
 
