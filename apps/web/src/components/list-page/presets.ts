@@ -87,23 +87,27 @@ export const statusColumn = <Row extends { status: string }>(tag: StatusTag): Co
 });
 
 /**
- * A column of a row's `field`, drawn by its kind and titled `columns.<key>` of the list's namespace; `more`
- * gives the rest of its declaration (`currency`, `signed`, `width`, `align`). The field is checked against
- * the list's rows where the column is declared.
+ * A value of a row (or of the sums) by its kind: its `field`, its words `<group>.<key>` of the list's
+ * namespace under `words` (a column's `title`, a sum's `label`), and `more` of its declaration (`currency`,
+ * `signed`, `width`, `align`). The field is checked against the list's rows (or sums) where it is declared.
  */
-const columnOf =
-  <Kind extends 'text' | 'money' | 'time' | 'count'>(kind: Kind) =>
-  <Field extends string, const More extends object = object>(
-    key: string,
-    field: Field,
-    more?: More,
-  ): { key: string; title: string; kind: Kind; field: Field } & NoInfer<More> => ({
-    key,
-    title: `columns.${key}`,
-    kind,
-    field,
-    ...(more as More),
-  });
+const cellOf =
+  <Words extends 'title' | 'label', Kind extends 'text' | 'money' | 'time' | 'count'>(
+    words: Words,
+    group: string,
+    kind: Kind,
+  ) =>
+  <Field extends string, const More extends object = object>(key: string, field: Field, more?: More) =>
+    ({ key, [words]: `${group}.${key}`, kind, field, ...more }) as CellByKind<Words, Kind, Field, More>;
+
+/** What cellOf makes; `more` is read from the call alone, never from where the cell goes. */
+type CellByKind<Words extends string, Kind, Field, More> = { key: string; kind: Kind; field: Field } & {
+  [words in Words]: string;
+} & NoInfer<More>;
+
+/** A column titled `columns.<key>`. */
+const columnOf = <Kind extends 'text' | 'money' | 'time' | 'count'>(kind: Kind) =>
+  cellOf('title', 'columns', kind);
 
 /**
  * A list's columns by kind (`column.text('refNo', 'ref_no')`): the value as it is ('-' when there is none),
@@ -118,23 +122,8 @@ export const column = {
   status: statusColumn,
 };
 
-/**
- * A sum of the whole filter, of `field` of the answer's `meta.sums` (or `meta`), drawn by its kind and
- * labelled `sums.<key>`.
- */
-const sumOf =
-  <Kind extends 'money' | 'count'>(kind: Kind) =>
-  <Field extends string, const More extends object = object>(
-    key: string,
-    field: Field,
-    more?: More,
-  ): { key: string; label: string; kind: Kind; field: Field } & NoInfer<More> => ({
-    key,
-    label: `sums.${key}`,
-    kind,
-    field,
-    ...(more as More),
-  });
+/** A sum of the whole filter (a field of the answer's `meta.sums` or `meta`), labelled `sums.<key>`. */
+const sumOf = <Kind extends 'money' | 'count'>(kind: Kind) => cellOf('label', 'sums', kind);
 
 /** A list's sums by kind: an amount in the merchant's currency (or `more.currency`), a number grouped. */
 export const sum = { money: sumOf('money'), count: sumOf('count') };
