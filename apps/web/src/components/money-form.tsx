@@ -1,4 +1,14 @@
-import { Alert, Button, Form, type FormInstance, type FormProps, Modal, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Descriptions,
+  type DescriptionsProps,
+  Form,
+  type FormInstance,
+  type FormProps,
+  Modal,
+  Typography,
+} from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Currency } from '@paydesk/shared/money.ts';
@@ -42,6 +52,20 @@ export function FigureItem({
         {strong ? <Typography.Text strong>{children}</Typography.Text> : children}
       </span>
     </Form.Item>
+  );
+}
+
+/** What is about to be sent, as a confirm dialog shows it: a row a figure, labels in one column. */
+export function SendSummary({ testId, items }: { testId: string; items: DescriptionsProps['items'] }) {
+  return (
+    <Descriptions
+      column={1}
+      bordered
+      size="small"
+      data-testid={testId}
+      styles={{ label: { width: 160 } }}
+      items={items}
+    />
   );
 }
 

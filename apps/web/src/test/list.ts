@@ -117,7 +117,14 @@ export type ListMock<List, Detail> = {
   exports: Posted[];
   /** Its requests of the list itself. */
   listCalls: () => Call[];
+  /** The query of the list's first request, once the page has sent it and no other (FIRST_PAGE and filters). */
+  firstQuery: () => Promise<Record<string, string>>;
+  /** The query of the list's latest request. */
+  lastQuery: () => Record<string, string>;
 };
+
+/** What a list asks for its first page, before its filters. */
+export const FIRST_PAGE = { page: '1', per_page: '20' } as const;
 
 const unset = (what: string) => () => {
   throw new Error(`the test did not say what ${what} answers`);
@@ -140,6 +147,11 @@ export function mockListApi<List, Detail = never>(
     requests: [],
     exports: [],
     listCalls: () => mock.requests.filter((call) => call.path === path),
+    firstQuery: async () => {
+      await waitFor(() => expect(mock.listCalls()).toHaveLength(1));
+      return Object.fromEntries(mock.listCalls()[0].query);
+    },
+    lastQuery: () => Object.fromEntries(mock.listCalls().at(-1)?.query ?? []),
   };
   beforeEach(async () => {
     await changeLanguage('en');
@@ -169,4 +181,39 @@ export async function chooseAndSearch(user: UserEvent, select: string, option: s
   await user.click(screen.getByRole('combobox', { name: select }));
   await user.click(await screen.findByTitle(option));
   await user.click(screen.getByRole('button', { name: /Search/ }));
+}
+
+/**
+ * Presses the drawer's Resend callback: the page sends that one request (POST `path`), reads the order again
+ * and says so; answers the callbacks' attempts once there are `attempts` of them.
+ */
+export async function resendCallback(
+  mock: Pick<ListMock<unknown, unknown>, 'requests'>,
+  { user, drawer, callbacks }: { user: UserEvent; drawer: HTMLElement; callbacks: HTMLElement },
+  { path, attempts }: { path: string; attempts: number },
+) {
+  await user.click(await within(drawer).findByRole('button', { name: /Resend callback/ }));
+  await waitFor(() =>
+    expect(mock.requests.filter((r) => r.method === 'POST')).toEqual([expect.objectContaining({ path })]),
+  );
+  // The drawer reads the order again and shows the new attempt.
+  await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(attempts));
+  expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
+  return attemptRows(callbacks);
+}
+
+/**
+ * Exports what the list shows: its Export button, then the `format` offered; the page sends that one export
+ * (POST /api/merchant/exports, recorded in `exports`), whose body this answers.
+ */
+export async function exportList(
+  exports: Posted[],
+  format: string,
+  user: UserEvent = userEvent.setup({ delay: null }),
+) {
+  await user.click(await screen.findByTestId('export-button'));
+  await user.click(await screen.findByText(format));
+  await waitFor(() => expect(exports).toHaveLength(1));
+  expect(exports[0].url).toBe('/api/merchant/exports');
+  return exports[0].body;
 }

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { App } from 'antd';
 import type { ComponentType, ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
@@ -12,6 +13,8 @@ type RenderRouteOptions = {
   at?: string;
   /** More routes beside the page's (where its links lead). */
   routes?: RouteObject[];
+  /** Stand-ins for the pages its links lead to: each path shows these words. */
+  pages?: Record<string, string>;
 };
 
 /**
@@ -20,7 +23,7 @@ type RenderRouteOptions = {
  */
 export function renderRoute(
   Page: ComponentType,
-  { path = '/', at = path, routes = [] }: RenderRouteOptions = {},
+  { path = '/', at = path, routes = [], pages = {} }: RenderRouteOptions = {},
 ) {
   const client = new QueryClient({
     // The console's hashing: every answer belongs to the mode it was read in.
@@ -29,7 +32,13 @@ export function renderRoute(
       mutations: { retry: false },
     },
   });
-  const router = createMemoryRouter([{ path, Component: Page }, ...routes], { initialEntries: [at] });
+  const standIns = Object.entries(pages).map(([pagePath, words]) => ({
+    path: pagePath,
+    Component: () => <p>{words}</p>,
+  }));
+  const router = createMemoryRouter([{ path, Component: Page }, ...routes, ...standIns], {
+    initialEntries: [at],
+  });
   const view = render(
     <QueryClientProvider client={client}>
       <App>
@@ -55,3 +64,6 @@ export function renderWithProviders(ui: ReactNode) {
   );
   return { ...view, client };
 }
+
+/** The user, typing and clicking without a pause between keys. */
+export const typist = () => userEvent.setup({ delay: null });

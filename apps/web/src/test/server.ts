@@ -2,6 +2,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { File as NodeFile } from 'node:buffer';
 import { vi } from 'vitest';
+import type { MerchantLimits } from '@paydesk/shared/limits/limits.schemas.ts';
 
 // One mock API for every web test (MSW): the handlers below answer what any page asks on its way in; a
 // test adds its own with `server.use(...)`, which setup.ts drops after each test. A call no handler
@@ -30,8 +31,11 @@ export const apiError = (status: number, code: string, message = code) =>
 export const fieldError = (field: string, code: string, message: string, status = 422) =>
   HttpResponse.json({ message, code, errors: { [field]: [message] } }, { status });
 
-/** GET /api/merchant/limits of a merchant without limits of the kind. */
-export const noLimits = (kind: string) => ({
+/** GET /api/merchant/limits of a merchant without limits of the kind, but for `changes`. */
+export const noLimits = (
+  kind: MerchantLimits['kind'],
+  changes: Partial<MerchantLimits> = {},
+): MerchantLimits => ({
   kind,
   currency: kind === 'withdrawal' ? 'USDT' : 'CNY',
   day: '2026-03-01',
@@ -44,6 +48,7 @@ export const noLimits = (kind: string) => ({
   used_count: 0,
   remaining_amount: null,
   remaining_count: null,
+  ...changes,
 });
 
 export const defaultHandlers: RequestHandler[] = [
@@ -56,7 +61,9 @@ export const defaultHandlers: RequestHandler[] = [
   http.get('/api/merchant/notifications', () => json({ data: [], meta: { unread: 0, next_before: null } })),
   // The payout and withdrawal forms ask which limits apply (DESIGN 14): none unless a test says so.
   http.get('/api/merchant/limits', ({ request }) =>
-    json({ data: noLimits(new URL(request.url).searchParams.get('kind') ?? 'payout') }),
+    json({
+      data: noLimits((new URL(request.url).searchParams.get('kind') ?? 'payout') as MerchantLimits['kind']),
+    }),
   ),
 ];
 

@@ -111,13 +111,23 @@ export type DrawerSection<Detail> =
   | { kind: 'attempts'; field: Field<Detail> }
   | { kind: 'custom'; title: string; render: (detail: Detail, context: CellContext) => ReactNode };
 
-export type DetailDeclaration<Detail> = {
+/**
+ * A drawer field that shows what the list's column of that key shows, labelled with its title: the key, or
+ * the key with the field's own options (`{ column: 'tradeNo', copyable: true }`). The detail a drawer reads
+ * has the row's fields (and more), so the column's cell draws it alike.
+ */
+export type ColumnField = string | { column: string; copyable?: true; omitEmpty?: true };
+
+export type DetailDeclaration<Detail, Field = DrawerField<Detail>> = {
   /** The drawer's title: `key` of the namespace (`detail.title` by default), given the row's id as `param`. */
   title: { key?: string; param: string };
   alerts?: AlertDeclaration<Detail>[];
-  fields: DrawerField<Detail>[];
+  fields: Field[];
   sections?: DrawerSection<Detail>[];
 };
+
+/** A list's drawer as declared: its fields may name the list's columns (ColumnField). */
+export type ListDetailDeclaration<Detail> = DetailDeclaration<Detail, DrawerField<Detail> | ColumnField>;
 
 export type ListDeclaration<
   Schema extends ListFilterSchema,
@@ -143,7 +153,7 @@ export type ListDeclaration<
   /** The Export button's kind (the server's export of the same filters). */
   export?: ExportKind;
   /** The detail drawer: the detail endpoint's answer when the api has one, else the row. */
-  detail?: DetailDeclaration<Detail>;
+  detail?: ListDetailDeclaration<Detail>;
   /** Tighter cells for a list of many columns. */
   size?: 'large' | 'middle';
 };

@@ -7,7 +7,15 @@ import { ExportButton } from '../../features/exports/index.ts';
 import { useCurrentUser } from '../../lib/auth/get-current-user.ts';
 import { useTimeZone } from '../date-time.tsx';
 import { alignOf, renderCell, wordsOf } from './cells.tsx';
-import type { CellContext, ListDeclaration, SumRow } from './declaration.ts';
+import type {
+  CellContext,
+  ColumnDeclaration,
+  DetailDeclaration,
+  DrawerField,
+  ListDeclaration,
+  ListDetailDeclaration,
+  SumRow,
+} from './declaration.ts';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { ListPage } from './list-page.tsx';
 import type { FilterField, ListFilterSchema, ListResponse } from './types.ts';
@@ -22,6 +30,8 @@ export function declaredListPage<
   Detail = Response['data'][number],
 >(list: ListDeclaration<Schema, Response, Detail>): ComponentType {
   type Row = Response['data'][number];
+  // Read once, as the page's module loads: a drawer that names a column the list lacks fails at once.
+  const detail = list.detail && withColumnFields(list.detail, list.columns, list.name);
   function DeclaredListPage() {
     const { t } = useTranslation([list.namespace, 'routes']);
     const empty = list.empty ?? 'empty';
@@ -77,11 +87,11 @@ export function declaredListPage<
           filtered: t(list.filters?.length ? `${empty}.filtered` : `${empty}.none`),
         }}
         detail={
-          list.detail && {
+          detail && {
             actionLabel: t('detail.open'),
             render: (row, close) => (
               <DetailDrawer<Row, Detail>
-                declaration={list.detail!}
+                declaration={detail}
                 row={row}
                 rowKey={list.rowKey}
                 name={list.name}
@@ -97,4 +107,24 @@ export function declaredListPage<
     );
   }
   return DeclaredListPage;
+}
+
+/** The drawer's declaration with each field that names a column (ColumnField) as that column shows it. */
+function withColumnFields<Row, Detail>(
+  { fields, ...detail }: ListDetailDeclaration<Detail>,
+  columns: ColumnDeclaration<Row>[],
+  name: string,
+): DetailDeclaration<Detail> {
+  return {
+    ...detail,
+    fields: fields.map((field) => {
+      if (typeof field === 'object' && !('column' in field)) return field;
+      const { column: key, ...options } = typeof field === 'string' ? { column: field } : field;
+      const column = columns.find((candidate) => candidate.key === key);
+      if (!column) throw new Error(`The ${name} list's drawer names a column it does not have: ${key}.`);
+      const { title, width: _width, align: _align, ...cell } = column;
+      // The detail has the row's fields: the column's cell draws it alike.
+      return { ...cell, label: title, ...options } as unknown as DrawerField<Detail>;
+    }),
+  };
 }

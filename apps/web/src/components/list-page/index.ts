@@ -4,6 +4,7 @@ export type {
   Cell,
   CellContext,
   ColumnDeclaration,
+  ColumnField,
   DetailDeclaration,
   DrawerField,
   FilterDeclaration,
@@ -16,12 +17,15 @@ export { ListPage, type ListPageProps } from './list-page.tsx';
 export type { FilterField, ListColumn, ListFilterSchema, ListResponse, ListSum } from './types.ts';
 export {
   amountCountFeeSums,
+  column,
+  filter,
   orderColumns,
+  orderDetail,
   orderFields,
   orderFilters,
+  orderList,
   orderSections,
-  statusColumn,
-  statusFilter,
+  statusTag,
+  sum,
   timelineSection,
-  timeRangeFilter,
 } from './presets.ts';

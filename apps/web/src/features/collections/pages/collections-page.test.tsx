@@ -12,9 +12,11 @@ import {
   attemptRows,
   channelAttemptRows,
   chooseAndSearch,
+  FIRST_PAGE,
   listAnswer,
   mockListApi,
   openDetails,
+  resendCallback,
   shownRows,
   signInAs,
   tableRows as rows,
@@ -110,10 +112,8 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     const router = renderPage(
       '/collection/payments?out_trade_no=OUT-9&status=closed&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
     );
-    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       out_trade_no: 'OUT-9',
       status: 'closed',
       start_time: '2026-03-01 00:00:00',
@@ -134,8 +134,8 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
         end_time: '2026-03-02 23:59:59',
       }),
     );
-    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('failed'));
-    expect(api.listCalls().at(-1)?.query.get('trade_no')).toBe('C77');
+    await waitFor(() => expect(api.lastQuery().status).toBe('failed'));
+    expect(api.lastQuery().trade_no).toBe('C77');
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
@@ -201,16 +201,12 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
       ['2', 'HTTP 500', '42 ms', '2026-03-01 08:31:21', 'upstream exploded'],
     ]);
 
-    await user.click(within(drawer).getByRole('button', { name: /Resend callback/ }));
-    await waitFor(() =>
-      expect(api.requests.filter((r) => r.method === 'POST')).toEqual([
-        expect.objectContaining({ path: '/api/merchant/collections/C1/notify' }),
-      ]),
+    const resent = await resendCallback(
+      api,
+      { user, drawer, callbacks },
+      { path: '/api/merchant/collections/C1/notify', attempts: 3 },
     );
-    // The drawer reads the order again and shows the new attempt.
-    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
-    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
-    expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
+    expect(resent[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:31:21', 'ok']);
   });
 
   it('offers a read-only user (no collection:notify) the callbacks but no resend', async () => {

@@ -7,10 +7,14 @@ import type {
   SettlementDetail,
   SettlementListResponse,
 } from '@paydesk/shared/collections/collections.schemas.ts';
-import { changeLanguage } from '../../../i18n/index.ts';
-import { cellsOf as cells, openDetails, tableRows as rows } from '../../../test/list.ts';
+import {
+  cellsOf as cells,
+  FIRST_PAGE,
+  mockListApi,
+  openDetails,
+  tableRows as rows,
+} from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { http, json, server } from '../../../test/server.ts';
 import SettlementsPage from './settlements-page.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
@@ -48,27 +52,9 @@ const paidOrder = (tradeNo: string): Collection => ({
   settled_at: '2026-02-28T18:05:00Z',
 });
 
-let lists: URLSearchParams[];
-let details: string[];
-let answer: (query: URLSearchParams) => SettlementListResponse;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  lists = [];
-  details = [];
-  server.use(
-    http.get('/api/merchant/settlements', ({ request }) => {
-      const query = new URL(request.url).searchParams;
-      lists.push(query);
-      return json(answer(query));
-    }),
-    http.get('/api/merchant/settlements/:no', ({ params }) => {
-      const no = String(params.no);
-      details.push(no);
-      const data: SettlementDetail = { ...batch(no), orders: [paidOrder('C1'), paidOrder('C2')] };
-      return json({ data });
-    }),
-  );
+const api = mockListApi<SettlementListResponse, SettlementDetail>('settlements', {});
+beforeEach(() => {
+  api.detail = (no) => ({ ...batch(no), orders: [paidOrder('C1'), paidOrder('C2')] });
 });
 
 const renderPage = (at = '/collection/Settlements') =>
@@ -76,7 +62,7 @@ const renderPage = (at = '/collection/Settlements') =>
 
 describe('Receive money > Settlements', { timeout: 60_000 }, () => {
   it('shows the batches and the sums of the filter, and sends the URL filters', async () => {
-    answer = () => ({
+    api.list = () => ({
       data: [batch('S2', { cycle: 'T0', business_date: '2026-03-01' }), batch('S1')],
       meta: {
         page: 1,
@@ -103,16 +89,15 @@ describe('Receive money > Settlements', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('settlement-sums').textContent).toBe(
       'Gross amount: 20,000.00 YuanService fee: 121.00 YuanNet amount: 19,879.00 YuanSettlements: 2',
     );
-    expect(Object.fromEntries(lists[0])).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       channel: 'sandbox',
       start_time: '2026-03-01',
     });
   });
 
   it('writes a typed settlement number to the URL and the request', async () => {
-    answer = () => ({
+    api.list = () => ({
       data: [],
       meta: {
         page: 1,
@@ -130,11 +115,11 @@ describe('Receive money > Settlements', { timeout: 60_000 }, () => {
     expect(await screen.findByText('No settlements match these filters.')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?settlement_no=S404');
     // The empty answer of the last list shows before the new request is sent: wait for the request itself.
-    await waitFor(() => expect(lists.at(-1)?.get('settlement_no')).toBe('S404'));
+    await waitFor(() => expect(api.lastQuery().settlement_no).toBe('S404'));
   });
 
   it('lists the orders of a batch in its drawer', async () => {
-    answer = () => ({
+    api.list = () => ({
       data: [batch('S1')],
       meta: {
         page: 1,
@@ -157,6 +142,7 @@ describe('Receive money > Settlements', { timeout: 60_000 }, () => {
       'Paid',
       '2026-02-27 09:02:00',
     ]);
-    expect(details).toEqual(['S1']);
+    const details = api.requests.filter((call) => call.path.startsWith('/api/merchant/settlements/'));
+    expect(details.map((call) => call.path)).toEqual(['/api/merchant/settlements/S1']);
   });
 });

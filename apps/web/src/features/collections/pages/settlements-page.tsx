@@ -1,5 +1,5 @@
 import { SettlementListQuerySchema } from '@paydesk/shared/collections/collections.schemas.ts';
-import { declaredListPage, timeRangeFilter } from '../../../components/list-page/index.ts';
+import { declaredListPage, filter } from '../../../components/list-page/index.ts';
 import { settlementsApi } from '../api/get-settlements.ts';
 import { settlementCycleLabel } from '../components/settlement-cycle.ts';
 import { SettlementOrders } from '../components/settlement-orders.tsx';
@@ -23,24 +23,9 @@ export default declaredListPage({
     },
     { key: 'businessDate', title: 'settlements.columns.businessDate', kind: 'text', field: 'business_date' },
     { key: 'orderCount', title: 'settlements.columns.orderCount', kind: 'count', field: 'order_count' },
-    {
-      key: 'gross',
-      title: 'settlements.columns.gross',
-      kind: 'money',
-      field: 'gross',
-    },
-    {
-      key: 'fee',
-      title: 'settlements.columns.fee',
-      kind: 'money',
-      field: 'fee',
-    },
-    {
-      key: 'net',
-      title: 'settlements.columns.net',
-      kind: 'money',
-      field: 'net',
-    },
+    { key: 'gross', title: 'settlements.columns.gross', kind: 'money', field: 'gross' },
+    { key: 'fee', title: 'settlements.columns.fee', kind: 'money', field: 'fee' },
+    { key: 'net', title: 'settlements.columns.net', kind: 'money', field: 'net' },
     { key: 'settledAt', title: 'settlements.columns.settledAt', kind: 'time', field: 'settled_at' },
   ],
   filters: [
@@ -57,7 +42,7 @@ export default declaredListPage({
       label: 'settlements.columns.channel',
       placeholder: 'settlements.filters.channel',
     },
-    timeRangeFilter('settlements.columns.time'),
+    filter.timeRange('settlements.columns.time'),
   ],
   // Gross, fee, net and the number of orders of the whole filter, not just this page.
   sums: [
@@ -70,47 +55,17 @@ export default declaredListPage({
   export: 'settlements',
   detail: {
     title: { key: 'settlements.detail.title', param: 'settlementNo' },
+    // The columns' values, its number copyable.
     fields: [
-      {
-        key: 'settlementNo',
-        label: 'settlements.columns.settlementNo',
-        kind: 'text',
-        field: 'settlement_no',
-        copyable: true,
-      },
-      { key: 'channel', label: 'settlements.columns.channel', kind: 'text', field: 'channel' },
-      {
-        key: 'cycle',
-        label: 'settlements.columns.cycle',
-        kind: 'custom',
-        render: (batch) => settlementCycleLabel(batch.cycle),
-      },
-      {
-        key: 'businessDate',
-        label: 'settlements.columns.businessDate',
-        kind: 'text',
-        field: 'business_date',
-      },
-      { key: 'orderCount', label: 'settlements.columns.orderCount', kind: 'count', field: 'order_count' },
-      {
-        key: 'gross',
-        label: 'settlements.columns.gross',
-        kind: 'money',
-        field: 'gross',
-      },
-      {
-        key: 'fee',
-        label: 'settlements.columns.fee',
-        kind: 'money',
-        field: 'fee',
-      },
-      {
-        key: 'net',
-        label: 'settlements.columns.net',
-        kind: 'money',
-        field: 'net',
-      },
-      { key: 'settledAt', label: 'settlements.columns.settledAt', kind: 'time', field: 'settled_at' },
+      { column: 'settlementNo', copyable: true },
+      'channel',
+      'cycle',
+      'businessDate',
+      'orderCount',
+      'gross',
+      'fee',
+      'net',
+      'settledAt',
     ],
     sections: [
       {

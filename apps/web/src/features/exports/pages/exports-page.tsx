@@ -3,7 +3,7 @@ import { Button, Progress, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { type ExportTask, ExportListQuerySchema } from '@paydesk/shared/exports/exports.schemas.ts';
 import { HasPerm } from '../../../components/has-perm.tsx';
-import { declaredListPage, renderCell, type StatusTag } from '../../../components/list-page/index.ts';
+import { column, declaredListPage, renderCell, statusTag } from '../../../components/list-page/index.ts';
 import { exportDownloadUrl, exportsApi } from '../api/get-exports.ts';
 import { useRetryExport } from '../api/retry-export.ts';
 
@@ -63,10 +63,12 @@ function ExportActions({ task }: { task: ExportTask }) {
 }
 
 /** An export task's status with the spec's labels (Waiting for execution, Exporting, ...). */
-const EXPORT_STATUS: StatusTag = {
-  labels: 'status',
-  colors: { waiting: 'default', exporting: 'processing', success: 'success', failed: 'error' },
-};
+const EXPORT_STATUS = statusTag({
+  waiting: 'default',
+  exporting: 'processing',
+  success: 'success',
+  failed: 'error',
+});
 
 /** Exports: the merchant's export tasks with their progress, downloads for 7 days, retry when failed. */
 export default declaredListPage({
@@ -77,7 +79,7 @@ export default declaredListPage({
   api: exportsApi,
   rowKey: 'id',
   columns: [
-    { key: 'id', title: 'columns.id', kind: 'text', field: 'id', width: 64 },
+    column.text('id', 'id', { width: 64 }),
     {
       key: 'kind',
       title: 'columns.kind',
@@ -120,8 +122,8 @@ export default declaredListPage({
       align: 'right',
       render: (row) => fileSize(row.size),
     },
-    { key: 'created', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
-    { key: 'expires', title: 'columns.expiresAt', kind: 'time', field: 'expires_at' },
+    column.time('createdAt', 'created_at'),
+    column.time('expiresAt', 'expires_at'),
     {
       key: 'actions',
       title: 'columns.actions',

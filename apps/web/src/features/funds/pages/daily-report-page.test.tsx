@@ -3,7 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DailyReport, DailyReportListResponse } from '@paydesk/shared/reports/reports.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { type Posted, recordExports, signInAs, tableRows as rows, urlFilters } from '../../../test/list.ts';
+import {
+  exportList,
+  type Posted,
+  recordExports,
+  signInAs,
+  tableRows as rows,
+  urlFilters,
+} from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
 import DailyReportPage from './daily-report-page.tsx';
@@ -95,7 +102,7 @@ const renderPage = (at = '/fund/dailyReport') =>
   renderRoute(DailyReportPage, {
     path: '/fund/dailyReport',
     at,
-    routes: [{ path: '/fund/fundWater', Component: () => <p>Transactions page</p> }],
+    pages: { '/fund/fundWater': 'Transactions page' },
   }).router;
 
 describe('Funds > Daily reports', { timeout: 60_000 }, () => {
@@ -142,17 +149,11 @@ describe('Funds > Daily reports', { timeout: 60_000 }, () => {
     signInAs({ roles: ['FINANCE'], perms: ['funds:view', 'export:create'] });
     answer = () => page(ROWS);
     renderPage('/fund/dailyReport?start_date=2026-03-10&end_date=2026-03-11&page=2');
-    await userEvent.click(await screen.findByTestId('export-button'));
-    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
-    await waitFor(() => expect(posts).toHaveLength(1));
-    expect(posts[0]).toEqual({
-      url: '/api/merchant/exports',
-      body: {
-        kind: 'daily_reports',
-        format: 'xlsx',
-        filters: { start_date: '2026-03-10', end_date: '2026-03-11' },
-        locale: 'en',
-      },
+    expect(await exportList(posts, 'Excel file (.xlsx)')).toEqual({
+      kind: 'daily_reports',
+      format: 'xlsx',
+      filters: { start_date: '2026-03-10', end_date: '2026-03-11' },
+      locale: 'en',
     });
   });
 

@@ -2,10 +2,8 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FundFlow, FundFlowListResponse } from '@paydesk/shared/funds/funds.schemas.ts';
-import { changeLanguage } from '../../../i18n/index.ts';
-import { openDetails, tableRows as rows } from '../../../test/list.ts';
+import { FIRST_PAGE, mockListApi, openDetails, tableRows as rows } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
-import { http, json, server } from '../../../test/server.ts';
 import FundFlowsPage from './fund-flows-page.tsx';
 
 // antd renders slowly in jsdom when the machine is busy: wait longer than the default second.
@@ -36,20 +34,9 @@ const page = (rows: FundFlow[], meta: Partial<FundFlowListResponse['meta']> = {}
   },
 });
 
-let lists: URLSearchParams[];
-let answer: (query: URLSearchParams) => FundFlowListResponse;
-
-beforeEach(async () => {
-  await changeLanguage('en');
-  lists = [];
-  server.use(
-    http.get('/api/merchant/fund-flows', ({ request }) => {
-      const query = new URL(request.url).searchParams;
-      lists.push(query);
-      return json(answer(query));
-    }),
-    http.get('/api/merchant/fund-flows/:id', ({ params }) => json({ data: entry(Number(params.id)) })),
-  );
+const api = mockListApi<FundFlowListResponse, FundFlow>('fund-flows', {});
+beforeEach(() => {
+  api.detail = (id) => entry(Number(id));
 });
 
 const renderPage = (at = '/fund/fundWater') =>
@@ -57,7 +44,8 @@ const renderPage = (at = '/fund/fundWater') =>
 
 describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   it('shows the rows, the sums of the whole filter and the filters read from the URL', async () => {
-    answer = () => page([entry(2, { type: 'funds_frozen', amount: '-250.00' }), entry(1)], { total: 12345 });
+    api.list = () =>
+      page([entry(2, { type: 'funds_frozen', amount: '-250.00' }), entry(1)], { total: 12345 });
     renderPage('/fund/fundWater?type=transfer_in&start_time=2026-03-01&end_time=2026-03-02');
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(rows()[0].textContent).toContain('Funds frozen');
@@ -67,9 +55,8 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('fund-flow-sums').textContent).toBe(
       'Money in: +1,234.50 YuanMoney out: -250.00 YuanTransactions: 12,345',
     );
-    expect(Object.fromEntries(lists[0])).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       type: 'transfer_in',
       start_time: '2026-03-01',
       end_time: '2026-03-02',
@@ -78,7 +65,7 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   });
 
   it("labels a collection refund's hold as money out and its reversal as money in (DESIGN 14)", async () => {
-    answer = () =>
+    api.list = () =>
       page([
         entry(4, { type: 'refund_reversal', amount: '100.00', ref_type: 'refund', ref_no: 'R1' }),
         entry(3, { type: 'refund', amount: '-100.00', ref_type: 'refund', ref_no: 'R1' }),
@@ -91,7 +78,7 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
-    answer = () => page([]);
+    api.list = () => page([]);
     renderPage();
     expect(await screen.findByText(/No transactions yet/)).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
@@ -99,11 +86,11 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Search/ }));
     expect(await screen.findByText('No transactions match these filters.')).toBeInTheDocument();
     // The empty answer of the last list shows before the new request is sent: wait for the request itself.
-    await waitFor(() => expect(lists.at(-1)?.get('ref_no')).toBe('NO-SUCH'));
+    await waitFor(() => expect(api.lastQuery().ref_no).toBe('NO-SUCH'));
   });
 
   it('goes to the next page by the cursor of the page before, and back to a seen page by its own', async () => {
-    answer = (query) =>
+    api.list = (query) =>
       page(
         Array.from({ length: 20 }, (_, i) => entry((Number(query.get('page')) - 1) * 20 + i + 1)),
         { total: 60, page: Number(query.get('page')), next_cursor: `after-${query.get('page')}` },
@@ -126,7 +113,7 @@ describe('Funds > Transactions (the list kit)', { timeout: 60_000 }, () => {
   });
 
   it('opens one entry in the detail drawer', async () => {
-    answer = () => page([entry(7)]);
+    api.list = () => page([entry(7)]);
     renderPage();
     const { drawer } = await openDetails();
     expect(await within(drawer).findByText('Transaction 7')).toBeInTheDocument();

@@ -3,7 +3,7 @@ import {
   FundFlowListQuerySchema,
   POSTED_TYPE_SIGN,
 } from '@paydesk/shared/funds/funds.schemas.ts';
-import { declaredListPage, type StatusTag, timeRangeFilter } from '../../../components/list-page/index.ts';
+import { column, declaredListPage, filter, statusTag, sum } from '../../../components/list-page/index.ts';
 import { MoneyText } from '../../../components/money-text.tsx';
 import { fundFlowsApi } from '../api/get-fund-flows.ts';
 
@@ -18,10 +18,10 @@ const MONEY_IN = new Set<string>([
 ]);
 
 /** The type's label in the console's language, green for money in, orange for money out. */
-const FUND_FLOW_TYPE: StatusTag = {
-  labels: 'types',
-  colors: Object.fromEntries(FUND_FLOW_TYPES.map((type) => [type, MONEY_IN.has(type) ? 'green' : 'orange'])),
-};
+const FUND_FLOW_TYPE = statusTag(
+  Object.fromEntries(FUND_FLOW_TYPES.map((type) => [type, MONEY_IN.has(type) ? 'green' : 'orange'])),
+  'types',
+);
 
 /** Funds > Transactions: every movement of the merchant's available balance, newest first. */
 export default declaredListPage({
@@ -33,28 +33,20 @@ export default declaredListPage({
   rowKey: 'id',
   columns: [
     { key: 'type', title: 'columns.type', kind: 'status', field: 'type', ...FUND_FLOW_TYPE },
-    { key: 'amount', title: 'columns.amount', kind: 'money', field: 'amount', signed: true },
-    { key: 'availableAfter', title: 'columns.availableAfter', kind: 'money', field: 'available_after' },
-    { key: 'refNo', title: 'columns.refNo', kind: 'text', field: 'ref_no' },
-    { key: 'note', title: 'columns.note', kind: 'text', field: 'note' },
-    { key: 'time', title: 'columns.time', kind: 'time', field: 'created_at' },
+    column.money('amount', 'amount', { signed: true }),
+    column.money('availableAfter', 'available_after'),
+    column.text('refNo', 'ref_no'),
+    column.text('note', 'note'),
+    column.time('time', 'created_at'),
   ],
   filters: [
-    {
-      kind: 'select',
-      name: 'type',
-      label: 'columns.type',
-      placeholder: 'filters.type',
-      width: 240,
-      options: FUND_FLOW_TYPES,
-      labels: 'types',
-    },
-    timeRangeFilter(),
-    { kind: 'text', name: 'ref_no', label: 'columns.refNo', placeholder: 'filters.refNo', width: 260 },
+    filter.select('type', 'type', FUND_FLOW_TYPES, { labels: 'types', width: 240 }),
+    filter.timeRange(),
+    filter.text('ref_no', 'refNo', 260),
   ],
   // Money in, money out and the number of transactions of the whole filter, not just this page.
   sums: [
-    { key: 'moneyIn', label: 'sums.moneyIn', kind: 'money', field: 'money_in', signed: true },
+    sum.money('moneyIn', 'money_in', { signed: true }),
     {
       key: 'moneyOut',
       label: 'sums.moneyOut',
@@ -69,37 +61,25 @@ export default declaredListPage({
         />
       ),
     },
-    { key: 'entries', label: 'sums.entries', kind: 'count', field: 'total' },
+    sum.count('entries', 'total'),
   ],
   export: 'fund_flows',
   detail: {
     title: { param: 'id' },
     fields: [
       { key: 'id', label: 'detail.id', kind: 'text', field: 'id' },
-      { key: 'type', label: 'columns.type', kind: 'status', field: 'type', ...FUND_FLOW_TYPE },
-      {
-        key: 'amount',
-        label: 'columns.amount',
-        kind: 'money',
-        field: 'amount',
-
-        signed: true,
-      },
-      {
-        key: 'after',
-        label: 'columns.availableAfter',
-        kind: 'money',
-        field: 'available_after',
-      },
+      'type',
+      'amount',
+      'availableAfter',
       {
         key: 'refType',
         label: 'detail.refType',
         kind: 'custom',
         render: (entry, { t }) => t(`detail.refTypes.${entry.ref_type}`, { defaultValue: entry.ref_type }),
       },
-      { key: 'refNo', label: 'columns.refNo', kind: 'text', field: 'ref_no' },
-      { key: 'note', label: 'columns.note', kind: 'text', field: 'note' },
-      { key: 'time', label: 'columns.time', kind: 'time', field: 'created_at' },
+      'refNo',
+      'note',
+      'time',
     ],
   },
 });

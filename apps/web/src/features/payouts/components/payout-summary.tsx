@@ -1,6 +1,6 @@
-import { Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ConsolePayoutBody, PayoutChannel } from '@paydesk/shared/payouts/payouts.schemas.ts';
+import { SendSummary } from '../../../components/money-form.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
 import { maskAccount } from '../payee-rules.ts';
 import { payoutCostOf } from '../payout-amount.ts';
@@ -15,12 +15,8 @@ export function PayoutSummary({ body, channel }: { body: ConsolePayoutBody; chan
   const cost = payoutCostOf(body.amount, channel);
   const bank = channel.banks.find((item) => item.code === body.bank_code)?.name ?? body.bank_code;
   return (
-    <Descriptions
-      column={1}
-      bordered
-      size="small"
-      data-testid="payout-summary"
-      styles={{ label: { width: 160 } }}
+    <SendSummary
+      testId="payout-summary"
       items={[
         { key: 'channel', label: t('form.channel'), children: body.channel },
         { key: 'payee', label: t('form.payee'), children: body.payee_name },

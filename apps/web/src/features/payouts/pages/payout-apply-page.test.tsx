@@ -1,11 +1,11 @@
 import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PayoutChannel, PayoutDetail } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { dialogTitled, errorUnder, formLabels } from '../../../test/antd.ts';
 import { answerCreations, type Creations } from '../../../test/forms.ts';
 import { payout, payoutChannel, SANDBOX_CN } from '../../../test/payouts.ts';
-import { renderRoute } from '../../../test/render.tsx';
+import { renderRoute, typist } from '../../../test/render.tsx';
 import { apiError, http, json, server, signInAs } from '../../../test/server.ts';
 import PayoutApplyPage from './payout-apply-page.tsx';
 
@@ -68,44 +68,23 @@ beforeEach(async () => {
 const renderPage = () =>
   renderRoute(PayoutApplyPage, {
     path: '/behalfPay/apply',
-    routes: [
-      { path: '/behalfPay/transfers', Component: () => <p>History page</p> },
-      { path: '/contactUs', Component: () => <p>Contact page</p> },
-    ],
+    pages: { '/behalfPay/transfers': 'History page', '/contactUs': 'Contact page' },
   }).router;
 
-const user = () => userEvent.setup({ delay: null });
 // "Confirm and pay" is found by how its name ends: jsdom never ends the motion of an earlier answer's
 // spinner, which stays in the name.
-
-/** The form's labels, top to bottom (the button's row has none). */
-const labels = () =>
-  [...document.querySelectorAll('form .ant-form-item-label label')]
-    .map((label) => label.textContent?.trim())
-    .filter(Boolean);
-
-/** The error shown under a field, found by its label. */
-const errorUnder = (label: string) =>
-  screen.getByLabelText(label).closest('.ant-form-item')?.querySelector('.ant-form-item-explain')
-    ?.textContent;
-
-/** antd names its dialogs with ids jsdom cannot resolve: find the open one by its title. */
-async function dialogTitled(title: string): Promise<HTMLElement> {
-  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
-  return heading.closest('[role=dialog]') as HTMLElement;
-}
 
 /** antd leaves a closed dialog in the document under jsdom, in its leaving state. */
 const isClosing = (dialog: HTMLElement) => /-leave\b/.test(dialog.className);
 
 async function choose(label: string, option: string) {
-  const u = user();
+  const u = typist();
   await u.click(screen.getByRole('combobox', { name: label }));
   await u.click(await screen.findByTitle(option));
 }
 
 async function fillChina({ amount = '1000.00' } = {}) {
-  const u = user();
+  const u = typist();
   await screen.findByLabelText('Payee');
   await choose('Bank', 'China Merchants Bank');
   await u.type(screen.getByLabelText('Branch name'), 'Shenzhen Branch');
@@ -132,7 +111,7 @@ const CHINA_BODY = {
   code: '123456',
 };
 
-const pay = async () => user().click(screen.getByRole('button', { name: /Pay$/ }));
+const pay = async () => typist().click(screen.getByRole('button', { name: /Pay$/ }));
 
 describe('Send money', { timeout: 60_000 }, () => {
   const COMMON_TAIL = [
@@ -155,10 +134,10 @@ describe('Send money', { timeout: 60_000 }, () => {
     channels = { channels: [CHANNELS[country]], available: '1000', currency: CHANNELS[country].currency };
     renderPage();
     await screen.findByLabelText('Payee');
-    expect(labels()).toEqual(['Channel', 'Account type', ...bankFields, ...COMMON_TAIL]);
+    expect(formLabels()).toEqual(['Channel', 'Account type', ...bankFields, ...COMMON_TAIL]);
     // The banks are the channel's own.
     if (aBank) {
-      await user().click(screen.getByRole('combobox', { name: 'Bank' }));
+      await typist().click(screen.getByRole('combobox', { name: 'Bank' }));
       expect(await screen.findByTitle(aBank)).toBeInTheDocument();
     }
   });
@@ -166,7 +145,7 @@ describe('Send money', { timeout: 60_000 }, () => {
   it('asks a company in Brazil for its CNPJ instead of a CPF', async () => {
     channels = { channels: [CHANNELS.BR], available: '1000.00', currency: 'BRL' };
     renderPage();
-    const u = user();
+    const u = typist();
     await u.type(await screen.findByLabelText('CPF'), '123.456.789-09');
     await u.click(screen.getByRole('radio', { name: 'Company' }));
     expect(screen.queryByLabelText('CPF')).toBeNull();
@@ -192,14 +171,14 @@ describe('Send money', { timeout: 60_000 }, () => {
     renderPage();
     await screen.findByRole('combobox', { name: 'Channel' });
     // Nothing is asked before a channel is chosen.
-    expect(labels()).toEqual(['Channel']);
+    expect(formLabels()).toEqual(['Channel']);
     await choose('Channel', 'sandbox-cn (China)');
     expect(
       await screen.findByText('Fee 1.5% + 0.50 Yuan per payout, amounts from 10.00 to 50,000.00 Yuan'),
     ).toBeInTheDocument();
     await choose('Bank', 'China Merchants Bank');
     expect(screen.getByLabelText('Bank name')).toHaveProperty('value', 'China Merchants Bank');
-    await user().type(screen.getByLabelText('Amount'), '1000');
+    await typist().type(screen.getByLabelText('Amount'), '1000');
     expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 Yuan');
 
     await choose('Channel', 'bank-cn-2 (China)');
@@ -209,7 +188,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(screen.getByLabelText('Bank name')).toHaveProperty('value', '');
     // The amount stays and is priced by the new channel: 1,000 x 0.6% + 2.00.
     expect(screen.getByTestId('payout-fee').textContent).toBe('8.00 Yuan');
-    await user().click(screen.getByRole('combobox', { name: 'Bank' }));
+    await typist().click(screen.getByRole('combobox', { name: 'Bank' }));
     expect(await screen.findByTitle('Bank of China')).toBeInTheDocument();
     expect(screen.queryByTitle('China Merchants Bank')).toBeNull();
   });
@@ -237,24 +216,24 @@ describe('Send money', { timeout: 60_000 }, () => {
     renderPage();
     const amount = await screen.findByLabelText('Amount');
     expect(screen.getByTestId('payout-fee').textContent).toBe('-');
-    await user().type(amount, '1000.00');
+    await typist().type(amount, '1000.00');
     // 1,000.00 x 1.5% + 0.50
     expect(screen.getByTestId('payout-fee').textContent).toBe('15.50 Yuan');
     expect(screen.getByTestId('payout-total').textContent).toBe('1,015.50 Yuan');
     expect(screen.getByTestId('payout-available').textContent).toBe('1,015.49 Yuan');
     expect(screen.getByText('The total is more than the available balance.')).toBeInTheDocument();
-    await user().clear(amount);
-    await user().type(amount, '33.33');
+    await typist().clear(amount);
+    await typist().type(amount, '33.33');
     // 0.49995 rounds half up to 0.50.
     expect(screen.getByTestId('payout-fee').textContent).toBe('1.00 Yuan');
     expect(screen.getByTestId('payout-total').textContent).toBe('34.33 Yuan');
     expect(screen.queryByText('The total is more than the available balance.')).toBeNull();
-    await user().type(amount, '5');
-    await user().tab();
+    await typist().type(amount, '5');
+    await typist().tab();
     expect(screen.getByTestId('payout-fee').textContent).toBe('-');
     await waitFor(() => expect(errorUnder('Amount')).toBe('Please enter a valid amount in Yuan'));
-    await user().clear(amount);
-    await user().type(amount, '9.99');
+    await typist().clear(amount);
+    await typist().type(amount, '9.99');
     await waitFor(() => expect(errorUnder('Amount')).toBe('The amount must be from 10.00 to 50,000.00 Yuan'));
   });
 
@@ -276,7 +255,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     expect(summary).not.toContain('6222020200112233');
     // Nothing leaves before the confirmation; the code is checked with the payout, never before it.
     expect(creations.sent).toEqual([]);
-    await user().click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
+    await typist().click(within(dialog).getByRole('button', { name: /Confirm and pay$/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/behalfPay/transfers'));
     expect(creations.sent).toEqual([{ method: 'POST', path: '/api/merchant/payouts', body: CHINA_BODY }]);
     expect(router.state.location.search).toBe('?trade_no=P20260301000001');
@@ -288,7 +267,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await fillChina();
     await pay();
     const dialog = await dialogTitled('Confirm information is correct and pay');
-    await user().click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await typist().click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(dialog)).toBe(true));
     expect(creations.sent).toEqual([]);
   });
@@ -309,7 +288,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await fillChina();
     await pay();
     const confirm = await dialogTitled('Confirm information is correct and pay');
-    await user().click(within(confirm).getByRole('button', { name: /Confirm and pay$/ }));
+    await typist().click(within(confirm).getByRole('button', { name: /Confirm and pay$/ }));
     const again = await dialogTitled('Possible duplicate payout');
     expect(
       within(again).getByText(
@@ -317,7 +296,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       ),
     ).toBeInTheDocument();
     expect(creations.sent).toHaveLength(1);
-    await user().click(within(again).getByRole('button', { name: 'Send it again' }));
+    await typist().click(within(again).getByRole('button', { name: 'Send it again' }));
     await waitFor(() => expect(router.state.location.search).toBe('?trade_no=P2'));
     expect(creations.sent.map((call) => call.body)).toEqual([
       CHINA_BODY,
@@ -330,13 +309,13 @@ describe('Send money', { timeout: 60_000 }, () => {
     const router = renderPage();
     await fillChina();
     await pay();
-    await user().click(
+    await typist().click(
       within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
         name: /Confirm and pay$/,
       }),
     );
     const again = await dialogTitled('Possible duplicate payout');
-    await user().click(within(again).getByRole('button', { name: 'Cancel' }));
+    await typist().click(within(again).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(isClosing(again)).toBe(true));
     expect(creations.sent).toHaveLength(1);
     expect(router.state.location.pathname).toBe('/behalfPay/apply');
@@ -359,7 +338,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await fillChina();
     const confirmAndPay = async () => {
       await pay();
-      await user().click(
+      await typist().click(
         within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
           name: /Confirm and pay$/,
         }),
@@ -381,7 +360,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
     creations.answers = [() => json({ data: created({ currency: 'INR', channel: 'sandbox-in' }) }, 201)];
     renderPage();
-    const u = user();
+    const u = typist();
     const ifsc = await screen.findByLabelText('IFSC code');
     await u.type(ifsc, 'sbin1001234');
     expect(ifsc).toHaveProperty('value', 'SBIN1001234');
@@ -431,7 +410,7 @@ describe('Send money', { timeout: 60_000 }, () => {
         ),
     ];
     renderPage();
-    const u = user();
+    const u = typist();
     await u.type(await screen.findByLabelText('IFSC code'), 'HDFC0001234');
     await u.type(screen.getByLabelText('Payee'), 'Asha Rao');
     await u.type(screen.getByLabelText('Receiving account'), '123456789');
@@ -456,7 +435,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       screen.getByText('Payouts need an open payout channel. Please contact customer service to open one.'),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Pay$/ })).toBeNull();
-    await user().click(screen.getByRole('button', { name: /Contact us/ }));
+    await typist().click(screen.getByRole('button', { name: /Contact us/ }));
     await screen.findByText('Contact page');
     expect(router.state.location.pathname).toBe('/contactUs');
   });
@@ -466,7 +445,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     renderPage();
     await fillChina();
     await pay();
-    await user().click(
+    await typist().click(
       within(await dialogTitled('Confirm information is correct and pay')).getByRole('button', {
         name: /Confirm and pay$/,
       }),
@@ -478,7 +457,7 @@ describe('Send money', { timeout: 60_000 }, () => {
     await changeLanguage('zh-cn');
     renderPage();
     await screen.findByLabelText('收款人');
-    expect(labels()).toEqual([
+    expect(formLabels()).toEqual([
       '通道',
       '账户类型',
       '银行',
@@ -494,7 +473,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       '支付密码',
       '谷歌验证码',
     ]);
-    await user().click(screen.getByRole('button', { name: /支付$/ }));
+    await typist().click(screen.getByRole('button', { name: /支付$/ }));
     expect(await screen.findByText('请检查表单信息是否填写完整')).toBeInTheDocument();
     await waitFor(() => expect(errorUnder('银行')).toBe('请选择银行'));
   });
@@ -530,7 +509,7 @@ describe('Send money', { timeout: 60_000 }, () => {
       await changeLanguage(language);
       channels = { channels: [CHANNELS.IN], available: '100000.00', currency: 'INR' };
       renderPage();
-      const u = user();
+      const u = typist();
       await u.type(await screen.findByLabelText(want.labels.ifsc), 'ZZZZ0001234');
       await u.type(screen.getByLabelText(want.labels.account), '12345');
       await u.click(screen.getByRole('button', { name: want.pay }));

@@ -1,11 +1,11 @@
 import { configure, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MerchantLimits } from '@paydesk/shared/limits/limits.schemas.ts';
 import type { PayoutChannel } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { SANDBOX_CN } from '../../../test/payouts.ts';
-import { renderRoute } from '../../../test/render.tsx';
+import { errorUnder } from '../../../test/antd.ts';
+import { renderRoute, typist } from '../../../test/render.tsx';
 import { apiError, http, json, noLimits, server, signInAs } from '../../../test/server.ts';
 import PayoutApplyPage from './payout-apply-page.tsx';
 
@@ -16,8 +16,7 @@ configure({ asyncUtilTimeout: 10_000 });
 
 const CHANNEL: PayoutChannel = { ...SANDBOX_CN, banks: [{ code: 'CMB', name: 'China Merchants Bank' }] };
 
-const LIMITS: MerchantLimits = {
-  ...(noLimits('payout') as MerchantLimits),
+const LIMITS = noLimits('payout', {
   per_order_min: '20.00',
   per_order_max: '3000.00',
   daily_amount: '10000.00',
@@ -26,7 +25,7 @@ const LIMITS: MerchantLimits = {
   used_count: 4,
   remaining_amount: '1500.00',
   remaining_count: 6,
-};
+});
 
 let limits: MerchantLimits;
 let posts: unknown[];
@@ -54,16 +53,12 @@ beforeEach(async () => {
 });
 
 const renderPage = () => renderRoute(PayoutApplyPage, { path: '/behalfPay/apply' });
-const user = () => userEvent.setup({ delay: null });
-const errorUnder = (label: string) =>
-  screen.getByLabelText(label).closest('.ant-form-item')?.querySelector('.ant-form-item-explain')
-    ?.textContent;
 
 async function typeAmount(value: string) {
   const amount = await screen.findByLabelText('Amount');
-  await user().clear(amount);
-  await user().type(amount, value);
-  await user().tab();
+  await typist().clear(amount);
+  await typist().type(amount, value);
+  await typist().tab();
 }
 
 describe('Send money under limits', { timeout: 60_000 }, () => {
@@ -93,7 +88,7 @@ describe('Send money under limits', { timeout: 60_000 }, () => {
     );
     await typeAmount('1500.00');
     await waitFor(() => expect(errorUnder('Amount')).toBeFalsy());
-    await user().click(screen.getByRole('button', { name: /Pay$/ }));
+    await typist().click(screen.getByRole('button', { name: /Pay$/ }));
     expect(posts).toEqual([]);
   });
 
@@ -108,7 +103,7 @@ describe('Send money under limits', { timeout: 60_000 }, () => {
   });
 
   it('shows no limits line for a merchant without limits', async () => {
-    limits = noLimits('payout') as MerchantLimits;
+    limits = noLimits('payout');
     renderPage();
     await screen.findByLabelText('Amount');
     await waitFor(() => expect(asked).toEqual(['?kind=payout']));

@@ -7,9 +7,11 @@ import { changeLanguage } from '../../../i18n/index.ts';
 import {
   attemptRows,
   channelAttemptRows,
+  FIRST_PAGE,
   listAnswer,
   mockListApi,
   openDetails,
+  resendCallback,
   selectOptions as statusOptions,
   shownRows,
   signInAs,
@@ -101,10 +103,8 @@ describe('Send money history', { timeout: 60_000 }, () => {
     const router = renderPage(
       '/behalfPay/transfers?trade_no=P9&status=success&start_time=2026-03-05&end_time=2026-03-05',
     );
-    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       trade_no: 'P9',
       status: 'success',
       start_time: '2026-03-05',
@@ -138,9 +138,9 @@ describe('Send money history', { timeout: 60_000 }, () => {
         end_time: '2026-03-05 23:59:59',
       }),
     );
-    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('refund_received'));
-    expect(api.listCalls().at(-1)?.query.get('out_trade_no')).toBe('M-77');
-    expect(api.listCalls().at(-1)?.query.has('trade_no')).toBe(false);
+    await waitFor(() => expect(api.lastQuery().status).toBe('refund_received'));
+    expect(api.lastQuery().out_trade_no).toBe('M-77');
+    expect(api.lastQuery()).not.toHaveProperty('trade_no');
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
@@ -259,16 +259,12 @@ describe('Send money history', { timeout: 60_000 }, () => {
     renderPage();
     const { user, drawer } = await openDetails();
     const callbacks = await within(drawer).findByTestId('payout-callbacks');
-    await user.click(await within(drawer).findByRole('button', { name: /Resend callback/ }));
-    await waitFor(() =>
-      expect(api.requests.filter((r) => r.method === 'POST')).toEqual([
-        expect.objectContaining({ path: '/api/merchant/payouts/P7/notify' }),
-      ]),
+    const resent = await resendCallback(
+      api,
+      { user, drawer, callbacks },
+      { path: '/api/merchant/payouts/P7/notify', attempts: 3 },
     );
-    // The drawer reads the payout again and shows the new attempt.
-    await waitFor(() => expect(attemptRows(callbacks)).toHaveLength(3));
-    expect(attemptRows(callbacks)[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
-    expect(await screen.findByText('The callback has been queued again')).toBeInTheDocument();
+    expect(resent[2]).toEqual(['3', 'HTTP 200', '12 ms', '2026-03-01 08:40:00', 'ok']);
   });
 
   it('speaks Vietnamese: statuses, filter prompts and sums', async () => {

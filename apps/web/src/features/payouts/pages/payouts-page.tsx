@@ -5,37 +5,43 @@ import {
   PayoutListQuerySchema,
 } from '@paydesk/shared/payouts/payouts.schemas.ts';
 import {
-  amountCountFeeSums,
+  column,
   declaredListPage,
-  orderColumns,
-  orderFields,
-  orderFilters,
-  orderSections,
-  type StatusTag,
+  orderDetail,
+  orderList,
+  statusTag,
 } from '../../../components/list-page/index.ts';
 import { payoutsApi } from '../api/get-payouts.ts';
 import { PayoutApproval } from '../components/payout-approval.tsx';
 
 /** A payout's status (DESIGN section 4): `status.<value>` of the payouts texts. */
-const PAYOUT_STATUS: StatusTag = {
-  labels: 'status',
-  colors: {
-    pending_approval: 'gold',
-    pending: 'default',
-    processing: 'processing',
-    success: 'success',
-    failed: 'error',
-    cancelled: 'default',
-    rejected: 'error',
-    refund_received: 'warning',
-  },
-};
+const PAYOUT_STATUS = statusTag({
+  pending_approval: 'gold',
+  pending: 'default',
+  processing: 'processing',
+  success: 'success',
+  failed: 'error',
+  cancelled: 'default',
+  rejected: 'error',
+  refund_received: 'warning',
+});
 
 /** "Vietcombank (VCB)": the bank as the payout names it, by name, code or both. */
 const bankOf = (payout: PayoutDetail): string | null => {
   if (payout.bank_name && payout.bank_code) return `${payout.bank_name} (${payout.bank_code})`;
   return payout.bank_name ?? payout.bank_code;
 };
+
+// The order list's columns, filters and sums (the payment amount, count and service fee of the whole
+// filter, not just this page), with the payee and the account after the status.
+const list = orderList<Payout>(PAYOUT_STATUS, PAYOUT_STATUSES, {
+  afterStatus: [
+    column.text('payee', 'payee_name'),
+    // Masked by the server (all but the last 4 characters); the console never has the full number.
+    column.text('account', 'account_no'),
+  ],
+  doneAt: { key: 'finishedAt', field: 'finished_at' },
+});
 
 /** Send money > Send money history: the merchant's payouts (console and gateway), newest first. */
 export default declaredListPage({
@@ -44,27 +50,14 @@ export default declaredListPage({
   title: 'routes:transfers',
   query: PayoutListQuerySchema,
   api: payoutsApi,
-  rowKey: 'trade_no',
-  columns: orderColumns<Payout>(PAYOUT_STATUS, {
-    afterStatus: [
-      { key: 'payee', title: 'columns.payee', kind: 'text', field: 'payee_name' },
-      // Masked by the server (all but the last 4 characters); the console never has the full number.
-      { key: 'account', title: 'columns.account', kind: 'text', field: 'account_no' },
-    ],
-    doneAt: { key: 'finishedAt', field: 'finished_at' },
-  }),
-  filters: orderFilters(PAYOUT_STATUSES),
-  // The payment amount, count and service fee of the whole filter, not just this page.
-  sums: amountCountFeeSums(),
+  ...list,
   export: 'payouts',
-  detail: {
-    title: { param: 'tradeNo' },
+  detail: orderDetail<PayoutDetail>({
     alerts: [
       { type: 'error', title: 'detail.failureReason', field: 'failure_reason', testId: 'payout-failure' },
     ],
     // Bank details are the channel's country's: those a payout does not have are left out, not dashed.
     fields: [
-      ...orderFields(PAYOUT_STATUS),
       {
         key: 'source',
         label: 'detail.source',
@@ -81,34 +74,27 @@ export default declaredListPage({
       { key: 'branchName', label: 'detail.branchName', kind: 'text', field: 'branch_name', omitEmpty: true },
       { key: 'ifsc', label: 'detail.ifsc', kind: 'text', field: 'ifsc', omitEmpty: true },
       { key: 'cpfCnpj', label: 'detail.cpfCnpj', kind: 'text', field: 'cpf_cnpj', omitEmpty: true },
-      { key: 'payee', label: 'columns.payee', kind: 'text', field: 'payee_name' },
-      { key: 'account', label: 'columns.account', kind: 'text', field: 'account_no' },
+      'payee',
+      'account',
       { key: 'note', label: 'detail.note', kind: 'text', field: 'note' },
-      { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
-      { key: 'finishedAt', label: 'columns.finishedAt', kind: 'time', field: 'finished_at' },
+      'createdAt',
+      'finishedAt',
     ],
+    // Who made it, who approved or rejected it, and for one waiting, Approve and Reject (DESIGN 16).
     sections: [
-      // Who made it, who approved or rejected it, and for one waiting, Approve and Reject (DESIGN 16):
-      // first, where the actions are seen without scrolling.
-      {
-        kind: 'custom',
-        title: 'approval.title',
-        render: (payout: PayoutDetail) => <PayoutApproval payout={payout} />,
-      },
-      ...orderSections<PayoutDetail>(
-        {
-          created: 'blue',
-          approved: 'green',
-          processing: 'blue',
-          success: 'green',
-          failed: 'red',
-          cancelled: 'gray',
-          rejected: 'red',
-          refund_received: 'orange',
-          notified: 'blue',
-        },
-        'payout:notify',
-      ),
+      { kind: 'custom', title: 'approval.title', render: (payout) => <PayoutApproval payout={payout} /> },
     ],
-  },
+    steps: {
+      created: 'blue',
+      approved: 'green',
+      processing: 'blue',
+      success: 'green',
+      failed: 'red',
+      cancelled: 'gray',
+      rejected: 'red',
+      refund_received: 'orange',
+      notified: 'blue',
+    },
+    notify: 'payout:notify',
+  }),
 });

@@ -1,7 +1,4 @@
-import type { StatusTag } from '../../../components/list-page/index.ts';
+import { statusTag } from '../../../components/list-page/index.ts';
 
 /** A refund's status (DESIGN 14): `status.<value>` of the refunds texts. */
-export const REFUND_STATUS: StatusTag = {
-  labels: 'status',
-  colors: { processing: 'processing', succeeded: 'success', failed: 'error' },
-};
+export const REFUND_STATUS = statusTag({ processing: 'processing', succeeded: 'success', failed: 'error' });

@@ -6,6 +6,8 @@ import { changeLanguage } from '../../../i18n/index.ts';
 import {
   attemptRows,
   chooseAndSearch,
+  exportList,
+  FIRST_PAGE,
   mockListApi,
   openDetails,
   shownRows,
@@ -111,10 +113,8 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
     const router = renderPage(
       '/collection/refunds?trade_no=C9&status=succeeded&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
     );
-    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       trade_no: 'C9',
       status: 'succeeded',
       start_time: '2026-03-01 00:00:00',
@@ -136,9 +136,9 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
         end_time: '2026-03-02 23:59:59',
       }),
     );
-    await waitFor(() => expect(api.listCalls().at(-1)?.query.get('status')).toBe('failed'));
-    expect(api.listCalls().at(-1)?.query.get('refund_no')).toBe('R77');
-    expect(api.listCalls().at(-1)?.query.get('out_refund_no')).toBe('OR-77');
+    await waitFor(() => expect(api.lastQuery().status).toBe('failed'));
+    expect(api.lastQuery().refund_no).toBe('R77');
+    expect(api.lastQuery().out_refund_no).toBe('OR-77');
   });
 
   it('says whether nothing exists yet or nothing matches the filters', async () => {
@@ -175,11 +175,7 @@ describe('Receive money > Refunds', { timeout: 60_000 }, () => {
   it('exports the filters shown as kind refunds', async () => {
     api.list = () => refundPage([refund('R1')], { sums: SUMS });
     renderPage('/collection/refunds?status=succeeded');
-    const user = userEvent.setup({ delay: null });
-    await user.click(await screen.findByTestId('export-button'));
-    await user.click(await screen.findByText('CSV file (.csv)'));
-    await waitFor(() => expect(api.exports).toHaveLength(1));
-    expect(api.exports[0].body).toEqual({
+    expect(await exportList(api.exports, 'CSV file (.csv)')).toEqual({
       kind: 'refunds',
       format: 'csv',
       filters: { status: 'succeeded' },

@@ -4,6 +4,7 @@ import { Activity, useState } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccessKey } from '@paydesk/shared/access-key/access-key.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { dialogTitled } from '../../../test/antd.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { apiError, fieldError, http, json, server, signInAs } from '../../../test/server.ts';
 import AccessKeyPage from './access-key-page.tsx';
@@ -80,12 +81,6 @@ const user = () => userEvent.setup({ delay: null });
 
 /** The page itself, without its dialogs (antd keeps a closed dialog in the document under jsdom). */
 const onPage = () => within(document.querySelector('.page-container') as HTMLElement);
-
-/** antd names its dialogs with ids jsdom cannot resolve: find the open one by its title. */
-async function dialogTitled(title: string): Promise<HTMLElement> {
-  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
-  return heading.closest('[role=dialog]') as HTMLElement;
-}
 
 /** On the loaded page: Reveal, both factors in its dialog, and Reveal there; the dialog. */
 async function sendReveal(): Promise<HTMLElement> {

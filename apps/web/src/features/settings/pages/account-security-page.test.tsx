@@ -5,6 +5,7 @@ import type { UserMeta } from '@paydesk/shared/security/security.schemas.ts';
 import { PasswordPromptHost } from '../../../components/password-prompt-host.tsx';
 import { changeLanguage } from '../../../i18n/index.ts';
 import { setFeedback } from '../../../lib/feedback.ts';
+import { dialogTitled } from '../../../test/antd.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { type Call, http, json, recordCalls, server, TEST_USER } from '../../../test/server.ts';
 import AccountSecurityPage from './account-security-page.tsx';
@@ -139,12 +140,6 @@ beforeEach(async () => {
     }),
   );
 });
-
-/** antd names its dialogs with ids jsdom cannot resolve: find one by its title. */
-async function dialogTitled(title: string): Promise<HTMLElement> {
-  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
-  return heading.closest('[role=dialog]') as HTMLElement;
-}
 
 const renderPage = () =>
   renderRoute(() => (

@@ -82,7 +82,7 @@ afterEach(() => {
 const renderPage = () =>
   renderRoute(TopUpPage, {
     path: '/recharge/topup',
-    routes: [{ path: '/recharge/record', Component: () => <p>History page</p> }],
+    pages: { '/recharge/record': 'History page' },
   }).router;
 
 const user = () => userEvent.setup({ delay: null, applyAccept: false });

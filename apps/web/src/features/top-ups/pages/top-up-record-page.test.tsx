@@ -1,9 +1,8 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { configure, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TopUp, TopUpListResponse } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { listAnswer, mockListApi, shownRows, signInAs, tableRows as rows } from '../../../test/list.ts';
+import { exportList, listAnswer, mockListApi, openDetails, shownRows, signInAs } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import TopUpRecordPage from './top-up-record-page.tsx';
 
@@ -86,11 +85,11 @@ describe('Top-up history', { timeout: 60_000 }, () => {
     api.list = () =>
       list([topUp('R9', { status: 'rejected', reason: 'Blurry screenshot', credited_amount: null })]);
     renderPage('/recharge/record?status=rejected&network=ERC20');
-    await waitFor(() => expect(rows()).toHaveLength(1));
+    await shownRows(1);
     const call = api.requests.find((r) => r.path === '/api/merchant/recharges')!;
     expect(call.query.get('status')).toBe('rejected');
     expect(call.query.get('network')).toBe('ERC20');
-    await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    await openDetails();
     const alert = await screen.findByTestId('top-up-rejected');
     expect(alert.textContent).toContain('Blurry screenshot');
   });
@@ -105,24 +104,18 @@ describe('Top-up history', { timeout: 60_000 }, () => {
     signInAs({ roles: ['FINANCE'], perms: ['topup:view', 'export:create'] });
     api.list = () => list([topUp('R1')]);
     renderPage('/recharge/record?status=approved&network=TRC20&page=2');
-    await userEvent.click(await screen.findByTestId('export-button'));
-    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
-    await waitFor(() => expect(api.exports).toHaveLength(1));
-    expect(api.exports[0]).toEqual({
-      url: '/api/merchant/exports',
-      body: {
-        kind: 'recharges',
-        format: 'xlsx',
-        filters: { status: 'approved', network: 'TRC20' },
-        locale: 'en',
-      },
+    expect(await exportList(api.exports, 'Excel file (.xlsx)')).toEqual({
+      kind: 'recharges',
+      format: 'xlsx',
+      filters: { status: 'approved', network: 'TRC20' },
+      locale: 'en',
     });
   });
 
   it('has no Export button without export:create', async () => {
     api.list = () => list([topUp('R1')]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
+    await shownRows(1);
     expect(screen.queryByTestId('export-button')).toBeNull();
   });
 });

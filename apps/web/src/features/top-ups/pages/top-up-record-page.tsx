@@ -4,21 +4,12 @@ import {
   TOP_UP_STATUSES,
   TopUpListQuerySchema,
 } from '@paydesk/shared/top-ups/top-ups.schemas.ts';
-import {
-  declaredListPage,
-  type StatusTag,
-  statusColumn,
-  statusFilter,
-  timeRangeFilter,
-} from '../../../components/list-page/index.ts';
+import { column, declaredListPage, filter, statusTag, sum } from '../../../components/list-page/index.ts';
 import { topUpsApi } from '../api/get-top-ups.ts';
 import { ScreenshotThumb } from '../components/screenshot-thumb.tsx';
 
 /** A top-up's review status (DESIGN section 4): `status.<value>` of the top-up texts. */
-const TOP_UP_STATUS: StatusTag = {
-  labels: 'status',
-  colors: { pending_review: 'processing', approved: 'success', rejected: 'error' },
-};
+const TOP_UP_STATUS = statusTag({ pending_review: 'processing', approved: 'success', rejected: 'error' });
 
 /** Long texts cut to the column's width, whole in a tooltip. */
 const clipped = (text: string | null, maxWidth: number) =>
@@ -30,15 +21,6 @@ const clipped = (text: string | null, maxWidth: number) =>
     '-'
   );
 
-/** The USDT submitted, what an approval credited in local currency and in USD: columns and drawer alike. */
-const USDT_AMOUNT = { kind: 'money', field: 'amount', currency: { code: 'USDT' } } as const;
-const CREDITED = {
-  kind: 'money',
-  field: 'credited_amount',
-  currency: { field: 'credited_currency' },
-} as const;
-const CREDITED_USD = { kind: 'money', field: 'credited_usd', currency: { code: 'USD' } } as const;
-
 /** Top-ups > Top-up history: the merchant's top-ups, their review and what each credited. */
 export default declaredListPage({
   name: 'top-up',
@@ -48,48 +30,36 @@ export default declaredListPage({
   api: topUpsApi,
   rowKey: 'recharge_no',
   columns: [
-    { key: 'topUpNo', title: 'columns.topUpNo', kind: 'text', field: 'recharge_no' },
-    { key: 'currency', title: 'columns.currency', kind: 'text', field: 'currency' },
-    { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
+    column.text('topUpNo', 'recharge_no'),
+    column.text('currency', 'currency'),
+    column.text('network', 'network'),
     { key: 'address', title: 'columns.address', kind: 'custom', render: (row) => clipped(row.address, 160) },
-    { key: 'amount', title: 'columns.amount', ...USDT_AMOUNT },
+    column.money('amount', 'amount', { currency: { code: 'USDT' } }),
     // What an approval gave: the local value of the USDT received, at its rate.
-    { key: 'credited', title: 'columns.credited', ...CREDITED },
-    { key: 'creditedUsd', title: 'columns.creditedUsd', ...CREDITED_USD },
-    { key: 'rate', title: 'columns.rate', kind: 'text', field: 'rate', align: 'right' },
+    column.money('credited', 'credited_amount', { currency: { field: 'credited_currency' } }),
+    column.money('creditedUsd', 'credited_usd', { currency: { code: 'USD' } }),
+    column.text('rate', 'rate', { align: 'right' }),
     {
       key: 'screenshot',
       title: 'columns.screenshot',
       kind: 'custom',
       render: (row) => <ScreenshotThumb topUpNo={row.recharge_no} />,
     },
-    statusColumn(TOP_UP_STATUS),
+    column.status(TOP_UP_STATUS),
     { key: 'reason', title: 'columns.reason', kind: 'custom', render: (row) => clipped(row.reason, 180) },
-    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
+    column.time('createdAt', 'created_at'),
   ],
   filters: [
-    {
-      kind: 'text',
-      name: 'recharge_no',
-      label: 'columns.topUpNo',
-      placeholder: 'filters.topUpNo',
-      width: 260,
-    },
-    statusFilter(TOP_UP_STATUSES),
-    {
-      kind: 'select',
-      name: 'network',
-      label: 'columns.network',
-      placeholder: 'filters.network',
-      options: TOP_UP_NETWORKS,
-    },
-    timeRangeFilter(),
+    filter.text('recharge_no', 'topUpNo', 260),
+    filter.status(TOP_UP_STATUSES),
+    filter.select('network', 'network', TOP_UP_NETWORKS),
+    filter.timeRange(),
   ],
   // The whole filter's figures: USDT submitted, how many, and what was credited in the merchant's currency.
   sums: [
-    { key: 'amount', label: 'sums.amount', ...USDT_AMOUNT },
-    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
-    { key: 'credited', label: 'sums.credited', kind: 'money', field: 'credited' },
+    sum.money('amount', 'amount', { currency: { code: 'USDT' } }),
+    sum.count('count', 'count'),
+    sum.money('credited', 'credited'),
   ],
   export: 'recharges',
   // The list's rows carry every field: the drawer shows the row, its review and its screenshot.
@@ -106,12 +76,12 @@ export default declaredListPage({
       { type: 'info', title: 'detail.pending', when: (row) => row.status === 'pending_review' },
     ],
     fields: [
-      { key: 'topUpNo', label: 'columns.topUpNo', kind: 'text', field: 'recharge_no', copyable: true },
-      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...TOP_UP_STATUS },
-      { key: 'currency', label: 'columns.currency', kind: 'text', field: 'currency' },
-      { key: 'network', label: 'columns.network', kind: 'text', field: 'network' },
+      { column: 'topUpNo', copyable: true },
+      'status',
+      'currency',
+      'network',
       { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
-      { key: 'amount', label: 'columns.amount', ...USDT_AMOUNT },
+      'amount',
       {
         key: 'received',
         label: 'columns.received',
@@ -119,11 +89,11 @@ export default declaredListPage({
         field: 'received_amount',
         currency: { code: 'USDT' },
       },
-      { key: 'rate', label: 'columns.rate', kind: 'text', field: 'rate' },
-      { key: 'credited', label: 'columns.credited', ...CREDITED },
-      { key: 'creditedUsd', label: 'columns.creditedUsd', ...CREDITED_USD },
+      'rate',
+      'credited',
+      'creditedUsd',
       { key: 'reason', label: 'columns.reason', kind: 'text', field: 'reason' },
-      { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
+      'createdAt',
       { key: 'reviewedAt', label: 'columns.reviewedAt', kind: 'time', field: 'reviewed_at' },
       {
         key: 'screenshot',

@@ -1,5 +1,5 @@
 import { WalletOutlined } from '@ant-design/icons';
-import { Alert, App, Descriptions, Form, type FormRule, Input, Radio, Select, Typography } from 'antd';
+import { Alert, App, Form, type FormRule, Input, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -14,6 +14,7 @@ import {
   FigureItem,
   MONEY_FORM_LABEL_WIDTH,
   MONEY_FORM_LAYOUT,
+  SendSummary,
   SubmitRow,
   useFormRefusal,
 } from '../../../components/money-form.tsx';
@@ -253,12 +254,8 @@ export function WithdrawalForm({ options }: { options: WithdrawalOptions }) {
         {(review) => (
           <>
             <Alert type="warning" showIcon title={t('confirm.warning')} style={{ marginBottom: 16 }} />
-            <Descriptions
-              column={1}
-              bordered
-              size="small"
-              data-testid="withdrawal-summary"
-              styles={{ label: { width: 160 } }}
+            <SendSummary
+              testId="withdrawal-summary"
               items={[
                 { key: 'currency', label: t('form.currency'), children: review.currency },
                 { key: 'network', label: t('form.network'), children: t(`networks.${review.network}`) },

@@ -1,10 +1,10 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalOptions } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
+import { dialogTitled, errorUnder, formLabels } from '../../../test/antd.ts';
 import { answerCreations, type Creations } from '../../../test/forms.ts';
-import { renderRoute } from '../../../test/render.tsx';
+import { renderRoute, typist } from '../../../test/render.tsx';
 import { TRON, withdrawal, withdrawalOptions } from '../../../test/withdrawals.ts';
 import { apiError, http, HttpResponse, json, server, TEST_USER } from '../../../test/server.ts';
 import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
@@ -44,29 +44,11 @@ beforeEach(async () => {
 const renderPage = () =>
   renderRoute(WithdrawalApplyPage, {
     path: '/withdrawal/apply',
-    routes: [
-      { path: '/withdrawal/record', Component: () => <p>History page</p> },
-      { path: '/setting/accountSecurity', Component: () => <p>Security page</p> },
-    ],
+    pages: { '/withdrawal/record': 'History page', '/setting/accountSecurity': 'Security page' },
   }).router;
 
-const typist = () => userEvent.setup({ delay: null });
 /** What the page sent (it reads with GET only the user and the options). */
 const posts = () => creations.sent;
-
-const labels = () =>
-  [...document.querySelectorAll('form .ant-form-item-label label')]
-    .map((label) => label.textContent?.trim())
-    .filter(Boolean);
-
-const errorUnder = (label: string) =>
-  screen.getByLabelText(label).closest('.ant-form-item')?.querySelector('.ant-form-item-explain')
-    ?.textContent;
-
-async function dialogTitled(title: string): Promise<HTMLElement> {
-  const heading = await screen.findByText(title, { selector: '.ant-modal-title' });
-  return heading.closest('[role=dialog]') as HTMLElement;
-}
 
 async function fill({ address = TRON, amount = '100' } = {}) {
   const u = typist();
@@ -90,7 +72,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
   it('shows the form with the fee text of the day, the rate and what the amount takes from the balance', async () => {
     renderPage();
     await screen.findByLabelText('Wallet address');
-    expect(labels()).toEqual([
+    expect(formLabels()).toEqual([
       'Currency',
       'Network type',
       'Wallet address',
@@ -273,7 +255,7 @@ describe('Withdraw', { timeout: 60_000 }, () => {
     await changeLanguage('zh-cn');
     renderPage();
     await screen.findByLabelText('钱包地址');
-    expect(labels()).toEqual([
+    expect(formLabels()).toEqual([
       '币种',
       '网络类型',
       '钱包地址',

@@ -1,9 +1,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MerchantLimits } from '@paydesk/shared/limits/limits.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
-import { renderRoute } from '../../../test/render.tsx';
+import { errorUnder } from '../../../test/antd.ts';
+import { renderRoute, typist } from '../../../test/render.tsx';
 import { TRON, withdrawalOptions } from '../../../test/withdrawals.ts';
 import { apiError, http, json, noLimits, server, signInAs } from '../../../test/server.ts';
 import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
@@ -15,14 +14,13 @@ import WithdrawalApplyPage from './withdrawal-apply-page.tsx';
 configure({ asyncUtilTimeout: 10_000 });
 
 const OPTIONS = withdrawalOptions({ available: '100000.00' });
-const LIMITS: MerchantLimits = {
-  ...(noLimits('withdrawal') as MerchantLimits),
+const LIMITS = noLimits('withdrawal', {
   per_order_max: '5000.000000',
   daily_amount: '8000.000000',
   used_amount: '7000.000000',
   used_count: 2,
   remaining_amount: '1000.000000',
-};
+});
 
 let posts: unknown[];
 let answer: () => Response;
@@ -43,10 +41,6 @@ beforeEach(async () => {
 });
 
 const renderPage = () => renderRoute(WithdrawalApplyPage, { path: '/withdrawal/apply' });
-const typist = () => userEvent.setup({ delay: null });
-const errorUnder = (label: string) =>
-  screen.getByLabelText(label).closest('.ant-form-item')?.querySelector('.ant-form-item-explain')
-    ?.textContent;
 
 async function fill(amount: string) {
   const u = typist();

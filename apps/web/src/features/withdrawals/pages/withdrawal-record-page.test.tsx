@@ -1,15 +1,15 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { configure, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Withdrawal, WithdrawalListResponse } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import { changeLanguage } from '../../../i18n/index.ts';
 import {
-  cellsOf,
+  exportList,
+  FIRST_PAGE,
   listAnswer,
   mockListApi,
+  openDetails,
   shownRows,
   signInAs,
-  tableRows as rows,
 } from '../../../test/list.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { withdrawal } from '../../../test/withdrawals.ts';
@@ -79,8 +79,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
     );
 
     // The paid one's detail: the whole hash, the rate, the local amounts and the times.
-    await userEvent.setup({ delay: null }).click(within(rows()[2]).getByRole('button', { name: 'Details' }));
-    const drawer = await screen.findByRole('dialog');
+    const { drawer } = await openDetails({ count: 3, row: 2 });
     expect(drawer.textContent).toContain('Withdrawal W1');
     expect(within(drawer).getByTestId('withdrawal-tx-hash').textContent).toContain(HASH);
     expect(drawer.textContent).toContain('Free withdrawal');
@@ -91,8 +90,7 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
   it("shows a rejection's reason in the drawer", async () => {
     api.list = () => page([withdrawal('W2', { status: 'rejected', reject_reason: 'Wallet not verified' })]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    await userEvent.setup({ delay: null }).click(within(rows()[0]).getByRole('button', { name: 'Details' }));
+    await openDetails();
     expect((await screen.findByTestId('withdrawal-reject-reason')).textContent).toContain(
       'Wallet not verified',
     );
@@ -101,10 +99,8 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
   it('reads the filters from the URL into the request, and says when nothing matches', async () => {
     api.list = () => page([]);
     renderPage('/withdrawal/record?withdrawal_no=W9&status=rejected&network=ERC20');
-    await waitFor(() => expect(api.listCalls()).toHaveLength(1));
-    expect(Object.fromEntries(api.listCalls()[0].query)).toEqual({
-      page: '1',
-      per_page: '20',
+    expect(await api.firstQuery()).toEqual({
+      ...FIRST_PAGE,
       withdrawal_no: 'W9',
       status: 'rejected',
       network: 'ERC20',
@@ -116,27 +112,26 @@ describe('Withdrawal history', { timeout: 60_000 }, () => {
     await changeLanguage('zh-cn');
     api.list = () => page([withdrawal('W3', { status: 'approved' })]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(cellsOf(rows()[0])[6]).toBe('已审核');
+    const [approved] = await shownRows(1);
+    expect(approved[6]).toBe('已审核');
     expect(screen.getByRole('columnheader', { name: '审核状态' })).toBeInTheDocument();
   });
   it('exports what the filters show: the Export button sends them without paging', async () => {
     signInAs({ roles: ['FINANCE'], perms: ['withdrawal:view', 'export:create'] });
     api.list = () => page([withdrawal('W1')]);
     renderPage('/withdrawal/record?status=paid&page=2');
-    await userEvent.click(await screen.findByTestId('export-button'));
-    await userEvent.click(await screen.findByText('Excel file (.xlsx)'));
-    await waitFor(() => expect(api.exports).toHaveLength(1));
-    expect(api.exports[0]).toEqual({
-      url: '/api/merchant/exports',
-      body: { kind: 'withdrawals', format: 'xlsx', filters: { status: 'paid' }, locale: 'en' },
+    expect(await exportList(api.exports, 'Excel file (.xlsx)')).toEqual({
+      kind: 'withdrawals',
+      format: 'xlsx',
+      filters: { status: 'paid' },
+      locale: 'en',
     });
   });
 
   it('has no Export button without export:create', async () => {
     api.list = () => page([withdrawal('W1')]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
+    await shownRows(1);
     expect(screen.queryByTestId('export-button')).toBeNull();
   });
 });

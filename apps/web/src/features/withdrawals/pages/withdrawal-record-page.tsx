@@ -6,22 +6,24 @@ import {
   WithdrawalListQuerySchema,
 } from '@paydesk/shared/withdrawals/withdrawals.schemas.ts';
 import {
+  column,
   declaredListPage,
   type DrawerField,
-  type StatusTag,
-  statusColumn,
-  statusFilter,
-  timeRangeFilter,
+  filter,
+  statusTag,
+  sum,
 } from '../../../components/list-page/index.ts';
 import { currencyUnit } from '../../../components/money-text.tsx';
 import { withdrawalsApi } from '../api/get-withdrawals.ts';
 import { formatUsdt } from '../components/usdt.ts';
 
 /** A withdrawal's review status (DESIGN section 4): `status.<value>` of the withdrawal texts. */
-const WITHDRAWAL_STATUS: StatusTag = {
-  labels: 'status',
-  colors: { pending_review: 'processing', approved: 'blue', paid: 'success', rejected: 'error' },
-};
+const WITHDRAWAL_STATUS = statusTag({
+  pending_review: 'processing',
+  approved: 'blue',
+  paid: 'success',
+  rejected: 'error',
+});
 
 /** "TR7NHq…gjLj6t": long wallet addresses and hashes shortened in the table; the drawer has them whole. */
 const shorten = (value: string) => (value.length > 16 ? `${value.slice(0, 8)}…${value.slice(-6)}` : value);
@@ -60,21 +62,15 @@ export default declaredListPage({
       render: (row) => usdt(row.amount),
     },
     { key: 'fee', title: 'columns.fee', kind: 'custom', align: 'right', render: (row) => usdt(row.fee) },
-    {
-      key: 'localTotal',
-      title: 'columns.localTotal',
-      kind: 'money',
-      field: 'local_total',
-      currency: { field: 'local_currency' },
-    },
-    { key: 'network', title: 'columns.network', kind: 'text', field: 'network' },
+    column.money('localTotal', 'local_total', { currency: { field: 'local_currency' } }),
+    column.text('network', 'network'),
     {
       key: 'address',
       title: 'columns.address',
       kind: 'custom',
       render: (row) => <span title={row.address}>{shorten(row.address)}</span>,
     },
-    statusColumn(WITHDRAWAL_STATUS),
+    column.status(WITHDRAWAL_STATUS),
     {
       key: 'txHashOrReason',
       title: (t) => `${t('columns.txHash')} / ${t('columns.reason')}`,
@@ -92,32 +88,19 @@ export default declaredListPage({
           '-'
         ),
     },
-    { key: 'createdAt', title: 'columns.createdAt', kind: 'time', field: 'created_at' },
+    column.time('createdAt', 'created_at'),
   ],
   filters: [
-    {
-      kind: 'text',
-      name: 'withdrawal_no',
-      label: 'columns.withdrawalNo',
-      placeholder: 'filters.withdrawalNo',
-      width: 260,
-    },
-    statusFilter(WITHDRAWAL_STATUSES),
-    {
-      kind: 'select',
-      name: 'network',
-      label: 'columns.network',
-      placeholder: 'filters.network',
-      options: WALLET_NETWORKS,
-      labels: 'networks',
-    },
-    timeRangeFilter(),
+    filter.text('withdrawal_no', 'withdrawalNo', 260),
+    filter.status(WITHDRAWAL_STATUSES),
+    filter.select('network', 'network', WALLET_NETWORKS, { labels: 'networks' }),
+    filter.timeRange(),
   ],
   sums: [
     { key: 'amount', label: 'sums.amount', kind: 'custom', render: (sums) => usdt(sums.amount) },
     { key: 'fee', label: 'sums.fee', kind: 'custom', render: (sums) => usdt(sums.fee) },
-    { key: 'count', label: 'sums.count', kind: 'count', field: 'count' },
-    { key: 'localTotal', label: 'sums.localTotal', kind: 'money', field: 'local_total' },
+    sum.count('count', 'count'),
+    sum.money('localTotal', 'local_total'),
   ],
   export: 'withdrawals',
   // The list's rows carry every field: where it went, what it cost, the transaction once paid, why if rejected.
@@ -132,8 +115,8 @@ export default declaredListPage({
       },
     ],
     fields: [
-      { key: 'no', label: 'columns.withdrawalNo', kind: 'text', field: 'withdrawal_no', copyable: true },
-      { key: 'status', label: 'columns.status', kind: 'status', field: 'status', ...WITHDRAWAL_STATUS },
+      { column: 'no', copyable: true },
+      'status',
       { key: 'currency', label: 'detail.currency', kind: 'text', field: 'currency' },
       {
         key: 'network',
@@ -142,7 +125,7 @@ export default declaredListPage({
         render: (w, { t }) => t(`networks.${w.network}`),
       },
       { key: 'address', label: 'columns.address', kind: 'text', field: 'address', copyable: true },
-      { key: 'amount', label: 'columns.amount', kind: 'custom', render: (w) => usdt(w.amount) },
+      'amount',
       {
         key: 'fee',
         label: 'columns.fee',
@@ -170,7 +153,7 @@ export default declaredListPage({
             </Typography.Text>
           ),
       },
-      { key: 'createdAt', label: 'columns.createdAt', kind: 'time', field: 'created_at' },
+      'createdAt',
       { key: 'approvedAt', label: 'detail.approvedAt', kind: 'time', field: 'approved_at', omitEmpty: true },
       { key: 'paidAt', label: 'detail.paidAt', kind: 'time', field: 'paid_at', omitEmpty: true },
       { key: 'rejectedAt', label: 'detail.rejectedAt', kind: 'time', field: 'rejected_at', omitEmpty: true },
