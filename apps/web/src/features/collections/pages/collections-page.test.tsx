@@ -12,16 +12,19 @@ import {
   attemptRows,
   channelAttemptRows,
   chooseAndSearch,
-  FIRST_PAGE,
   listAnswer,
   mockListApi,
   openDetails,
   resendCallback,
-  shownRows,
   signInAs,
   tableRows as rows,
-  urlFilters,
 } from '../../../test/list.ts';
+import {
+  expectOrdersAndSums,
+  expectSearched,
+  expectSpoken,
+  renderFiltered,
+} from '../../../test/order-list.ts';
 import { collection } from '../../../test/collections.ts';
 import { refundPage } from '../../../test/refunds.ts';
 import { renderRoute } from '../../../test/render.tsx';
@@ -83,58 +86,54 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
         order('C1', { settlement_status: 'settled' }),
       ]);
     renderPage();
-    const [first, second] = await shownRows(2);
-    expect(first.slice(0, 9)).toEqual([
-      'C2',
-      'OUT-C2',
-      '1,234.50 Yuan',
-      '7.41 Yuan',
-      'To be paid',
-      'Unsettled',
-      'sandbox',
-      '2026-03-01 08:30:00',
-      '-',
-    ]);
-    expect(second.slice(4, 9)).toEqual([
-      'Paid',
-      'Settled',
-      'sandbox',
-      '2026-03-01 08:30:00',
-      '2026-03-01 08:31:05',
-    ]);
-    expect(screen.getByTestId('collection-sums').textContent).toBe(
-      'Collection amount: 98,765.40 YuanOrder count: 4,321Service fee: 592.59 Yuan',
+    await expectOrdersAndSums(
+      [
+        [
+          'C2',
+          'OUT-C2',
+          '1,234.50 Yuan',
+          '7.41 Yuan',
+          'To be paid',
+          'Unsettled',
+          'sandbox',
+          '2026-03-01 08:30:00',
+          '-',
+        ],
+        ['Paid', 'Settled', 'sandbox', '2026-03-01 08:30:00', '2026-03-01 08:31:05'],
+      ],
+      {
+        sumsId: 'collection-sums',
+        sums: 'Collection amount: 98,765.40 YuanOrder count: 4,321Service fee: 592.59 Yuan',
+      },
     );
   });
 
   it('reads the filters from the URL into the request, and writes the ones typed back to the URL', async () => {
     api.list = () => page([order('C1')]);
-    const router = renderPage(
+    const router = await renderFiltered(
+      api,
+      renderPage,
       '/collection/payments?out_trade_no=OUT-9&status=closed&start_time=2026-03-01%2000:00:00&end_time=2026-03-02%2023:59:59',
+      {
+        out_trade_no: 'OUT-9',
+        status: 'closed',
+        start_time: '2026-03-01 00:00:00',
+        end_time: '2026-03-02 23:59:59',
+      },
     );
-    expect(await api.firstQuery()).toEqual({
-      ...FIRST_PAGE,
-      out_trade_no: 'OUT-9',
-      status: 'closed',
-      start_time: '2026-03-01 00:00:00',
-      end_time: '2026-03-02 23:59:59',
-    });
     expect(screen.getByPlaceholderText('Please enter the order number')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Merchant order number' })).toHaveProperty('value', 'OUT-9');
 
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByRole('textbox', { name: 'Order number' }), ' C77 ');
     await chooseAndSearch(user, 'Order status', 'Failed');
-    await waitFor(() =>
-      expect(urlFilters(router)).toEqual({
-        trade_no: 'C77',
-        out_trade_no: 'OUT-9',
-        status: 'failed',
-        start_time: '2026-03-01 00:00:00',
-        end_time: '2026-03-02 23:59:59',
-      }),
-    );
-    await waitFor(() => expect(api.lastQuery().status).toBe('failed'));
+    await expectSearched(api, router, {
+      trade_no: 'C77',
+      out_trade_no: 'OUT-9',
+      status: 'failed',
+      start_time: '2026-03-01 00:00:00',
+      end_time: '2026-03-02 23:59:59',
+    });
     expect(api.lastQuery().trade_no).toBe('C77');
   });
 
@@ -238,16 +237,13 @@ describe('Receive money > Transactions', { timeout: 60_000 }, () => {
     await changeLanguage('zh-cn');
     api.list = () => page([order('C1', { status: 'closed', settlement_status: 'pending_settlement' })]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(within(rows()[0]).getByText('已关闭')).toBeInTheDocument();
-    expect(within(rows()[0]).getByText('待结算')).toBeInTheDocument();
-    expect(screen.getByPlaceholderText('请输入订单号')).toBeInTheDocument();
-    expect(screen.getByPlaceholderText('请输入商户订单号')).toBeInTheDocument();
-    expect(screen.getByTestId('collection-sums').textContent).toBe(
-      '代收金额: 98,765.40 元订单数: 4,321手续费: 592.59 元',
-    );
-    const user = userEvent.setup({ delay: null });
-    await user.click(screen.getByRole('combobox', { name: '订单状态' }));
+    await expectSpoken({
+      tags: [['已关闭', '待结算']],
+      placeholders: ['请输入订单号', '请输入商户订单号'],
+      sumsId: 'collection-sums',
+      sums: '代收金额: 98,765.40 元订单数: 4,321手续费: 592.59 元',
+      statusFilter: '订单状态',
+    });
     for (const label of ['待支付', '已支付', '失败'])
       expect(await screen.findByTitle(label)).toBeInTheDocument();
   });

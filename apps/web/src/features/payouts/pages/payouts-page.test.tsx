@@ -7,17 +7,20 @@ import { changeLanguage } from '../../../i18n/index.ts';
 import {
   attemptRows,
   channelAttemptRows,
-  FIRST_PAGE,
   listAnswer,
   mockListApi,
   openDetails,
   resendCallback,
   selectOptions as statusOptions,
-  shownRows,
   signInAs,
   tableRows as rows,
-  urlFilters,
 } from '../../../test/list.ts';
+import {
+  expectOrdersAndSums,
+  expectSearched,
+  expectSpoken,
+  renderFiltered,
+} from '../../../test/order-list.ts';
 import { payout } from '../../../test/payouts.ts';
 import { renderRoute } from '../../../test/render.tsx';
 import { http, json, server } from '../../../test/server.ts';
@@ -72,44 +75,44 @@ describe('Send money history', { timeout: 60_000 }, () => {
         payout('P1', { status: 'refund_received', account_no: '**********0000' }),
       ]);
     renderPage();
-    const [first, second] = await shownRows(2);
-    expect(first.slice(0, 10)).toEqual([
-      'P2',
-      'OUT-P2',
-      '1,000.00 Yuan',
-      '15.50 Yuan',
-      'Processing',
-      'Li Lei',
-      '************2233',
-      'sandbox-cn',
-      '2026-03-01 08:30:00',
-      '-',
-    ]);
-    expect(second.slice(4, 10)).toEqual([
-      'Refund received',
-      'Li Lei',
-      '**********0000',
-      'sandbox-cn',
-      '2026-03-01 08:30:00',
-      '2026-03-01 08:32:10',
-    ]);
-    expect(screen.getByTestId('payout-sums').textContent).toBe(
-      'Payment amount: 250,000.00 YuanCount: 1,234Service fee: 3,750.50 Yuan',
+    await expectOrdersAndSums(
+      [
+        [
+          'P2',
+          'OUT-P2',
+          '1,000.00 Yuan',
+          '15.50 Yuan',
+          'Processing',
+          'Li Lei',
+          '************2233',
+          'sandbox-cn',
+          '2026-03-01 08:30:00',
+          '-',
+        ],
+        [
+          'Refund received',
+          'Li Lei',
+          '**********0000',
+          'sandbox-cn',
+          '2026-03-01 08:30:00',
+          '2026-03-01 08:32:10',
+        ],
+      ],
+      {
+        sumsId: 'payout-sums',
+        sums: 'Payment amount: 250,000.00 YuanCount: 1,234Service fee: 3,750.50 Yuan',
+      },
     );
   });
 
   it('reads the filters from the URL into the request, and writes the ones chosen back to the URL', async () => {
     api.list = () => page([payout('P1')]);
-    const router = renderPage(
+    const router = await renderFiltered(
+      api,
+      renderPage,
       '/behalfPay/transfers?trade_no=P9&status=success&start_time=2026-03-05&end_time=2026-03-05',
+      { trade_no: 'P9', status: 'success', start_time: '2026-03-05', end_time: '2026-03-05' },
     );
-    expect(await api.firstQuery()).toEqual({
-      ...FIRST_PAGE,
-      trade_no: 'P9',
-      status: 'success',
-      start_time: '2026-03-05',
-      end_time: '2026-03-05',
-    });
     expect(screen.getByRole('textbox', { name: 'Order number' })).toHaveProperty('value', 'P9');
 
     const user = userEvent.setup({ delay: null });
@@ -130,15 +133,12 @@ describe('Send money history', { timeout: 60_000 }, () => {
     );
     await user.click(await screen.findByTitle('Refund received'));
     await user.click(screen.getByRole('button', { name: /Search/ }));
-    await waitFor(() =>
-      expect(urlFilters(router)).toEqual({
-        out_trade_no: 'M-77',
-        status: 'refund_received',
-        start_time: '2026-03-05 00:00:00',
-        end_time: '2026-03-05 23:59:59',
-      }),
-    );
-    await waitFor(() => expect(api.lastQuery().status).toBe('refund_received'));
+    await expectSearched(api, router, {
+      out_trade_no: 'M-77',
+      status: 'refund_received',
+      start_time: '2026-03-05 00:00:00',
+      end_time: '2026-03-05 23:59:59',
+    });
     expect(api.lastQuery().out_trade_no).toBe('M-77');
     expect(api.lastQuery()).not.toHaveProperty('trade_no');
   });
@@ -272,15 +272,13 @@ describe('Send money history', { timeout: 60_000 }, () => {
     api.list = () =>
       page([payout('P1', { status: 'rejected', finished_at: null }), payout('P2', { status: 'pending' })]);
     renderPage();
-    await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(within(rows()[0]).getByText('Bị từ chối')).toBeInTheDocument();
-    expect(within(rows()[1]).getByText('Chờ xử lý')).toBeInTheDocument();
-    expect(screen.getByPlaceholderText('Vui lòng nhập mã đơn hàng')).toBeInTheDocument();
-    expect(screen.getByTestId('payout-sums').textContent).toBe(
-      'Số tiền chi: 250,000.00 Nhân dân tệSố khoản: 1,234Phí dịch vụ: 3,750.50 Nhân dân tệ',
-    );
-    const user = userEvent.setup({ delay: null });
-    await user.click(screen.getByRole('combobox', { name: 'Trạng thái' }));
+    await expectSpoken({
+      tags: [['Bị từ chối'], ['Chờ xử lý']],
+      placeholders: ['Vui lòng nhập mã đơn hàng'],
+      sumsId: 'payout-sums',
+      sums: 'Số tiền chi: 250,000.00 Nhân dân tệSố khoản: 1,234Phí dịch vụ: 3,750.50 Nhân dân tệ',
+      statusFilter: 'Trạng thái',
+    });
     await waitFor(() =>
       expect(statusOptions()).toEqual([
         'Chờ phê duyệt',
