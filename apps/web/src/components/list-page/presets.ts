@@ -237,14 +237,8 @@ const selectFilter = <Name extends string>(
 });
 
 /** One of the statuses (`status.<value>` of the namespace, or `labels.<value>`). */
-export const statusFilter = (options: readonly string[], labels = 'status'): FilterDeclaration<'status'> => ({
-  kind: 'select',
-  name: 'status',
-  label: 'columns.status',
-  placeholder: 'filters.status',
-  options,
-  labels,
-});
+export const statusFilter = (options: readonly string[], labels = 'status'): FilterDeclaration<'status'> =>
+  selectFilter('status', 'status', options, { labels });
 
 /** From and to, date and time, read in the user's zone: `start_time` and `end_time`. */
 export const timeRangeFilter = (label = 'columns.time'): FilterDeclaration<'start_time' | 'end_time'> => ({
