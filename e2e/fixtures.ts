@@ -211,3 +211,19 @@ export async function chooseBank(page: Page, label: string, bank: string) {
     });
   }).toPass({ timeout: 60_000 });
 }
+
+/**
+ * Sends a payout from its confirm dialog (titled `title`, its OK button `ok`) and answers its trade number
+ * once the page moved to Send money history. A confirming click made while the dialog was still opening
+ * (90 ms after it began) was seen to send nothing, the dialog staying: it is clicked again while the
+ * dialog is there and nothing was sent (a click while it sends meets the button's loading state, which
+ * takes no click; once sent, the page has moved on).
+ */
+export async function confirmPayout(page: Page, title: string, ok: string): Promise<string> {
+  const dialog = page.getByRole('dialog').filter({ hasText: title });
+  await expect(async () => {
+    if (await dialog.isVisible()) await dialog.getByRole('button', { name: ok }).click();
+    await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/, { timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
+  return new URL(page.url()).searchParams.get('trade_no')!;
+}

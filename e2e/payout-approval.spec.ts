@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   chooseBank,
+  confirmPayout,
   createUser,
   enableStepUp,
   expect,
@@ -106,10 +107,7 @@ test('ROOT sets a threshold and invites a colleague, whose payout over it waits 
   await maker.getByLabel('Payment password').fill(COLLEAGUE_PAYMENT_PASSWORD);
   await maker.getByLabel('Google code').fill(await makerCode());
   await maker.getByRole('button', { name: /Pay$/ }).click();
-  const confirm = maker.getByRole('dialog').filter({ hasText: 'Confirm information is correct and pay' });
-  await confirm.getByRole('button', { name: 'Confirm and pay' }).click();
-  await expect(maker).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/);
-  const tradeNo = new URL(maker.url()).searchParams.get('trade_no')!;
+  const tradeNo = await confirmPayout(maker, 'Confirm information is correct and pay', 'Confirm and pay');
   await expect(maker.getByText(`Payout ${tradeNo} waits for approval`)).toBeVisible();
   const makerRow = maker.locator('.data-table tbody tr.data-table__row:visible', { hasText: tradeNo });
   await expect(makerRow).toContainText('Pending approval');

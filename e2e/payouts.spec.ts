@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chooseBank, createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
+import { chooseBank, confirmPayout, createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
 
 // Send money from the console, one journey per payout form variant (DESIGN section 4): China in Chinese,
 // India in English, Brazil in Vietnamese. Each user is new (made with ops user:create), turns two-factor on
@@ -34,15 +34,7 @@ async function payAndConfirm(page: Page, texts: Texts, nextCode: () => Promise<s
   await page.getByLabel(texts.paymentPassword).fill(PAYMENT_PASSWORD);
   await page.getByLabel(texts.code).fill(await nextCode());
   await page.getByRole('button', { name: texts.pay }).click();
-  const dialog = page.getByRole('dialog').filter({ hasText: texts.confirmTitle });
-  // One CI run lost the confirming click: made 90 ms after the dialog began to open, it sent nothing and
-  // the dialog stayed. Click again while the dialog is still there and sending nothing (a click while
-  // it sends meets the button's loading state, which takes no click; once sent, the page has moved on).
-  await expect(async () => {
-    if (await dialog.isVisible()) await dialog.getByRole('button', { name: texts.confirmOk }).click();
-    await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/, { timeout: 10_000 });
-  }).toPass({ timeout: 60_000 });
-  return new URL(page.url()).searchParams.get('trade_no')!;
+  return confirmPayout(page, texts.confirmTitle, texts.confirmOk);
 }
 
 /**

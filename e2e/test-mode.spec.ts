@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
+import { confirmPayout, createUser, enableStepUp, expect, logIn, test } from './fixtures.ts';
 
 // Live and test mode in the console (issue 35 item 4, DESIGN 12): the header's switch, the Test data band,
 // X-Mode: test on every call, top-ups and withdrawals live only, a test payout on the test balance, and
@@ -101,10 +101,7 @@ test('test mode: the sandbox history, test funds, a test payout, and back to liv
   await page.getByLabel('Payment password').fill(PAYMENT_PASSWORD);
   await page.getByLabel('Google code').fill(await nextCode());
   await page.getByRole('button', { name: /Pay$/ }).click();
-  const confirm = page.getByRole('dialog').filter({ hasText: 'Confirm information is correct and pay' });
-  await confirm.getByRole('button', { name: 'Confirm and pay' }).click();
-  await expect(page).toHaveURL(/\/behalfPay\/transfers\?trade_no=P\d+/);
-  const tradeNo = new URL(page.url()).searchParams.get('trade_no')!;
+  const tradeNo = await confirmPayout(page, 'Confirm information is correct and pay', 'Confirm and pay');
   await expect(rows(page).filter({ hasText: tradeNo })).toBeVisible();
 
   // Back to live mode: the test payout is not there, not even by its number.
